@@ -1,0 +1,60 @@
+"""Events the pipeline emits while it serves one request.
+
+The UI paints steps as they settle and streams tokens from these; the bench ignores
+them and reads the final `Answer`. Handlers run on the pipeline's thread.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from stepchat.core.types import Answer, AnswerStep, CachePath, StepStatus
+
+
+@dataclass(frozen=True)
+class StageEvent:
+    """A pipeline stage started: embed, retrieve, verify, generate, store."""
+
+    stage: str
+
+
+@dataclass(frozen=True)
+class RouteEvent:
+    """The request's path is known (it may still turn from patched to miss later)."""
+
+    path: CachePath
+    skip_reason: str | None = None
+
+
+@dataclass(frozen=True)
+class TokenEvent:
+    """A piece of text the model just produced for steps of the given status."""
+
+    text: str
+    status: StepStatus
+
+
+@dataclass(frozen=True)
+class StepEvent:
+    """A step settled in its final position with its final status."""
+
+    index: int
+    step: AnswerStep
+    elapsed_ms: float
+    tokens: int = 0
+
+
+@dataclass(frozen=True)
+class DoneEvent:
+    """The answer is complete (and stored if it verified)."""
+
+    answer: Answer
+
+
+PipelineEvent = StageEvent | RouteEvent | TokenEvent | StepEvent | DoneEvent
+EventSink = Callable[[PipelineEvent], None]
+
+
+def ignore_events(_event: PipelineEvent) -> None:
+    """The default sink: drop everything."""

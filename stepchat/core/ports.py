@@ -1,0 +1,142 @@
+"""Ports: the four things the pipeline needs from the outside world.
+
+Each has a real adapter (llama.cpp or an OpenAI-compatible server, MiniLM, LanceDB, the
+wall clock) and a fake one for fast, deterministic tests (scripted, hashed, in-memory,
+fixed clock). The pipeline only ever sees these protocols.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+from stepchat.core.types import CacheEntry, ChatMessage, Completion, TaskKind
+
+
+class CancelToken(Protocol):
+    """Anything with `is_set()`, such as `threading.Event`: set it to stop a generation."""
+
+    def is_set(self) -> bool: ...
+
+
+class GenerationCancelled(Exception):
+    """Raised by a backend when its cancel token was set mid-generation."""
+
+
+class BackendError(Exception):
+    """The model could not be loaded or called; the message is one line for the user."""
+
+
+@runtime_checkable
+class Backend(Protocol):
+    """A chat-completion model."""
+
+    model_id: str
+
+    def complete(
+        self,
+        messages: Sequence[ChatMessage],
+        *,
+        max_tokens: int,
+        stop: Sequence[str] = (),
+        json_schema: dict[str, Any] | None = None,
+        on_token: Callable[[str], None] | None = None,
+        cancel: CancelToken | None = None,
+    ) -> Completion:
+        """Generate one reply. Streams pieces to `on_token`; raises GenerationCancelled."""
+        ...
+
+    def count_tokens(self, text: str) -> int:
+        """Tokens `text` costs under this model's tokenizer."""
+        ...
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """Turns a prompt into a unit-length vector."""
+
+    name: str
+    dim: int
+
+    def embed(self, text: str) -> list[float]: ...
+
+
+class StoreError(Exception):
+    """The cache store failed; the message is one line for the user."""
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    entry: CacheEntry
+    similarity: float
+
+
+@runtime_checkable
+class Store(Protocol):
+    """Persistent cache of verified requests."""
+
+    def add(self, entry: CacheEntry) -> None: ...
+
+    def search(
+        self, vector: Sequence[float], *, scope: str, task: TaskKind, k: int = 4
+    ) -> list[SearchHit]:
+        """Nearest entries by cosine similarity, restricted to one scope and task kind."""
+        ...
+
+    def find_signature(self, *, scope: str, signature: str) -> CacheEntry | None:
+        """The newest entry with exactly this structural signature, if any."""
+        ...
+
+    def get(self, entry_id: str) -> CacheEntry | None: ...
+
+    def touch(self, entry_id: str, when: float) -> None:
+        """Record a hit: bump the hit count and last-hit time."""
+        ...
+
+    def delete(self, entry_id: str) -> bool: ...
+
+    def clear(self) -> int: ...
+
+    def entries(self, limit: int | None = None) -> list[CacheEntry]:
+        """All entries, most recently hit first."""
+        ...
+
+    def count(self) -> int: ...
+
+
+class Clock(Protocol):
+    def now(self) -> float:
+        """Seconds since the epoch (stored in entries)."""
+        ...
+
+    def monotonic(self) -> float:
+        """Seconds for measuring durations."""
+        ...
+
+
+class SystemClock:
+    """The real clock."""
+
+    def now(self) -> float:
+        return time.time()
+
+    def monotonic(self) -> float:
+        return time.perf_counter()
+
+
+class FixedClock:
+    """A clock for deterministic tests: time moves only when told to."""
+
+    def __init__(self, start: float = 1_767_225_600.0) -> None:
+        self._t = start
+
+    def now(self) -> float:
+        return self._t
+
+    def monotonic(self) -> float:
+        return self._t
+
+    def advance(self, seconds: float) -> None:
+        self._t += seconds

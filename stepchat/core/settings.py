@@ -1,0 +1,48 @@
+"""Knobs of the pipeline, with the defaults stepchat ships.
+
+`PAPER` reproduces the StepCache paper's behaviour for the bench: model-first repair,
+syntax and required-key JSON checks only, no substitution patches, no structural lookup.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Literal
+
+LinearStrategy = Literal["solver-first", "model-first"]
+
+
+@dataclass(frozen=True)
+class PipelineSettings:
+    linear_strategy: LinearStrategy = "solver-first"
+    """solver-first: failing equation steps are rewritten by the exact solver from the last
+    passing step; model-first: the model rewrites them (bounded tries), the solver is the
+    last resort."""
+    repair_tries: int = 2
+    """How many times the model may rewrite a failing block before the fallback."""
+    substitution: bool = True
+    """Patch renamed variables / changed names and values by substitution before any model call."""
+    signature_lookup: bool = True
+    """Find a structurally identical cached request before embedding the prompt."""
+    strict_json: bool = True
+    """Check JSON types and entity values too, not only syntax and required keys."""
+    min_similarity: float = 0.55
+    """Cosine similarity below which the nearest cached request is not a candidate."""
+    text_min_similarity: float = 0.9
+    """Generic text cannot be verified, so reuse needs a much closer match."""
+    json_min_key_overlap: float = 0.5
+    """Jaccard overlap of key sets below which a JSON request is treated as new."""
+    max_tokens: int = 256
+    system_prompt: str = ""
+
+    def paper(self) -> PipelineSettings:
+        return replace(
+            self,
+            linear_strategy="model-first",
+            substitution=False,
+            signature_lookup=False,
+            strict_json=False,
+        )
+
+
+DEFAULT_SETTINGS = PipelineSettings()

@@ -1,0 +1,189 @@
+"""Value types shared by the pipeline, the adapters, the UI and the bench.
+
+They are plain dataclasses so that a cached entry, an answer and its story can be
+serialised to JSON (CLI `--json`, bench `requests.jsonl`) without any adapter involved.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from enum import StrEnum
+from typing import Any
+
+
+class TaskKind(StrEnum):
+    """What kind of request a prompt is; decides the steps and the checks."""
+
+    LINEAR = "linear"
+    JSON = "json"
+    TEXT = "text"
+
+
+class StepStatus(StrEnum):
+    """Where a step of a served answer came from."""
+
+    REUSED = "reused"
+    PATCHED = "patched"
+    REGENERATED = "regenerated"
+    FALLBACK = "fallback"
+
+
+class CachePath(StrEnum):
+    """How a whole request was served."""
+
+    REUSE_ONLY = "reuse-only"
+    PATCHED = "patched"
+    SKIP_REUSE = "skip-reuse"
+    MISS = "miss"
+
+
+@dataclass(frozen=True)
+class Step:
+    """One unit of an answer that can be checked and replaced on its own.
+
+    `kind` is task specific: "equation", "prose" and "final" for linear equations,
+    "member" for a JSON key (then `key` names it), "paragraph" for generic text.
+    """
+
+    text: str
+    kind: str
+    key: str | None = None
+
+
+@dataclass(frozen=True)
+class AnswerStep:
+    """A step as served, with the status the UI colours and the bench counts."""
+
+    text: str
+    kind: str
+    status: StepStatus
+    key: str | None = None
+
+    @property
+    def step(self) -> Step:
+        return Step(self.text, self.kind, self.key)
+
+
+@dataclass
+class Timings:
+    """Milliseconds spent per stage of one request."""
+
+    embed_ms: float = 0.0
+    retrieve_ms: float = 0.0
+    verify_ms: float = 0.0
+    generate_ms: float = 0.0
+    total_ms: float = 0.0
+
+    def as_record(self) -> dict[str, float]:
+        return {
+            "embed": round(self.embed_ms, 3),
+            "retrieve": round(self.retrieve_ms, 3),
+            "verify": round(self.verify_ms, 3),
+            "generate": round(self.generate_ms, 3),
+            "total": round(self.total_ms, 3),
+        }
+
+
+@dataclass
+class TokenCounts:
+    """Tokens one request cost, and what it saved against generating the whole answer."""
+
+    prompt: int = 0
+    generated: int = 0
+    saved: int = 0
+
+    def as_record(self) -> dict[str, int]:
+        return {"prompt": self.prompt, "generated": self.generated, "saved": self.saved}
+
+
+@dataclass(frozen=True)
+class ChatMessage:
+    role: str
+    content: str
+
+
+@dataclass(frozen=True)
+class Completion:
+    """What a backend returned for one call."""
+
+    text: str
+    prompt_tokens: int
+    completion_tokens: int
+    finish_reason: str = "stop"
+    elapsed_ms: float = 0.0
+
+
+@dataclass
+class CacheEntry:
+    """One cached, verified request: what the store persists per row."""
+
+    id: str
+    prompt: str
+    vector: list[float]
+    scope: str
+    task: TaskKind
+    signature: str
+    constraints: dict[str, Any]
+    steps: list[Step]
+    model: str
+    created: float
+    last_hit: float
+    hits: int = 0
+    tokens: int = 0
+
+    def size_bytes(self) -> int:
+        """A rough on-disk size: text, steps and the vector."""
+        return (
+            len(self.prompt.encode())
+            + sum(len(s.text.encode()) for s in self.steps)
+            + 4 * len(self.vector)
+        )
+
+
+@dataclass
+class Answer:
+    """A served answer with its story: the contract the CLI, the UI and the bench read."""
+
+    prompt: str
+    task: TaskKind
+    text: str
+    path: CachePath
+    steps: list[AnswerStep]
+    model: str
+    skip_reason: str | None = None
+    timings: Timings = field(default_factory=Timings)
+    tokens: TokenCounts = field(default_factory=TokenCounts)
+    matched_entry: str | None = None
+    stored_entry: str | None = None
+    verified: bool | None = None
+    patch_method: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+    def to_record(self) -> dict[str, Any]:
+        """The JSON record of `stepchat ask --json`; scripts depend on these names."""
+        return {
+            "answer": self.text,
+            "path": str(self.path),
+            "task": str(self.task),
+            "steps": [
+                {"text": s.text, "status": str(s.status), "kind": s.kind, "key": s.key}
+                for s in self.steps
+            ],
+            "skip_reason": self.skip_reason,
+            "timings_ms": self.timings.as_record(),
+            "tokens": self.tokens.as_record(),
+            "model": self.model,
+            "verified": self.verified,
+            "patch_method": self.patch_method,
+            "matched_entry": self.matched_entry,
+            "stored_entry": self.stored_entry,
+            "notes": list(self.notes),
+        }
+
+
+def step_to_dict(step: Step) -> dict[str, Any]:
+    return {k: v for k, v in asdict(step).items() if v is not None}
+
+
+def step_from_dict(data: dict[str, Any]) -> Step:
+    return Step(text=str(data["text"]), kind=str(data["kind"]), key=data.get("key"))

@@ -1,0 +1,53 @@
+"""Every user path stepchat touches, in one place.
+
+Under `$STEPCHAT_HOME` when it is set (tests, portable installs), else the platform's user
+dirs. Directories are created readable by the user only: prompts are private.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import platformdirs
+
+APP_NAME = "stepchat"
+
+
+@dataclass(frozen=True)
+class UserPaths:
+    config_dir: Path
+    data_dir: Path
+
+    @property
+    def config_file(self) -> Path:
+        return self.config_dir / "config.toml"
+
+    @property
+    def cache_dir(self) -> Path:
+        """The LanceDB database of cached requests."""
+        return self.data_dir / "cache"
+
+    @property
+    def history_dir(self) -> Path:
+        """Saved conversations, one JSON file each."""
+        return self.data_dir / "history"
+
+
+def user_paths() -> UserPaths:
+    home = os.environ.get("STEPCHAT_HOME")
+    if home:
+        root = Path(home).expanduser()
+        return UserPaths(config_dir=root / "config", data_dir=root / "data")
+    return UserPaths(
+        config_dir=Path(platformdirs.user_config_dir(APP_NAME)),
+        data_dir=Path(platformdirs.user_data_dir(APP_NAME)),
+    )
+
+
+def ensure_private_dir(path: Path) -> Path:
+    """Create `path` (and parents) with mode 0700; tighten it if it already exists."""
+    path.mkdir(parents=True, exist_ok=True, mode=0o700)
+    os.chmod(path, 0o700)
+    return path
