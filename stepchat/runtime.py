@@ -1,0 +1,60 @@
+"""Assembles the real parts (model, embedder, store) for the CLI, the app and the bench.
+
+Imports of the heavy adapters happen inside the functions, so importing this module is
+cheap and the app can paint before torch, llama.cpp and LanceDB load.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from stepchat.config import Config
+from stepchat.core.pipeline import StepCache
+from stepchat.core.ports import Backend, Clock, Embedder, Store
+
+
+@dataclass
+class Parts:
+    """What a StepCache needs, loaded."""
+
+    backend: Backend
+    embedder: Embedder
+    store: Store
+
+
+def load_backend(config: Config, model_id: str | None = None) -> Backend:
+    from stepchat.backends.llama_cpp import LlamaCppBackend
+
+    return LlamaCppBackend(config.model(model_id), threads=config.threads)
+
+
+def load_embedder() -> Embedder:
+    from stepchat.embed.minilm import MiniLMEmbedder
+
+    return MiniLMEmbedder(threads=1)
+
+
+def load_store(directory: Path, dim: int) -> Store:
+    from stepchat.store.lance import LanceStore
+
+    return LanceStore(directory, dim=dim)
+
+
+def load_parts(config: Config, model_id: str | None = None) -> Parts:
+    """The real stack: llama.cpp model, MiniLM embedder, LanceDB store under the data dir."""
+    backend = load_backend(config, model_id)
+    embedder = load_embedder()
+    store = load_store(config.paths.cache_dir, embedder.dim)
+    return Parts(backend, embedder, store)
+
+
+def build_cache(config: Config, parts: Parts, clock: Clock | None = None) -> StepCache:
+    return StepCache(
+        parts.backend, parts.embedder, parts.store, settings=config.pipeline, clock=clock
+    )
+
+
+def short_hash(*parts: str) -> str:
+    return hashlib.blake2b("\x1f".join(parts).encode(), digest_size=8).hexdigest()
