@@ -1,0 +1,255 @@
+"""Judges a served answer against a workload check, independently of the engine.
+
+It shares no code with `stepchat.core`: a bug in the engine's own verification must not
+be able to hide here. Linear answers are read with the small exact reader in
+`stepchat.bench.algebra`; JSON answers with `json` and `jsonschema`.
+
+Linear: the final non-empty line states `<variable> = <solution>` (or says there is no
+solution / every value is one), and every equation stated anywhere in the answer has the
+problem's solution set, so a stitched answer whose middle lines contradict its end fails.
+Arithmetic-only lines (`3(5) + 5 = 20`) must be true, unless the problem has no solution,
+where a false one such as `0 = 4` is the point of the derivation.
+
+JSON: the whole output, whitespace aside, is exactly one object (no code fences, no prose,
+no duplicate keys), valid against the schema, with the `equals` values.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import jsonschema
+
+from stepchat.bench.algebra import (
+    ParseError,
+    Poly,
+    SolutionSet,
+    Token,
+    parse,
+    parse_solution,
+    solution_set,
+    tokenize,
+)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    ok: bool
+    reason: str = ""
+
+
+PASS = Verdict(True)
+
+_NO_SOLUTION = re.compile(
+    r"no (real )?solutions?|has no solution|not have (a|any) solution|inconsistent|"
+    r"empty set|∅|no value of",
+    re.I,
+)
+_ALL_VALUES = re.compile(
+    r"all (real )?(numbers|values)|every (real )?(number|value)|any (real )?(number|value)|"
+    r"infinitely many|identity|true for all|always true",
+    re.I,
+)
+
+_REWRITES = (
+    (re.compile(r"\\frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}"), r"(\1)/(\2)"),
+    (re.compile(r"\\(cdot|times)"), "*"),
+    (re.compile(r"\\(left|right)"), ""),
+    (re.compile(r"\\[()\[\]]|\$"), " "),
+    (re.compile(r"\\[A-Za-z]+"), " "),
+    (re.compile(r"=>|==|<=|>=|!=|≠|≈|→|⇒|:="), " ; "),
+    (re.compile(r"\*\*"), " "),
+)
+_CHARS = str.maketrans({"−": "-", "–": "-", "×": "*", "·": "*", "⋅": "*", "÷": "/", "{": "(",
+                        "}": ")", "`": " "})
+
+
+def normalise(line: str) -> str:
+    """Map the notations models use (LaTeX, Unicode operators, markdown) onto plain ASCII."""
+    for pattern, repl in _REWRITES:
+        line = pattern.sub(repl, line)
+    return line.translate(_CHARS)
+
+
+def _runs(tokens: list[Token | None]) -> list[list[Token]]:
+    runs: list[list[Token]] = [[]]
+    for tok in tokens:
+        if tok is None:
+            runs.append([])
+        else:
+            runs[-1].append(tok)
+    return [r for r in runs if any(t.kind == "=" for t in r)]
+
+
+def _longest(tokens: list[Token], *, suffix: bool) -> Poly | None:
+    """The longest parseable suffix (left of '=') or prefix (right of '=') of a run."""
+    spans = (
+        [tokens[i:] for i in range(len(tokens))]
+        if suffix
+        else [tokens[:j] for j in range(len(tokens), 0, -1)]
+    )
+    for span in spans:
+        try:
+            return parse(span)
+        except ParseError:
+            continue
+    return None
+
+
+def _whole(tokens: list[Token]) -> Poly | None:
+    try:
+        return parse(tokens)
+    except ParseError:
+        return None
+
+
+def equation_chains(line: str) -> list[list[Poly]]:
+    """Each chain `a = b = c` stated in a line, as parsed sides (two or more)."""
+    chains: list[list[Poly]] = []
+    for run in _runs(tokenize(normalise(line))):
+        parts: list[list[Token]] = [[]]
+        for tok in run:
+            if tok.kind == "=":
+                parts.append([])
+            else:
+                parts[-1].append(tok)
+        sides: list[Poly | None] = []
+        for i, part in enumerate(parts):
+            if i == 0:
+                sides.append(_longest(part, suffix=True))
+            elif i == len(parts) - 1:
+                sides.append(_longest(part, suffix=False))
+            else:
+                sides.append(_whole(part))
+        current: list[Poly] = []
+        for side in [*sides, None]:
+            if side is None:
+                if len(current) >= 2:
+                    chains.append(current)
+                current = []
+            else:
+                current.append(side)
+    return chains
+
+
+def _same_set(found: SolutionSet | None, expected: SolutionSet) -> bool:
+    return found is not None and type(found) is type(expected) and found == expected
+
+
+def _check_pair(left: Poly, right: Poly, variable: str, expected: SolutionSet) -> str:
+    """Why `left = right` contradicts the problem, or "" when it is consistent with it."""
+    stray = (left.names | right.names) - {variable}
+    if stray:
+        return f"an equation in {', '.join(sorted(stray))}, not {variable}"
+    found = solution_set(left, right)
+    if left.is_const() and right.is_const():
+        if found == "all" or expected == "none":
+            return ""
+        return "a false arithmetic statement"
+    if not _same_set(found, expected):
+        return "an equation not equivalent to the problem"
+    return ""
+
+
+def _is_variable(poly: Poly, variable: str) -> bool:
+    return poly.names == {variable} and poly.coeffs == {1: Fraction(1)}
+
+
+def _states_value(chains: list[list[Poly]], variable: str, value: Fraction) -> bool:
+    for chain in chains:
+        for a, b in zip(chain, chain[1:], strict=False):
+            for v, c in ((a, b), (b, a)):
+                if _is_variable(v, variable) and c.is_const() and not c.names:
+                    if c.value() == value:
+                        return True
+    return False
+
+
+def _meaningful(line: str) -> bool:
+    return any(ch.isalnum() for ch in line)
+
+
+def check_linear(output: str, variable: str, solution: str) -> Verdict:
+    expected = parse_solution(solution)
+    lines = [ln for ln in output.splitlines() if _meaningful(ln)]
+    if not lines:
+        return Verdict(False, "empty answer")
+    for number, line in enumerate(lines, start=1):
+        for chain in equation_chains(line):
+            for left, right in zip(chain, chain[1:], strict=False):
+                why = _check_pair(left, right, variable, expected)
+                if why:
+                    return Verdict(False, f"line {number} states {why}: {line.strip()!r}")
+    final = lines[-1]
+    if expected == "none":
+        if not _NO_SOLUTION.search(final):
+            return Verdict(False, f"final line does not say there is no solution: {final!r}")
+    elif expected == "all":
+        if not _ALL_VALUES.search(final):
+            return Verdict(False, f"final line does not say every value solves it: {final!r}")
+    elif isinstance(expected, Fraction):
+        if not _states_value(equation_chains(final), variable, expected):
+            return Verdict(False, f"final line does not state {variable} = {solution}: {final!r}")
+    return PASS
+
+
+class _DuplicateKey(ValueError):
+    pass
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _DuplicateKey(key)
+        out[key] = value
+    return out
+
+
+def _same_value(expected: Any, actual: Any) -> bool:
+    if isinstance(expected, bool) or isinstance(actual, bool):
+        return isinstance(expected, bool) and isinstance(actual, bool) and expected == actual
+    if isinstance(expected, int | float):
+        return isinstance(actual, int | float) and Fraction(actual) == Fraction(expected)
+    if isinstance(expected, str):
+        return isinstance(actual, str) and actual.strip() == expected.strip()
+    return bool(expected == actual)
+
+
+def check_json(output: str, schema: dict[str, Any], equals: dict[str, Any]) -> Verdict:
+    text = output.strip()
+    try:
+        data = json.loads(text, object_pairs_hook=_no_duplicates)
+    except _DuplicateKey as exc:
+        return Verdict(False, f"duplicate key {exc}")
+    except json.JSONDecodeError as exc:
+        if exc.msg == "Extra data":
+            return Verdict(False, "more than one JSON value, or text after the object")
+        return Verdict(False, f"not a single JSON object: {exc.msg} at {exc.pos}")
+    if not isinstance(data, dict):
+        return Verdict(False, f"a JSON {type(data).__name__}, not an object")
+    error = jsonschema.exceptions.best_match(
+        jsonschema.validators.validator_for(schema)(schema).iter_errors(data)
+    )
+    if error is not None:
+        return Verdict(False, f"schema: {error.message}")
+    for key, value in equals.items():
+        if key not in data:
+            return Verdict(False, f"missing key {key!r}")
+        if not _same_value(value, data[key]):
+            return Verdict(False, f"{key} is {data[key]!r}, expected {value!r}")
+    return PASS
+
+
+def check(output: str, spec: dict[str, Any]) -> Verdict:
+    """Judge one served answer against its workload check."""
+    kind = spec.get("kind")
+    if kind == "linear":
+        return check_linear(output, str(spec["variable"]), str(spec["solution"]))
+    if kind == "json":
+        return check_json(output, dict(spec.get("schema", {})), dict(spec.get("equals", {})))
+    return Verdict(False, f"unknown check kind {kind!r}")
