@@ -1,18 +1,62 @@
-"""StepCache: serve one request through the step-level cache (skeleton; being filled in)."""
+"""StepCache: serve one request through the step-level cache.
+
+detect -> (structural lookup | embed + nearest) -> skip-reuse policy -> verify each cached
+step -> substitution -> selective patch -> stitch -> integrity check -> store if verified.
+Each stage is timed into the answer's story and reported as events.
+"""
 
 from __future__ import annotations
 
-from stepchat.core.events import EventSink, ignore_events
+import hashlib
+import time
+import uuid
+from collections.abc import Sequence
+
+from stepchat.core.events import (
+    DoneEvent,
+    EventSink,
+    RouteEvent,
+    StageEvent,
+    StepEvent,
+    ignore_events,
+)
 from stepchat.core.ports import Backend, CancelToken, Clock, Embedder, Store, SystemClock
+from stepchat.core.prompt import PromptError, clean_prompt
 from stepchat.core.settings import DEFAULT_SETTINGS, PipelineSettings
-from stepchat.core.types import Answer
+from stepchat.core.tasks.base import Generation, Task, TaskHandler
+from stepchat.core.tasks.json_task import JsonHandler
+from stepchat.core.tasks.linear_task import LinearHandler
+from stepchat.core.tasks.text_task import TextHandler
+from stepchat.core.types import (
+    Answer,
+    AnswerStep,
+    CacheEntry,
+    CachePath,
+    StepStatus,
+    TaskKind,
+    Timings,
+    TokenCounts,
+)
+
+__all__ = ["PromptError", "StepCache", "scope_of"]
 
 
-class PromptError(ValueError):
-    """The prompt cannot be served (empty, binary, too long); one line for the user."""
+def scope_of(model_id: str, system_prompt: str) -> str:
+    """Entries are only ever reused under the same model and system prompt."""
+    return hashlib.blake2b(f"{model_id}\x1f{system_prompt}".encode(), digest_size=8).hexdigest()
+
+
+class _Stopwatch:
+    def __init__(self) -> None:
+        self._t = time.perf_counter()
+
+    def ms(self) -> float:
+        return (time.perf_counter() - self._t) * 1000
 
 
 class StepCache:
+    """The engine: one instance per loaded model; thread-compatible, not thread-safe."""
+
     def __init__(
         self,
         backend: Backend,
@@ -27,14 +71,246 @@ class StepCache:
         self.store = store
         self.settings = settings
         self.clock = clock or SystemClock()
+        self.handlers: Sequence[TaskHandler] = (
+            LinearHandler(settings.linear_strategy, settings.repair_tries),
+            JsonHandler(strict=settings.strict_json, fill_stated=settings.substitution),
+            TextHandler(),
+        )
+
+    @property
+    def scope(self) -> str:
+        return scope_of(self.backend.model_id, self.settings.system_prompt)
+
+    def detect(self, prompt: str) -> tuple[TaskHandler, Task]:
+        for handler in self.handlers:
+            task = handler.detect(prompt)
+            if task is not None:
+                return handler, task
+        raise AssertionError("the text handler accepts every prompt")
+
+    # ------------------------------------------------------------------ the request
 
     def answer(
         self,
-        prompt: str,
+        prompt: str | bytes,
         *,
         on_event: EventSink = ignore_events,
         cancel: CancelToken | None = None,
         reuse: bool = True,
         store: bool = True,
+        verify: bool = True,
     ) -> Answer:
-        raise NotImplementedError
+        """Serve `prompt`. `verify=False` serves the model's text unchanged (a baseline)."""
+        total = _Stopwatch()
+        text, notes = clean_prompt(prompt)
+        handler, task = self.detect(text)
+        gen = Generation(self.backend, self.settings, on_event, cancel)
+        timings = Timings()
+        if not verify:
+            handler.generate(task, gen, verify=False)
+            steps = [AnswerStep(gen.last_text, "raw", StepStatus.REGENERATED)]
+            plain = self._finish(
+                task, gen.last_text, CachePath.MISS, steps, gen, timings, total, notes,
+                on_event=on_event,
+            )
+            on_event(DoneEvent(plain))
+            return plain
+
+        candidate, vector = (None, None)
+        if reuse:
+            candidate, vector = self._retrieve(task, timings, on_event)
+        reason = handler.skip_reason(task, candidate.constraints) if candidate else None
+        method: str | None = None
+        if candidate is not None and reason is None:
+            on_event(RouteEvent(CachePath.PATCHED))
+            steps, method = self._reuse(handler, task, candidate, gen, timings, on_event)
+        else:
+            path = CachePath.SKIP_REUSE if reason else CachePath.MISS
+            on_event(RouteEvent(path, reason))
+            on_event(StageEvent("generate"))
+            steps = handler.generate(task, gen)
+
+        answer_text = handler.stitch([s.step for s in steps])
+        check = _Stopwatch()
+        verified = handler.integrity(task, answer_text)
+        timings.verify_ms += check.ms()
+        if candidate is not None and reason is None:
+            reused_all = all(s.status == StepStatus.REUSED for s in steps)
+            path = CachePath.REUSE_ONLY if reused_all else CachePath.PATCHED
+        answer = self._finish(
+            task, answer_text, path, steps, gen, timings, total, notes,
+            on_event=on_event, skip_reason=reason, verified=verified, method=method,
+            matched=candidate.id if candidate else None,
+        )
+        if candidate is not None and reason is None:
+            self.store.touch(candidate.id, self.clock.now())
+        if store and verified is not False and path != CachePath.REUSE_ONLY:
+            answer.stored_entry = self._store(task, answer, vector, timings, on_event)
+        answer.timings.total_ms = total.ms()
+        on_event(DoneEvent(answer))
+        return answer
+
+    # ------------------------------------------------------------------ stages
+
+    def _retrieve(
+        self, task: Task, timings: Timings, on_event: EventSink
+    ) -> tuple[CacheEntry | None, list[float] | None]:
+        on_event(StageEvent("retrieve"))
+        structural: CacheEntry | None = None
+        if self.settings.signature_lookup:
+            watch = _Stopwatch()
+            entry = self.store.find_signature(scope=self.scope, signature=task.signature)
+            timings.retrieve_ms += watch.ms()
+            if entry is not None and entry.task == task.kind:
+                if _same_constants(entry, task):
+                    return entry, None
+                structural = entry
+        on_event(StageEvent("embed"))
+        watch = _Stopwatch()
+        vector = self.embedder.embed(task.prompt)
+        timings.embed_ms += watch.ms()
+        watch = _Stopwatch()
+        hits = self.store.search(vector, scope=self.scope, task=task.kind, k=4)
+        timings.retrieve_ms += watch.ms()
+        for hit in hits:
+            if hit.entry.signature == task.signature and _same_constants(hit.entry, task):
+                return hit.entry, vector
+        if structural is not None:
+            return structural, vector
+        floor = (
+            self.settings.text_min_similarity
+            if task.kind == TaskKind.TEXT
+            else self.settings.min_similarity
+        )
+        if hits and hits[0].similarity >= floor:
+            return hits[0].entry, vector
+        return None, vector
+
+    def _reuse(
+        self,
+        handler: TaskHandler,
+        task: Task,
+        candidate: CacheEntry,
+        gen: Generation,
+        timings: Timings,
+        on_event: EventSink,
+    ) -> tuple[list[AnswerStep], str | None]:
+        on_event(StageEvent("verify"))
+        cached = candidate.steps
+        watch = _Stopwatch()
+        passed = handler.verify(task, cached, candidate.constraints)
+        steps = [AnswerStep(s.text, s.kind, StepStatus.REUSED, s.key) for s in cached]
+        whole = all(passed) and handler.integrity(task, handler.stitch(cached)) is not False
+        method: str | None = None
+        if not whole and self.settings.substitution:
+            swapped = handler.substitute(task, candidate.constraints, cached)
+            if swapped is not None:
+                method = "substitution"
+                passed = handler.verify(task, swapped, candidate.constraints)
+                steps = [
+                    AnswerStep(
+                        new.text,
+                        new.kind,
+                        StepStatus.REUSED if new.text == old.text else StepStatus.PATCHED,
+                        new.key,
+                    )
+                    for new, old in zip(swapped, cached, strict=True)
+                ]
+                whole = all(passed) and handler.integrity(task, handler.stitch(swapped)) is not False
+        timings.verify_ms += watch.ms()
+        for index, (step, ok) in enumerate(zip(steps, passed, strict=True)):
+            if not ok:
+                break
+            on_event(StepEvent(index, step, 0.0))
+        if whole:
+            return steps, method
+        on_event(StageEvent("generate"))
+        calls_before = gen.calls
+        patched = handler.patch(task, steps, passed, gen)
+        used_model = gen.calls > calls_before
+        used_solver = any(s.status == StepStatus.FALLBACK for s in patched)
+        parts = [p for p in (method, "model" if used_model else None,
+                             "fallback" if used_solver else None) if p]
+        return patched, "+".join(parts) or "reorder"
+
+    def _store(
+        self,
+        task: Task,
+        answer: Answer,
+        vector: list[float] | None,
+        timings: Timings,
+        on_event: EventSink,
+    ) -> str | None:
+        on_event(StageEvent("store"))
+        if vector is None:
+            watch = _Stopwatch()
+            vector = self.embedder.embed(task.prompt)
+            timings.embed_ms += watch.ms()
+        now = self.clock.now()
+        entry = CacheEntry(
+            id=uuid.uuid4().hex[:16],
+            prompt=task.prompt,
+            vector=vector,
+            scope=self.scope,
+            task=task.kind,
+            signature=task.signature,
+            constraints=task.constraints,
+            steps=[s.step for s in answer.steps],
+            model=self.backend.model_id,
+            created=now,
+            last_hit=now,
+            hits=0,
+            tokens=self.backend.count_tokens(answer.text),
+        )
+        self.store.add(entry)
+        return entry.id
+
+    def _finish(
+        self,
+        task: Task,
+        text: str,
+        path: CachePath,
+        steps: list[AnswerStep],
+        gen: Generation,
+        timings: Timings,
+        total: _Stopwatch,
+        notes: list[str],
+        *,
+        on_event: EventSink | None,
+        skip_reason: str | None = None,
+        verified: bool | None = None,
+        method: str | None = None,
+        matched: str | None = None,
+    ) -> Answer:
+        timings.generate_ms = gen.generate_ms
+        saved = 0
+        if path in (CachePath.REUSE_ONLY, CachePath.PATCHED):
+            saved = max(0, self.backend.count_tokens(text) - gen.generated_tokens)
+        answer = Answer(
+            prompt=task.prompt,
+            task=task.kind,
+            text=text,
+            path=path,
+            steps=steps,
+            model=self.backend.model_id,
+            skip_reason=skip_reason,
+            timings=timings,
+            tokens=TokenCounts(gen.prompt_tokens, gen.generated_tokens, saved),
+            matched_entry=matched,
+            verified=verified,
+            patch_method=method,
+            notes=notes + gen.notes,
+        )
+        for index, step in enumerate(steps):
+            if on_event is not None:
+                on_event(StepEvent(index, step, 0.0))
+        timings.total_ms = total.ms()
+        return answer
+
+
+def _same_constants(entry: CacheEntry, task: Task) -> bool:
+    """Same structure and same constants: the cached answer should hold as it is."""
+    mine, theirs = task.constraints, entry.constraints
+    return mine.get("slots") == theirs.get("slots") and mine.get("entities") == theirs.get(
+        "entities"
+    )

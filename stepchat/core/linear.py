@@ -1,0 +1,235 @@
+"""Linear equations in one unknown: finding them in text, their solution sets, exact steps.
+
+Everything is exact (sympy rationals built by `mathparse`); results are memoised by text so
+re-checking a reused step costs microseconds.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+
+import sympy
+
+from stepchat.core.mathparse import MathSyntaxError, parse_equation
+
+_MATH_CHARS = set("0123456789.+-*/^()=−–×·÷⋅ ")
+_LATEX = [
+    (re.compile(r"\\frac\{([^{}]*)\}\{([^{}]*)\}"), r"(\1)/(\2)"),
+    (re.compile(r"\\(?:cdot|times)"), "*"),
+    (re.compile(r"\\[()\[\]]|\$+|\\,|\\ "), " "),
+    (re.compile(r"\*\*(?=\D)|`"), " "),
+]
+
+
+@dataclass(frozen=True)
+class Solution:
+    """The solution set of a linear equation: one value, none, or every real number."""
+
+    kind: str  # "one" | "none" | "all"
+    value: Fraction | None = None
+
+    def __str__(self) -> str:
+        if self.kind == "one":
+            return format_fraction(self.value or Fraction(0))
+        return self.kind
+
+    def final_line(self, variable: str) -> str:
+        if self.kind == "none":
+            return "no solution"
+        if self.kind == "all":
+            return "all real numbers"
+        return f"{variable} = {self}"
+
+
+@dataclass(frozen=True)
+class LinearForm:
+    """`a*v + b = c*v + d` read off an equation; enough to write exact steps."""
+
+    variable: str
+    a: Fraction
+    b: Fraction
+    c: Fraction
+    d: Fraction
+
+    @property
+    def solution(self) -> Solution:
+        coef = self.a - self.c
+        const = self.d - self.b
+        if coef == 0:
+            return Solution("all") if const == 0 else Solution("none")
+        return Solution("one", const / coef)
+
+    @property
+    def both_sides(self) -> bool:
+        return self.a != 0 and self.c != 0
+
+
+def format_fraction(value: Fraction) -> str:
+    if value.denominator == 1:
+        return str(value.numerator)
+    return f"{value.numerator}/{value.denominator}"
+
+
+def clean_latex(text: str) -> str:
+    for pattern, repl in _LATEX:
+        text = pattern.sub(repl, text)
+    return text
+
+
+def _candidate_spans(line: str) -> list[str]:
+    """Maximal runs around each '=' made of math characters and lone letters."""
+    spans: list[str] = []
+    n = len(line)
+    for eq in (i for i, ch in enumerate(line) if ch == "="):
+        lo = eq
+        while lo > 0 and _is_math_at(line, lo - 1):
+            lo -= 1
+        hi = eq + 1
+        while hi < n and _is_math_at(line, hi):
+            hi += 1
+        span = line[lo:hi].strip().rstrip(".")
+        if span.count("=") == 1:
+            spans.append(span)
+    return spans
+
+
+def _is_math_at(line: str, i: int) -> bool:
+    ch = line[i]
+    if ch == "=" or ch in _MATH_CHARS:
+        if ch == "." and not (i + 1 < len(line) and line[i + 1].isdigit()):
+            return False
+        return True
+    if ch.isalpha() and ch.isascii():
+        before = line[i - 1] if i > 0 else " "
+        after = line[i + 1] if i + 1 < len(line) else " "
+        return not before.isalpha() and not after.isalpha()
+    return False
+
+
+@dataclass(frozen=True)
+class FoundEquation:
+    text: str
+    lhs: sympy.Expr
+    rhs: sympy.Expr
+    variables: frozenset[str]
+
+
+def find_equation(line: str) -> FoundEquation | None:
+    """The first parseable equation in a line of prose, trimming words off its left edge."""
+    for span in _candidate_spans(clean_latex(line)):
+        parts = span.split()
+        for start in range(len(parts)):
+            candidate = " ".join(parts[start:])
+            if not candidate or candidate.startswith("="):
+                break
+            found = _parse_cached(candidate)
+            if found is not None:
+                return found
+    return None
+
+
+@lru_cache(maxsize=4096)
+def _parse_cached(text: str) -> FoundEquation | None:
+    try:
+        lhs, rhs = parse_equation(text)
+    except (MathSyntaxError, ZeroDivisionError):
+        return None
+    names = frozenset(str(s) for s in lhs.free_symbols | rhs.free_symbols)
+    return FoundEquation(text.strip(), lhs, rhs, names)
+
+
+@lru_cache(maxsize=8192)
+def linear_form(text: str, variable: str) -> LinearForm | None:
+    """The equation's linear form in `variable`, or None if it is not linear in it alone."""
+    found = _parse_cached(text)
+    if found is None or not found.variables <= {variable}:
+        return None
+    sym = sympy.Symbol(variable)
+    try:
+        left = sympy.Poly(sympy.expand(found.lhs), sym)
+        right = sympy.Poly(sympy.expand(found.rhs), sym)
+    except sympy.PolynomialError:
+        return None
+    if left.degree() > 1 or right.degree() > 1:
+        difference = sympy.Poly(sympy.expand(found.lhs - found.rhs), sym)
+        if difference.degree() > 1:
+            return None
+        a, b = _coefficients(difference)
+        return LinearForm(variable, a, b, Fraction(0), Fraction(0))
+    a, b = _coefficients(left)
+    c, d = _coefficients(right)
+    return LinearForm(variable, a, b, c, d)
+
+
+def _coefficients(poly: sympy.Poly) -> tuple[Fraction, Fraction]:
+    coeffs = poly.all_coeffs()
+    if len(coeffs) == 1:
+        coeffs = [0, coeffs[0]]
+    a, b = (Fraction(int(sympy.fraction(c)[0]), int(sympy.fraction(c)[1])) for c in coeffs[-2:])
+    return a, b
+
+
+def solution_of(text: str, variable: str) -> Solution | None:
+    form = linear_form(text, variable)
+    return form.solution if form else None
+
+
+# ---------------------------------------------------------------- writing exact steps
+
+
+def format_linear(coef: Fraction, const: Fraction, variable: str) -> str:
+    """`coef*v + const` the way a person writes it: 3x - 5, -x, (1/2)x + 3, 0."""
+    parts: list[str] = []
+    if coef != 0:
+        if coef == 1:
+            parts.append(variable)
+        elif coef == -1:
+            parts.append(f"-{variable}")
+        elif coef.denominator == 1:
+            parts.append(f"{coef.numerator}{variable}")
+        else:
+            sign = "-" if coef < 0 else ""
+            parts.append(f"{sign}({format_fraction(abs(coef))}){variable}")
+    if const != 0 or not parts:
+        if parts:
+            parts.append(("- " if const < 0 else "+ ") + format_fraction(abs(const)))
+        else:
+            parts.append(format_fraction(const))
+    return " ".join(parts)
+
+
+def solver_steps(form: LinearForm) -> list[tuple[str, str]]:
+    """Exact steps from `form` to its solution as (kind, text); the last one is the final."""
+    v = form.variable
+    steps: list[tuple[str, str]] = []
+    coef = form.a - form.c
+    const = form.d - form.b
+    if form.c != 0:
+        steps.append(
+            ("equation", f"Collect the {v} terms on the left: "
+             f"{format_linear(coef, form.b, v)} = {format_linear(Fraction(0), form.d, v)}")
+        )
+    solution = form.solution
+    if solution.kind != "one":
+        steps.append(("equation", f"The {v} terms cancel: 0 = {format_fraction(const)}"))
+    else:
+        if form.b != 0:
+            steps.append(
+                ("equation", f"Move the constant to the right: "
+                 f"{format_linear(coef, Fraction(0), v)} = {format_fraction(const)}")
+            )
+        if coef != 1:
+            steps.append(
+                ("equation", f"Divide both sides by the coefficient of {v}: "
+                 f"{v} = {format_fraction(const)}/{_paren(coef)}")
+            )
+    steps.append(("final", solution.final_line(v)))
+    return steps
+
+
+def _paren(value: Fraction) -> str:
+    text = format_fraction(value)
+    return f"({text})" if value < 0 or value.denominator != 1 else text

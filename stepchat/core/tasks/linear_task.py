@@ -1,0 +1,306 @@
+"""Linear equations in one unknown: one step per line, the last line `x = value`.
+
+A step holds when its equation has the same solution set as the new problem. Failing
+steps are rewritten from the last passing step, by the exact solver (solver-first) or by
+the model with a bounded number of tries and the solver as the last resort (model-first).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from stepchat.core.linear import (
+    LinearForm,
+    Solution,
+    find_equation,
+    linear_form,
+    solver_steps,
+)
+from stepchat.core.tasks.base import Generation, Task
+from stepchat.core.tasks.common import (
+    has_negation,
+    mask_slots,
+    numbers_in,
+    replace_tokens,
+    slot_mapping,
+)
+from stepchat.core.types import AnswerStep, ChatMessage, Step, StepStatus, TaskKind
+
+_SOLVE_FOR = re.compile(r"\bfor\s+([A-Za-z])\b")
+_FINAL_ONLY = re.compile(
+    r"\b(?:only|just)\s+(?:give\s+)?(?:the\s+)?(?:final\s+)?(?:answer|result|value)\b"
+    r"|\bno\s+(?:steps|explanation|working)\b|\bfinal answer only\b",
+    re.I,
+)
+_CHECK = re.compile(r"\b(?:check|verify)\b|\bis\b.*\ba solution\b", re.I)
+_SIMPLIFY = re.compile(r"\bsimplify\b", re.I)
+_STEP_LABEL = re.compile(r"^\s*(?:step\s*\d+\s*[:.)-]?|\d+\s*[.)]|[-*•])\s*", re.I)
+_FINAL_LINE = re.compile(r"^\s*([A-Za-z])\s*=\s*(-?\d+(?:/\d+)?)\s*$")
+_SYSTEM = (
+    "You solve linear equations. Write one short step per line, each containing an "
+    "equation. Finish with a line of the form '{v} = value'."
+)
+
+
+def _operation(prompt: str) -> str:
+    if _CHECK.search(prompt):
+        return "check"
+    if _SIMPLIFY.search(prompt):
+        return "simplify"
+    return "solve"
+
+
+class LinearHandler:
+    kind = TaskKind.LINEAR
+
+    def __init__(self, strategy: str = "solver-first", repair_tries: int = 2) -> None:
+        self.strategy = strategy
+        self.repair_tries = repair_tries
+
+    # ------------------------------------------------------------------ detection
+
+    def detect(self, prompt: str) -> Task | None:
+        for line in prompt.splitlines():
+            found = find_equation(line)
+            if found is None or len(found.variables) != 1:
+                continue
+            variable = next(iter(found.variables))
+            asked = _SOLVE_FOR.search(prompt)
+            if asked and asked.group(1) != variable:
+                continue
+            form = linear_form(found.text, variable)
+            if form is None or _operation(prompt) != "solve":
+                continue
+            fmt = "final" if _FINAL_ONLY.search(prompt) else "steps"
+            rest = _FINAL_ONLY.sub(" ", prompt.replace(found.text, " "))
+            slots = [t for t in re.findall(r"\d+(?:\.\d+)?|[A-Za-z]", found.text)]
+            masked_eq = mask_slots(replace_tokens(found.text, {variable: "v"}, letters=True))
+            constraints: dict[str, Any] = {
+                "equation": found.text,
+                "variable": variable,
+                "solution": str(form.solution),
+                "solution_kind": form.solution.kind,
+                "both_sides": form.both_sides,
+                "operation": "solve",
+                "format": fmt,
+                "negated": has_negation(rest),
+                "slots": slots,
+            }
+            signature = f"linear|{fmt}|{constraints['negated']}|{masked_eq}"
+            return Task(TaskKind.LINEAR, prompt, signature, constraints)
+        return None
+
+    # ------------------------------------------------------------------ steps
+
+    def segment(self, text: str) -> list[Step]:
+        lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+        steps = []
+        for i, line in enumerate(lines):
+            last = i == len(lines) - 1
+            kind = "final" if last and _is_final_text(line) else (
+                "equation" if find_equation(line) else "prose"
+            )
+            steps.append(Step(line, kind))
+        return steps
+
+    def stitch(self, steps: Sequence[Step]) -> str:
+        return "\n".join(s.text for s in steps)
+
+    # ------------------------------------------------------------------ checks
+
+    def skip_reason(self, task: Task, cached: dict[str, Any]) -> str | None:
+        new = task.constraints
+        if cached.get("operation", "solve") != new["operation"]:
+            return f"operation changed ({cached.get('operation')} -> {new['operation']})"
+        if bool(cached.get("negated")) != new["negated"]:
+            return "negation changed"
+        if bool(cached.get("both_sides")) != new["both_sides"]:
+            return "equation structure changed (unknown on both sides)"
+        if cached.get("solution_kind", "one") != new["solution_kind"]:
+            before, after = cached.get("solution_kind"), new["solution_kind"]
+            return f"solution kind changed ({before} -> {after})"
+        if cached.get("format") == "final" and new["format"] == "steps":
+            return "format changed (steps requested, cached answer has none)"
+        return None
+
+    def verify(
+        self, task: Task, steps: Sequence[Step], cached: dict[str, Any] | None = None
+    ) -> list[bool]:
+        variable = task.constraints["variable"]
+        target = _solution_of_task(task)
+        allowed = set(numbers_in(task.constraints["equation"]))
+        results: list[bool] = []
+        for step in steps:
+            if step.kind == "final":
+                ok = _final_ok(step.text, variable, target)
+            else:
+                verdict = _equation_verdict(step.text, variable, target)
+                if verdict is None:
+                    ok = set(numbers_in(_STEP_LABEL.sub("", step.text))) <= allowed
+                else:
+                    ok = verdict
+                    if ok:
+                        allowed.update(numbers_in(step.text))
+            results.append(ok)
+        return results
+
+    def integrity(self, task: Task, text: str) -> bool | None:
+        steps = self.segment(text)
+        if not steps or steps[-1].kind != "final":
+            return False
+        if task.constraints["format"] == "final" and len(steps) != 1:
+            return False
+        return all(self.verify(task, steps))
+
+    def substitute(
+        self, task: Task, cached: dict[str, Any], steps: Sequence[Step]
+    ) -> list[Step] | None:
+        mapping = slot_mapping(cached.get("slots", []), task.constraints["slots"])
+        if not mapping:
+            return None
+        letters = {k: v for k, v in mapping.items() if k.isalpha()}
+        numbers = {k: v for k, v in mapping.items() if not k.isalpha()}
+        out = []
+        for step in steps:
+            text = replace_tokens(step.text, letters, letters=True)
+            text = replace_tokens(text, numbers)
+            out.append(Step(text, step.kind, step.key))
+        return out
+
+    # ------------------------------------------------------------------ producing steps
+
+    def generate(self, task: Task, gen: Generation, *, verify: bool = True) -> list[AnswerStep]:
+        variable = task.constraints["variable"]
+        reply = gen.complete(
+            [
+                ChatMessage("system", _SYSTEM.format(v=variable)),
+                ChatMessage("user", task.prompt),
+            ],
+            StepStatus.REGENERATED,
+        )
+        steps = self.segment(reply.text)
+        fresh = [AnswerStep(s.text, s.kind, StepStatus.REGENERATED) for s in steps]
+        if not verify:
+            return fresh
+        return self.patch(task, fresh, self.verify(task, steps), gen)
+
+    def patch(
+        self, task: Task, steps: Sequence[AnswerStep], passed: Sequence[bool], gen: Generation
+    ) -> list[AnswerStep]:
+        if task.constraints["format"] == "final":
+            return self._final_only(task, steps, passed)
+        keep = _passing_prefix(steps, passed)
+        if len(keep) == len(steps) and keep and keep[-1].kind == "final":
+            return list(keep)
+        if self.strategy == "model-first":
+            keep = self._model_repair(task, keep, gen)
+            if keep and keep[-1].kind == "final":
+                return keep
+        return keep + self._solver_suffix(task, keep, gen)
+
+    def _final_only(
+        self, task: Task, steps: Sequence[AnswerStep], passed: Sequence[bool]
+    ) -> list[AnswerStep]:
+        for step, ok in zip(steps, passed, strict=True):
+            if step.kind == "final" and ok:
+                return [step]
+        line = _solution_of_task(task).final_line(task.constraints["variable"])
+        return [AnswerStep(line, "final", StepStatus.FALLBACK)]
+
+    def _model_repair(
+        self, task: Task, keep: list[AnswerStep], gen: Generation
+    ) -> list[AnswerStep]:
+        variable = task.constraints["variable"]
+        status = StepStatus.PATCHED if any(
+            s.status == StepStatus.REUSED for s in keep
+        ) else StepStatus.REGENERATED
+        for _ in range(self.repair_tries):
+            so_far = "\n".join(s.text for s in keep) or "(no steps yet)"
+            reply = gen.complete(
+                [
+                    ChatMessage("system", _SYSTEM.format(v=variable)),
+                    ChatMessage(
+                        "user",
+                        f"{task.prompt}\n\nCorrect steps so far:\n{so_far}\n\n"
+                        f"Continue with the remaining steps only, one per line, "
+                        f"ending with '{variable} = value'.",
+                    ),
+                ],
+                status,
+            )
+            new = self.segment(reply.text)
+            ok = self.verify(task, new)
+            gained = _passing_prefix(
+                [AnswerStep(s.text, s.kind, status) for s in new], ok
+            )
+            keep = keep + gained
+            if keep and keep[-1].kind == "final":
+                return keep
+        return keep
+
+    def _solver_suffix(
+        self, task: Task, keep: Sequence[AnswerStep], gen: Generation
+    ) -> list[AnswerStep]:
+        import time
+
+        started = time.perf_counter()
+        variable = task.constraints["variable"]
+        start_form: LinearForm | None = None
+        for step in reversed(keep):
+            found = find_equation(step.text)
+            if found is not None and found.variables == {variable}:
+                start_form = linear_form(found.text, variable)
+                if start_form is not None:
+                    break
+        if start_form is None:
+            start_form = linear_form(task.constraints["equation"], variable)
+        assert start_form is not None, "a detected linear task always has a linear form"
+        suffix = [
+            AnswerStep(text, kind, StepStatus.FALLBACK) for kind, text in solver_steps(start_form)
+        ]
+        gen.timed(started)
+        return suffix
+
+
+def _passing_prefix(steps: Sequence[AnswerStep], passed: Sequence[bool]) -> list[AnswerStep]:
+    keep: list[AnswerStep] = []
+    for step, ok in zip(steps, passed, strict=True):
+        if not ok:
+            break
+        keep.append(step)
+    return keep
+
+
+def _solution_of_task(task: Task) -> Solution:
+    form = linear_form(task.constraints["equation"], task.constraints["variable"])
+    assert form is not None
+    return form.solution
+
+
+def _is_final_text(line: str) -> bool:
+    low = line.strip().lower().rstrip(".")
+    return bool(_FINAL_LINE.match(line)) or low in ("no solution", "all real numbers")
+
+
+def _final_ok(text: str, variable: str, target: Solution) -> bool:
+    return text.strip() == target.final_line(variable)
+
+
+def _equation_verdict(text: str, variable: str, target: Solution) -> bool | None:
+    """True/False when the line states an equation, None when it is prose."""
+    found = find_equation(text)
+    if found is None:
+        return None
+    if not found.variables:
+        try:
+            true_statement = bool((found.lhs - found.rhs) == 0)
+        except TypeError:
+            return False
+        as_set = Solution("all") if true_statement else Solution("none")
+        return true_statement or as_set == target
+    if found.variables != {variable}:
+        return False
+    form = linear_form(found.text, variable)
+    return form is not None and form.solution == target
