@@ -1,0 +1,513 @@
+"""The persistent cache: one LanceDB table, one row per verified request.
+
+Why the extra machinery around LanceDB:
+- Every LanceDB query costs milliseconds even on tiny tables, so exact-signature lookups
+  and `get` of hot entries are answered from memory (a signature map and a small LRU), which
+  is reloaded when another process commits a new table version.
+- One-row appends leave one fragment each and slow every later query, so the table is
+  compacted every `optimize_every` writes.
+- Flat search is fast below tens of thousands of rows; an IVF_PQ index (cosine) is built
+  once the table reaches `index_threshold` rows, and searches then re-rank candidates on the
+  exact vectors so similarities stay exact.
+Every LanceDB failure surfaces as a one-line `StoreError`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import threading
+import warnings
+from collections import OrderedDict
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+from stepchat.core.ports import SearchHit, StoreError
+from stepchat.core.types import CacheEntry, TaskKind, step_from_dict, step_to_dict
+from stepchat.paths import ensure_private_dir
+
+SCHEMA_VERSION = 1
+TABLE_NAME = "entries"
+_META_VERSION = b"stepchat.schema_version"
+_META_DIM = b"stepchat.dim"
+_KEY_COLUMNS = ["id", "scope", "signature", "created"]
+# Old table versions keep deleted prompts on disk; compaction drops those older than this.
+_KEEP_OLD_VERSIONS = timedelta(minutes=10)
+
+
+def sql_str(value: str) -> str:
+    """`value` as a SQL string literal: single quotes doubled, NULs refused."""
+    if "\x00" in value:
+        raise StoreError("cache store: NUL character in a filter value")
+    return "'" + value.replace("'", "''") + "'"
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip() or type(exc).__name__
+    return text.splitlines()[0][:200]
+
+
+def _sub_vectors(dim: int) -> int:
+    """PQ sub-vector count: the divisor of `dim` closest to 16 dimensions per sub-vector."""
+    divisors = [d for d in range(1, dim + 1) if dim % d == 0]
+    return min(divisors, key=lambda d: abs(dim / d - 16))
+
+
+def _index_label(index_type: str) -> str:
+    """LanceDB's 'IvfHnswSq' spelled the way its create_index takes it: 'IVF_HNSW_SQ'."""
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", index_type).upper()
+
+
+def _dir_bytes(directory: Path) -> int:
+    total = 0
+    for root, _dirs, files in os.walk(directory):
+        for name in files:
+            try:
+                total += os.path.getsize(os.path.join(root, name))
+            except OSError:
+                continue
+    return total
+
+
+class LanceStore:
+    """A `Store` on LanceDB; safe to share between threads of one process."""
+
+    def __init__(
+        self,
+        directory: Path,
+        dim: int,
+        *,
+        optimize_every: int = 64,
+        index_threshold: int = 20_000,
+        consistency_seconds: float = 1.0,
+        lru_size: int = 256,
+    ) -> None:
+        self.directory = Path(directory)
+        self.dim = dim
+        self.optimize_every = optimize_every
+        self.index_threshold = index_threshold
+        self._lru_size = lru_size
+        self._lock = threading.RLock()
+        self._lru: OrderedDict[str, CacheEntry] = OrderedDict()
+        self._signatures: dict[tuple[str, str], tuple[float, str]] = {}
+        self._keys: dict[str, tuple[str, str]] = {}
+        self._seen_version = -1
+        self._writes = 0
+        self._index_kind: str | None = None
+        try:
+            ensure_private_dir(self.directory)
+        except OSError as exc:
+            raise StoreError(
+                f"cache store: cannot create {self.directory}: {exc.strerror or exc} "
+                "(fix: choose a writable STEPCHAT_HOME)"
+            ) from None
+        if not os.access(self.directory, os.W_OK | os.X_OK):
+            raise StoreError(
+                f"cache store: {self.directory} is not writable (fix: chmod u+rwx or move it)"
+            )
+        os.environ.setdefault("LANCEDB_LOG", "error")
+        with self._guard("open"):
+            import lancedb
+            import pyarrow as pa
+
+            self._pa = pa
+            self._schema = self._arrow_schema()
+            self._db = lancedb.connect(
+                self.directory, read_consistency_interval=timedelta(seconds=consistency_seconds)
+            )
+            if (self.directory / f"{TABLE_NAME}.lance").exists():
+                self._table = self._db.open_table(TABLE_NAME)
+            else:
+                self._table = self._db.create_table(TABLE_NAME, schema=self._schema)
+        self._check_schema()
+        with self._guard("read"):
+            self._reload()
+
+    # ------------------------------------------------------------------ plumbing
+
+    @contextmanager
+    def _guard(self, action: str) -> Iterator[None]:
+        """Turn any LanceDB / Arrow / OS failure into a one-line StoreError."""
+        try:
+            yield
+        except StoreError:
+            raise
+        except Exception as exc:
+            raise StoreError(
+                f"cache store {self.directory}: {action} failed: {_first_line(exc)}"
+            ) from exc
+
+    def _arrow_schema(self) -> Any:
+        pa = self._pa
+        return pa.schema(
+            [
+                pa.field("id", pa.string(), nullable=False),
+                pa.field("prompt", pa.string()),
+                pa.field("vector", pa.list_(pa.float32(), self.dim)),
+                pa.field("scope", pa.string()),
+                pa.field("task", pa.string()),
+                pa.field("signature", pa.string()),
+                pa.field("constraints", pa.string()),
+                pa.field("steps", pa.string()),
+                pa.field("model", pa.string()),
+                pa.field("created", pa.float64()),
+                pa.field("last_hit", pa.float64()),
+                pa.field("hits", pa.int64()),
+                pa.field("tokens", pa.int64()),
+            ],
+            metadata={_META_VERSION: str(SCHEMA_VERSION), _META_DIM: str(self.dim)},
+        )
+
+    def _check_schema(self) -> None:
+        with self._guard("open"):
+            schema = self._table.schema
+        meta = schema.metadata or {}
+        version = meta.get(_META_VERSION, b"?").decode()
+        if version != str(SCHEMA_VERSION):
+            raise StoreError(
+                f"cache store {self.directory}: schema version {version}, this stepchat "
+                f"reads {SCHEMA_VERSION} (fix: stepchat cache clear)"
+            )
+        vector_type = schema.field("vector").type
+        stored_dim = getattr(vector_type, "list_size", None)
+        if stored_dim != self.dim:
+            raise StoreError(
+                f"cache store {self.directory}: vectors have {stored_dim} dimensions, the "
+                f"embedder gives {self.dim} (fix: stepchat cache clear)"
+            )
+
+    def _reload(self) -> None:
+        """Rebuild the in-memory signature map from the table; forget cached entries."""
+        rows = self._table.search().select(_KEY_COLUMNS).limit(None).to_arrow().to_pylist()
+        self._signatures.clear()
+        self._keys.clear()
+        self._lru.clear()
+        for row in rows:
+            self._remember(row["id"], row["scope"], row["signature"], row["created"])
+        self._seen_version = self._table.version
+
+    def _remember(self, entry_id: str, scope: str, signature: str, created: float) -> None:
+        key = (scope, signature)
+        self._keys[entry_id] = key
+        current = self._signatures.get(key)
+        if current is None or created >= current[0]:
+            self._signatures[key] = (created, entry_id)
+
+    def _sync(self) -> None:
+        """Reload when another process committed since we last looked."""
+        if self._table.version != self._seen_version:
+            self._reload()
+
+    def _committed(self, reload: bool = False) -> None:
+        """After our own write: follow it, or reload if someone else wrote in between."""
+        version = self._table.version
+        if reload or version != self._seen_version + 1:
+            self._reload()
+        else:
+            self._seen_version = version
+
+    def _cache(self, entry: CacheEntry) -> None:
+        self._lru[entry.id] = entry
+        self._lru.move_to_end(entry.id)
+        while len(self._lru) > self._lru_size:
+            self._lru.popitem(last=False)
+
+    def _row(self, entry: CacheEntry) -> dict[str, Any]:
+        if len(entry.vector) != self.dim:
+            raise StoreError(
+                f"cache store: vector has {len(entry.vector)} dimensions, expected {self.dim}"
+            )
+        return {
+            "id": entry.id,
+            "prompt": entry.prompt,
+            "vector": [float(v) for v in entry.vector],
+            "scope": entry.scope,
+            "task": str(entry.task),
+            "signature": entry.signature,
+            "constraints": json.dumps(entry.constraints, sort_keys=True),
+            "steps": json.dumps([step_to_dict(s) for s in entry.steps]),
+            "model": entry.model,
+            "created": float(entry.created),
+            "last_hit": float(entry.last_hit),
+            "hits": int(entry.hits),
+            "tokens": int(entry.tokens),
+        }
+
+    @staticmethod
+    def _entry(row: dict[str, Any]) -> CacheEntry:
+        return CacheEntry(
+            id=row["id"],
+            prompt=row["prompt"],
+            vector=[float(v) for v in row["vector"]],
+            scope=row["scope"],
+            task=TaskKind(row["task"]),
+            signature=row["signature"],
+            constraints=json.loads(row["constraints"] or "{}"),
+            steps=[step_from_dict(s) for s in json.loads(row["steps"] or "[]")],
+            model=row["model"],
+            created=float(row["created"]),
+            last_hit=float(row["last_hit"]),
+            hits=int(row["hits"]),
+            tokens=int(row["tokens"]),
+        )
+
+    def _query_rows(self, where: str, limit: int | None = None) -> list[dict[str, Any]]:
+        query = self._table.search().where(where).limit(limit)
+        rows: list[dict[str, Any]] = query.to_arrow().to_pylist()
+        return rows
+
+    # ------------------------------------------------------------------ Store protocol
+
+    def add(self, entry: CacheEntry) -> None:
+        row = self._row(entry)
+        with self._lock, self._guard("add"):
+            self._sync()
+            replacing = entry.id in self._keys
+            if replacing:
+                self._table.delete(f"id = {sql_str(entry.id)}")
+            self._table.add(self._pa.Table.from_pylist([row], schema=self._schema))
+            self._committed(reload=replacing)
+            self._remember(entry.id, entry.scope, entry.signature, entry.created)
+            self._lru.pop(entry.id, None)
+            self._wrote()
+
+    def search(
+        self, vector: Sequence[float], *, scope: str, task: TaskKind, k: int = 4
+    ) -> list[SearchHit]:
+        if len(vector) != self.dim:
+            raise StoreError(
+                f"cache store: query vector has {len(vector)} dimensions, expected {self.dim}"
+            )
+        where = f"scope = {sql_str(scope)} AND task = {sql_str(str(task))}"
+        with self._lock, self._guard("search"):
+            self._sync()
+            # search() is typed as the generic builder; with a vector it is the vector one.
+            vector_query: Any = self._table.search(
+                [float(v) for v in vector], vector_column_name="vector"
+            )
+            query = vector_query.distance_type("cosine").where(where, prefilter=True).limit(k)
+            if self.index_kind() != "flat":
+                # PQ distances are approximate; re-rank on the stored vectors.
+                query = query.refine_factor(10)
+            rows = query.to_arrow().to_pylist()
+            hits = []
+            for row in rows:
+                entry = self._entry(row)
+                self._cache(entry)
+                hits.append(SearchHit(_copy(entry), 1.0 - float(row["_distance"])))
+            return hits
+
+    def find_signature(self, *, scope: str, signature: str) -> CacheEntry | None:
+        with self._lock, self._guard("lookup"):
+            self._sync()
+            found = self._signatures.get((scope, signature))
+            return self.get(found[1]) if found else None
+
+    def get(self, entry_id: str) -> CacheEntry | None:
+        with self._lock, self._guard("get"):
+            self._sync()
+            if entry_id not in self._keys:
+                return None
+            entry = self._lru.get(entry_id)
+            if entry is None:
+                rows = self._query_rows(f"id = {sql_str(entry_id)}", limit=1)
+                if not rows:
+                    return None
+                entry = self._entry(rows[0])
+            self._cache(entry)
+            return _copy(entry)
+
+    def touch(self, entry_id: str, when: float) -> None:
+        with self._lock, self._guard("touch"):
+            self._sync()
+            if entry_id not in self._keys:
+                return
+            self._table.update(
+                where=f"id = {sql_str(entry_id)}",
+                values_sql={"hits": "hits + 1", "last_hit": repr(float(when))},
+            )
+            self._committed()
+            entry = self._lru.get(entry_id)
+            if entry is not None:
+                entry.hits += 1
+                entry.last_hit = float(when)
+            self._wrote()
+
+    def delete(self, entry_id: str) -> bool:
+        with self._lock, self._guard("delete"):
+            self._sync()
+            if entry_id not in self._keys:
+                return False
+            self._table.delete(f"id = {sql_str(entry_id)}")
+            self._committed(reload=True)
+            self._wrote()
+            return True
+
+    def clear(self) -> int:
+        """Delete every entry and the old table versions that still hold their prompts."""
+        with self._lock, self._guard("clear"):
+            count = int(self._table.count_rows())
+            if count:
+                self._table.delete("true")
+            with warnings.catch_warnings():
+                # LanceDB warns that readers of old versions will fail; clearing means it.
+                warnings.simplefilter("ignore", UserWarning)
+                self._table.optimize(cleanup_older_than=timedelta(0))
+            self._index_kind = None
+            self._committed(reload=True)
+            self._writes = 0
+            return count
+
+    def entries(self, limit: int | None = None) -> list[CacheEntry]:
+        with self._lock, self._guard("list"):
+            self._sync()
+            table = self._table.search().limit(None).to_arrow()
+            if table.num_rows == 0:
+                return []
+            pc = self._import_compute()
+            order = pc.sort_indices(table, sort_keys=[("last_hit", "descending")])
+            if limit is not None:
+                order = order[:limit]
+            return [self._entry(row) for row in table.take(order).to_pylist()]
+
+    def count(self) -> int:
+        with self._lock, self._guard("count"):
+            return int(self._table.count_rows())
+
+    # ------------------------------------------------------------------ maintenance
+
+    def _import_compute(self) -> Any:
+        import pyarrow.compute as pc
+
+        return pc
+
+    def _wrote(self) -> None:
+        self._writes += 1
+        if self.optimize_every and self._writes >= self.optimize_every:
+            self.optimize()
+
+    def optimize(self) -> None:
+        """Compact fragments, fold new rows into the index, build it once the table is big."""
+        with self._lock, self._guard("optimize"):
+            self._writes = 0
+            rows = int(self._table.count_rows())
+            if rows >= self.index_threshold and self.index_kind() == "flat":
+                self.build_index()
+            self._table.optimize(cleanup_older_than=_KEEP_OLD_VERSIONS)
+            self._committed(reload=True)
+
+    def build_index(self) -> None:
+        """An IVF_PQ index on the vectors (cosine); takes seconds, so only for big tables."""
+        with self._lock, self._guard("index"):
+            rows = int(self._table.count_rows())
+            from lancedb.index import IvfPq
+
+            partitions = max(1, min(rows // 256, int(rows**0.5)))
+            config = IvfPq(
+                distance_type="cosine",
+                num_partitions=partitions,
+                num_sub_vectors=_sub_vectors(self.dim),
+            )
+            self._table.create_index("vector", config=config, replace=True)
+            self._index_kind = None
+            self._committed(reload=True)
+
+    def index_kind(self) -> str:
+        """'flat' (exhaustive search) or the vector index type, e.g. 'IVF_PQ'."""
+        if self._index_kind is None:
+            with self._lock, self._guard("index"):
+                kind = "flat"
+                for index in self._table.list_indices():
+                    if "vector" in list(index.columns):
+                        kind = _index_label(str(index.index_type))
+                        break
+                self._index_kind = kind
+        return self._index_kind
+
+    def stats(self) -> dict[str, Any]:
+        with self._lock, self._guard("stats"):
+            table_stats: Any = self._table.stats()
+            return {
+                "rows": int(table_stats["num_rows"]),
+                "data_bytes": int(table_stats["total_bytes"]),
+                "disk_bytes": _dir_bytes(self.directory),
+                "fragments": int(table_stats["fragment_stats"]["num_fragments"]),
+                "index": self.index_kind(),
+                "version": int(self._table.version),
+                "schema_version": SCHEMA_VERSION,
+                "directory": str(self.directory),
+            }
+
+    def evict_older_than(self, seconds: float, now: float) -> int:
+        """Delete entries not hit within `seconds` before `now`; returns how many."""
+        where = f"last_hit < {float(now) - float(seconds)!r}"
+        with self._lock, self._guard("evict"):
+            doomed = int(self._table.count_rows(where))
+            if doomed:
+                self._table.delete(where)
+                self._committed(reload=True)
+            return doomed
+
+    def evict_to_limits(self, max_entries: int, max_bytes: int) -> int:
+        """Delete least-recently-hit entries until both limits hold; returns how many.
+
+        Bytes are `CacheEntry.size_bytes()` summed (text, steps and vector), so the limit
+        means the same for every store.
+        """
+        with self._lock, self._guard("evict"):
+            table = (
+                self._table.search()
+                .select(["id", "last_hit", "prompt", "steps"])
+                .limit(None)
+                .to_arrow()
+            )
+            rows = table.to_pylist()
+            rows.sort(key=lambda r: r["last_hit"])
+            sizes = [_row_bytes(r, self.dim) for r in rows]
+            total = sum(sizes)
+            count = len(rows)
+            doomed: list[str] = []
+            for row, size in zip(rows, sizes, strict=True):
+                if count <= max_entries and total <= max_bytes:
+                    break
+                doomed.append(row["id"])
+                count -= 1
+                total -= size
+            for start in range(0, len(doomed), 500):
+                batch = ", ".join(sql_str(i) for i in doomed[start : start + 500])
+                self._table.delete(f"id IN ({batch})")
+            if doomed:
+                self._committed(reload=True)
+            return len(doomed)
+
+
+def _row_bytes(row: dict[str, Any], dim: int) -> int:
+    steps = json.loads(row["steps"] or "[]")
+    return (
+        len((row["prompt"] or "").encode())
+        + sum(len(str(s.get("text", "")).encode()) for s in steps)
+        + 4 * dim
+    )
+
+
+def _copy(entry: CacheEntry) -> CacheEntry:
+    """A copy callers may mutate without changing the cached one."""
+    return CacheEntry(
+        id=entry.id,
+        prompt=entry.prompt,
+        vector=list(entry.vector),
+        scope=entry.scope,
+        task=entry.task,
+        signature=entry.signature,
+        constraints=json.loads(json.dumps(entry.constraints)),
+        steps=list(entry.steps),
+        model=entry.model,
+        created=entry.created,
+        last_hit=entry.last_hit,
+        hits=entry.hits,
+        tokens=entry.tokens,
+    )
