@@ -1,0 +1,1 @@
+"""Screens of the app: chat, cache inspector, and the modal dialogs."""

@@ -1,0 +1,91 @@
+"""Messages the workers post to the app, and the prompt box posts to its screen.
+
+Workers run on threads and never touch widgets: they call one core function and report
+what happened with one of these. Each is a small dataclass; `request` ties pipeline
+messages to the prompt that caused them, so late events of a cancelled or superseded
+request are dropped instead of painting into the wrong answer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from textual.message import Message
+
+from stepchat.core.events import PipelineEvent
+from stepchat.core.types import CacheEntry
+from stepchat.runtime import Parts
+
+
+@dataclass
+class PromptSubmitted(Message):
+    """The user pressed Enter in the prompt box with this text."""
+
+    text: str
+
+
+@dataclass
+class PartsLoaded(Message):
+    """Model, embedder and store are ready; `entries` is the store's row count."""
+
+    parts: Parts
+    model_id: str
+    entries: int
+
+
+@dataclass
+class PartsFailed(Message):
+    """Loading failed (missing model, unwritable cache, ...); `error` is one line."""
+
+    model_id: str
+    error: str
+
+
+@dataclass
+class PipelineUpdate(Message):
+    """The pipeline emitted an event (route, token, settled step) while serving `request`."""
+
+    request: int
+    event: PipelineEvent
+
+
+@dataclass
+class AnswerReady(Message):
+    """`request` was served: its `Answer.to_record()` and the store's new row count."""
+
+    request: int
+    record: dict[str, Any]
+    entries: int
+
+
+@dataclass
+class AnswerFailed(Message):
+    """`request` ended without an answer: cancelled by the user, or an error to show."""
+
+    request: int
+    error: str | None
+    cancelled: bool = False
+
+
+@dataclass
+class EntriesLoaded(Message):
+    """The inspector's listing of cached entries (most recently hit first)."""
+
+    entries: list[CacheEntry]
+    total: int
+
+
+@dataclass
+class CacheChanged(Message):
+    """Entries were evicted; `note` says what happened, `entries` is the new count."""
+
+    note: str
+    entries: int
+
+
+@dataclass
+class CacheOpFailed(Message):
+    """A store operation of the inspector failed; `error` is one line."""
+
+    error: str

@@ -1,0 +1,134 @@
+"""Small modal dialogs: yes/no confirmation, the model picker, the conversation picker.
+
+Each returns its choice through `dismiss`, so callers use `push_screen(dialog, callback)`
+and never reach into the dialog's widgets.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Label, OptionList
+from textual.widgets.option_list import Option
+
+from stepchat.config import ModelSpec
+from stepchat.tui.history import Summary
+from stepchat.tui.sanitize import clean, one_line
+from stepchat.tui.stats import format_age
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """Ask before something that cannot be undone; Enter/y confirms, Esc/n declines."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "answer(True)", "Yes"),
+        Binding("n,escape", "answer(False)", "No"),
+    ]
+
+    def __init__(self, title: str, detail: str, confirm_label: str = "Yes") -> None:
+        super().__init__(classes="dialog-screen")
+        self._title = title
+        self._detail = detail
+        self._confirm = confirm_label
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog", id="confirm"):
+            yield Label(Text(self._title), classes="dialog-title", markup=False)
+            yield Label(Text(self._detail), classes="dialog-detail", markup=False)
+            with Horizontal(classes="dialog-buttons"):
+                yield Button(self._confirm, variant="error", id="yes")
+                yield Button("Cancel", variant="default", id="no")
+
+    def on_mount(self) -> None:
+        self.query_one("#no", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(event.button.id == "yes")
+
+    def action_answer(self, value: bool) -> None:
+        self.dismiss(value)
+
+
+class ModelPickerScreen(ModalScreen[str | None]):
+    """Models from models.toml and the user's config; the current one is marked."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss_none", "Close")]
+
+    def __init__(self, models: dict[str, ModelSpec], current: str) -> None:
+        super().__init__(classes="dialog-screen")
+        self._models = models
+        self._current = current
+
+    def compose(self) -> ComposeResult:
+        options = []
+        for spec in self._models.values():
+            mark = "● " if spec.id == self._current else "  "
+            options.append(
+                Option(Text(f"{mark}{clean(spec.name)}  ({clean(spec.id)})"), id=spec.id)
+            )
+        with Vertical(classes="dialog", id="models"):
+            yield Label("Switch model", classes="dialog-title")
+            yield Label(
+                Text("Each model has its own cache: answers are never reused across models."),
+                classes="dialog-detail",
+                markup=False,
+            )
+            yield OptionList(*options, id="model-list")
+
+    def on_mount(self) -> None:
+        option_list = self.query_one(OptionList)
+        ids = list(self._models)
+        if self._current in ids:
+            option_list.highlighted = ids.index(self._current)
+        option_list.focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.dismiss(event.option.id)
+
+    def action_dismiss_none(self) -> None:
+        self.dismiss(None)
+
+
+class ConversationPickerScreen(ModalScreen[str | None]):
+    """Saved conversations, newest first; Enter reopens one."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss_none", "Close")]
+
+    def __init__(self, summaries: list[Summary], now: float) -> None:
+        super().__init__(classes="dialog-screen")
+        self._summaries = summaries
+        self._now = now
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog", id="conversations"):
+            yield Label("Open a conversation", classes="dialog-title")
+            if not self._summaries:
+                yield Label("No saved conversations yet.", classes="dialog-detail")
+            options = [
+                Option(
+                    Text(
+                        f"{one_line(s.title, 48)}  ·  {s.turns} turn{'s' if s.turns != 1 else ''}"
+                        f"  ·  {format_age(self._now - s.updated)}"
+                    ),
+                    id=s.id,
+                )
+                for s in self._summaries
+            ]
+            yield OptionList(*options, id="conversation-list")
+
+    def on_mount(self) -> None:
+        self.query_one(OptionList).focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.dismiss(event.option.id)
+
+    def action_dismiss_none(self) -> None:
+        self.dismiss(None)

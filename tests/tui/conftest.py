@@ -1,0 +1,91 @@
+"""Fixtures for the app's tests: fake parts, a private STEPCHAT home, a fixed clock.
+
+Everything on screen is deterministic by construction: the scripted backend replies from a
+script, the hashed embedder needs no model, the memory store starts empty, the clock moves
+only when told, the cursor does not blink and every test fixes its terminal size.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from stepchat.backends.scripted import Reply, ScriptedBackend
+from stepchat.config import Config, ModelSpec
+from stepchat.core.ports import FixedClock
+from stepchat.embed.hashed import HashedEmbedder
+from stepchat.paths import UserPaths
+from stepchat.runtime import Parts
+from stepchat.store.memory import MemoryStore
+from stepchat.tui.app import StepchatApp, build_app
+
+MODELS = {
+    "tiny": ModelSpec(id="tiny", name="Tiny Test Model", source="/nonexistent/tiny.gguf"),
+    "small": ModelSpec(id="small", name="Small Test Model", source="/nonexistent/small.gguf"),
+}
+
+
+class FakeLoader:
+    """`load` for build_app: scripted backend per model id, one shared embedder and store.
+
+    `gate`, when given, makes loading wait until the test sets it (the loading state);
+    `error`, when given, makes loading fail with it (the error state).
+    """
+
+    def __init__(
+        self,
+        replies: Sequence[Reply] = ("x = 5",),
+        *,
+        gate: threading.Event | None = None,
+        error: Exception | None = None,
+    ) -> None:
+        self.replies = list(replies)
+        self.gate = gate
+        self.error = error
+        self.store = MemoryStore()
+        self.embedder = HashedEmbedder()
+        self.backends: list[ScriptedBackend] = []
+        self.calls: list[str | None] = []
+
+    def __call__(self, config: Config, model_id: str | None) -> Parts:
+        self.calls.append(model_id)
+        if self.gate is not None:
+            self.gate.wait(timeout=10)
+        if self.error is not None:
+            raise self.error
+        backend = ScriptedBackend(self.replies, model_id=model_id or config.default_model)
+        self.backends.append(backend)
+        return Parts(backend, self.embedder, self.store)
+
+
+@pytest.fixture
+def paths(tmp_path: Path) -> UserPaths:
+    return UserPaths(config_dir=tmp_path / "config", data_dir=tmp_path / "data")
+
+
+@pytest.fixture
+def config(paths: UserPaths) -> Config:
+    return Config(models=dict(MODELS), default_model="tiny", paths=paths)
+
+
+@pytest.fixture
+def clock() -> FixedClock:
+    return FixedClock()
+
+
+@pytest.fixture
+def loader() -> FakeLoader:
+    return FakeLoader()
+
+
+@pytest.fixture
+def make_app(config: Config, clock: FixedClock):  # type: ignore[no-untyped-def]
+    """Build an app on fakes; `make_app(loader)` or `make_app()` for the default loader."""
+
+    def make(loader: FakeLoader | None = None) -> StepchatApp:
+        return build_app(config, loader or FakeLoader(), clock, blink=False)
+
+    return make
