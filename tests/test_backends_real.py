@@ -1,0 +1,254 @@
+"""The real backends against the bundled SmolLM2 GGUF: in process, and over HTTP.
+
+The HTTP backend is tested against a real llama-cpp-python server started on loopback, so
+the SSE parsing, `response_format` and cancellation meet an actual OpenAI-compatible peer.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from stepchat.backends.llama_cpp import LlamaCppBackend
+from stepchat.backends.openai_http import OpenAIHttpBackend, sse_events
+from stepchat.config import ModelSpec, load_config
+from stepchat.core.ports import Backend, BackendError, GenerationCancelled
+from stepchat.core.types import ChatMessage
+
+pytestmark = pytest.mark.slow
+
+PERSON_SCHEMA = {
+    "type": "object",
+    "properties": {"name": {"type": "string"}, "age": {"type": "integer"}},
+    "required": ["name", "age"],
+    "additionalProperties": False,
+}
+JSON_PROMPT = [ChatMessage("user", "Return only a JSON object with keys name and age for Bob, 40.")]
+STORY_PROMPT = [ChatMessage("user", "Write a long story about a dragon who learns to cook.")]
+
+
+@pytest.fixture(scope="module")
+def spec() -> ModelSpec:
+    return load_config().model()
+
+
+@pytest.fixture(scope="module")
+def local(spec: ModelSpec) -> LlamaCppBackend:
+    backend = LlamaCppBackend(spec, threads=2)
+    backend.load()
+    return backend
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def server_url(spec: ModelSpec, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    port = _free_port()
+    log = tmp_path_factory.mktemp("server") / "server.log"
+    with log.open("wb") as sink:
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "llama_cpp.server",
+                "--model",
+                str(spec.gguf_path()),
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--n_threads",
+                "2",
+                "--n_ctx",
+                str(spec.context),
+                "--chat_format",
+                spec.chat_format,
+            ],
+            stdout=sink,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+        )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            if proc.poll() is not None:
+                pytest.fail(f"llama_cpp.server exited early: {log.read_text()[-2000:]}")
+            try:
+                with urllib.request.urlopen(url + "/v1/models", timeout=2) as reply:
+                    if reply.status == 200:
+                        break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                pytest.fail(f"llama_cpp.server not ready in 90 s: {log.read_text()[-2000:]}")
+            time.sleep(0.3)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def remote(server_url: str, spec: ModelSpec) -> OpenAIHttpBackend:
+    return OpenAIHttpBackend(server_url, spec.id, timeout=60)
+
+
+# ---------------------------------------------------------------------------- in process
+
+
+def test_local_backend_is_a_backend(local: LlamaCppBackend) -> None:
+    assert isinstance(local, Backend)
+    assert local.loaded and local.load_seconds is not None and local.load_seconds > 0
+
+
+def test_local_generates_and_streams(local: LlamaCppBackend) -> None:
+    pieces: list[str] = []
+    done = local.complete(
+        [ChatMessage("user", "What is the capital of France? Answer in one sentence.")],
+        max_tokens=48,
+        on_token=pieces.append,
+    )
+    assert "Paris" in done.text
+    assert len(pieces) > 3 and "".join(pieces) == done.text
+    assert done.completion_tokens > 3
+    # Counts come from the tokenizer, not from the chunk count or a character estimate.
+    assert abs(done.completion_tokens - local.count_tokens(done.text)) <= 2
+    question_tokens = local.count_tokens("What is the capital of France? Answer in one sentence.")
+    assert done.prompt_tokens > question_tokens  # the chat template adds its own tokens
+    assert done.elapsed_ms > 0
+
+
+def test_local_respects_max_tokens(local: LlamaCppBackend) -> None:
+    done = local.complete(STORY_PROMPT, max_tokens=8)
+    assert done.finish_reason == "length"
+    assert done.completion_tokens == 8
+    assert 5 <= local.count_tokens(done.text) <= 9
+
+
+def test_local_is_deterministic_at_temperature_zero(local: LlamaCppBackend) -> None:
+    first = local.complete(STORY_PROMPT, max_tokens=16)
+    second = local.complete(STORY_PROMPT, max_tokens=16)
+    assert first.text == second.text
+
+
+def test_local_honours_cancel_mid_stream(local: LlamaCppBackend) -> None:
+    cancel = threading.Event()
+    seen: list[str] = []
+
+    def on_token(piece: str) -> None:
+        seen.append(piece)
+        if len(seen) == 3:
+            cancel.set()
+
+    with pytest.raises(GenerationCancelled):
+        local.complete(STORY_PROMPT, max_tokens=200, on_token=on_token, cancel=cancel)
+    assert len(seen) == 3
+    # The model is usable straight after a cancel.
+    again = local.complete(STORY_PROMPT, max_tokens=4)
+    assert again.completion_tokens == 4
+
+
+def test_local_json_schema_output_parses(local: LlamaCppBackend) -> None:
+    done = local.complete(JSON_PROMPT, max_tokens=64, json_schema=PERSON_SCHEMA)
+    data = json.loads(done.text)
+    assert set(data) == {"name", "age"}
+    assert isinstance(data["name"], str) and isinstance(data["age"], int)
+
+
+def test_local_stop_sequences_cut_the_reply(local: LlamaCppBackend) -> None:
+    done = local.complete(
+        [ChatMessage("user", "List the numbers 1 to 10 separated by commas.")],
+        max_tokens=64,
+        stop=["5"],
+    )
+    assert "5" not in done.text and "6" not in done.text
+
+
+def test_missing_gguf_is_a_one_line_backend_error(tmp_path: Path) -> None:
+    missing = tmp_path / "nope.gguf"
+    backend = LlamaCppBackend(ModelSpec(id="ghost", name="Ghost", source=str(missing)), 1)
+    with pytest.raises(BackendError) as info:
+        backend.load()
+    message = str(info.value)
+    assert "\n" not in message and str(missing) in message and "fix" in message
+
+
+def test_corrupt_gguf_is_a_one_line_backend_error(tmp_path: Path) -> None:
+    junk = tmp_path / "junk.gguf"
+    junk.write_bytes(b"GGUF" + os.urandom(4096))
+    backend = LlamaCppBackend(ModelSpec(id="junk", name="Junk", source=str(junk)), 1)
+    with pytest.raises(BackendError) as info:
+        backend.complete([ChatMessage("user", "hi")], max_tokens=4)
+    assert "\n" not in str(info.value) and "junk.gguf" in str(info.value)
+
+
+# ---------------------------------------------------------------------------- over HTTP
+
+
+def test_http_chat_completion(remote: OpenAIHttpBackend) -> None:
+    done = remote.complete(
+        [ChatMessage("user", "What is the capital of France? Answer in one sentence.")],
+        max_tokens=48,
+    )
+    assert "Paris" in done.text
+    assert done.prompt_tokens > 0 and done.completion_tokens > 0
+
+
+def test_http_streams_pieces_and_respects_max_tokens(remote: OpenAIHttpBackend) -> None:
+    pieces: list[str] = []
+    done = remote.complete(STORY_PROMPT, max_tokens=12, on_token=pieces.append)
+    assert len(pieces) >= 6 and "".join(pieces) == done.text
+    assert done.finish_reason == "length"
+
+
+def test_http_json_schema_output_parses(remote: OpenAIHttpBackend) -> None:
+    done = remote.complete(JSON_PROMPT, max_tokens=64, json_schema=PERSON_SCHEMA)
+    data = json.loads(done.text)
+    assert set(data) == {"name", "age"}
+    assert isinstance(data["age"], int)
+
+
+def test_http_honours_cancel(remote: OpenAIHttpBackend) -> None:
+    cancel = threading.Event()
+    seen: list[str] = []
+
+    def on_token(piece: str) -> None:
+        seen.append(piece)
+        if len(seen) == 2:
+            cancel.set()
+
+    with pytest.raises(GenerationCancelled):
+        remote.complete(STORY_PROMPT, max_tokens=200, on_token=on_token, cancel=cancel)
+    assert len(seen) == 2
+    assert remote.complete(STORY_PROMPT, max_tokens=4).text
+
+
+def test_http_unreachable_server_is_a_one_line_backend_error() -> None:
+    backend = OpenAIHttpBackend(f"http://127.0.0.1:{_free_port()}", "none", timeout=5)
+    with pytest.raises(BackendError) as info:
+        backend.complete([ChatMessage("user", "hi")], max_tokens=4)
+    assert "\n" not in str(info.value) and "cannot reach" in str(info.value)
+
+
+def test_sse_parser_joins_multiline_data_and_skips_comments() -> None:
+    raw = [b": ping\n", b"data: a\n", b"data: b\n", b"\n", b"event: x\n", b"data: [DONE]\n", b"\n"]
+    assert list(sse_events(iter(raw))) == ["a\nb", "[DONE]"]  # type: ignore[arg-type]
