@@ -16,6 +16,7 @@ no duplicate keys), valid against the schema, with the `equals` values.
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from dataclasses import dataclass
@@ -64,8 +65,9 @@ _REWRITES = (
     (re.compile(r"=>|==|<=|>=|!=|≠|≈|→|⇒|:="), " ; "),
     (re.compile(r"\*\*"), " "),
 )
-_CHARS = str.maketrans({"−": "-", "–": "-", "×": "*", "·": "*", "⋅": "*", "÷": "/", "{": "(",
-                        "}": ")", "`": " "})
+_CHARS = str.maketrans(
+    {"−": "-", "–": "-", "×": "*", "·": "*", "⋅": "*", "÷": "/", "{": "(", "}": ")", "`": " "}
+)
 
 
 def normalise(line: str) -> str:
@@ -161,11 +163,10 @@ def _is_variable(poly: Poly, variable: str) -> bool:
 
 def _states_value(chains: list[list[Poly]], variable: str, value: Fraction) -> bool:
     for chain in chains:
-        for a, b in zip(chain, chain[1:], strict=False):
+        for a, b in itertools.pairwise(chain):
             for v, c in ((a, b), (b, a)):
-                if _is_variable(v, variable) and c.is_const() and not c.names:
-                    if c.value() == value:
-                        return True
+                if _is_variable(v, variable) and not c.names and c.value() == value:
+                    return True
     return False
 
 
@@ -180,7 +181,7 @@ def check_linear(output: str, variable: str, solution: str) -> Verdict:
         return Verdict(False, "empty answer")
     for number, line in enumerate(lines, start=1):
         for chain in equation_chains(line):
-            for left, right in zip(chain, chain[1:], strict=False):
+            for left, right in itertools.pairwise(chain):
                 why = _check_pair(left, right, variable, expected)
                 if why:
                     return Verdict(False, f"line {number} states {why}: {line.strip()!r}")
@@ -191,9 +192,10 @@ def check_linear(output: str, variable: str, solution: str) -> Verdict:
     elif expected == "all":
         if not _ALL_VALUES.search(final):
             return Verdict(False, f"final line does not say every value solves it: {final!r}")
-    elif isinstance(expected, Fraction):
-        if not _states_value(equation_chains(final), variable, expected):
-            return Verdict(False, f"final line does not state {variable} = {solution}: {final!r}")
+    elif isinstance(expected, Fraction) and not _states_value(
+        equation_chains(final), variable, expected
+    ):
+        return Verdict(False, f"final line does not state {variable} = {solution}: {final!r}")
     return PASS
 
 

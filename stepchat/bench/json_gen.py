@@ -43,92 +43,151 @@ _CITIES: tuple[Value, ...] = ("Paris", "Lisbon", "Osaka", "Toronto", "Nairobi", 
 _COUNTRIES: tuple[Value, ...] = ("France", "Chile", "Japan", "Kenya", "Norway", "Peru", "Canada")
 
 ENTITIES: tuple[Entity, ...] = (
-    Entity("a person", (
-        _k("name", "string", _NAMES, "full_name"),
-        _k("age", "integer", tuple(range(18, 81)), "age_years"),
-        _k("city", "string", _CITIES, "home_city"),
-        _k("job", "string", ("teacher", "nurse", "pilot", "baker", "engineer"), "occupation"),
-        _k("country", "string", _COUNTRIES, "nation"),
-        _k("married", "boolean", _BOOL, "is_married"),
-    )),
-    Entity("a book", (
-        _k("title", "string", ("Dune", "Emma", "Ulysses", "Beloved", "Rebecca", "Matilda"),
-           "book_title"),
-        _k("author", "string", ("Herbert", "Austen", "Joyce", "Morrison", "Dahl"), "writer"),
-        _k("year", "integer", tuple(range(1800, 2024)), "published"),
-        _k("pages", "integer", tuple(range(90, 900)), "page_count"),
-        _k("genre", "string", ("fantasy", "mystery", "romance", "history"), "category"),
-        _k("available", "boolean", _BOOL, "in_library"),
-    )),
-    Entity("a product", (
-        _k("name", "string", ("lamp", "kettle", "backpack", "headphones", "blender"),
-           "product_name"),
-        _k("price", "number", (4.99, 12.5, 19.99, 35.0, 49.95, 89.9, 129.99), "cost"),
-        _k("in_stock", "boolean", _BOOL, "available"),
-        _k("brand", "string", ("Acme", "Globex", "Initech", "Umbrella", "Hooli"), "maker"),
-        _k("weight_kg", "number", (0.4, 1.2, 2.5, 3.75, 6.0), "mass_kg"),
-        _k("color", "string", ("red", "black", "white", "green", "blue"), "colour"),
-    )),
-    Entity("a movie", (
-        _k("title", "string", ("Alien", "Heat", "Up", "Jaws", "Rocky", "Amelie"), "film_title"),
-        _k("director", "string", ("Scott", "Mann", "Docter", "Spielberg", "Jeunet"),
-           "directed_by"),
-        _k("year", "integer", tuple(range(1950, 2024)), "release_year"),
-        _k("rating", "number", (5.5, 6.8, 7.2, 8.1, 8.6, 9.0), "score"),
-        _k("genre", "string", ("drama", "comedy", "thriller", "animation"), "category"),
-        _k("runtime_minutes", "integer", tuple(range(80, 181)), "length_minutes"),
-    )),
-    Entity("a city", (
-        _k("name", "string", ("Lyon", "Porto", "Kyoto", "Quebec", "Mombasa", "Bergen"),
-           "city_name"),
-        _k("country", "string", _COUNTRIES, "nation"),
-        _k("population", "integer", tuple(range(50_000, 3_000_000, 12_345)), "inhabitants"),
-        _k("coastal", "boolean", _BOOL, "on_coast"),
-        _k("founded", "integer", tuple(range(100, 1900)), "founding_year"),
-        _k("mayor", "string", _NAMES, "leader"),
-    )),
-    Entity("a car", (
-        _k("make", "string", ("Toyota", "Ford", "Volvo", "Fiat", "Honda"), "manufacturer"),
-        _k("model", "string", ("Civic", "Focus", "Panda", "Golf", "Corolla"), "model_name"),
-        _k("year", "integer", tuple(range(1995, 2025)), "model_year"),
-        _k("electric", "boolean", _BOOL, "is_electric"),
-        _k("color", "string", ("silver", "black", "white", "red", "blue"), "paint"),
-        _k("doors", "integer", (2, 3, 4, 5), "door_count"),
-    )),
-    Entity("an employee", (
-        _k("name", "string", _NAMES, "employee_name"),
-        _k("role", "string", ("analyst", "designer", "manager", "developer"), "title"),
-        _k("salary", "integer", tuple(range(30_000, 150_000, 2_500)), "pay"),
-        _k("department", "string", ("sales", "finance", "legal", "research"), "team"),
-        _k("remote", "boolean", _BOOL, "works_remotely"),
-        _k("start_year", "integer", tuple(range(1995, 2025)), "joined"),
-    )),
-    Entity("a planet", (
-        _k("name", "string", ("Mars", "Venus", "Jupiter", "Saturn", "Neptune", "Mercury"),
-           "planet_name"),
-        _k("moons", "integer", tuple(range(0, 100)), "moon_count"),
-        _k("has_rings", "boolean", _BOOL, "ringed"),
-        _k("order", "integer", tuple(range(1, 9)), "position"),
-        _k("gas_giant", "boolean", _BOOL, "is_gas_giant"),
-        _k("day_hours", "number", (9.9, 10.7, 16.1, 17.2, 24.6), "rotation_hours"),
-    )),
-    Entity("a recipe", (
-        _k("dish", "string", ("risotto", "curry", "lasagna", "paella", "goulash"), "recipe_name"),
-        _k("servings", "integer", tuple(range(1, 13)), "portions"),
-        _k("vegetarian", "boolean", _BOOL, "meat_free"),
-        _k("cuisine", "string", ("Italian", "Indian", "Spanish", "Hungarian"), "origin"),
-        _k("minutes", "integer", tuple(range(10, 181, 5)), "cooking_minutes"),
-        _k("difficulty", "string", ("easy", "medium", "hard"), "level"),
-    )),
-    Entity("a flight", (
-        _k("airline", "string", ("Lufthansa", "Qantas", "Emirates", "Iberia", "Finnair"),
-           "carrier"),
-        _k("destination", "string", _CITIES, "arrival_city"),
-        _k("passengers", "integer", tuple(range(40, 400)), "passenger_count"),
-        _k("delayed", "boolean", _BOOL, "is_delayed"),
-        _k("gate", "string", ("A4", "B12", "C7", "D22", "E3"), "boarding_gate"),
-        _k("duration_hours", "number", (1.5, 2.25, 3.0, 7.5, 11.75), "flight_hours"),
-    )),
+    Entity(
+        "a person",
+        (
+            _k("name", "string", _NAMES, "full_name"),
+            _k("age", "integer", tuple(range(18, 81)), "age_years"),
+            _k("city", "string", _CITIES, "home_city"),
+            _k("job", "string", ("teacher", "nurse", "pilot", "baker", "engineer"), "occupation"),
+            _k("country", "string", _COUNTRIES, "nation"),
+            _k("married", "boolean", _BOOL, "is_married"),
+        ),
+    ),
+    Entity(
+        "a book",
+        (
+            _k(
+                "title",
+                "string",
+                ("Dune", "Emma", "Ulysses", "Beloved", "Rebecca", "Matilda"),
+                "book_title",
+            ),
+            _k("author", "string", ("Herbert", "Austen", "Joyce", "Morrison", "Dahl"), "writer"),
+            _k("year", "integer", tuple(range(1800, 2024)), "published"),
+            _k("pages", "integer", tuple(range(90, 900)), "page_count"),
+            _k("genre", "string", ("fantasy", "mystery", "romance", "history"), "category"),
+            _k("available", "boolean", _BOOL, "in_library"),
+        ),
+    ),
+    Entity(
+        "a product",
+        (
+            _k(
+                "name",
+                "string",
+                ("lamp", "kettle", "backpack", "headphones", "blender"),
+                "product_name",
+            ),
+            _k("price", "number", (4.99, 12.5, 19.99, 35.0, 49.95, 89.9, 129.99), "cost"),
+            _k("in_stock", "boolean", _BOOL, "available"),
+            _k("brand", "string", ("Acme", "Globex", "Initech", "Umbrella", "Hooli"), "maker"),
+            _k("weight_kg", "number", (0.4, 1.2, 2.5, 3.75, 6.0), "mass_kg"),
+            _k("color", "string", ("red", "black", "white", "green", "blue"), "colour"),
+        ),
+    ),
+    Entity(
+        "a movie",
+        (
+            _k("title", "string", ("Alien", "Heat", "Up", "Jaws", "Rocky", "Amelie"), "film_title"),
+            _k(
+                "director",
+                "string",
+                ("Scott", "Mann", "Docter", "Spielberg", "Jeunet"),
+                "directed_by",
+            ),
+            _k("year", "integer", tuple(range(1950, 2024)), "release_year"),
+            _k("rating", "number", (5.5, 6.8, 7.2, 8.1, 8.6, 9.0), "score"),
+            _k("genre", "string", ("drama", "comedy", "thriller", "animation"), "category"),
+            _k("runtime_minutes", "integer", tuple(range(80, 181)), "length_minutes"),
+        ),
+    ),
+    Entity(
+        "a city",
+        (
+            _k(
+                "name",
+                "string",
+                ("Lyon", "Porto", "Kyoto", "Quebec", "Mombasa", "Bergen"),
+                "city_name",
+            ),
+            _k("country", "string", _COUNTRIES, "nation"),
+            _k("population", "integer", tuple(range(50_000, 3_000_000, 12_345)), "inhabitants"),
+            _k("coastal", "boolean", _BOOL, "on_coast"),
+            _k("founded", "integer", tuple(range(100, 1900)), "founding_year"),
+            _k("mayor", "string", _NAMES, "leader"),
+        ),
+    ),
+    Entity(
+        "a car",
+        (
+            _k("make", "string", ("Toyota", "Ford", "Volvo", "Fiat", "Honda"), "manufacturer"),
+            _k("model", "string", ("Civic", "Focus", "Panda", "Golf", "Corolla"), "model_name"),
+            _k("year", "integer", tuple(range(1995, 2025)), "model_year"),
+            _k("electric", "boolean", _BOOL, "is_electric"),
+            _k("color", "string", ("silver", "black", "white", "red", "blue"), "paint"),
+            _k("doors", "integer", (2, 3, 4, 5), "door_count"),
+        ),
+    ),
+    Entity(
+        "an employee",
+        (
+            _k("name", "string", _NAMES, "employee_name"),
+            _k("role", "string", ("analyst", "designer", "manager", "developer"), "title"),
+            _k("salary", "integer", tuple(range(30_000, 150_000, 2_500)), "pay"),
+            _k("department", "string", ("sales", "finance", "legal", "research"), "team"),
+            _k("remote", "boolean", _BOOL, "works_remotely"),
+            _k("start_year", "integer", tuple(range(1995, 2025)), "joined"),
+        ),
+    ),
+    Entity(
+        "a planet",
+        (
+            _k(
+                "name",
+                "string",
+                ("Mars", "Venus", "Jupiter", "Saturn", "Neptune", "Mercury"),
+                "planet_name",
+            ),
+            _k("moons", "integer", tuple(range(0, 100)), "moon_count"),
+            _k("has_rings", "boolean", _BOOL, "ringed"),
+            _k("order", "integer", tuple(range(1, 9)), "position"),
+            _k("gas_giant", "boolean", _BOOL, "is_gas_giant"),
+            _k("day_hours", "number", (9.9, 10.7, 16.1, 17.2, 24.6), "rotation_hours"),
+        ),
+    ),
+    Entity(
+        "a recipe",
+        (
+            _k(
+                "dish",
+                "string",
+                ("risotto", "curry", "lasagna", "paella", "goulash"),
+                "recipe_name",
+            ),
+            _k("servings", "integer", tuple(range(1, 13)), "portions"),
+            _k("vegetarian", "boolean", _BOOL, "meat_free"),
+            _k("cuisine", "string", ("Italian", "Indian", "Spanish", "Hungarian"), "origin"),
+            _k("minutes", "integer", tuple(range(10, 181, 5)), "cooking_minutes"),
+            _k("difficulty", "string", ("easy", "medium", "hard"), "level"),
+        ),
+    ),
+    Entity(
+        "a flight",
+        (
+            _k(
+                "airline",
+                "string",
+                ("Lufthansa", "Qantas", "Emirates", "Iberia", "Finnair"),
+                "carrier",
+            ),
+            _k("destination", "string", _CITIES, "arrival_city"),
+            _k("passengers", "integer", tuple(range(40, 400)), "passenger_count"),
+            _k("delayed", "boolean", _BOOL, "is_delayed"),
+            _k("gate", "string", ("A4", "B12", "C7", "D22", "E3"), "boarding_gate"),
+            _k("duration_hours", "number", (1.5, 2.25, 3.0, 7.5, 11.75), "flight_hours"),
+        ),
+    ),
 )
 
 _TYPE_LABEL = {"integer": "integer", "number": "number", "boolean": "boolean"}
@@ -212,7 +271,8 @@ def json_family(rng: random.Random, index: int, k: int) -> Family:
         add("value", i, Spec(base.noun, tuple(fields)))
     for i in range(k):
         extra = extras[i % len(extras)]
-        add("addkey", i, Spec(base.noun, (*base.fields, (extra.name, extra.type, _pick(rng, extra)))))
+        added = (extra.name, extra.type, _pick(rng, extra))
+        add("addkey", i, Spec(base.noun, (*base.fields, added)))
     for i in range(k):
         t = i % len(base.fields)
         fields = list(base.fields)

@@ -88,10 +88,7 @@ def _base_equation(rng: random.Random) -> Equation:
     else:
         b = rng.randint(1, 15) * (1 if rng.random() < 0.7 else -1)
         left = Side(coef=rng.randint(2, 9), const=b)
-    if integer:
-        c = left.coef * rng.randint(-5, 12) + left.const
-    else:
-        c = rng.randint(1, 40)
+    c = left.coef * rng.randint(-5, 12) + left.const if integer else rng.randint(1, 40)
     return Equation(left, Side(const=c))
 
 

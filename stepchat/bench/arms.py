@@ -1,0 +1,188 @@
+"""The bench arms: the same model behind five different caching strategies.
+
+Every arm shares one loaded backend and one embedder (so decoding, prompt template and
+max tokens are identical) and starts each seed with an empty cache of its own:
+
+- `nocache`: the model alone, through StepCache with reuse, storing and verification off,
+  so the text is exactly what the model wrote;
+- `exact`: a dict keyed by the exact prompt in front of `nocache`;
+- `gptcache`: the GPTCache library as a whole-response semantic cache in front of `nocache`;
+- `stepcache-paper`: our engine with the paper's settings (`PipelineSettings.paper()`);
+- `stepcache`: our engine as shipped.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from stepchat.core.pipeline import StepCache
+from stepchat.core.ports import Backend, Embedder, Store
+from stepchat.core.settings import PipelineSettings
+from stepchat.core.types import Answer
+from stepchat.store.memory import MemoryStore
+
+ARM_NAMES = ("nocache", "exact", "gptcache", "stepcache-paper", "stepcache")
+
+WARMUP_PROMPTS = (
+    "Solve for q: 7q - 2 = 12. Show each step.",
+    "Return a JSON object with keys colour and size (integer) for a shirt whose colour is "
+    "teal and size is 40.",
+    "Name one primary colour.",
+)
+"""Served once per arm on a scratch cache before the measured requests; never counted."""
+
+HIT = "hit"
+MISS = "miss"
+
+
+@dataclass
+class Served:
+    """What one arm served for one request, in the bench's terms."""
+
+    text: str
+    path: str
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    timings_ms: dict[str, float] = field(default_factory=dict)
+    steps: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def total_tokens(self) -> int:
+        return self.prompt_tokens + self.completion_tokens
+
+
+def served_from_answer(answer: Answer) -> Served:
+    record = answer.to_record()
+    return Served(
+        text=answer.text,
+        path=str(answer.path),
+        prompt_tokens=answer.tokens.prompt,
+        completion_tokens=answer.tokens.generated,
+        timings_ms=dict(record["timings_ms"]),
+        steps=list(record["steps"]),
+    )
+
+
+def as_cache_hit(original: Served, timings_ms: dict[str, float]) -> Served:
+    """A whole-response cache hit: the stored text, no tokens, every step reused."""
+    steps = [{**step, "status": "reused"} for step in original.steps]
+    return Served(original.text, HIT, 0, 0, timings_ms, steps)
+
+
+class Arm(Protocol):
+    name: str
+
+    def serve(self, prompt: str) -> Served: ...
+
+
+@dataclass
+class Shared:
+    """What every arm of one run shares, and how a fresh step store is made."""
+
+    backend: Backend
+    embedder: Embedder
+    settings: PipelineSettings
+    new_store: Callable[[], Store] = MemoryStore
+
+
+class NoCacheArm:
+    name = "nocache"
+
+    def __init__(self, shared: Shared) -> None:
+        self.engine = StepCache(
+            shared.backend, shared.embedder, MemoryStore(), settings=shared.settings
+        )
+
+    def serve(self, prompt: str) -> Served:
+        answer = self.engine.answer(prompt, reuse=False, store=False, verify=False)
+        served = served_from_answer(answer)
+        served.path = MISS
+        return served
+
+
+class ExactArm:
+    name = "exact"
+
+    def __init__(self, shared: Shared) -> None:
+        self.model = NoCacheArm(shared)
+        self.seen: dict[str, Served] = {}
+
+    def serve(self, prompt: str) -> Served:
+        start = time.perf_counter()
+        cached = self.seen.get(prompt)
+        if cached is not None:
+            lookup_ms = (time.perf_counter() - start) * 1000
+            return as_cache_hit(cached, {"embed": 0.0, "retrieve": lookup_ms, "verify": 0.0})
+        served = self.model.serve(prompt)
+        self.seen[prompt] = served
+        return served
+
+
+class GPTCacheArm:
+    name = "gptcache"
+
+    def __init__(self, shared: Shared) -> None:
+        from stepchat.bench.gptcache_arm import GPTCacheFront
+
+        self.model = NoCacheArm(shared)
+        self.front = GPTCacheFront(shared.embedder)
+        self.by_text: dict[str, Served] = {}
+
+    def serve(self, prompt: str) -> Served:
+        generated: list[Served] = []
+
+        def generate(text: str) -> str:
+            served = self.model.serve(text)
+            generated.append(served)
+            return served.text
+
+        start = time.perf_counter()
+        text, hit = self.front.lookup_or_generate(prompt, generate)
+        total_ms = (time.perf_counter() - start) * 1000
+        if not hit and generated:
+            served = generated[0]
+            self.by_text.setdefault(served.text, served)
+            served.timings_ms["embed"] = round(self.front.embed_ms, 3)
+            return served
+        original = self.by_text.get(text, Served(text, HIT))
+        embed_ms = self.front.embed_ms
+        return as_cache_hit(
+            original, {"embed": embed_ms, "retrieve": total_ms - embed_ms, "verify": 0.0}
+        )
+
+
+class StepCacheArm:
+    def __init__(self, shared: Shared, *, name: str, settings: PipelineSettings) -> None:
+        self.name = name
+        self.store = shared.new_store()
+        self.engine = StepCache(shared.backend, shared.embedder, self.store, settings=settings)
+
+    def serve(self, prompt: str) -> Served:
+        return served_from_answer(self.engine.answer(prompt))
+
+
+def make_arm(name: str, shared: Shared, *, scratch: bool = False) -> Arm:
+    """A fresh arm; `scratch` ones keep their steps in memory (for warm-up only)."""
+    if scratch:
+        shared = Shared(shared.backend, shared.embedder, shared.settings, MemoryStore)
+    if name == "nocache":
+        return NoCacheArm(shared)
+    if name == "exact":
+        return ExactArm(shared)
+    if name == "gptcache":
+        return GPTCacheArm(shared)
+    if name == "stepcache-paper":
+        return StepCacheArm(shared, name=name, settings=shared.settings.paper())
+    if name == "stepcache":
+        return StepCacheArm(shared, name=name, settings=shared.settings)
+    raise ValueError(f"unknown arm {name!r} (known: {', '.join(ARM_NAMES)})")
+
+
+def warm_up(name: str, shared: Shared, prompts: tuple[str, ...] = WARMUP_PROMPTS) -> None:
+    """Load code paths, model caches and imports on a scratch arm that is then dropped."""
+    arm = make_arm(name, shared, scratch=True)
+    for prompt in prompts:
+        arm.serve(prompt)

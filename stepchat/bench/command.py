@@ -1,0 +1,255 @@
+"""`stepchat bench`: the StepCache paper's benchmark, side by side with peer caches.
+
+`register(subparsers)` adds the subcommand to the `stepchat` parser; `run(args)` loads the
+real model and embedder once, runs the arms over each seed's workload and writes the
+outputs. `execute(...)` is the same run on parts the caller provides (tests pass the
+scripted backend, the hashed embedder and in-memory stores).
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, TextIO
+
+from stepchat.bench import workload as wl
+from stepchat.bench.arms import ARM_NAMES, Shared
+from stepchat.bench.metrics import per_seed, summarise
+from stepchat.bench.progress import ProgressBar
+from stepchat.bench.records import Request
+from stepchat.bench.report import main_table, paths_table, write_outputs
+from stepchat.bench.runner import Record, run_bench
+
+DEFAULT_SEEDS = (42, 43, 44)
+QUICK_BASES = 2
+QUICK_K = 1
+"""--quick: 2 bases per task, 1 variant per perturbation kind = 24 requests, one seed."""
+
+
+def _int_list(text: str) -> list[int]:
+    try:
+        values = [int(part.replace("_", "")) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected comma-separated integers, got {text!r}"
+        ) from None
+    if not values or any(v <= 0 for v in values):
+        raise argparse.ArgumentTypeError("expected positive integers")
+    return values
+
+
+def _arm_list(text: str) -> list[str]:
+    arms = [a.strip() for a in text.split(",") if a.strip()]
+    unknown = [a for a in arms if a not in ARM_NAMES]
+    if unknown or not arms:
+        raise argparse.ArgumentTypeError(
+            f"unknown arm(s) {', '.join(unknown) or '(none)'}; choose from {', '.join(ARM_NAMES)}"
+        )
+    return arms
+
+
+def register(subparsers: Any) -> argparse.ArgumentParser:
+    """Add `bench` to a `stepchat` subparsers object; the handler is `args.run_bench`."""
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "bench",
+        help="measure the cache against no cache and peer caches on one workload",
+        description="Run the arms (" + ", ".join(ARM_NAMES) + ") over a seeded workload "
+        "of linear-equation and JSON requests, or over --workload FILE, and write "
+        "results.json, requests.jsonl, report.md and latency.png under --out.",
+    )
+    parser.add_argument(
+        "--workload",
+        type=Path,
+        metavar="FILE",
+        help="JSONL requests {id, prompt, check} instead of the generated ones",
+    )
+    parser.add_argument(
+        "--quick", action="store_true", help="one seed, 24 requests: a few minutes on 2 cores"
+    )
+    parser.add_argument(
+        "--seeds", type=_int_list, metavar="LIST", help="comma-separated seeds (default 42,43,44)"
+    )
+    parser.add_argument(
+        "--arms",
+        type=_arm_list,
+        default=list(ARM_NAMES),
+        metavar="LIST",
+        help="comma-separated arms (default: all)",
+    )
+    parser.add_argument(
+        "--model", dest="bench_model", metavar="ID", help="model id from models.toml"
+    )
+    parser.add_argument("--threads", type=int, metavar="N", help="model threads")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=Path("bench-results"),
+        metavar="DIR",
+        help="output directory (default ./bench-results)",
+    )
+    parser.add_argument(
+        "--scale",
+        type=_int_list,
+        metavar="SIZES",
+        help="store scale bench instead, e.g. 1000,10000,100000",
+    )
+    parser.add_argument(
+        "--write-workload",
+        type=Path,
+        metavar="FILE",
+        help="write the generated workload of the first seed and exit",
+    )
+    parser.set_defaults(run_bench=run)
+    return parser
+
+
+def build_workloads(args: argparse.Namespace) -> dict[int, list[Request]]:
+    """Seed → requests: generated per seed, or the same file for every seed."""
+    seeds = list(args.seeds or DEFAULT_SEEDS)
+    if args.quick:
+        seeds = seeds[:1]
+    if args.workload is not None:
+        requests = wl.load(args.workload)
+        if args.quick:
+            requests = wl.quick_subset(requests, QUICK_BASES, QUICK_K)
+        return {seed: requests for seed in seeds}
+    if args.quick:
+        return {s: wl.quick_subset(wl.generate(s), QUICK_BASES, QUICK_K) for s in seeds}
+    return {s: wl.generate(s) for s in seeds}
+
+
+def execute(
+    workloads: dict[int, list[Request]],
+    arms: Sequence[str],
+    shared: Shared,
+    out: Path,
+    *,
+    meta: dict[str, Any],
+    progress: ProgressBar | None = None,
+    warmup: bool = True,
+    stdout: TextIO | None = None,
+) -> dict[str, Any]:
+    """Run, judge, summarise and write every output; returns results.json's content."""
+    out.mkdir(parents=True, exist_ok=True)
+    records: list[Record] = []
+    with (out / "requests.jsonl").open("w", encoding="utf-8") as log:
+
+        def keep(record: Record) -> None:
+            records.append(record)
+            log.write(json.dumps(record.to_json(), ensure_ascii=False) + "\n")
+            log.flush()
+
+        run_bench(workloads, arms, shared, progress=progress, warmup=warmup, on_record=keep)
+    seeds = per_seed(records)
+    sizes = {len(w) for w in workloads.values()}
+    results = {
+        "config": {
+            **meta,
+            "seeds": list(workloads),
+            "arms": list(arms),
+            "requests_per_seed": sizes.pop() if len(sizes) == 1 else sorted(sizes),
+        },
+        "per_seed": {str(seed): by_arm for seed, by_arm in seeds.items()},
+        "summary": summarise(seeds),
+    }
+    write_outputs(out, results, records)
+    print_tables(results, stdout or sys.stdout)
+    return results
+
+
+def print_tables(results: dict[str, Any], stream: TextIO) -> None:
+    stream.write("\n" + main_table(results["summary"]) + "\n" + paths_table(results["summary"]))
+    stream.flush()
+
+
+def _quiet_imports() -> None:
+    """Keep hub progress bars and Rust log lines off the terminal during the run."""
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+    os.environ.setdefault("LANCEDB_LOG", "error")
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+
+def _run_scale(args: argparse.Namespace) -> int:
+    from stepchat.bench.scale import run_scale, scale_table
+
+    _quiet_imports()
+    args.out.mkdir(parents=True, exist_ok=True)
+    done: list[dict[str, Any]] = []
+
+    def report(row: dict[str, Any]) -> None:
+        done.append(row)
+        print(f"scale: {row['entries']:,} entries measured", file=sys.stderr)
+
+    rows = run_scale(args.scale, on_done=report)
+    table = scale_table(rows)
+    (args.out / "scale.json").write_text(json.dumps(rows, indent=2) + "\n")
+    (args.out / "scale.md").write_text("# stepchat bench --scale\n\n" + table)
+    print(table)
+    return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    """The `stepchat bench` handler; returns the exit status."""
+    from stepchat.config import load_config
+    from stepchat.runtime import load_backend, load_embedder, load_store
+
+    if args.scale:
+        return _run_scale(args)
+    try:
+        workloads = build_workloads(args)
+    except wl.WorkloadError as exc:
+        print(f"stepchat bench: {exc}", file=sys.stderr)
+        return 2
+    if args.write_workload is not None:
+        wl.dump(next(iter(workloads.values())), args.write_workload)
+        return 0
+    _quiet_imports()
+    config = load_config()
+    if args.threads:
+        config = replace(config, threads=args.threads)
+    model_id = getattr(args, "bench_model", None) or getattr(args, "model", None)
+    print("stepchat bench: loading the model and the embedder", file=sys.stderr)
+    backend = load_backend(config, model_id)
+    embedder = load_embedder()
+    for part in (backend, embedder):
+        load = getattr(part, "load", None)
+        if callable(load):
+            load()
+    total = sum(len(w) for w in workloads.values()) * len(args.arms)
+    with tempfile.TemporaryDirectory(prefix="stepchat-bench-") as tmp:
+        counter = itertools.count()
+
+        def new_store() -> Any:
+            return load_store(Path(tmp) / f"store-{next(counter)}", embedder.dim)
+
+        shared = Shared(backend, embedder, config.pipeline, new_store)
+        meta = {
+            "model": backend.model_id,
+            "threads": config.threads,
+            "embedder": embedder.name,
+            "store": "lance",
+            "quick": bool(args.quick),
+            "workload": str(args.workload) if args.workload else "generated",
+        }
+        execute(workloads, args.arms, shared, args.out, meta=meta, progress=ProgressBar(total))
+    print(
+        f"stepchat bench: wrote {args.out}/report.md, results.json, requests.jsonl, latency.png",
+        file=sys.stderr,
+    )
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """`python -m stepchat.bench`: the same command without the rest of the CLI."""
+    parser = argparse.ArgumentParser(prog="stepchat")
+    register(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(["bench", *(argv if argv is not None else sys.argv[1:])])
+    return int(args.run_bench(args))
