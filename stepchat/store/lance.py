@@ -202,13 +202,25 @@ class LanceStore:
         if self._table.version != self._seen_version:
             self._reload()
 
-    def _committed(self, reload: bool = False) -> None:
-        """After our own write: follow it, or reload if someone else wrote in between."""
+    def _committed(self, commits: int = 1, reload: bool = False) -> None:
+        """After our own `commits` writes: follow them, or reload if another writer came between."""
         version = self._table.version
-        if reload or version != self._seen_version + 1:
+        if reload or version != self._seen_version + commits:
             self._reload()
         else:
             self._seen_version = version
+
+    def _forget(self, entry_id: str) -> None:
+        """Drop a deleted entry from memory; find the next newest of its signature if needed."""
+        self._lru.pop(entry_id, None)
+        key = self._keys.pop(entry_id, None)
+        if key is None or self._signatures.get(key, (0.0, ""))[1] != entry_id:
+            return
+        del self._signatures[key]
+        where = f"scope = {sql_str(key[0])} AND signature = {sql_str(key[1])}"
+        rows = self._table.search().where(where).select(_KEY_COLUMNS).limit(None).to_arrow()
+        for row in rows.to_pylist():
+            self._remember(row["id"], row["scope"], row["signature"], row["created"])
 
     def _cache(self, entry: CacheEntry) -> None:
         self._lru[entry.id] = entry
@@ -266,11 +278,13 @@ class LanceStore:
         row = self._row(entry)
         with self._lock, self._guard("add"):
             self._sync()
-            replacing = entry.id in self._keys
-            if replacing:
+            commits = 1
+            if entry.id in self._keys:
                 self._table.delete(f"id = {sql_str(entry.id)}")
+                self._forget(entry.id)
+                commits = 2
             self._table.add(self._pa.Table.from_pylist([row], schema=self._schema))
-            self._committed(reload=replacing)
+            self._committed(commits)
             self._remember(entry.id, entry.scope, entry.signature, entry.created)
             self._lru.pop(entry.id, None)
             self._wrote()
@@ -343,7 +357,8 @@ class LanceStore:
             if entry_id not in self._keys:
                 return False
             self._table.delete(f"id = {sql_str(entry_id)}")
-            self._committed(reload=True)
+            self._committed()
+            self._forget(entry_id)
             self._wrote()
             return True
 
