@@ -84,6 +84,9 @@ def split_table(summary: dict[str, Any]) -> str:
     rows = []
     for arm, m in summary.items():
         s = m["hit_split_ms"]
+        if not m["hits_total"]:
+            rows.append(f"| {arm} | 0 | – | – | – | – |")
+            continue
         rows.append(
             f"| {arm} | {m['hits_total']} | {_pm(s['embed'], '.2f')} | {_pm(s['retrieve'], '.2f')} "
             f"| {_pm(s['verify'], '.2f')} | {_pm(s['generate'], '.1f')} |"
@@ -117,7 +120,8 @@ def render_markdown(results: dict[str, Any]) -> str:
     summary = results["summary"]
     parts = [
         "# stepchat bench\n",
-        f"Model `{cfg.get('model', '?')}`, {cfg.get('threads', '?')} threads, seeds {cfg['seeds']}, "
+        f"Model `{cfg.get('model', '?')}`, {cfg.get('threads', '?')} threads, "
+        f"seeds {cfg['seeds']}, "
         f"{cfg['requests_per_seed']} requests per seed ({cfg.get('workload', 'generated')}). "
         "Values are the mean over seeds, ± the sample standard deviation; × columns are "
         "ratios against the nocache arm of the same seed.\n",
@@ -148,8 +152,8 @@ def plot_latency_cdf(records: Sequence[Record], path: Path) -> None:
         arms.setdefault(r.arm, []).append(max(r.latency_s, 1e-5))
     for arm, values in arms.items():
         ordered = sorted(values)
-        ys = [(i + 1) / len(ordered) for i in range(len(ordered))]
-        ax.step(ordered, ys, where="post", label=arm)
+        ys = [0.0] + [(i + 1) / len(ordered) for i in range(len(ordered))]
+        ax.step([ordered[0], *ordered], ys, where="post", label=arm)
     ax.set_xscale("log")
     ax.set_xlabel("latency per request (s, log scale)")
     ax.set_ylabel("share of requests")
