@@ -7,21 +7,26 @@ cheap and the app can paint before torch, llama.cpp and LanceDB load.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from stepchat.config import Config
 from stepchat.core.pipeline import StepCache
-from stepchat.core.ports import Backend, Clock, Embedder, Store
+from stepchat.core.ports import Backend, Clock, Embedder, Store, StoreError
+
+
+EMBED_DIM = 384
+"""all-MiniLM-L6-v2's vector size: the cache table's width, known without loading torch."""
 
 
 @dataclass
 class Parts:
-    """What a StepCache needs, loaded."""
+    """What a StepCache needs, loaded, and what the user should be told about it."""
 
     backend: Backend
     embedder: Embedder
     store: Store
+    warnings: list[str] = field(default_factory=list)
 
 
 def load_backend(config: Config, model_id: str | None = None) -> Backend:
@@ -46,8 +51,20 @@ def load_parts(config: Config, model_id: str | None = None) -> Parts:
     """The real stack: llama.cpp model, MiniLM embedder, LanceDB store under the data dir."""
     backend = load_backend(config, model_id)
     embedder = load_embedder()
-    store = load_store(config.paths.cache_dir, embedder.dim)
-    return Parts(backend, embedder, store)
+    # Load both now, so a request's recorded times measure serving, not start-up.
+    for part in (backend, embedder):
+        load = getattr(part, "load", None)
+        if callable(load):
+            load()
+    warnings: list[str] = []
+    try:
+        store: Store = load_store(config.paths.cache_dir, embedder.dim)
+    except StoreError as exc:
+        from stepchat.store.memory import MemoryStore
+
+        warnings.append(f"{exc}; answering without a persistent cache this run")
+        store = MemoryStore()
+    return Parts(backend, embedder, store, warnings)
 
 
 def build_cache(config: Config, parts: Parts, clock: Clock | None = None) -> StepCache:

@@ -172,11 +172,11 @@ class StepCache:
         watch = _Stopwatch()
         hits = self.store.search(vector, scope=self.scope, task=task.kind, k=4)
         timings.retrieve_ms += watch.ms()
-        for hit in hits:
-            if hit.entry.signature == task.signature and _same_constants(hit.entry, task):
-                return hit.entry, vector
+        same_shape = [h.entry for h in hits if h.entry.signature == task.signature]
         if structural is not None:
-            return structural, vector
+            same_shape.append(structural)
+        if same_shape:
+            return min(same_shape, key=lambda e: _constant_changes(e, task)), vector
         floor = (
             self.settings.text_min_similarity
             if task.kind == TaskKind.TEXT
@@ -308,9 +308,17 @@ class StepCache:
         return answer
 
 
+def _constant_changes(entry: CacheEntry, task: Task) -> int:
+    """How many constants differ between a same-shaped cached request and this one."""
+    mine, theirs = task.constraints, entry.constraints
+    slots_new, slots_old = mine.get("slots") or [], theirs.get("slots") or []
+    changed = sum(a != b for a, b in zip(slots_new, slots_old, strict=False))
+    changed += abs(len(slots_new) - len(slots_old))
+    ents_new, ents_old = mine.get("entities") or {}, theirs.get("entities") or {}
+    changed += sum(ents_old.get(k) != v for k, v in ents_new.items())
+    return changed
+
+
 def _same_constants(entry: CacheEntry, task: Task) -> bool:
     """Same structure and same constants: the cached answer should hold as it is."""
-    mine, theirs = task.constraints, entry.constraints
-    return mine.get("slots") == theirs.get("slots") and mine.get("entities") == theirs.get(
-        "entities"
-    )
+    return _constant_changes(entry, task) == 0

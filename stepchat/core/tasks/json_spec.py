@@ -47,13 +47,23 @@ class JsonSpec:
 
     def schema(self, keys: tuple[str, ...] | None = None, *, typed: bool = True) -> dict[str, Any]:
         wanted = keys if keys is not None else self.keys
-        props = {k: ({"type": self.types[k]} if typed else {}) for k in wanted}
+        props = {k: (_property(self.types[k]) if typed else {}) for k in wanted}
         return {
             "type": "object",
             "properties": props,
             "required": list(wanted),
             "additionalProperties": False,
         }
+
+
+MAX_STRING_CHARS = 80
+"""Bounds a generated string: a small model otherwise loops inside one ("john_john_...")."""
+
+
+def _property(type_name: str) -> dict[str, Any]:
+    if type_name == "string":
+        return {"type": "string", "maxLength": MAX_STRING_CHARS}
+    return {"type": type_name}
 
 
 def _read_type(raw: str | None) -> str | None:

@@ -50,6 +50,11 @@ def _type_ok(value: Any, type_name: str) -> bool:
     return bool(_validator(schema).is_valid(value))
 
 
+def _budget(keys: int) -> int:
+    """Tokens a JSON object of `keys` short members needs, with room to spare."""
+    return 16 + 40 * keys
+
+
 def spec_of(task: Task) -> JsonSpec:
     c = task.constraints
     return JsonSpec(tuple(c["keys"]), dict(c["types"]), dict(c["entities"]), (0, 0))
@@ -154,6 +159,7 @@ class JsonHandler:
             [ChatMessage("system", _SYSTEM), ChatMessage("user", task.prompt)],
             StepStatus.REGENERATED,
             json_schema=spec.schema(),
+            max_tokens=_budget(len(spec.keys)),
         )
         if not verify:
             return [AnswerStep(reply.text, "raw", StepStatus.REGENERATED)]
@@ -219,6 +225,7 @@ class JsonHandler:
             [ChatMessage("system", _SYSTEM), ChatMessage("user", request)],
             status,
             json_schema=spec.schema(missing),
+            max_tokens=_budget(len(missing)),
         )
         obj = extract_object(reply.text)
         if obj is None:

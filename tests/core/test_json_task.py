@@ -1,0 +1,78 @@
+"""JSON extraction, member checks and the stitched object."""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from stepchat.core.jsonextract import extract_object, is_single_object
+from stepchat.core.tasks.json_task import JsonHandler
+from stepchat.core.types import Step
+
+handler = JsonHandler()
+PROMPT = (
+    "Return a JSON object with keys name, age and city for a person whose name is Alice, "
+    "age is 30 and city is Paris."
+)
+
+
+def test_extracts_one_object_from_chatter_fences_and_python_literals() -> None:
+    assert extract_object('Sure! ```json\n{"a": 1}\n``` hope it helps') == {"a": 1}
+    assert extract_object("Here: {'a': True, 'b': None,}") == {"a": True, "b": None}
+    assert extract_object("print({})") == {}
+    assert extract_object("no object here") is None
+
+
+def test_verify_flags_wrong_values_types_and_foreign_keys() -> None:
+    task = handler.detect(PROMPT)
+    assert task is not None
+    steps = [
+        Step('"name": "Alice"', "member", "name"),
+        Step('"age": "30"', "member", "age"),
+        Step('"city": "Rome"', "member", "city"),
+        Step('"email": "a@b.c"', "member", "email"),
+    ]
+    assert handler.verify(task, steps) == [True, False, False, False]
+
+
+def test_integrity_needs_exactly_the_keys_and_values() -> None:
+    task = handler.detect(PROMPT)
+    assert task is not None
+    good = {"name": "Alice", "age": 30, "city": "Paris"}
+    assert handler.integrity(task, json.dumps(good))
+    assert not handler.integrity(task, json.dumps({**good, "x": 1}))
+    assert not handler.integrity(task, json.dumps({**good, "age": 31}))
+    assert not handler.integrity(task, json.dumps(good) + json.dumps(good))
+
+
+def test_paper_mode_checks_syntax_and_keys_only() -> None:
+    paper = JsonHandler(strict=False)
+    task = paper.detect(PROMPT)
+    assert task is not None
+    assert paper.integrity(task, json.dumps({"name": "Bob", "age": "x", "city": 1}))
+
+
+values = st.one_of(
+    st.text(max_size=20), st.integers(-1000, 1000), st.booleans(), st.none(),
+    st.floats(allow_nan=False, allow_infinity=False),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(st.from_regex(r"[a-z_]{1,10}", fullmatch=True), values, max_size=6))
+def test_segment_stitch_round_trip(obj: dict) -> None:
+    text = json.dumps(obj)
+    steps = handler.segment(text)
+    stitched = handler.stitch(steps)
+    assert is_single_object(stitched)
+    assert json.loads(stitched) == obj
+    assert handler.segment(stitched) == steps
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=300))
+def test_extraction_never_raises(text: str) -> None:
+    found = extract_object(text)
+    assert found is None or isinstance(found, dict)

@@ -1,0 +1,215 @@
+"""The request flows of the engine, on the fakes: paths, statuses, calls and storage."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import replace
+
+import pytest
+
+from stepchat.backends.scripted import ScriptedBackend
+from stepchat.core.events import DoneEvent, PipelineEvent, StepEvent
+from stepchat.core.pipeline import PromptError, StepCache
+from stepchat.core.settings import PipelineSettings
+from stepchat.core.types import CachePath, ChatMessage, Step, StepStatus
+from stepchat.embed.hashed import HashedEmbedder
+from stepchat.store.memory import MemoryStore
+
+BASE = "Solve for x: 3x + 5 = 20. Show each step."
+GOOD_STEPS = "3x + 5 = 20\n3x = 15\nx = 5"
+PERSON = (
+    "Return a JSON object with keys name, age and city for a person whose name is {name}, "
+    "age is {age} and city is {city}."
+)
+
+
+def make(replies: Sequence[str] = (GOOD_STEPS,), **settings: object) -> StepCache:
+    backend = ScriptedBackend(list(replies))
+    return StepCache(
+        backend, HashedEmbedder(), MemoryStore(), settings=replace(PipelineSettings(), **settings)
+    )
+
+
+def final_line(text: str) -> str:
+    return text.strip().splitlines()[-1]
+
+
+def test_miss_then_constant_change_then_paraphrase_then_rename() -> None:
+    cache = make()
+    first = cache.answer(BASE)
+    assert first.path == CachePath.MISS and final_line(first.text) == "x = 5"
+    assert first.stored_entry is not None
+
+    changed = cache.answer("Solve for x: 3x + 7 = 20. Show each step.")
+    assert changed.path == CachePath.PATCHED
+    assert final_line(changed.text) == "x = 13/3"
+    assert changed.verified is True
+
+    paraphrase = cache.answer("Please solve this equation for x, showing each step: 3x + 5 = 20")
+    assert paraphrase.path == CachePath.REUSE_ONLY
+    assert all(s.status == StepStatus.REUSED for s in paraphrase.steps)
+    assert paraphrase.text == first.text
+
+    calls = len(cache.backend.calls)  # type: ignore[attr-defined]
+    renamed = cache.answer("Solve for y: 3y + 5 = 20. Show each step.")
+    assert len(cache.backend.calls) == calls  # type: ignore[attr-defined]
+    assert renamed.patch_method == "substitution"
+    assert final_line(renamed.text) == "y = 5"
+    assert renamed.tokens.generated == 0 and renamed.tokens.saved > 0
+
+
+def test_wrong_model_answer_is_repaired_by_the_solver() -> None:
+    cache = make(["3x + 5 = 20\n3x = 25\nx = 10"])
+    answer = cache.answer(BASE)
+    assert final_line(answer.text) == "x = 5"
+    assert "x = 10" not in answer.text and "3x = 25" not in answer.text
+    assert [s.status for s in answer.steps][0] == StepStatus.REGENERATED
+    assert answer.steps[-1].status == StepStatus.FALLBACK
+    assert answer.verified is True
+
+
+def test_model_first_repairs_with_the_model_within_bounded_tries() -> None:
+    cache = make(
+        ["3x + 5 = 20\n3x = 25\nx = 10", "3x = 16", "3x = 15\nx = 5"],
+        linear_strategy="model-first",
+        repair_tries=2,
+    )
+    answer = cache.answer(BASE)
+    assert final_line(answer.text) == "x = 5"
+    assert len(cache.backend.calls) == 3  # type: ignore[attr-defined]
+    assert all(s.status == StepStatus.REGENERATED for s in answer.steps)
+
+
+def test_model_first_falls_back_after_its_tries() -> None:
+    cache = make(["x = 10"], linear_strategy="model-first", repair_tries=2)
+    answer = cache.answer(BASE)
+    assert final_line(answer.text) == "x = 5"
+    assert len(cache.backend.calls) == 3  # type: ignore[attr-defined]
+    assert answer.steps[-1].status == StepStatus.FALLBACK
+
+
+def test_degenerate_and_both_sides_are_skipped_with_a_reason() -> None:
+    cache = make()
+    cache.answer(BASE)
+    both = cache.answer("Solve for x: 3x + 5 = 2x + 20. Show each step.")
+    assert both.path == CachePath.SKIP_REUSE
+    assert both.skip_reason and "both sides" in both.skip_reason
+    assert final_line(both.text) == "x = 15"
+    none = cache.answer("Solve for x: 3x + 5 = 3x + 20. Show each step.")
+    assert final_line(none.text) == "no solution"
+    every = cache.answer("Solve for x: 2(x + 1) = 2x + 2. Show each step.")
+    assert final_line(every.text) == "all real numbers"
+
+
+def test_json_entity_change_and_added_key() -> None:
+    cache = make(['{"name": "Alice", "age": 30, "city": "Paris"}', '{"email": "bob@example.com"}'])
+    first = cache.answer(PERSON.format(name="Alice", age=30, city="Paris"))
+    assert json.loads(first.text) == {"name": "Alice", "age": 30, "city": "Paris"}
+
+    other = cache.answer(PERSON.format(name="Bob", age=41, city="Rome"))
+    assert json.loads(other.text) == {"name": "Bob", "age": 41, "city": "Rome"}
+    assert other.path == CachePath.PATCHED
+    assert {s.key: s.status for s in other.steps} == {
+        "name": StepStatus.PATCHED, "age": StepStatus.PATCHED, "city": StepStatus.PATCHED
+    }
+
+    added = cache.answer(
+        "Return a JSON object with keys name, age, city and email for a person whose name is "
+        "Bob, age is 41 and city is Rome."
+    )
+    obj = json.loads(added.text)
+    assert list(obj) == ["name", "age", "city", "email"]
+    assert obj["email"] == "bob@example.com"
+    statuses = {s.key: s.status for s in added.steps}
+    assert statuses["email"] == StepStatus.PATCHED
+    assert statuses["name"] == StepStatus.REUSED
+    schema = cache.backend.schemas[-1]  # type: ignore[attr-defined]
+    assert schema is not None and schema["required"] == ["email"]
+
+
+def test_json_key_set_mostly_new_is_skipped() -> None:
+    cache = make(['{"name": "Alice", "age": 30, "city": "Paris"}', '{"title": "T", "pages": 3}'])
+    cache.answer(PERSON.format(name="Alice", age=30, city="Paris"))
+    other = cache.answer(
+        "Return a JSON object with keys title, pages, city for a book whose city is Paris."
+    )
+    assert other.path in (CachePath.SKIP_REUSE, CachePath.MISS)
+    if other.path == CachePath.SKIP_REUSE:
+        assert other.skip_reason and "key set" in other.skip_reason
+
+
+def test_tampered_entry_is_caught_and_the_answer_stays_right() -> None:
+    cache = make()
+    first = cache.answer(BASE)
+    store = cache.store
+    entry = store.get(first.stored_entry or "")
+    assert entry is not None
+    entry.steps = [Step("3x + 5 = 20", "equation"), Step("3x = 30", "equation"),
+                   Step("x = 10", "final")]
+    store.add(entry)
+    again = cache.answer(BASE)
+    assert final_line(again.text) == "x = 5"
+    assert "x = 10" not in again.text
+    assert again.path == CachePath.PATCHED
+
+
+def test_an_answer_that_fails_verification_is_never_stored(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from stepchat.core.tasks.linear_task import LinearHandler
+
+    cache = make()
+    monkeypatch.setattr(LinearHandler, "integrity", lambda self, task, text: False)
+    answer = cache.answer(BASE)
+    assert answer.verified is False
+    assert answer.stored_entry is None and cache.store.count() == 0
+
+
+def test_no_store_and_no_reuse() -> None:
+    cache = make()
+    cache.answer(BASE, store=False)
+    assert cache.store.count() == 0
+    cache.answer(BASE)
+    again = cache.answer(BASE, reuse=False, store=False)
+    assert again.path == CachePath.MISS and cache.store.count() == 1
+
+
+def test_plain_generation_serves_the_model_text_unchanged() -> None:
+    cache = make(["x = 10"])
+    answer = cache.answer(BASE, verify=False)
+    assert answer.text == "x = 10" and answer.path == CachePath.MISS
+
+
+def test_events_report_steps_and_done() -> None:
+    cache = make()
+    events: list[PipelineEvent] = []
+    answer = cache.answer(BASE, on_event=events.append)
+    steps = [e for e in events if isinstance(e, StepEvent)]
+    assert [e.step for e in steps][-len(answer.steps):] == answer.steps
+    assert isinstance(events[-1], DoneEvent) and events[-1].answer is answer
+
+
+@pytest.mark.parametrize("bad", ["", "   \n\t", b"\xff\xfe\x00binary", "a\x00b"])
+def test_bad_prompts_are_one_line_errors(bad: str | bytes) -> None:
+    cache = make()
+    with pytest.raises(PromptError) as info:
+        cache.answer(bad)
+    assert "\n" not in str(info.value)
+
+
+def test_huge_prompt_is_truncated_and_the_user_is_told() -> None:
+    cache = make(["ok"])
+    answer = cache.answer("word " * 300_000)
+    assert any("truncated" in note for note in answer.notes)
+    prompt_sent: list[ChatMessage] = cache.backend.calls[-1]  # type: ignore[attr-defined]
+    assert len(prompt_sent[-1].content) <= 6000
+
+
+def test_scopes_do_not_mix_models() -> None:
+    store = MemoryStore()
+    emb = HashedEmbedder()
+    a = StepCache(ScriptedBackend([GOOD_STEPS], model_id="a"), emb, store)
+    b = StepCache(ScriptedBackend([GOOD_STEPS], model_id="b"), emb, store)
+    a.answer(BASE)
+    assert b.answer(BASE).path == CachePath.MISS

@@ -1,0 +1,29 @@
+"""The core stays pure: importing it loads no UI, model runtime, embedder or store."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+HEAVY = ["textual", "lancedb", "llama_cpp", "torch", "sentence_transformers"]
+
+
+def loaded_after(module: str) -> set[str]:
+    code = (
+        f"import json, sys; import {module}; "
+        f"print(json.dumps(sorted(m.split('.')[0] for m in sys.modules)))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return set(json.loads(out.stdout))
+
+
+def test_core_imports_nothing_heavy() -> None:
+    loaded = loaded_after("stepchat.core.pipeline")
+    assert not loaded & set(HEAVY), loaded & set(HEAVY)
+
+
+def test_runtime_and_cli_defer_heavy_imports() -> None:
+    for module in ("stepchat.runtime", "stepchat.cli"):
+        loaded = loaded_after(module)
+        assert not loaded & {"lancedb", "llama_cpp", "torch", "sentence_transformers"}, module
