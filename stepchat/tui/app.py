@@ -297,6 +297,7 @@ class StepchatApp(App[int]):
         active = self._current(message.request)
         if active is not None:
             active.view.apply(message.event)
+            self.chat.follow()
 
     async def on_answer_ready(self, message: AnswerReady) -> None:
         active = self._current(message.request)
@@ -309,7 +310,7 @@ class StepchatApp(App[int]):
         await active.view.finish(message.record)
         self._save_conversation()
         self.refresh_savings()
-        self.chat.transcript.scroll_end(animate=False)
+        self.chat.follow()
 
     async def on_answer_failed(self, message: AnswerFailed) -> None:
         active = self._current(message.request)

@@ -7,9 +7,13 @@ only when told, the cursor does not blink and every test fixes its terminal size
 
 from __future__ import annotations
 
+import importlib
 import threading
-from collections.abc import Sequence
+import time
+import uuid
+from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -61,6 +65,69 @@ class FakeLoader:
         return Parts(backend, self.embedder, self.store)
 
 
+TIMED_MODULES = (
+    "stepchat.core.pipeline",
+    "stepchat.core.tasks.base",
+    "stepchat.core.tasks.linear_task",
+)
+"""Core modules that time their stages with `time.perf_counter` rather than the Clock."""
+
+
+class TickingTime:
+    """Stands in for the `time` module: `perf_counter` advances 2 ms per call.
+
+    Stage timings then depend only on how often the pipeline reads the timer, which is
+    deterministic, so latencies and the measured model speed are identical on every run.
+    """
+
+    def __init__(self) -> None:
+        self._t = 1000.0
+        self._lock = threading.Lock()
+
+    def perf_counter(self) -> float:
+        with self._lock:
+            self._t += 0.002
+            return self._t
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(time, name)
+
+
+class CountingUuid:
+    """Stands in for the `uuid` module: entry ids count up, so they are the same every run."""
+
+    def __init__(self) -> None:
+        self._n = 0
+
+    def uuid4(self) -> uuid.UUID:
+        self._n += 1
+        return uuid.UUID(int=self._n << 64)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(uuid, name)
+
+
+@pytest.fixture(autouse=True)
+def counting_ids(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pipeline names entries with random uuids; count them instead."""
+    module = importlib.import_module("stepchat.core.pipeline")
+    if hasattr(module, "uuid"):
+        monkeypatch.setattr(module, "uuid", CountingUuid())
+
+
+@pytest.fixture(autouse=True)
+def ticking_timers(monkeypatch: pytest.MonkeyPatch) -> Iterator[TickingTime]:
+    fake = TickingTime()
+    for name in TIMED_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ImportError:
+            continue
+        if hasattr(module, "time"):
+            monkeypatch.setattr(module, "time", fake)
+    yield fake
+
+
 @pytest.fixture
 def paths(tmp_path: Path) -> UserPaths:
     return UserPaths(config_dir=tmp_path / "config", data_dir=tmp_path / "data")
@@ -89,3 +156,27 @@ def make_app(config: Config, clock: FixedClock):  # type: ignore[no-untyped-def]
         return build_app(config, loader or FakeLoader(), clock, blink=False)
 
     return make
+
+
+async def settle(pilot: Any, rounds: int = 4) -> None:
+    """Let workers finish and their messages (and any recompose) be handled."""
+    app = pilot.app
+    for _ in range(rounds):
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+    await pilot.wait_for_scheduled_animations()
+
+
+async def ask(pilot: Any, prompt: str) -> None:
+    """Type `prompt` into the prompt box, press Enter and wait for the answer."""
+    app = pilot.app
+    app.chat.prompt.text = prompt
+    await pilot.press("enter")
+    await settle(pilot)
+
+
+LINEAR_REPLIES = (
+    "3x + 5 = 20\n3x = 15\nx = 5",
+    "2x + 4 = x + 9\nx + 4 = 9\nx = 5",
+)
+"""What the scripted model answers, in order (the last one repeats)."""

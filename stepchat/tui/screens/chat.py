@@ -67,8 +67,20 @@ class ChatScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#transcript", VerticalScroll).anchor()
         self.query_one(PromptInput).focus()
+
+    def follow(self) -> None:
+        """Keep the newest text in view once the transcript overflows.
+
+        Anchoring a short transcript would push it to the bottom of the screen, so the
+        anchor is only set once there is something to scroll; scrolling up releases it.
+        """
+        self.call_after_refresh(self._anchor_if_overflowing)
+
+    def _anchor_if_overflowing(self) -> None:
+        transcript = self.transcript
+        if not transcript.is_anchored and transcript.max_scroll_y > 0:
+            transcript.anchor()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "cancel":
@@ -91,7 +103,7 @@ class ChatScreen(Screen[None]):
         self.query("#welcome").remove()
         view = AnswerView()
         self.transcript.mount_all([UserTurn(prompt), view])
-        self.transcript.scroll_end(animate=False)
+        self.follow()
         return view
 
     async def restore(self, conversation: Conversation) -> None:
@@ -109,11 +121,13 @@ class ChatScreen(Screen[None]):
             widgets.append(view)
         if not widgets:
             widgets.append(Static(Text(WELCOME), id="welcome", markup=False))
+        transcript.anchor(False)
         await transcript.mount_all(widgets)
-        transcript.scroll_end(animate=False)
+        self.follow()
 
     async def clear_transcript(self) -> None:
         transcript = self.transcript
+        transcript.anchor(False)
         await transcript.remove_children()
         await transcript.mount(Static(Text(WELCOME), id="welcome", markup=False))
 

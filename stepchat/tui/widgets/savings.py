@@ -35,7 +35,9 @@ def _pct(value: float | None) -> str:
 def _seconds(value: float | None) -> str:
     if value is None:
         return "—"
-    return f"~{value:.1f} s" if value < 100 else f"~{value / 60:.1f} min"
+    if value < 100:
+        return "~" + format_ms(value * 1000)
+    return f"~{value / 60:.1f} min"
 
 
 def _grid(rows: list[tuple[str, str]]) -> Table:

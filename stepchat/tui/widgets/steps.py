@@ -13,7 +13,7 @@ from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.containers import Vertical
+from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 from textual.widgets import Label, Markdown, Static
 
@@ -71,8 +71,8 @@ def step_body(step: AnswerStep) -> Widget:
     return Markdown(text, classes="body", open_links=False)
 
 
-class StepBlock(Vertical):
-    """One step of an answer: a coloured badge over its text."""
+class StepBlock(Horizontal):
+    """One step of an answer: a coloured badge beside its text."""
 
     def __init__(self, step: AnswerStep, index: int = 0) -> None:
         super().__init__(classes=f"step -{step.status.value}")

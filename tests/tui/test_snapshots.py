@@ -1,0 +1,257 @@
+"""Snapshots of the app, grouped by feature; each docstring says what you should see.
+
+Run with `--snapshot-update` after a deliberate visual change and look at the SVGs in
+`__snapshots__/` before committing them.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from stepchat.config import ConfigError
+from stepchat.core.events import RouteEvent, StepEvent, TokenEvent
+from stepchat.core.ports import BackendError
+from stepchat.core.types import AnswerStep, CachePath, StepStatus
+from stepchat.tui.widgets.steps import AnswerView
+
+from .conftest import LINEAR_REPLIES, FakeLoader, ask, settle
+
+WIDE = (110, 36)
+
+
+# ---- chat: empty, steps, skip-reuse ------------------------------------------------------
+
+
+def test_empty_chat(snap_compare: Any, make_app: Any) -> None:
+    """The chat after loading: a welcome text explaining the four step colours on the left,
+    the savings panel on the right ('Tiny Test Model', 'ready', 'no answer yet', requests 0,
+    cache entries 0), the empty prompt box with its placeholder, and the footer bindings."""
+
+    async def run_before(pilot: Any) -> None:
+        await settle(pilot)
+
+    assert snap_compare(make_app(), terminal_size=WIDE, run_before=run_before)
+
+
+FOUR_KINDS = {
+    "answer": "",
+    "path": "patched",
+    "task": "text",
+    "steps": [
+        {"text": "3x + 5 = 26", "status": "reused", "kind": "equation", "key": None},
+        {"text": "3x = 21", "status": "patched", "kind": "equation", "key": None},
+        {
+            "text": "Model text with **bold** Markdown, literal [red]markup[/red] and an"
+            " escape\x1b[2J that must not clear the screen.",
+            "status": "regenerated",
+            "kind": "paragraph",
+            "key": None,
+        },
+        {"text": "x = 7", "status": "fallback", "kind": "final", "key": None},
+    ],
+    "skip_reason": None,
+    "timings_ms": {"embed": 1, "retrieve": 2, "verify": 1, "generate": 40, "total": 44},
+    "tokens": {"prompt": 10, "generated": 9, "saved": 21},
+    "model": "tiny",
+}
+
+
+def test_answer_with_all_four_step_kinds(snap_compare: Any, make_app: Any) -> None:
+    """One answer, four steps, top to bottom: '✓ reused' with a green left border and badge,
+    '✎ patched' amber, '✚ new' blue (its text shows **bold** rendered as bold and the words
+    '[red]markup[/red]' literally, in the normal colour; no screen clearing), '∑ solver'
+    magenta. Under them the dim summary 'patched · 44 ms · 9 of 30 tokens · 21 saved'."""
+
+    async def run_before(pilot: Any) -> None:
+        await settle(pilot)
+        view = pilot.app.chat.add_turn("Solve 3x + 5 = 26 for x, and explain.")
+        await pilot.pause()
+        await view.finish(FOUR_KINDS)
+        await pilot.pause()
+
+    assert snap_compare(make_app(), terminal_size=WIDE, run_before=run_before)
+
+
+def test_streaming_tokens_under_settled_steps(snap_compare: Any, make_app: Any) -> None:
+    """An answer still being written: route line 'cached answer, patched (patched)', one
+    settled green '✓ reused' step '3x + 5 = 26', and below it, with a dashed amber border,
+    the streamed text 'Subtract 5 from both' that the model is producing right now."""
+
+    async def run_before(pilot: Any) -> None:
+        await settle(pilot)
+        view: AnswerView = pilot.app.chat.add_turn("Solve 3x + 5 = 26 for x.")
+        await pilot.pause()
+        view.apply(RouteEvent(CachePath.PATCHED))
+        view.apply(StepEvent(0, AnswerStep("3x + 5 = 26", "equation", StepStatus.REUSED), 0.0))
+        for piece in ("Subtract", " 5", " from", " both"):
+            view.apply(TokenEvent(piece, StepStatus.PATCHED))
+        await pilot.pause()
+
+    assert snap_compare(make_app(), terminal_size=WIDE, run_before=run_before)
+
+
+def test_skip_reuse_note(snap_compare: Any, make_app: Any) -> None:
+    """Two turns. The second ('2x + 4 = x + 9') shows the route 'cache skipped (skip-reuse)'
+    and under it the dim italic line 'skip-reuse: equation structure changed (unknown on
+    both sides)', then its blue '✚ new' steps."""
+
+    async def run_before(pilot: Any) -> None:
+        await settle(pilot)
+        await ask(pilot, "Solve 3x + 5 = 20 for x.")
+        await ask(pilot, "Solve 2x + 4 = x + 9 for x.")
+
+    app = make_app(FakeLoader(LINEAR_REPLIES))
+    assert snap_compare(app, terminal_size=WIDE, run_before=run_before)
+
+
+# ---- savings ------------------------------------------------------------------------------
+
+
+def test_savings_panel_after_several_turns(snap_compare: Any, make_app: Any) -> None:
+    """After four turns (miss, patched with solver steps, patched by renaming, reuse-only)
+    the panel shows: this answer 'reuse-only', 0 of 11 tok generated, 11 saved; session
+    requests 4, hit rate 75%, tokens saved 50, a time-saved estimate from the measured
+    model speed, and cache entries 3. The transcript ends with green reused steps."""
+
+    async def run_before(pilot: Any) -> None:
+        await settle(pilot)
+        for prompt in (
+            "Solve 3x + 5 = 20 for x.",
+            "Solve 3x + 5 = 26 for x.",
+            "Solve 3y + 5 = 20 for y.",
+            "Solve 3x + 5 = 20 for x.",
+        ):
+            await ask(pilot, prompt)
+
+    app = make_app(FakeLoader(LINEAR_REPLIES[:1]))
+    assert snap_compare(app, terminal_size=WIDE, run_before=run_before)
+
+
+# ---- loading and errors -------------------------------------------------------------------
+
+
+def test_loading_state(snap_compare: Any, make_app: Any) -> None:
+    """While the parts load: a blue banner above the prompt 'Loading Tiny Test Model, the
+    embedder and the cache… you can type meanwhile.', the panel status 'loading model,
+    embedder and cache…', and a typed prompt waiting in the box."""
+    gate = threading.Event()
+
+    async def run_before(pilot: Any) -> None:
+        await pilot.pause()
+        pilot.app.chat.prompt.text = "Solve 3x + 5 = 20 for x."
+        await pilot.pause()
+
+    try:
+        app = make_app(FakeLoader(gate=gate))
+        assert snap_compare(app, terminal_size=WIDE, run_before=run_before)
+    finally:
+        gate.set()
+
+
+def test_error_state(snap_compare: Any, make_app: Any) -> None:
+    """Loading failed: a red banner '⚠ Could not load Tiny Test Model: model tiny: GGUF file
+    not found: /nonexistent/tiny.gguf (fix: …) — F3 picks another model, Ctrl+R retries.',
+    panel status 'not loaded', 'Retry load' in the footer; no traceback anywhere."""
+    error = ConfigError(
+        "model tiny: GGUF file not found: /nonexistent/tiny.gguf "
+        "(fix: correct 'source' in your config.toml or reinstall the package)"
+    )
+
+    async def run_before(pilot: Any) -> None:
+        await settle(pilot)
+
+    app = make_app(FakeLoader(error=error))
+    assert snap_compare(app, terminal_size=WIDE, run_before=run_before)
+
+
+def _crash(_messages: object) -> str:
+    raise BackendError("llama.cpp failed to decode: out of memory (fix: lower 'context')")
+
+
+def test_answer_error_is_shown_inline(snap_compare: Any, make_app: Any) -> None:
+    """The model fails mid-request: under the prompt 'Solve 3x + 5 = 20 for x.' the answer
+    ends with 'failed' and a red line '⚠ llama.cpp failed to decode: out of memory (fix:
+    lower 'context')' instead of a traceback; the prompt box is ready for the next one."""
+
+    async def run_before(pilot: Any) -> None:
+        await settle(pilot)
+        await ask(pilot, "Solve 3x + 5 = 20 for x.")
+
+    app = make_app(FakeLoader([_crash]))
+    assert snap_compare(app, terminal_size=WIDE, run_before=run_before)
+
+
+# ---- cache inspector ----------------------------------------------------------------------
+
+
+async def _three_entries(pilot: Any) -> None:
+    await settle(pilot)
+    for prompt in (
+        "Solve 3x + 5 = 20 for x.",
+        "Return a JSON object with keys name and age for Bob, 40.",
+        "Solve 2x + 4 = x + 9 for x.",
+    ):
+        await ask(pilot, prompt)
+
+
+def test_inspector_list(snap_compare: Any, make_app: Any) -> None:
+    """The inspector after three answers: a filter box, a table with columns Prompt, Task,
+    Steps, Hits, Last used, Size and one row per cached request (linear and json), the
+    first row highlighted, its details below, and 'N cached entries' at the bottom."""
+
+    async def run_before(pilot: Any) -> None:
+        await _three_entries(pilot)
+        await pilot.press("f2")
+        await settle(pilot)
+
+    app = make_app(FakeLoader(LINEAR_REPLIES))
+    assert snap_compare(app, terminal_size=WIDE, run_before=run_before)
+
+
+def test_inspector_detail_pane(snap_compare: Any, make_app: Any) -> None:
+    """The inspector filtered by 'json': one row left, and the detail pane shows its prompt,
+    id, task json, model tiny, hits, size, the constraints as JSON and its numbered steps
+    ('member name', 'member age') with their text."""
+
+    async def run_before(pilot: Any) -> None:
+        await _three_entries(pilot)
+        await pilot.press("f2")
+        await settle(pilot)
+        await pilot.press("slash", *"json", "enter")
+        await settle(pilot)
+
+    app = make_app(FakeLoader(LINEAR_REPLIES))
+    assert snap_compare(app, terminal_size=WIDE, run_before=run_before)
+
+
+def test_evict_all_confirmation(snap_compare: Any, make_app: Any) -> None:
+    """Pressing D in the inspector opens a red-bordered dialog 'Evict all N cached
+    entries?' with an explanation and two buttons, 'Evict all' and 'Cancel' (focused)."""
+
+    async def run_before(pilot: Any) -> None:
+        await _three_entries(pilot)
+        await pilot.press("f2")
+        await settle(pilot)
+        await pilot.press("D")
+        await pilot.pause()
+
+    app = make_app(FakeLoader(LINEAR_REPLIES))
+    assert snap_compare(app, terminal_size=WIDE, run_before=run_before)
+
+
+# ---- small terminals ----------------------------------------------------------------------
+
+
+def test_layout_80x24(snap_compare: Any, make_app: Any) -> None:
+    """At 80x24 the side panel is gone; a one-line status bar above the prompt carries the
+    savings ('Tiny Test Model · reuse-only … · hit 50% · saved 11 tok · 1 cached') and
+    the transcript shows the last answer's green reused steps above it."""
+
+    async def run_before(pilot: Any) -> None:
+        await settle(pilot)
+        await ask(pilot, "Solve 3x + 5 = 20 for x.")
+        await ask(pilot, "Solve 3x + 5 = 20 for x.")
+
+    app = make_app(FakeLoader(LINEAR_REPLIES[:1]))
+    assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
