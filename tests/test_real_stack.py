@@ -1,0 +1,122 @@
+"""End to end on the real stack: the bundled SmolLM2 GGUF, MiniLM and LanceDB in a temp dir.
+
+These are the engine's acceptance flows; they take about a minute on 2 cores.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from stepchat.config import load_config
+from stepchat.core.pipeline import StepCache
+from stepchat.core.types import CachePath, StepStatus
+from stepchat.runtime import build_cache, load_parts
+
+pytestmark = pytest.mark.slow
+
+PERSON = (
+    "Return a JSON object with keys name, age and city for a person whose name is {name}, "
+    "age is {age} and city is {city}."
+)
+
+
+@pytest.fixture(scope="module")
+def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("stepchat-home")
+
+
+@pytest.fixture(scope="module")
+def cache(home: Path) -> Iterator[StepCache]:
+    old = os.environ.get("STEPCHAT_HOME")
+    os.environ["STEPCHAT_HOME"] = str(home)
+    try:
+        config = load_config()
+        parts = load_parts(config)
+        assert parts.warnings == []
+        yield build_cache(config, parts)
+    finally:
+        if old is None:
+            os.environ.pop("STEPCHAT_HOME", None)
+        else:
+            os.environ["STEPCHAT_HOME"] = old
+
+
+def last_line(text: str) -> str:
+    return text.strip().splitlines()[-1]
+
+
+def test_linear_flow(cache: StepCache) -> None:
+    first = cache.answer("Solve for x: 3x + 5 = 20. Show each step.")
+    assert last_line(first.text) == "x = 5"
+    assert first.verified is True and first.stored_entry
+
+    changed = cache.answer("Solve for x: 3x + 7 = 20. Show each step.")
+    assert last_line(changed.text) == "x = 13/3"
+    assert changed.path != CachePath.MISS
+
+    para = cache.answer("Please solve this equation for x, showing each step: 3x + 5 = 20")
+    assert para.path == CachePath.REUSE_ONLY
+    assert para.timings.total_ms < 100
+
+    renamed = cache.answer("Solve for y: 3y + 5 = 20. Show each step.")
+    assert last_line(renamed.text) == "y = 5"
+    assert renamed.tokens.generated == 0 and renamed.patch_method == "substitution"
+
+
+def test_json_flow(cache: StepCache) -> None:
+    first = cache.answer(PERSON.format(name="Alice", age=30, city="Paris"))
+    assert json.loads(first.text) == {"name": "Alice", "age": 30, "city": "Paris"}
+    other = cache.answer(PERSON.format(name="Bob", age=41, city="Rome"))
+    assert json.loads(other.text) == {"name": "Bob", "age": 41, "city": "Rome"}
+    assert other.path == CachePath.PATCHED
+    added = cache.answer(
+        "Return a JSON object with keys name, age, city and email for a person whose name "
+        "is Bob, age is 41 and city is Rome."
+    )
+    obj = json.loads(added.text)
+    assert list(obj) == ["name", "age", "city", "email"]
+    assert {k: obj[k] for k in ("name", "age", "city")} == {"name": "Bob", "age": 41, "city": "Rome"}
+    assert isinstance(obj["email"], str)
+    statuses = {s.key: s.status for s in added.steps}
+    assert statuses["name"] == StepStatus.REUSED
+    assert statuses["email"] in (StepStatus.PATCHED, StepStatus.FALLBACK)
+
+
+def test_cli_ask_json_record(home: Path) -> None:
+    env = {**os.environ, "STEPCHAT_HOME": str(home)}
+    out = subprocess.run(
+        [sys.executable, "-m", "stepchat.cli", "ask", "--json",
+         "Solve for x: 3x + 5 = 20. Show each step."],
+        capture_output=True, text=True, env=env, timeout=300,
+    )
+    assert out.returncode == 0, out.stderr
+    record = json.loads(out.stdout)
+    assert last_line(record["answer"]) == "x = 5"
+    assert record["path"] == "reuse-only"
+    assert set(record["timings_ms"]) == {"embed", "retrieve", "verify", "generate", "total"}
+    assert set(record["tokens"]) >= {"generated", "saved"}
+    assert all(s["status"] in {"reused", "patched", "regenerated", "fallback"}
+               for s in record["steps"])
+
+
+def test_cli_missing_model_is_one_line(tmp_path: Path) -> None:
+    config_file = tmp_path / "config.toml"
+    config_file.write_text(
+        'default = "ghost"\n[[models]]\nid = "ghost"\nname = "Ghost"\n'
+        'source = "/nonexistent/ghost.gguf"\n'
+    )
+    env = {**os.environ, "STEPCHAT_HOME": str(tmp_path), "STEPCHAT_CONFIG": str(config_file)}
+    out = subprocess.run(
+        [sys.executable, "-m", "stepchat.cli", "ask", "hello"],
+        capture_output=True, text=True, env=env, timeout=120,
+    )
+    assert out.returncode == 2
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and "/nonexistent/ghost.gguf" in lines[0] and "fix" in lines[0]
