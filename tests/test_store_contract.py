@@ -309,7 +309,11 @@ def test_lance_index_keeps_exact_top_hit(lance_dir: Path) -> None:
     for i, prompt in enumerate(prompts):
         store.add(make_entry(f"e{i}", prompt, created=T0 + i, signature=f"sig-{i}"))
     assert store.index_kind() == "flat"
-    store.optimize()
+    store.optimize()  # starts the build in the background
+    hits = store.search(EMBED.embed(prompts[5]), scope="s1", task=TaskKind.LINEAR, k=1)
+    assert hits[0].entry.id == "e5"  # searches keep working meanwhile
+    store.wait_for_index(timeout=120)
+    assert not store.indexing
     assert store.index_kind() == "IVF_PQ"
     for i in (0, 17, 333, 599):
         hits = store.search(EMBED.embed(prompts[i]), scope="s1", task=TaskKind.LINEAR, k=1)
