@@ -129,6 +129,12 @@ def ticking_timers(monkeypatch: pytest.MonkeyPatch) -> Iterator[TickingTime]:
 
 
 @pytest.fixture
+def anyio_backend() -> str:
+    """Pilot tests run on asyncio, Textual's loop (anyio's pytest plugin drives them)."""
+    return "asyncio"
+
+
+@pytest.fixture
 def paths(tmp_path: Path) -> UserPaths:
     return UserPaths(config_dir=tmp_path / "config", data_dir=tmp_path / "data")
 

@@ -1,0 +1,426 @@
+"""Pilot tests of the app's flows, asserting on state rather than pictures.
+
+Send, cancel, evict, mark wrong, evict all, switch model, reopen a conversation, the
+prompt keys, the palette toggles and export, and load failures. Real requests go through
+StepCache with the scripted backend, hashed embedder and in-memory store.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import stat
+import threading
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
+from stepchat.config import Config, ConfigError
+from stepchat.core.ports import FixedClock
+from stepchat.core.types import ChatMessage
+from stepchat.tui.app import StepchatApp, build_app
+from stepchat.tui.screens.dialogs import ConversationPickerScreen, ModelPickerScreen
+from stepchat.tui.screens.inspector import InspectorScreen
+from stepchat.tui.widgets.steps import AnswerView, StepBlock, UserTurn
+
+from .conftest import LINEAR_REPLIES, FakeLoader, ask, settle
+
+pytestmark = pytest.mark.anyio
+
+SIZE = (110, 36)
+PROMPT = "Solve 3x + 5 = 20 for x."
+
+
+def statuses(view: AnswerView) -> list[str]:
+    return [block.step.status.value for block in view.query(StepBlock)]
+
+
+def answers(app: StepchatApp) -> list[AnswerView]:
+    return list(app.chat.query(AnswerView))
+
+
+async def wait_until(pilot: Any, predicate: Any, tries: int = 200) -> None:
+    for _ in range(tries):
+        if predicate():
+            return
+        await pilot.pause(0.01)
+    raise AssertionError("condition never became true")
+
+
+# ---- send -------------------------------------------------------------------------------
+
+
+async def test_send_serves_stores_and_saves(make_app: Any, config: Config) -> None:
+    loader = FakeLoader(LINEAR_REPLIES[:1])
+    app = make_app(loader)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await ask(pilot, PROMPT)
+        turn = app.conversation.turns[0]
+        assert turn.prompt == PROMPT
+        assert turn.record is not None and turn.record["path"] == "miss"
+        assert statuses(answers(app)[0]) == ["regenerated"] * 3
+        assert loader.store.count() == 1
+        assert app.stats.requests == 1 and app.stats.entries == 1
+        assert app.active is None
+        saved = config.paths.history_dir / f"{app.conversation.id}.json"
+        assert saved.is_file()
+        assert stat.S_IMODE(saved.stat().st_mode) == 0o600
+        assert stat.S_IMODE(config.paths.history_dir.stat().st_mode) == 0o700
+
+        await ask(pilot, PROMPT)
+        assert statuses(answers(app)[1]) == ["reused"] * 3
+        assert app.stats.hits == 1 and app.stats.tokens_saved == 11
+        assert len(loader.backends[0].calls) == 1  # the second answer never asked the model
+
+
+async def test_enter_sends_and_ctrl_j_inserts_a_newline(make_app: Any) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("a", "ctrl+j", "b")
+        assert app.chat.prompt.text == "a\nb"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.conversation.turns[0].prompt == "a\nb"
+        assert app.chat.prompt.text == ""
+
+
+async def test_blank_prompt_is_not_sent(make_app: Any) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("space", "enter")
+        await settle(pilot)
+        assert app.conversation.turns == []
+
+
+async def test_prompt_typed_while_loading_is_answered_after_load(make_app: Any) -> None:
+    gate = threading.Event()
+    loader = FakeLoader(LINEAR_REPLIES[:1], gate=gate)
+    app = make_app(loader)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert app.loading and app.cache is None
+        app.chat.prompt.text = PROMPT
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.busy
+        gate.set()
+        await settle(pilot)
+        assert app.conversation.turns[0].record is not None
+        assert not app.busy
+
+
+# ---- cancel -----------------------------------------------------------------------------
+
+
+async def test_escape_cancels_a_generation(make_app: Any) -> None:
+    started = threading.Event()
+    release = threading.Event()
+
+    def slow(_messages: Sequence[ChatMessage]) -> str:
+        started.set()
+        release.wait(timeout=10)
+        return "3x + 5 = 20\n3x = 15\nx = 5"
+
+    loader = FakeLoader([slow])
+    app = make_app(loader)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.chat.prompt.text = PROMPT
+        await pilot.press("enter")
+        await wait_until(pilot, started.is_set)
+        assert app.busy and app.active is not None
+        cancel = app.active.cancel
+        await pilot.press("escape")
+        assert cancel.is_set()
+        release.set()
+        await settle(pilot)
+        turn = app.conversation.turns[0]
+        assert turn.cancelled and turn.record is None
+        assert answers(app)[0].cancelled
+        assert not app.busy
+        assert loader.store.count() == 0
+
+        # The app is usable again afterwards.
+        await ask(pilot, PROMPT)
+        assert app.conversation.turns[1].record is not None
+
+
+async def test_escape_cancels_a_prompt_waiting_for_the_model(make_app: Any) -> None:
+    gate = threading.Event()
+    app = make_app(FakeLoader(gate=gate))
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            app.chat.prompt.text = PROMPT
+            await pilot.press("enter")
+            await pilot.pause()
+            await pilot.press("escape")
+            await pilot.pause()
+            await pilot.pause()
+            assert app.conversation.turns[0].cancelled
+            assert not app.busy
+    finally:
+        gate.set()
+
+
+# ---- cache inspector --------------------------------------------------------------------
+
+
+async def _inspector_with(pilot: Any, prompts: Sequence[str]) -> InspectorScreen:
+    await settle(pilot)
+    for prompt in prompts:
+        await ask(pilot, prompt)
+    await pilot.press("f2")
+    await settle(pilot)
+    screen = pilot.app.screen
+    assert isinstance(screen, InspectorScreen)
+    return screen
+
+
+TWO = ("Solve 3x + 5 = 20 for x.", "Return a JSON object with keys name and age for Bob, 40.")
+
+
+async def test_evict_one_entry(make_app: Any) -> None:
+    loader = FakeLoader(LINEAR_REPLIES)
+    app = make_app(loader)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _inspector_with(pilot, TWO)
+        assert loader.store.count() == 2
+        victim = screen.selected_id
+        await pilot.press("d")
+        await settle(pilot)
+        assert loader.store.count() == 1
+        assert loader.store.get(victim or "") is None
+        assert app.stats.entries == 1
+        assert [e.id for e in screen._entries] != [victim]
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is app.chat
+
+
+async def test_mark_wrong_evicts_the_selected_entry(make_app: Any) -> None:
+    loader = FakeLoader(LINEAR_REPLIES)
+    app = make_app(loader)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _inspector_with(pilot, TWO)
+        await pilot.press("down")
+        wrong = screen.selected_id
+        assert wrong is not None
+        await pilot.press("w")
+        await settle(pilot)
+        assert loader.store.get(wrong) is None
+        assert loader.store.count() == 1
+        assert app.stats.entries == 1
+        await pilot.press("escape")
+        await pilot.pause()
+        # The chat totals moved too.
+        assert "1" in str(app.chat.query_one("#savings").render())
+
+
+async def test_evict_all_asks_first(make_app: Any) -> None:
+    loader = FakeLoader(LINEAR_REPLIES)
+    app = make_app(loader)
+    async with app.run_test(size=SIZE) as pilot:
+        await _inspector_with(pilot, TWO)
+        await pilot.press("D")
+        await pilot.pause()
+        await pilot.press("n")
+        await settle(pilot)
+        assert loader.store.count() == 2
+
+        await pilot.press("D")
+        await pilot.pause()
+        await pilot.press("y")
+        await settle(pilot)
+        assert loader.store.count() == 0
+        assert app.stats.entries == 0
+
+
+async def test_inspector_filter(make_app: Any) -> None:
+    app = make_app(FakeLoader(LINEAR_REPLIES))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _inspector_with(pilot, TWO)
+        await pilot.press("slash", *"json", "enter")
+        await pilot.pause()
+        entry = screen.selected_entry
+        assert entry is not None and str(entry.task) == "json"
+        table = screen.query_one("#entries")
+        assert table.row_count == 1  # type: ignore[attr-defined]
+
+
+# ---- models -----------------------------------------------------------------------------
+
+
+async def test_switch_model_rebuilds_the_cache_in_its_own_scope(make_app: Any) -> None:
+    loader = FakeLoader(LINEAR_REPLIES[:1])
+    app = make_app(loader)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await ask(pilot, PROMPT)
+        await pilot.press("f3")
+        await pilot.pause()
+        assert isinstance(app.screen, ModelPickerScreen)
+        await pilot.press("down", "enter")
+        await settle(pilot)
+        assert loader.calls == ["tiny", "small"]
+        assert app.model_id == "small"
+        assert app.cache is not None and app.cache.backend.model_id == "small"
+        assert "Small Test Model" in app.chat.sub_title
+
+        # The same prompt under another model is not served from the first model's entry.
+        await ask(pilot, PROMPT)
+        record = app.conversation.turns[-1].record
+        assert record is not None and record["path"] == "miss"
+        assert record["model"] == "small"
+
+        app.switch_model("tiny")
+        await settle(pilot)
+        await ask(pilot, PROMPT)
+        record = app.conversation.turns[-1].record
+        assert record is not None and record["path"] == "reuse-only"
+
+
+# ---- conversations ----------------------------------------------------------------------
+
+
+async def test_reopen_a_conversation_after_a_restart(config: Config, clock: FixedClock) -> None:
+    loader = FakeLoader(LINEAR_REPLIES)
+    app = build_app(config, loader, clock, blink=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await ask(pilot, PROMPT)
+        await ask(pilot, "Solve 2x + 4 = x + 9 for x.")
+        first = app.conversation.id
+        clock.advance(120)
+        await pilot.press("ctrl+n")
+        await pilot.pause()
+        assert app.conversation.id != first
+        assert not app.chat.query(UserTurn)
+        await ask(pilot, "Solve 3x + 5 = 26 for x.")
+        second = app.conversation.id
+
+    clock.advance(600)
+    again = build_app(config, loader, clock, blink=False)
+    async with again.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        picker = again.screen
+        assert isinstance(picker, ConversationPickerScreen)
+        assert [s.id for s in picker._summaries] == [second, first]
+        await pilot.press("down", "enter")
+        await settle(pilot)
+        assert again.conversation.id == first
+        prompts = [t.prompt for t in again.chat.query(UserTurn)]
+        assert prompts == [PROMPT, "Solve 2x + 4 = x + 9 for x."]
+        views = answers(again)
+        assert statuses(views[0]) == ["regenerated"] * 3
+        assert views[1].skip_reason is not None
+
+        # Asking more continues the reopened conversation.
+        await ask(pilot, PROMPT)
+        assert len(again.conversation.turns) == 3
+        assert again.history.load(first).turns[-1].record is not None
+
+
+async def test_clear_empties_the_conversation(make_app: Any, config: Config) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await ask(pilot, PROMPT)
+        path = config.paths.history_dir / f"{app.conversation.id}.json"
+        assert path.exists()
+        await app.action_clear()
+        await pilot.pause()
+        assert app.conversation.turns == []
+        assert not path.exists()
+        assert not app.chat.query(UserTurn)
+
+
+# ---- palette commands -------------------------------------------------------------------
+
+
+async def test_palette_lists_the_app_commands(make_app: Any) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        titles = {c.title for c in app.get_system_commands(app.screen)}
+        assert {
+            "New chat",
+            "Clear transcript",
+            "Open conversation",
+            "Cache inspector",
+            "Switch model",
+            "Toggle no-reuse",
+            "Toggle no-store",
+            "Export transcript",
+        } <= titles
+
+
+async def test_no_store_and_no_reuse(make_app: Any) -> None:
+    loader = FakeLoader(LINEAR_REPLIES[:1])
+    app = make_app(loader)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.action_toggle_store()
+        await ask(pilot, PROMPT)
+        assert loader.store.count() == 0
+        app.action_toggle_store()
+        await ask(pilot, PROMPT)
+        assert loader.store.count() == 1
+        app.action_toggle_reuse()
+        await ask(pilot, PROMPT)
+        record = app.conversation.turns[-1].record
+        assert record is not None and record["path"] == "miss"
+
+
+async def test_export_transcript_to_markdown(make_app: Any, config: Config) -> None:
+    app = make_app(FakeLoader(LINEAR_REPLIES[:1]))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await ask(pilot, PROMPT)
+        await ask(pilot, PROMPT)
+        app.action_export()
+        target = config.paths.data_dir / "exports" / f"{app.conversation.id}.md"
+        text = target.read_text()
+        assert "## You" in text and "> Solve 3x + 5 = 20 for x." in text
+        assert "## stepchat (reuse-only)" in text and "<!-- reused -->" in text
+
+
+# ---- failures ---------------------------------------------------------------------------
+
+
+async def test_load_failure_is_shown_and_can_be_retried(make_app: Any) -> None:
+    loader = FakeLoader(error=ConfigError("model tiny: GGUF file not found: /x.gguf"))
+    app = make_app(loader)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.load_error == "model tiny: GGUF file not found: /x.gguf"
+        assert "GGUF file not found" in str(app.chat.query_one("#banner").render())
+        app.chat.prompt.text = PROMPT
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.conversation.turns[0].error is not None
+        assert not app.busy
+
+        loader.error = None
+        await pilot.press("ctrl+r")
+        await settle(pilot)
+        assert app.cache is not None and app.load_error is None
+        assert not app.chat.query_one("#banner").display
+
+
+async def test_unexpected_exception_becomes_a_line_not_a_crash(make_app: Any) -> None:
+    def broken(_messages: Sequence[ChatMessage]) -> str:
+        raise RuntimeError("boom")
+
+    app = make_app(FakeLoader([broken]))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await ask(pilot, PROMPT)
+        assert app.conversation.turns[0].error == "RuntimeError: boom"
+        assert app.is_running
+        await asyncio.sleep(0)

@@ -1,0 +1,189 @@
+"""The app's pure parts: sanitising model text, session totals, saved conversations,
+Markdown export, error lines, and the import hygiene of `stepchat.tui.app`."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from stepchat.config import ConfigError
+from stepchat.core.ports import BackendError
+from stepchat.tui.errors import describe
+from stepchat.tui.history import (
+    Conversation,
+    History,
+    HistoryError,
+    Turn,
+    export_markdown,
+    to_markdown,
+)
+from stepchat.tui.sanitize import clean, code_fence, one_line, plain
+from stepchat.tui.stats import SessionStats, format_age, format_bytes, format_ms
+
+# ---- sanitize ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("raw", "shown"),
+    [
+        ("x = 5\x1b[2J", "x = 5"),  # clear screen
+        ("\x1b[31mred\x1b[0m", "red"),  # colours
+        ("\x1b]0;pwned\x07title", "title"),  # window title (OSC, BEL-terminated)
+        ("\x1b]8;;http://evil\x1b\\link\x1b]8;;\x1b\\", "link"),  # hyperlink (OSC 8)
+        ("a\x1bPqdata\x1b\\b", "ab"),  # DCS string
+        ("a\x9b2Jb", "ab"),  # 8-bit CSI
+        ("bell\x07 back\x08space", "bell backspace"),
+        ("cr\r\nlf", "cr\nlf"),
+        ("tab\there", "tab    here"),
+        ("rtl\u202eevil", "rtlevil"),  # bidi override
+    ],
+)
+def test_clean_strips_escapes_and_controls(raw: str, shown: str) -> None:
+    assert clean(raw) == shown
+
+
+def test_markup_is_shown_literally() -> None:
+    text = plain("[bold red]not bold[/] [link=http://x]y[/link]")
+    assert text.plain == "[bold red]not bold[/] [link=http://x]y[/link]"
+    assert not text.spans
+
+
+def test_one_line_and_code_fence() -> None:
+    assert one_line("a\n  b\tc", 10) == "a b c"
+    assert one_line("abcdefghijkl", 6) == "abcde…"
+    fenced = code_fence('{"a": "```"}', "json")
+    assert fenced.startswith("````json\n") and fenced.endswith("\n````")
+
+
+# ---- stats ------------------------------------------------------------------------------
+
+
+def _record(path: str, generated: int, saved: int, generate_ms: float, total_ms: float) -> dict:
+    return {
+        "path": path,
+        "tokens": {"prompt": 0, "generated": generated, "saved": saved},
+        "timings_ms": {"generate": generate_ms, "total": total_ms},
+        "skip_reason": None,
+    }
+
+
+def test_session_stats() -> None:
+    stats = SessionStats()
+    assert stats.hit_rate is None and stats.seconds_saved is None
+    stats.record(_record("miss", 40, 0, 500.0, 520.0))  # 80 tok/s
+    stats.record(_record("reuse-only", 0, 40, 0.0, 3.0))
+    stats.record(_record("patched", 8, 32, 100.0, 110.0))
+    stats.record(_record("skip-reuse", 40, 0, 500.0, 505.0))
+    assert stats.requests == 4
+    assert stats.hit_rate == 0.5
+    assert stats.tokens_saved == 72
+    assert stats.tokens_per_second == pytest.approx(88 / 1.1)
+    assert stats.seconds_saved == pytest.approx(72 / (88 / 1.1))
+    assert stats.last is not None and stats.last.path == "skip-reuse"
+    assert stats.last.full == 40
+
+
+def test_formats() -> None:
+    assert format_ms(12.4) == "12 ms"
+    assert format_ms(2130) == "2.13 s"
+    assert format_bytes(900) == "900 B"
+    assert format_bytes(2048) == "2.0 KB"
+    assert format_age(30) == "30s ago"
+    assert format_age(7200) == "2h ago"
+
+
+# ---- history ----------------------------------------------------------------------------
+
+
+def test_history_round_trip_private_files(tmp_path: Path) -> None:
+    history = History(tmp_path / "history")
+    conv = Conversation(history.new_id(0.0), 0.0, 5.0, "tiny")
+    conv.turns += [
+        Turn("Solve 3x + 5 = 20 for x.", record={"path": "miss", "steps": []}),
+        Turn("second", cancelled=True),
+        Turn("third", error="model not loaded"),
+    ]
+    path = history.save(conv)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert stat.S_IMODE(history.directory.stat().st_mode) == 0o700
+    loaded = history.load(conv.id)
+    assert loaded == conv
+    assert history.new_id(0.0) == conv.id + "-2"
+    [summary] = history.list()
+    assert summary.title == "Solve 3x + 5 = 20 for x." and summary.turns == 3
+
+
+def test_history_skips_broken_files_and_reports_unreadable(tmp_path: Path) -> None:
+    history = History(tmp_path)
+    (tmp_path / "broken.json").write_text("{not json")
+    assert history.list() == []
+    with pytest.raises(HistoryError):
+        history.load("broken")
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root can write anywhere")
+def test_unwritable_history_raises_history_error(tmp_path: Path) -> None:
+    locked = tmp_path / "locked"
+    locked.mkdir(mode=0o500)
+    with pytest.raises(HistoryError):
+        History(locked / "history").save(Conversation("a", 0, 0, "m"))
+
+
+def test_history_dir_that_is_a_file_raises_history_error(tmp_path: Path) -> None:
+    blocker = tmp_path / "history"
+    blocker.write_text("")
+    with pytest.raises(HistoryError):
+        History(blocker).save(Conversation("a", 0, 0, "m", [Turn("p")]))
+
+
+def test_markdown_export(tmp_path: Path) -> None:
+    record = {
+        "path": "patched",
+        "skip_reason": None,
+        "steps": [
+            {"text": "3x + 5 = 26", "status": "reused"},
+            {"text": "x = 7", "status": "fallback"},
+        ],
+        "tokens": {"generated": 0, "saved": 28},
+    }
+    conv = Conversation("c1", 0, 0, "tiny", [Turn("Solve\n3x + 5 = 26", record=record)])
+    text = to_markdown(conv)
+    assert "> Solve\n> 3x + 5 = 26" in text
+    assert "<!-- reused -->\n3x + 5 = 26" in text and "<!-- fallback -->\nx = 7" in text
+    path = export_markdown(conv, tmp_path / "exports")
+    assert path.read_text() == text
+    assert json.loads(json.dumps(conv.to_json()))["turns"][0]["record"]["path"] == "patched"
+
+
+# ---- errors -----------------------------------------------------------------------------
+
+
+def test_describe_is_one_line() -> None:
+    assert describe(ConfigError("model x: file\nnot found")) == "model x: file not found"
+    assert describe(BackendError("decode failed")) == "decode failed"
+    assert describe(KeyError("k")) == "KeyError: 'k'"
+    assert describe(PermissionError(13, "Permission denied", "/x")) == "Permission denied: /x"
+    assert len(describe(RuntimeError("x" * 1000))) == 300
+
+
+# ---- import hygiene ---------------------------------------------------------------------
+
+HEAVY = ("torch", "sentence_transformers", "llama_cpp", "lancedb")
+
+
+def test_importing_the_app_loads_no_heavy_module() -> None:
+    """The window must paint before torch, llama.cpp and LanceDB load."""
+    code = (
+        "import sys, stepchat.tui, stepchat.tui.app\n"
+        f"print(','.join(m for m in {HEAVY!r} if m in sys.modules))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert out.stdout.strip() == ""
