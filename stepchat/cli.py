@@ -101,18 +101,21 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _ask(config: Config, args: argparse.Namespace) -> int:
-    from stepchat.runtime import build_cache, load_parts
+    from stepchat.runtime import build_cache, flush_store, load_parts
 
     prompt = sys.stdin.read() if args.prompt == "-" else args.prompt
     parts = load_parts(config, args.model_override or args.model)
     for warning in parts.warnings:
         print(f"stepchat: {warning}", file=sys.stderr)
     cache = build_cache(config, parts)
-    answer = cache.answer(
-        prompt,
-        reuse=not args.no_cache,
-        store=not (args.no_cache or args.no_store),
-    )
+    try:
+        answer = cache.answer(
+            prompt,
+            reuse=not args.no_cache,
+            store=not (args.no_cache or args.no_store),
+        )
+    finally:
+        flush_store(parts.store)
     if args.json:
         print(json.dumps(answer.to_record(), ensure_ascii=False))
     else:

@@ -31,6 +31,8 @@ class ModelSpec:
     chat_format: str = "chatml"
     temperature: float = 0.0
     top_p: float = 1.0
+    repeat_penalty: float = 1.1
+    """Small models loop at temperature 0 ("john_john_john..."); a mild penalty breaks it."""
     max_tokens: int = 256
     seed: int = 42
 

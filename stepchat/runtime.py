@@ -42,9 +42,18 @@ def load_embedder() -> Embedder:
 
 
 def load_store(directory: Path, dim: int) -> Store:
+    """The LanceDB cache, with hit counts written off the fast path."""
+    from stepchat.store.deferred import DeferredTouchStore
     from stepchat.store.lance import LanceStore
 
-    return LanceStore(directory, dim=dim)
+    return DeferredTouchStore(LanceStore(directory, dim=dim))
+
+
+def flush_store(store: Store) -> None:
+    """Write queued bookkeeping (hit counts) before the process ends."""
+    flush = getattr(store, "flush", None)
+    if callable(flush):
+        flush()
 
 
 def load_parts(config: Config, model_id: str | None = None) -> Parts:

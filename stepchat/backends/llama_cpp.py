@@ -181,6 +181,7 @@ class LlamaCppBackend:
                 "stop": list(stop),
                 "temperature": self.spec.temperature,
                 "top_p": self.spec.top_p,
+                "repeat_penalty": self.spec.repeat_penalty,
                 "seed": self.spec.seed,
             }
             if json_schema is not None:

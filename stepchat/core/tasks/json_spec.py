@@ -30,9 +30,14 @@ _VALUE = (
     r"|(?P<email>[\w.+-]+@[\w-]+\.[\w.]*\w)"
     r"|(?P<num>-?\d+(?:\.\d+)?)(?![\w.]*[A-Za-z@])"
     r"|(?P<bool>true|false)\b"
-    r"|(?P<name>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*))"
+    r"|(?P<name>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*)"
 )
-_SEPARATOR = r"(?:\s*\([^)]*\))?\s*(?:\s(?:is|equals?|should be|set to|of)\s+|\s*[:=]\s*|\s+)"
+# After an explicit "is", ":" or "=", any short phrase up to the next delimiter is a value.
+_PHRASE = r"|(?P<phrase>[^,;.\n\"']{1,40}?)(?=\s*(?:,|;|\.(?:\s|$)|\s(?:and|with)\s|$)))"
+_STATED = r"(?:\s*\([^)]*\))?(?:\s(?:is|equals?|should be|set to)\s+|\s*[:=]\s*)"
+# Without one, a single lower-case word followed by a delimiter ("role manager, ...").
+_WORD = r"|(?P<phrase>[a-z][\w'-]{0,30})(?=\s*(?:,|;|\.(?:\s|$)|\s(?:and|with)\s|$)))"
+_BARE = r"(?:\s*\([^)]*\))?\s+"
 _INT_KEYS = re.compile(r"(?:^|_)(?:age|year|count|quantity|qty|pages|id|rank|floor|stock)$")
 _NUM_KEYS = re.compile(r"(?:^|_)(?:price|score|rating|height|weight|amount|cost|salary)$")
 _BOOL_KEYS = re.compile(r"^(?:is|has|can)_|(?:^|_)(?:active|enabled|available|verified)$")
@@ -120,6 +125,8 @@ def _coerce(match: re.Match[str]) -> Any:
         return float(text) if "." in text else int(text)
     if match.group("bool"):
         return match.group("bool") == "true"
+    if match.groupdict().get("phrase"):
+        return match.group("phrase").strip()
     return match.group("name")
 
 
@@ -129,8 +136,9 @@ def read_entities(prompt: str, keys: list[str], span: tuple[int, int]) -> dict[s
     found: dict[str, Any] = {}
     for key in keys:
         spoken = re.escape(key).replace("_", "[_ ]")
-        pattern = re.compile(rf"\b{spoken}\b{_SEPARATOR}{_VALUE}")
-        m = pattern.search(text)
+        stated = re.compile(rf"\b{spoken}\b{_STATED}{_VALUE}{_PHRASE}")
+        bare = re.compile(rf"\b{spoken}\b{_BARE}{_VALUE}{_WORD}")
+        m = stated.search(text) or bare.search(text)
         if m:
             found[key] = _coerce(m)
     return found
