@@ -103,7 +103,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _ask(config: Config, args: argparse.Namespace) -> int:
     from stepchat.runtime import build_cache, flush_store, load_parts
 
-    prompt = sys.stdin.read() if args.prompt == "-" else args.prompt
+    # Bytes from stdin: clean_prompt turns non-UTF-8 input into a one-line error.
+    prompt: str | bytes = sys.stdin.buffer.read() if args.prompt == "-" else args.prompt
     parts = load_parts(config, args.model_override or args.model)
     for warning in parts.warnings:
         print(f"stepchat: {warning}", file=sys.stderr)

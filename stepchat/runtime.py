@@ -7,13 +7,13 @@ cheap and the app can paint before torch, llama.cpp and LanceDB load.
 from __future__ import annotations
 
 import hashlib
+import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from stepchat.config import Config
+from stepchat.config import CacheLimits, Config
 from stepchat.core.pipeline import StepCache
 from stepchat.core.ports import Backend, Clock, Embedder, Store, StoreError
-
 
 EMBED_DIM = 384
 """all-MiniLM-L6-v2's vector size: the cache table's width, known without loading torch."""
@@ -41,12 +41,27 @@ def load_embedder() -> Embedder:
     return MiniLMEmbedder(threads=1)
 
 
-def load_store(directory: Path, dim: int) -> Store:
-    """The LanceDB cache, with hit counts written off the fast path."""
-    from stepchat.store.deferred import DeferredTouchStore
-    from stepchat.store.lance import LanceStore
+def open_store(
+    directory: Path, dim: int, limits: CacheLimits | None = None
+) -> tuple[Store, list[str]]:
+    """The LanceDB cache with hit counts written off the fast path, and notes for the user.
 
-    return DeferredTouchStore(LanceStore(directory, dim=dim))
+    A damaged or outdated table is moved aside or migrated (see `stepchat.store.maintenance`);
+    raises StoreError only when the directory cannot be used at all.
+    """
+    from stepchat.store.deferred import DeferredTouchStore
+    from stepchat.store.maintenance import open_lance
+
+    store, notes = open_lance(directory, dim, limits=limits)
+    return DeferredTouchStore(store), notes
+
+
+def load_store(directory: Path, dim: int, limits: CacheLimits | None = None) -> Store:
+    """`open_store` for callers without a place to show notes: they go to the log (stderr)."""
+    store, notes = open_store(directory, dim, limits)
+    for note in notes:
+        logging.getLogger("stepchat").warning("stepchat: %s", note)
+    return store
 
 
 def flush_store(store: Store) -> None:
@@ -65,15 +80,18 @@ def load_parts(config: Config, model_id: str | None = None) -> Parts:
         load = getattr(part, "load", None)
         if callable(load):
             load()
-    warnings: list[str] = []
+    store, warnings = open_store_or_memory(config, embedder.dim)
+    return Parts(backend, embedder, store, warnings)
+
+
+def open_store_or_memory(config: Config, dim: int) -> tuple[Store, list[str]]:
+    """The persistent cache, or an in-memory one when the cache dir is unusable; with notes."""
     try:
-        store: Store = load_store(config.paths.cache_dir, embedder.dim)
+        return open_store(config.paths.cache_dir, dim, config.limits)
     except StoreError as exc:
         from stepchat.store.memory import MemoryStore
 
-        warnings.append(f"{exc}; answering without a persistent cache this run")
-        store = MemoryStore()
-    return Parts(backend, embedder, store, warnings)
+        return MemoryStore(), [f"{exc}; answering without a persistent cache this run"]
 
 
 def build_cache(config: Config, parts: Parts, clock: Clock | None = None) -> StepCache:

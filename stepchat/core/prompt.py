@@ -25,6 +25,10 @@ def clean_prompt(prompt: str | bytes) -> tuple[str, list[str]]:
             prompt = prompt.decode("utf-8")
         except UnicodeDecodeError:
             raise PromptError("the prompt is not UTF-8 text") from None
+    try:
+        prompt.encode("utf-8")
+    except UnicodeEncodeError:  # lone surrogates: undecodable bytes from argv or a file
+        raise PromptError("the prompt is not UTF-8 text") from None
     if "\x00" in prompt:
         raise PromptError("the prompt contains binary data (NUL bytes)")
     text = _CONTROL.sub("", _ESCAPE.sub("", prompt)).strip()

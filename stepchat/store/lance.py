@@ -9,24 +9,34 @@ Why the extra machinery around LanceDB:
 - Flat search is fast below tens of thousands of rows; an IVF_PQ index (cosine) is built
   once the table reaches `index_threshold` rows, and searches then re-rank candidates on the
   exact vectors so similarities stay exact.
-Every LanceDB failure surfaces as a one-line `StoreError`.
+- Two processes may write one table: a commit that loses a race is retried with backoff, and
+  replacing an entry is one `merge_insert` commit, so a crash never leaves it half-replaced.
+- Size is bounded by `CacheLimits`: every `evict_every` writes a background thread evicts
+  expired and least-recently-hit entries, so no request waits for the sweep.
+Every LanceDB failure surfaces as a one-line `StoreError`; a table that cannot be read is a
+`CorruptStoreError` and one written under another schema a `SchemaMismatchError`, so the
+opener (`stepchat.store.maintenance`) can move it aside or migrate it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
+import random
 import re
 import threading
+import time
 import warnings
 from collections import OrderedDict
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
+from stepchat.config import CacheLimits
 from stepchat.core.ports import SearchHit, StoreError
 from stepchat.core.types import CacheEntry, TaskKind, step_from_dict, step_to_dict
 from stepchat.paths import ensure_private_dir
@@ -40,6 +50,25 @@ _META_DIM = b"stepchat.dim"
 _KEY_COLUMNS = ["id", "scope", "signature", "created"]
 # Old table versions keep deleted prompts on disk; compaction drops those older than this.
 _KEEP_OLD_VERSIONS = timedelta(minutes=10)
+# A commit that lost a race with another writer is retried this many times, with jittered
+# backoff; LanceDB reports such races as "conflict" / "retryable" errors.
+_COMMIT_TRIES = 12
+_CONFLICT = re.compile(r"conflict|retryable|concurrent", re.I)
+
+T = TypeVar("T")
+
+
+class CorruptStoreError(StoreError):
+    """The table exists but cannot be read: its files are damaged."""
+
+
+class SchemaMismatchError(StoreError):
+    """The table was written under another schema version or vector width."""
+
+    def __init__(self, message: str, version: str, dim: int | None) -> None:
+        super().__init__(message)
+        self.version = version
+        self.dim = dim
 
 
 def sql_str(value: str) -> str:
@@ -89,6 +118,9 @@ class LanceStore:
         consistency_seconds: float = 1.0,
         lru_size: int = 256,
         background_index: bool = True,
+        limits: CacheLimits | None = None,
+        evict_every: int = 32,
+        keep_versions: timedelta = _KEEP_OLD_VERSIONS,
     ) -> None:
         self.directory = Path(directory)
         self.dim = dim
@@ -104,6 +136,12 @@ class LanceStore:
         self._index_kind: str | None = None
         self.background_index = background_index
         self._indexer: threading.Thread | None = None
+        self.limits = limits
+        self.evict_every = evict_every
+        self.keep_versions = keep_versions
+        self._since_sweep = 0
+        self._janitor: threading.Thread | None = None
+        self.evicted = 0
         try:
             ensure_private_dir(self.directory)
         except OSError as exc:
@@ -125,27 +163,47 @@ class LanceStore:
             self._db = lancedb.connect(
                 self.directory, read_consistency_interval=timedelta(seconds=consistency_seconds)
             )
-            if (self.directory / f"{TABLE_NAME}.lance").exists():
+            exists = (self.directory / f"{TABLE_NAME}.lance").exists()
+        if exists:
+            with self._guard("open", corrupt=True):
                 self._table = self._db.open_table(TABLE_NAME)
-            else:
+        else:
+            with self._guard("create"):
                 self._table = self._db.create_table(TABLE_NAME, schema=self._schema)
         self._check_schema()
-        with self._guard("read"):
+        with self._guard("read", corrupt=True):
             self._reload()
 
     # ------------------------------------------------------------------ plumbing
 
     @contextmanager
-    def _guard(self, action: str) -> Iterator[None]:
-        """Turn any LanceDB / Arrow / OS failure into a one-line StoreError."""
+    def _guard(self, action: str, corrupt: bool = False) -> Iterator[None]:
+        """Turn any LanceDB / Arrow / OS failure into a one-line StoreError.
+
+        With `corrupt`, a failure means the table's files cannot be read (used on open).
+        """
         try:
             yield
         except StoreError:
             raise
         except Exception as exc:
-            raise StoreError(
+            cls = CorruptStoreError if corrupt else StoreError
+            raise cls(
                 f"cache store {self.directory}: {action} failed: {_first_line(exc)}"
             ) from exc
+
+    def _retry(self, write: Callable[[], T]) -> T:
+        """Run one commit, retrying when another writer committed first."""
+        for attempt in range(_COMMIT_TRIES):
+            try:
+                return write()
+            except Exception as exc:
+                if attempt == _COMMIT_TRIES - 1 or not _CONFLICT.search(str(exc)):
+                    raise
+                time.sleep(random.uniform(0.005, 0.02) * (attempt + 1))
+                with contextlib.suppress(Exception):
+                    self._table.checkout_latest()
+        raise AssertionError("unreachable")
 
     def _arrow_schema(self) -> Any:
         pa = self._pa
@@ -169,21 +227,28 @@ class LanceStore:
         )
 
     def _check_schema(self) -> None:
-        with self._guard("open"):
+        with self._guard("open", corrupt=True):
             schema = self._table.schema
         meta = schema.metadata or {}
-        version = meta.get(_META_VERSION, b"?").decode()
-        if version != str(SCHEMA_VERSION):
-            raise StoreError(
-                f"cache store {self.directory}: schema version {version}, this stepchat "
-                f"reads {SCHEMA_VERSION} (fix: stepchat cache clear)"
-            )
-        vector_type = schema.field("vector").type
+        version = meta.get(_META_VERSION, b"?").decode(errors="replace")
+        try:
+            vector_type = schema.field("vector").type
+        except KeyError:
+            vector_type = None
         stored_dim = getattr(vector_type, "list_size", None)
+        if version != str(SCHEMA_VERSION) or set(schema.names) != set(self._schema.names):
+            raise SchemaMismatchError(
+                f"cache store {self.directory}: schema version {version}, this stepchat "
+                f"reads {SCHEMA_VERSION} (fix: stepchat cache clear)",
+                version,
+                stored_dim,
+            )
         if stored_dim != self.dim:
-            raise StoreError(
+            raise SchemaMismatchError(
                 f"cache store {self.directory}: vectors have {stored_dim} dimensions, the "
-                f"embedder gives {self.dim} (fix: stepchat cache clear)"
+                f"embedder gives {self.dim} (fix: stepchat cache clear)",
+                version,
+                stored_dim,
             )
 
     def _reload(self) -> None:
@@ -282,18 +347,33 @@ class LanceStore:
 
     def add(self, entry: CacheEntry) -> None:
         row = self._row(entry)
+        data = self._pa.Table.from_pylist([row], schema=self._schema)
         with self._lock, self._guard("add"):
             self._sync()
-            commits = 1
             if entry.id in self._keys:
-                self._table.delete(f"id = {sql_str(entry.id)}")
+                # One commit replaces the row: a crash leaves the old entry or the new one.
+                self._retry(
+                    lambda: self._table.merge_insert("id")
+                    .when_matched_update_all()
+                    .when_not_matched_insert_all()
+                    .execute(data)
+                )
                 self._forget(entry.id)
-                commits = 2
-            self._table.add(self._pa.Table.from_pylist([row], schema=self._schema))
-            self._committed(commits)
+            else:
+                self._retry(lambda: self._table.add(data))
+            self._committed()
             self._remember(entry.id, entry.scope, entry.signature, entry.created)
             self._lru.pop(entry.id, None)
             self._wrote()
+
+    def add_many(self, entries: Sequence[CacheEntry]) -> None:
+        """New entries in one commit (migration, bulk loads); ids must not be stored yet."""
+        if not entries:
+            return
+        data = self._pa.Table.from_pylist([self._row(e) for e in entries], schema=self._schema)
+        with self._lock, self._guard("add"):
+            self._retry(lambda: self._table.add(data))
+            self._committed(reload=True)
 
     def search(
         self, vector: Sequence[float], *, scope: str, task: TaskKind, k: int = 4
@@ -346,9 +426,11 @@ class LanceStore:
             self._sync()
             if entry_id not in self._keys:
                 return
-            self._table.update(
-                where=f"id = {sql_str(entry_id)}",
-                values_sql={"hits": "hits + 1", "last_hit": repr(float(when))},
+            self._retry(
+                lambda: self._table.update(
+                    where=f"id = {sql_str(entry_id)}",
+                    values_sql={"hits": "hits + 1", "last_hit": repr(float(when))},
+                )
             )
             self._committed()
             entry = self._lru.get(entry_id)
@@ -362,7 +444,7 @@ class LanceStore:
             self._sync()
             if entry_id not in self._keys:
                 return False
-            self._table.delete(f"id = {sql_str(entry_id)}")
+            self._retry(lambda: self._table.delete(f"id = {sql_str(entry_id)}"))
             self._committed()
             self._forget(entry_id)
             self._wrote()
@@ -410,6 +492,7 @@ class LanceStore:
         self._writes += 1
         if self.optimize_every and self._writes >= self.optimize_every:
             self.optimize()
+        self._schedule_sweep()
 
     def optimize(self) -> None:
         """Compact fragments and fold new rows into the index; start the index when big.
@@ -426,7 +509,9 @@ class LanceStore:
                 self.build_index(wait=not self.background_index)
                 if self.indexing:
                     return
-            self._table.optimize(cleanup_older_than=_KEEP_OLD_VERSIONS)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", UserWarning)
+                self._retry(lambda: self._table.optimize(cleanup_older_than=self.keep_versions))
             self._committed(reload=True)
 
     @property
@@ -506,7 +591,7 @@ class LanceStore:
         with self._lock, self._guard("evict"):
             doomed = int(self._table.count_rows(where))
             if doomed:
-                self._table.delete(where)
+                self._retry(lambda: self._table.delete(where))
                 self._committed(reload=True)
             return doomed
 
@@ -514,33 +599,97 @@ class LanceStore:
         """Delete least-recently-hit entries until both limits hold; returns how many.
 
         Bytes are `CacheEntry.size_bytes()` summed (text, steps and vector), so the limit
-        means the same for every store.
+        means the same for every store. The scan runs without the store lock (LanceDB
+        reads are thread-safe), so requests only wait for the delete commits.
         """
-        with self._lock, self._guard("evict"):
-            table = (
+        with self._guard("evict"):
+            rows = (
                 self._table.search()
                 .select(["id", "last_hit", "prompt", "steps"])
                 .limit(None)
                 .to_arrow()
+                .to_pylist()
             )
-            rows = table.to_pylist()
-            rows.sort(key=lambda r: r["last_hit"])
-            sizes = [_row_bytes(r, self.dim) for r in rows]
-            total = sum(sizes)
-            count = len(rows)
-            doomed: list[str] = []
-            for row, size in zip(rows, sizes, strict=True):
-                if count <= max_entries and total <= max_bytes:
-                    break
-                doomed.append(row["id"])
-                count -= 1
-                total -= size
+        rows.sort(key=lambda r: r["last_hit"])
+        sizes = [_row_bytes(r, self.dim) for r in rows]
+        total = sum(sizes)
+        count = len(rows)
+        doomed: list[str] = []
+        for row, size in zip(rows, sizes, strict=True):
+            if count <= max_entries and total <= max_bytes:
+                break
+            doomed.append(row["id"])
+            count -= 1
+            total -= size
+        if not doomed:
+            return 0
+        with self._lock, self._guard("evict"):
             for start in range(0, len(doomed), 500):
-                batch = ", ".join(sql_str(i) for i in doomed[start : start + 500])
-                self._table.delete(f"id IN ({batch})")
-            if doomed:
-                self._committed(reload=True)
-            return len(doomed)
+                where = "id IN (" + ", ".join(sql_str(i) for i in doomed[start : start + 500]) + ")"
+                self._delete_where(where)
+            self._committed(reload=True)
+        return len(doomed)
+
+    def _delete_where(self, where: str) -> None:
+        self._retry(lambda: self._table.delete(where))
+
+    def sweep(self, now: float | None = None) -> int:
+        """Enforce `limits` once: expired entries first, then least-recently-hit ones."""
+        limits = self.limits
+        if limits is None:
+            return 0
+        now = time.time() if now is None else now
+        removed = 0
+        if limits.ttl_days > 0:
+            removed += self.evict_older_than(limits.ttl_days * 86400, now)
+        removed += self.evict_to_limits(limits.max_entries, limits.max_bytes)
+        self.evicted += removed
+        return removed
+
+    @property
+    def sweeping(self) -> bool:
+        """Whether a background eviction sweep is running."""
+        return self._janitor is not None and self._janitor.is_alive()
+
+    def wait_for_sweep(self, timeout: float | None = None) -> None:
+        """Block until a background eviction sweep has finished (tests, exit)."""
+        if self._janitor is not None:
+            self._janitor.join(timeout)
+
+    def _schedule_sweep(self) -> None:
+        """Every `evict_every` writes, sweep in a thread: the writing request returns at once."""
+        if self.limits is None or not self.evict_every:
+            return
+        self._since_sweep += 1
+        if self._since_sweep < self.evict_every or self.sweeping:
+            return
+        self._since_sweep = 0
+        self._janitor = threading.Thread(
+            target=self._sweep_logged, name="stepchat-lance-evict", daemon=True
+        )
+        self._janitor.start()
+
+    def _sweep_logged(self) -> None:
+        try:
+            self.sweep()
+        except StoreError as exc:
+            log.warning("%s", exc)  # the cache may grow past its limits until the next sweep
+
+    def compact(self, keep_versions: timedelta | None = None) -> dict[str, int]:
+        """Merge fragments and drop old table versions; returns disk bytes before and after.
+
+        Old versions still hold deleted rows (prompts included), so this is also what makes
+        a deletion final on disk. `keep_versions=timedelta(0)` drops every old version; only
+        safe when no other process is reading the cache.
+        """
+        keep = self.keep_versions if keep_versions is None else keep_versions
+        before = _dir_bytes(self.directory)
+        with self._lock, self._guard("compact"), warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)
+            self._retry(lambda: self._table.optimize(cleanup_older_than=keep))
+            self._committed(reload=True)
+            self._writes = 0
+        return {"before": before, "after": _dir_bytes(self.directory)}
 
 
 def _row_bytes(row: dict[str, Any], dim: int) -> int:
