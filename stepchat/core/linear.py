@@ -83,7 +83,10 @@ def _candidate_spans(line: str) -> list[str]:
     """Maximal runs around each '=' made of math characters and lone letters."""
     spans: list[str] = []
     n = len(line)
+    hi = 0
     for eq in (i for i, ch in enumerate(line) if ch == "="):
+        if eq < hi:
+            continue  # same maximal run as the previous '=': scanning it again is quadratic
         lo = eq
         while lo > 0 and _is_math_at(line, lo - 1):
             lo -= 1
