@@ -44,9 +44,3 @@ def one_line(text: str, width: int) -> str:
     flat = " ".join(clean(text).split())
     return flat if len(flat) <= width else flat[: max(0, width - 1)] + "…"
 
-
-def code_fence(text: str, lang: str = "") -> str:
-    """Markdown for `text` as a code block whose fence no backtick run inside can close."""
-    longest = max((len(m) for m in re.findall(r"`+", text)), default=0)
-    fence = "`" * max(3, longest + 1)
-    return f"{fence}{lang}\n{text}\n{fence}"

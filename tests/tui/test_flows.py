@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
+from textual.widgets import Static
 
 from stepchat.config import Config, ConfigError
 from stepchat.core.ports import FixedClock
@@ -21,6 +22,7 @@ from stepchat.core.types import ChatMessage
 from stepchat.tui.app import StepchatApp, build_app
 from stepchat.tui.screens.dialogs import ConversationPickerScreen, ModelPickerScreen
 from stepchat.tui.screens.inspector import InspectorScreen
+from stepchat.tui.widgets.savings import StatusLine
 from stepchat.tui.widgets.steps import AnswerView, StepBlock, UserTurn
 
 from .conftest import LINEAR_REPLIES, FakeLoader, ask, settle
@@ -217,7 +219,7 @@ async def test_mark_wrong_evicts_the_selected_entry(make_app: Any) -> None:
         await pilot.press("escape")
         await pilot.pause()
         # The chat totals moved too.
-        assert "1" in str(app.chat.query_one("#savings").render())
+        assert "1 cached" in app.chat.query_one(StatusLine).content.plain
 
 
 async def test_evict_all_asks_first(make_app: Any) -> None:
@@ -399,7 +401,8 @@ async def test_load_failure_is_shown_and_can_be_retried(make_app: Any) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         assert app.load_error == "model tiny: GGUF file not found: /x.gguf"
-        assert "GGUF file not found" in str(app.chat.query_one("#banner").render())
+        banner = app.chat.query_one("#banner", Static)
+        assert "GGUF file not found" in banner.content.plain
         app.chat.prompt.text = PROMPT
         await pilot.press("enter")
         await settle(pilot)
@@ -424,3 +427,16 @@ async def test_unexpected_exception_becomes_a_line_not_a_crash(make_app: Any) ->
         assert app.conversation.turns[0].error == "RuntimeError: boom"
         assert app.is_running
         await asyncio.sleep(0)
+
+
+async def test_palette_runs_export_from_the_keyboard(make_app: Any, config: Config) -> None:
+    app = make_app(FakeLoader(LINEAR_REPLIES[:1]))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await ask(pilot, PROMPT)
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"export", "enter")
+        await settle(pilot)
+        target = config.paths.data_dir / "exports" / f"{app.conversation.id}.md"
+        assert target.is_file()

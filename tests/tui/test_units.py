@@ -23,7 +23,7 @@ from stepchat.tui.history import (
     export_markdown,
     to_markdown,
 )
-from stepchat.tui.sanitize import clean, code_fence, one_line, plain
+from stepchat.tui.sanitize import clean, one_line, plain
 from stepchat.tui.stats import SessionStats, format_age, format_bytes, format_ms
 
 # ---- sanitize ---------------------------------------------------------------------------
@@ -54,11 +54,9 @@ def test_markup_is_shown_literally() -> None:
     assert not text.spans
 
 
-def test_one_line_and_code_fence() -> None:
+def test_one_line() -> None:
     assert one_line("a\n  b\tc", 10) == "a b c"
     assert one_line("abcdefghijkl", 6) == "abcde…"
-    fenced = code_fence('{"a": "```"}', "json")
-    assert fenced.startswith("````json\n") and fenced.endswith("\n````")
 
 
 # ---- stats ------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.syntax import Syntax
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
@@ -26,7 +27,7 @@ from stepchat.core.events import (
     TokenEvent,
 )
 from stepchat.core.types import AnswerStep, CachePath, StepStatus
-from stepchat.tui.sanitize import clean, code_fence, plain
+from stepchat.tui.sanitize import clean, plain
 from stepchat.tui.stats import format_ms
 
 BADGES: dict[StepStatus, str] = {
@@ -43,8 +44,9 @@ PATH_LABELS: dict[str, str] = {
     CachePath.MISS: "not in the cache",
 }
 
-PLAIN_KINDS = frozenset({"equation", "final", "prose"})
-"""Linear-equation steps: `*` and `_` in them are algebra, not Markdown emphasis."""
+PLAIN_KINDS = frozenset({"equation", "final", "prose", "member"})
+"""Shown literally: in equations `*` and `_` are algebra, not Markdown emphasis, and a JSON
+member ('"age": 40') is clearer bare than in a padded code block."""
 
 
 def step_from_record(data: dict[str, Any]) -> AnswerStep:
@@ -62,12 +64,13 @@ def step_from_record(data: dict[str, Any]) -> AnswerStep:
 
 
 def step_body(step: AnswerStep) -> Widget:
-    """Equations as literal text, JSON as a highlighted code block, prose as Markdown."""
+    """Equations and JSON members literally, whole JSON highlighted, prose as Markdown."""
     text = clean(step.text)
     if step.kind in PLAIN_KINDS:
-        return Static(Text(text), classes="body")
-    if step.kind == "member" or text.lstrip().startswith(("{", "[")):
-        return Markdown(code_fence(text, "json"), classes="body", open_links=False)
+        return Static(Text(text), classes="body", markup=False)
+    if text.lstrip().startswith(("{", "[")):
+        syntax = Syntax(text, "json", background_color="default", word_wrap=True)
+        return Static(syntax, classes="body", markup=False)
     return Markdown(text, classes="body", open_links=False)
 
 
@@ -80,10 +83,7 @@ class StepBlock(Horizontal):
         self.index = index
 
     def compose(self) -> ComposeResult:
-        badge = BADGES[self.step.status]
-        if self.step.key:
-            badge += f" · {clean(self.step.key)}"
-        yield Label(Text(badge), classes="badge", markup=False)
+        yield Label(Text(BADGES[self.step.status]), classes="badge", markup=False)
         yield step_body(self.step)
 
 
