@@ -1,0 +1,80 @@
+"""A cache client run as a separate process by the concurrency and crash tests.
+
+    python -m tests.reliability.worker ask DIR TAG N   # N requests through StepCache
+    python -m tests.reliability.worker add DIR TAG N   # N raw adds (0 = until killed)
+
+Every entry id is printed on its own line (`stored <id>`) only after the store call that
+wrote it returned, so the parent knows exactly which writes were acknowledged.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from stepchat.core.types import CacheEntry, Step, TaskKind
+from tests.reliability.helpers import EMBED, make_cache, open_lance, solve_text
+
+
+def entry_for(entry_id: str) -> CacheEntry:
+    """The entry a writer stores under `entry_id`: its content is a function of the id."""
+    prompt = f"Solve for x: 7x + 3 = {len(entry_id)} ({entry_id})"
+    return CacheEntry(
+        id=entry_id,
+        prompt=prompt,
+        vector=EMBED.embed(prompt),
+        scope="crash",
+        task=TaskKind.LINEAR,
+        signature=f"sig-{entry_id}",
+        constraints={"id": entry_id},
+        steps=[Step(f"step {i} of {entry_id}", "equation") for i in range(3)],
+        model="scripted",
+        created=1.0,
+        last_hit=1.0,
+    )
+
+
+def ask(directory: Path, tag: int, count: int) -> None:
+    store = open_lance(directory, optimize_every=32)
+    backend_replies = [
+        lambda messages: _reply(messages[-1].content),
+    ]
+    cache = make_cache(backend_replies, store=store)
+    for i in range(count):
+        if i % 4 == 3:
+            prompt = (
+                f"Return a JSON object with keys name and age for a person whose name is "
+                f"Worker{tag}x{i} and age is {i}."
+            )
+        else:
+            c = tag * 100_000 + i * i + 3 * i  # distinct solutions: (almost) every answer stores
+            prompt = f"Solve for x: {2 + i % 5}x + {i} = {c}. Show each step."
+        answer = cache.answer(prompt)
+        if answer.stored_entry:
+            print("stored", answer.stored_entry, flush=True)
+
+
+def _reply(prompt: str) -> str:
+    import re
+
+    m = re.search(r"(\d+)x \+ (\d+) = (\d+)", prompt)
+    if m:
+        return solve_text(*(int(g) for g in m.groups()))
+    return '{"name": "someone", "age": 1}'
+
+
+def add(directory: Path, tag: int, count: int) -> None:
+    store = open_lance(directory, optimize_every=7)
+    i = 0
+    while count == 0 or i < count:
+        entry_id = f"w{tag}-{i}"
+        store.add(entry_for(entry_id))
+        print("stored", entry_id, flush=True)
+        if i % 5 == 4:
+            store.touch(entry_id, 2.0)
+        i += 1
+
+
+if __name__ == "__main__":
+    mode, directory, tag, count = sys.argv[1], Path(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+    {"ask": ask, "add": add}[mode](directory, tag, count)
