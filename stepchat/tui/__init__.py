@@ -30,5 +30,8 @@ def run(config: Config, model_id: str | None = None) -> int:
         # An unknown id is reported by the app's loading state, not as a traceback here.
         config = replace(config, default_model=model_id)
     app = build_app(config, load_parts)
-    result = app.run()
+    try:
+        result = app.run()
+    finally:
+        app.close_parts()
     return result if isinstance(result, int) else 0

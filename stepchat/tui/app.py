@@ -13,6 +13,7 @@ Importing this module must not import torch, sentence_transformers, llama_cpp or
 
 from __future__ import annotations
 
+import sys
 import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -27,7 +28,7 @@ from stepchat.config import Config
 from stepchat.core.events import PipelineEvent
 from stepchat.core.pipeline import StepCache
 from stepchat.core.ports import Clock, GenerationCancelled, SystemClock
-from stepchat.runtime import Parts, build_cache
+from stepchat.runtime import Parts, build_cache, flush_store
 from stepchat.tui.errors import describe
 from stepchat.tui.history import Conversation, History, HistoryError, Turn, export_markdown
 from stepchat.tui.messages import (
@@ -156,6 +157,7 @@ class StepchatApp(App[int]):
     def start_loading(self, model_id: str | None = None) -> None:
         """Load (or reload, for another model) the parts in a worker; show the loading state."""
         self.model_id = model_id or self.model_id
+        previous = self.parts
         self.parts = None
         self.cache = None
         self.loading = True
@@ -165,12 +167,17 @@ class StepchatApp(App[int]):
             "loading",
         )
         self.refresh_savings()
-        self.load_parts(self.model_id)
+        self.load_parts(self.model_id, previous)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="load")
-    def load_parts(self, model_id: str) -> None:
-        """Load model, embedder and store; report them with the store's count, or the error."""
+    def load_parts(self, model_id: str, previous: Parts | None = None) -> None:
+        """Load model, embedder and store; report them with the store's count, or the error.
+
+        The parts being replaced (a model switch) get their queued hit counts written first.
+        """
         try:
+            if previous is not None:
+                flush_store(previous.store)
             parts = self._load(self.config, model_id)
             entries = parts.store.count()
         except Exception as exc:
@@ -209,6 +216,14 @@ class StepchatApp(App[int]):
             await active.view.fail(active.turn.error)
             self._save_conversation()
             self.refresh_savings()
+
+    def close_parts(self) -> None:
+        """Write the store's queued bookkeeping; called when the app has exited."""
+        if self.parts is not None:
+            try:
+                flush_store(self.parts.store)
+            except Exception as exc:  # exiting: report, never raise
+                print(f"stepchat: could not save hit counts: {describe(exc)}", file=sys.stderr)
 
     def action_retry_load(self) -> None:
         if not self.loading:

@@ -43,4 +43,3 @@ def one_line(text: str, width: int) -> str:
     """`text` cleaned, folded onto one line and cut to `width` cells with an ellipsis."""
     flat = " ".join(clean(text).split())
     return flat if len(flat) <= width else flat[: max(0, width - 1)] + "…"
-

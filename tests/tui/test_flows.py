@@ -19,6 +19,7 @@ from textual.widgets import Static
 from stepchat.config import Config, ConfigError
 from stepchat.core.ports import FixedClock
 from stepchat.core.types import ChatMessage
+from stepchat.store.memory import MemoryStore
 from stepchat.tui.app import StepchatApp, build_app
 from stepchat.tui.screens.dialogs import ConversationPickerScreen, ModelPickerScreen
 from stepchat.tui.screens.inspector import InspectorScreen
@@ -440,3 +441,28 @@ async def test_palette_runs_export_from_the_keyboard(make_app: Any, config: Conf
         await settle(pilot)
         target = config.paths.data_dir / "exports" / f"{app.conversation.id}.md"
         assert target.is_file()
+
+
+class FlushCountingStore(MemoryStore):
+    """A store with queued bookkeeping, like the LanceDB store behind DeferredTouchStore."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.flushes = 0
+
+    def flush(self) -> None:
+        self.flushes += 1
+
+
+async def test_queued_hits_are_flushed_on_switch_and_exit(make_app: Any) -> None:
+    loader = FakeLoader()
+    store = FlushCountingStore()
+    loader.store = store
+    app = make_app(loader)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.switch_model("small")
+        await settle(pilot)
+        assert store.flushes == 1
+    app.close_parts()
+    assert store.flushes == 2
