@@ -14,25 +14,25 @@ max tokens are identical) and starts each seed with an empty cache of its own:
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from stepchat.core.pipeline import StepCache
 from stepchat.core.ports import Backend, Embedder, Store
 from stepchat.core.settings import PipelineSettings
-from stepchat.core.types import Answer
+from stepchat.core.types import Answer, ChatMessage
 from stepchat.store.memory import MemoryStore
 
 ARM_NAMES = ("nocache", "exact", "gptcache", "stepcache-paper", "stepcache")
 
-WARMUP_PROMPTS = (
-    "Solve for q: 7q - 2 = 12. Show each step.",
+WARMUP_REPLIES = {
+    "Solve for q: 7q - 2 = 12. Show each step.": "7q - 2 = 12\n7q = 14\nq = 2",
     "Return a JSON object with keys colour and size (integer) for a shirt whose colour is "
-    "teal and size is 40.",
-    "Name one primary colour.",
-)
-"""Served once per arm on a scratch cache before the measured requests; never counted."""
+    "teal and size is 40.": '{"colour": "teal", "size": 40}',
+    "Name one primary colour.": "Red.",
+}
+"""Warm-up requests and the canned replies a scratch arm gets for them; never counted."""
 
 HIT = "hit"
 MISS = "miss"
@@ -164,10 +164,8 @@ class StepCacheArm:
         return served_from_answer(self.engine.answer(prompt))
 
 
-def make_arm(name: str, shared: Shared, *, scratch: bool = False) -> Arm:
-    """A fresh arm; `scratch` ones keep their steps in memory (for warm-up only)."""
-    if scratch:
-        shared = Shared(shared.backend, shared.embedder, shared.settings, MemoryStore)
+def make_arm(name: str, shared: Shared) -> Arm:
+    """A fresh arm with an empty cache of its own."""
     if name == "nocache":
         return NoCacheArm(shared)
     if name == "exact":
@@ -181,8 +179,30 @@ def make_arm(name: str, shared: Shared, *, scratch: bool = False) -> Arm:
     raise ValueError(f"unknown arm {name!r} (known: {', '.join(ARM_NAMES)})")
 
 
-def warm_up(name: str, shared: Shared, prompts: tuple[str, ...] = WARMUP_PROMPTS) -> None:
-    """Load code paths, model caches and imports on a scratch arm that is then dropped."""
-    arm = make_arm(name, shared, scratch=True)
-    for prompt in prompts:
+def _canned(messages: Sequence[ChatMessage]) -> str:
+    text = "\n".join(m.content for m in messages)
+    return next((reply for prompt, reply in WARMUP_REPLIES.items() if prompt in text), "Red.")
+
+
+def warm_model(shared: Shared) -> None:
+    """One short real generation, so the first measured request does not pay for page-ins."""
+    shared.backend.complete([ChatMessage("user", "Name one primary colour.")], max_tokens=8)
+
+
+def warm_up(name: str, shared: Shared) -> None:
+    """Run the arm's own code paths (imports, embedder, checks, GPTCache) on a scratch copy.
+
+    The scratch arm answers from canned replies and keeps its steps in memory, so warming
+    costs no model time and leaves nothing in the cache that is then measured.
+    """
+    from stepchat.backends.scripted import ScriptedBackend
+
+    scratch = Shared(
+        ScriptedBackend([_canned], model_id="warm-up"),
+        shared.embedder,
+        shared.settings,
+        MemoryStore,
+    )
+    arm = make_arm(name, scratch)
+    for prompt in WARMUP_REPLIES:
         arm.serve(prompt)

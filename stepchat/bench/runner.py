@@ -1,7 +1,8 @@
 """Runs every arm over every seed's workload and judges each served answer.
 
-Per seed, each arm gets a warm-up on a scratch cache, then a fresh cache, then the
-workload in arrival order. Latency is the wall time of the arm's `serve` call: embedding,
+The model is warmed once with a short real generation; then, per seed, each arm is
+warmed on a scratch copy with canned replies (see `arms.warm_up`), gets a fresh cache and
+serves the workload in arrival order. Latency is the wall time of the arm's `serve` call: embedding,
 retrieval, verification and generation included, checking excluded.
 """
 
@@ -12,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from stepchat.bench.arms import Shared, make_arm, warm_up
+from stepchat.bench.arms import Shared, make_arm, warm_model, warm_up
 from stepchat.bench.checker import check
 from stepchat.bench.progress import NoProgress, ProgressBar
 from stepchat.bench.records import Request
@@ -133,6 +134,8 @@ def run_bench(
     """All arms over all seeds, in a fixed order: seed by seed, arm by arm."""
     total = sum(len(w) for w in workloads.values()) * len(arms)
     bar = progress if progress is not None else NoProgress(total)
+    if warmup:
+        warm_model(shared)
     records: list[Record] = []
     for seed, requests in workloads.items():
         for name in arms:
