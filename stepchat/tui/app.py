@@ -128,8 +128,10 @@ class StepchatApp(App[int]):
         return PanelState(self.model_name, status, self.reuse, self.store_answers)
 
     def refresh_savings(self) -> None:
+        """Redraw the savings views and the footer (Esc and Ctrl+R come and go with state)."""
         if self.chat.is_mounted:
             self.chat.refresh_savings(self.panel_state(), self.stats)
+            self.chat.refresh_bindings()
 
     def set_entry_count(self, entries: int) -> None:
         """The store's row count changed (an answer was stored, or entries were evicted)."""

@@ -255,3 +255,29 @@ def test_layout_80x24(snap_compare: Any, make_app: Any) -> None:
 
     app = make_app(FakeLoader(LINEAR_REPLIES[:1]))
     assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
+
+
+def test_answering_shows_cancel_key(snap_compare: Any, make_app: Any) -> None:
+    """While the model is still generating, the footer offers 'esc Cancel' (absent in the
+    other snapshots), the panel status reads 'answering…' and under the prompt the route
+    line reads 'not in the cache (miss) · generate…'."""
+    started = threading.Event()
+    release = threading.Event()
+
+    def slow(_messages: object) -> str:
+        started.set()
+        release.wait(timeout=10)
+        return "3x + 5 = 20\n3x = 15\nx = 5"
+
+    async def run_before(pilot: Any) -> None:
+        await settle(pilot)
+        pilot.app.chat.prompt.text = "Solve 3x + 5 = 20 for x."
+        await pilot.press("enter")
+        while not started.is_set():
+            await pilot.pause(0.01)
+        await pilot.pause()
+
+    try:
+        assert snap_compare(make_app(FakeLoader([slow])), terminal_size=WIDE, run_before=run_before)
+    finally:
+        release.set()

@@ -155,10 +155,13 @@ class AnswerView(Vertical):
         self._stream = ""
 
     def _route_text(self) -> Text:
+        """The path once known, followed by the running stage until the answer is in."""
         if self.path is None:
             return Text(self.status_text or "…")
-        label = PATH_LABELS.get(self.path, self.path)
-        return Text(f"{label} ({self.path})")
+        text = f"{PATH_LABELS.get(self.path, self.path)} ({self.path})"
+        if self.record is None and self.status_text:
+            text += f" · {self.status_text}"
+        return Text(text)
 
     def _set_route(self) -> None:
         route = self.query(".route").first(Static)
@@ -167,11 +170,11 @@ class AnswerView(Vertical):
     def apply(self, event: PipelineEvent) -> None:
         """Paint one pipeline event; DoneEvent is left to `finish`, which gets the record."""
         if isinstance(event, StageEvent):
-            if self.path is None:
-                self.status_text = f"{event.stage}…"
-                self._set_route()
+            self.status_text = f"{event.stage}…"
+            self._set_route()
         elif isinstance(event, RouteEvent):
             self.path = str(event.path)
+            self.status_text = ""
             self._set_route()
             if event.skip_reason and event.skip_reason != self.skip_reason:
                 self.skip_reason = event.skip_reason
