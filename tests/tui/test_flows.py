@@ -466,3 +466,33 @@ async def test_queued_hits_are_flushed_on_switch_and_exit(make_app: Any) -> None
         assert store.flushes == 1
     app.close_parts()
     assert store.flushes == 2
+
+
+async def test_evictions_wait_while_an_answer_is_served(make_app: Any) -> None:
+    started = threading.Event()
+    release = threading.Event()
+
+    def slow(_messages: Sequence[ChatMessage]) -> str:
+        started.set()
+        release.wait(timeout=10)
+        return "x = 1"
+
+    loader = FakeLoader(["3x + 5 = 20\n3x = 15\nx = 5", slow])
+    app = make_app(loader)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            await ask(pilot, PROMPT)
+            app.chat.prompt.text = "Solve 2x + 4 = x + 9 for x."
+            await pilot.press("enter")
+            await wait_until(pilot, started.is_set)
+            await pilot.press("f2")
+            await wait_until(pilot, lambda: pilot.app.screen.query("#entries").first().row_count)
+            await pilot.press("d")
+            await pilot.pause()
+            assert loader.store.count() == 1
+            release.set()
+            await settle(pilot)
+            assert not app.busy
+    finally:
+        release.set()

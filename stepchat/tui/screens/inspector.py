@@ -263,15 +263,22 @@ class InspectorScreen(Screen[None]):
     def action_focus_filter(self) -> None:
         self.query_one("#filter", Input).focus()
 
+    def _writable(self) -> bool:
+        """Evictions wait for a running answer: the pipeline may be writing the same store."""
+        if self.stepchat.busy:
+            self.notify("An answer is being served: try again when it is done.", severity="warning")
+            return False
+        return True
+
     def action_evict(self) -> None:
         entry, store = self.selected_entry, self.store
-        if entry is None or store is None:
+        if entry is None or store is None or not self._writable():
             return
         self.evict_entries(store, [entry.id], f"Evicted: {one_line(entry.prompt, 40)}")
 
     def action_mark_wrong(self) -> None:
         entry, store = self.selected_entry, self.store
-        if entry is None or store is None:
+        if entry is None or store is None or not self._writable():
             return
         self.evict_entries(
             store, [entry.id], f"Marked wrong and evicted: {one_line(entry.prompt, 40)}"
@@ -279,7 +286,7 @@ class InspectorScreen(Screen[None]):
 
     def action_evict_all(self) -> None:
         store = self.store
-        if store is None or not self._total:
+        if store is None or not self._total or not self._writable():
             return
         count = self._total
 
