@@ -54,7 +54,7 @@ def test_bad_prompts_are_one_line_errors(tmp_path: Path) -> None:
                                        stderr=subprocess.PIPE))
         for name, args, _stdin, words in CASES
     ]
-    for (name, words, proc), case in zip(procs, CASES, strict=True):
+    for (_name, words, proc), case in zip(procs, CASES, strict=True):
         out, err = proc.communicate(case[2], timeout=120)
         one_line_error(subprocess.CompletedProcess(proc.args, proc.returncode, out, err), words)
 
