@@ -137,7 +137,8 @@ def _summary(entry: CacheEntry) -> str:
     prompt = " ".join(entry.prompt.split())
     if len(prompt) > 60:
         prompt = prompt[:59] + "…"
-    return f"{entry.id}  {entry.task:<6} {len(entry.steps):>3} steps {entry.hits:>4} hits  {when}  {prompt}"
+    counts = f"{len(entry.steps):>3} steps {entry.hits:>4} hits"
+    return f"{entry.id}  {entry.task:<6} {counts}  {when}  {prompt}"
 
 
 def _cache(config: Config, args: argparse.Namespace) -> int:

@@ -82,7 +82,8 @@ def test_json_flow(cache: StepCache) -> None:
     )
     obj = json.loads(added.text)
     assert list(obj) == ["name", "age", "city", "email"]
-    assert {k: obj[k] for k in ("name", "age", "city")} == {"name": "Bob", "age": 41, "city": "Rome"}
+    expected = {"name": "Bob", "age": 41, "city": "Rome"}
+    assert {k: obj[k] for k in expected} == expected
     assert isinstance(obj["email"], str)
     statuses = {s.key: s.status for s in added.steps}
     assert statuses["name"] == StepStatus.REUSED

@@ -102,9 +102,8 @@ def _candidate_spans(line: str) -> list[str]:
 def _is_math_at(line: str, i: int) -> bool:
     ch = line[i]
     if ch == "=" or ch in _MATH_CHARS:
-        if ch == "." and not (i + 1 < len(line) and line[i + 1].isdigit()):
-            return False
-        return True
+        # a full stop ends a sentence unless a digit follows (2.5)
+        return ch != "." or (i + 1 < len(line) and line[i + 1].isdigit())
     if ch.isalpha() and ch.isascii():
         before = line[i - 1] if i > 0 else " "
         after = line[i + 1] if i + 1 < len(line) else " "

@@ -216,7 +216,8 @@ class StepCache:
                     )
                     for new, old in zip(swapped, cached, strict=True)
                 ]
-                whole = all(passed) and handler.integrity(task, handler.stitch(swapped)) is not False
+                stitched = handler.stitch(swapped)
+                whole = all(passed) and handler.integrity(task, stitched) is not False
         timings.verify_ms += watch.ms()
         for index, (step, ok) in enumerate(zip(steps, passed, strict=True)):
             if not ok:

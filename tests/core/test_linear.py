@@ -47,7 +47,7 @@ def test_every_solver_step_is_equivalent_to_the_problem(
     steps = solver_steps(form)
     assert steps[-1][0] == "final"
     assert steps[-1][1] == target.final_line(var)
-    for kind, text in steps[:-1]:
+    for _kind, text in steps[:-1]:
         found = find_equation(text)
         assert found is not None, text
         if found.variables:

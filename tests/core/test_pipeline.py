@@ -64,7 +64,7 @@ def test_wrong_model_answer_is_repaired_by_the_solver() -> None:
     answer = cache.answer(BASE)
     assert final_line(answer.text) == "x = 5"
     assert "x = 10" not in answer.text and "3x = 25" not in answer.text
-    assert [s.status for s in answer.steps][0] == StepStatus.REGENERATED
+    assert answer.steps[0].status == StepStatus.REGENERATED
     assert answer.steps[-1].status == StepStatus.FALLBACK
     assert answer.verified is True
 

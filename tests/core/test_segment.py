@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from stepchat.core.pipeline import StepCache
 from stepchat.backends.scripted import ScriptedBackend
+from stepchat.core.pipeline import StepCache
 from stepchat.core.tasks.linear_task import LinearHandler
 from stepchat.core.tasks.text_task import segment_text, stitch_text
 from stepchat.embed.hashed import HashedEmbedder

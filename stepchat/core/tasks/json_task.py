@@ -189,7 +189,9 @@ class JsonHandler:
         self, task: Task, steps: Sequence[AnswerStep], passed: Sequence[bool], gen: Generation
     ) -> list[AnswerStep]:
         spec = spec_of(task)
-        good = {s.key: s for s, ok in zip(steps, passed, strict=True) if ok and s.key}
+        good: dict[str, AnswerStep] = {
+            s.key: s for s, ok in zip(steps, passed, strict=True) if ok and s.key
+        }
         hit = any(s.status == StepStatus.REUSED for s in steps)
         status = StepStatus.PATCHED if hit else StepStatus.REGENERATED
         if self.fill_stated:
@@ -212,10 +214,10 @@ class JsonHandler:
         task: Task,
         spec: JsonSpec,
         missing: tuple[str, ...],
-        good: dict[str | None, AnswerStep],
+        good: dict[str, AnswerStep],
         status: StepStatus,
         gen: Generation,
-    ) -> dict[str | None, AnswerStep]:
+    ) -> dict[str, AnswerStep]:
         known = "{" + ", ".join(s.text for s in good.values()) + "}"
         request = (
             f"{task.prompt}\n\nAlready known: {known}\n"
@@ -230,7 +232,7 @@ class JsonHandler:
         obj = extract_object(reply.text)
         if obj is None:
             obj = self._repair(reply.text, JsonSpec(missing, spec.types, {}, (0, 0)), gen)
-        found: dict[str | None, AnswerStep] = {}
+        found: dict[str, AnswerStep] = {}
         for key in missing:
             if obj is None or key not in obj:
                 continue

@@ -77,7 +77,8 @@ class TextHandler:
 
     def skip_reason(self, task: Task, cached: dict[str, Any]) -> str | None:
         if cached.get("operation") != task.constraints["operation"]:
-            return f"operation changed ({cached.get('operation')} -> {task.constraints['operation']})"
+            before, after = cached.get("operation"), task.constraints["operation"]
+            return f"operation changed ({before} -> {after})"
         if bool(cached.get("negated")) != task.constraints["negated"]:
             return "negation changed"
         return None
