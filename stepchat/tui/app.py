@@ -23,12 +23,14 @@ from textual import work
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
+from textual.worker import get_current_worker
 
 from stepchat.config import Config
 from stepchat.core.events import PipelineEvent
 from stepchat.core.pipeline import StepCache
 from stepchat.core.ports import Clock, GenerationCancelled, SystemClock
 from stepchat.runtime import Parts, build_cache, flush_store
+from stepchat.tui.commands import palette_commands
 from stepchat.tui.errors import describe
 from stepchat.tui.history import Conversation, History, HistoryError, Turn, export_markdown
 from stepchat.tui.messages import (
@@ -58,6 +60,17 @@ class ActiveRequest:
     view: AnswerView
     turn: Turn
     cancel: threading.Event
+
+
+class EitherEvent:
+    """A cancel token set by Esc (the request's event) or by Textual cancelling the worker,
+    which it does for every worker when the app exits, so quitting stops a generation."""
+
+    def __init__(self, *events: threading.Event) -> None:
+        self._events = events
+
+    def is_set(self) -> bool:
+        return any(event.is_set() for event in self._events)
 
 
 class StepchatApp(App[int]):
@@ -289,11 +302,12 @@ class StepchatApp(App[int]):
         def forward(event: PipelineEvent) -> None:
             self.post_message(PipelineUpdate(request, event))
 
+        token = EitherEvent(cancel, get_current_worker().cancelled_event)
         try:
             answer = cache.answer(
                 prompt,
                 on_event=forward,
-                cancel=cancel,
+                cancel=token,
                 reuse=reuse,
                 store=store,
             )
@@ -356,40 +370,7 @@ class StepchatApp(App[int]):
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
-        yield SystemCommand("New chat", "Start a new conversation (Ctrl+N)", self.action_new_chat)
-        yield SystemCommand("Clear transcript", "Empty the current conversation", self.action_clear)
-        yield SystemCommand(
-            "Open conversation",
-            "Reopen a saved conversation (Ctrl+O)",
-            self.action_open_conversation,
-        )
-        yield SystemCommand(
-            "Cache inspector",
-            "List, inspect and evict cached requests (F2)",
-            self.action_inspector,
-        )
-        yield SystemCommand(
-            "Switch model", "Pick a model from models.toml (F3)", self.action_pick_model
-        )
-        yield SystemCommand(
-            "Toggle no-reuse",
-            f"Reuse cached steps: now {'on' if self.reuse else 'off'}",
-            self.action_toggle_reuse,
-        )
-        yield SystemCommand(
-            "Toggle no-store",
-            f"Store verified answers in the cache: now {'on' if self.store_answers else 'off'}",
-            self.action_toggle_store,
-        )
-        yield SystemCommand(
-            "Export transcript",
-            "Write this conversation to a Markdown file",
-            self.action_export,
-        )
-        if self.load_error:
-            yield SystemCommand(
-                "Retry loading", "Load the model again (Ctrl+R)", self.action_retry_load
-            )
+        yield from palette_commands(self)
 
     async def action_new_chat(self) -> None:
         self._drop_active()
