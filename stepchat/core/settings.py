@@ -15,9 +15,10 @@ LinearStrategy = Literal["solver-first", "model-first"]
 @dataclass(frozen=True)
 class PipelineSettings:
     linear_strategy: LinearStrategy = "solver-first"
-    """solver-first: failing equation steps are rewritten by the exact solver from the last
-    passing step; model-first: the model rewrites them (bounded tries), the solver is the
-    last resort."""
+    """solver-first: the exact solver writes new equation steps (a miss) and rewrites failing
+    ones from the last passing step (a patch), so the model is never asked to do algebra it
+    gets wrong; model-first (the paper's): the model writes and rewrites them with bounded
+    tries, and the solver is the last resort."""
     repair_tries: int = 2
     """How many times the model may rewrite a failing block before the fallback."""
     substitution: bool = True

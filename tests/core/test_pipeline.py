@@ -59,8 +59,17 @@ def test_miss_then_constant_change_then_paraphrase_then_rename() -> None:
     assert renamed.tokens.generated == 0 and renamed.tokens.saved > 0
 
 
+def test_solver_first_answers_equations_without_the_model() -> None:
+    cache = make(["x = 10"])
+    answer = cache.answer(BASE)
+    assert final_line(answer.text) == "x = 5"
+    assert cache.backend.calls == []  # type: ignore[attr-defined]
+    assert {s.status for s in answer.steps} == {StepStatus.FALLBACK}
+    assert answer.tokens.generated == 0
+
+
 def test_wrong_model_answer_is_repaired_by_the_solver() -> None:
-    cache = make(["3x + 5 = 20\n3x = 25\nx = 10"])
+    cache = make(["3x + 5 = 20\n3x = 25\nx = 10"], linear_strategy="model-first", repair_tries=0)
     answer = cache.answer(BASE)
     assert final_line(answer.text) == "x = 5"
     assert "x = 10" not in answer.text and "3x = 25" not in answer.text

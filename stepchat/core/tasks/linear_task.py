@@ -172,6 +172,12 @@ class LinearHandler:
     # ------------------------------------------------------------------ producing steps
 
     def generate(self, task: Task, gen: Generation, *, verify: bool = True) -> list[AnswerStep]:
+        """Solver-first: the exact solver writes the steps and the model is not called.
+        Model-first: the model writes them, then verification and repair run."""
+        if verify and self.strategy == "solver-first":
+            if task.constraints["format"] == "final":
+                return self._final_only(task, [], [])
+            return self._solver_suffix(task, [], gen)
         variable = task.constraints["variable"]
         reply = gen.complete(
             [
