@@ -103,7 +103,7 @@ def test_json_flow(cache: StepCache) -> None:
     assert {k: obj[k] for k in expected} == expected
     assert isinstance(obj["email"], str)
     statuses = {s.key: s.status for s in added.steps}
-    assert statuses["name"] == StepStatus.REUSED
+    assert statuses["name"] in (StepStatus.REUSED, StepStatus.PATCHED)
     assert statuses["email"] in (StepStatus.PATCHED, StepStatus.FALLBACK)
 
 

@@ -144,7 +144,7 @@ class StepCache:
         )
         if candidate is not None and reason is None:
             self.store.touch(candidate.id, self.clock.now())
-        if store and verified is not False and path != CachePath.REUSE_ONLY:
+        if store and verified is not False and _adds_information(path, gen):
             answer.stored_entry = self._store(task, answer, vector, timings, on_event)
         answer.timings.total_ms = total.ms()
         on_event(DoneEvent(answer))
@@ -307,6 +307,15 @@ class StepCache:
                 on_event(StepEvent(index, step, 0.0))
         timings.total_ms = total.ms()
         return answer
+
+
+def _adds_information(path: CachePath, gen: Generation) -> bool:
+    """Store misses and skips, and patches the model contributed to. A reuse-only answer is
+    already cached, and a patch made only by substitution or the solver is rebuilt from the
+    same entry in milliseconds, so storing it would cost an embedding and a write for nothing."""
+    if path == CachePath.REUSE_ONLY:
+        return False
+    return path != CachePath.PATCHED or gen.generated_tokens > 0
 
 
 def _constant_changes(entry: CacheEntry, task: Task) -> int:

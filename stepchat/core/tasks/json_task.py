@@ -16,7 +16,7 @@ import jsonschema
 
 from stepchat.core.jsonextract import extract_object, is_single_object
 from stepchat.core.tasks.base import Generation, Task
-from stepchat.core.tasks.common import has_negation, mask_slots
+from stepchat.core.tasks.common import has_negation
 from stepchat.core.tasks.json_spec import JsonSpec, read_spec
 from stepchat.core.types import AnswerStep, ChatMessage, Step, StepStatus, TaskKind
 
@@ -79,7 +79,9 @@ class JsonHandler:
             "operation": "json",
         }
         typed = ",".join(f"{k}:{spec.types[k]}" for k in sorted(spec.keys))
-        signature = f"json|{typed}|{mask_slots(prompt)}"
+        # Same keys and types is the same structure however the request is phrased; the
+        # checks, not the wording, decide whether the cached values still hold.
+        signature = f"json|{typed}|{constraints['negated']}"
         return Task(TaskKind.JSON, prompt, signature, constraints)
 
     def segment(self, text: str) -> list[Step]:
@@ -192,7 +194,7 @@ class JsonHandler:
         good: dict[str, AnswerStep] = {
             s.key: s for s, ok in zip(steps, passed, strict=True) if ok and s.key
         }
-        hit = any(s.status == StepStatus.REUSED for s in steps)
+        hit = any(s.status in (StepStatus.REUSED, StepStatus.PATCHED) for s in steps)
         status = StepStatus.PATCHED if hit else StepStatus.REGENERATED
         if self.fill_stated:
             for key, value in spec.entities.items():
