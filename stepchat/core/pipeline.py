@@ -156,15 +156,14 @@ class StepCache:
         self, task: Task, timings: Timings, on_event: EventSink
     ) -> tuple[CacheEntry | None, list[float] | None]:
         on_event(StageEvent("retrieve"))
-        structural: CacheEntry | None = None
         if self.settings.signature_lookup:
             watch = _Stopwatch()
             entry = self.store.find_signature(scope=self.scope, signature=task.signature)
             timings.retrieve_ms += watch.ms()
             if entry is not None and entry.task == task.kind:
-                if _same_constants(entry, task):
-                    return entry, None
-                structural = entry
+                # Same structure: its steps are verified, substituted and patched as needed,
+                # which costs less than embedding the prompt to look for a closer entry.
+                return entry, None
         on_event(StageEvent("embed"))
         watch = _Stopwatch()
         vector = self.embedder.embed(task.prompt)
@@ -173,8 +172,6 @@ class StepCache:
         hits = self.store.search(vector, scope=self.scope, task=task.kind, k=4)
         timings.retrieve_ms += watch.ms()
         same_shape = [h.entry for h in hits if h.entry.signature == task.signature]
-        if structural is not None:
-            same_shape.append(structural)
         if same_shape:
             return min(same_shape, key=lambda e: _constant_changes(e, task)), vector
         floor = (
