@@ -20,6 +20,7 @@ import pytest
 from stepchat.backends.scripted import Reply, ScriptedBackend
 from stepchat.config import Config, ModelSpec
 from stepchat.core.ports import FixedClock
+from stepchat.core.settings import PipelineSettings
 from stepchat.embed.hashed import HashedEmbedder
 from stepchat.paths import UserPaths
 from stepchat.runtime import Parts
@@ -139,9 +140,14 @@ def paths(tmp_path: Path) -> UserPaths:
     return UserPaths(config_dir=tmp_path / "config", data_dir=tmp_path / "data")
 
 
+TEST_PIPELINE = PipelineSettings(linear_strategy="model-first")
+"""Model-first, so the scripted model writes linear steps: the app's streaming, regenerated
+and patched paths are exercised (solver-first would answer every equation without it)."""
+
+
 @pytest.fixture
 def config(paths: UserPaths) -> Config:
-    return Config(models=dict(MODELS), default_model="tiny", paths=paths)
+    return Config(models=dict(MODELS), default_model="tiny", pipeline=TEST_PIPELINE, paths=paths)
 
 
 @pytest.fixture

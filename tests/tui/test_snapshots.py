@@ -109,10 +109,11 @@ def test_skip_reuse_note(snap_compare: Any, make_app: Any) -> None:
 
 
 def test_savings_panel_after_several_turns(snap_compare: Any, make_app: Any) -> None:
-    """After four turns (miss, patched with solver steps, patched by renaming, reuse-only)
-    the panel shows: this answer 'reuse-only', 0 of 11 tok generated, 11 saved; session
-    requests 4, hit rate 75%, tokens saved 50, a time-saved estimate from the measured
-    model speed, and cache entries 3. The transcript ends with green reused steps."""
+    """After four turns (miss in blue, patched with magenta solver steps, patched by
+    renaming in amber, reuse-only in green) the panel shows: this answer 'reuse-only',
+    0 of 11 tok generated, 11 saved; session requests 4, hit rate 75%, the tokens saved
+    (28 when written), a time-saved estimate from the measured model speed, and the cache
+    entries (2: a patch made without the model is not stored again)."""
 
     async def run_before(pilot: Any) -> None:
         await settle(pilot)
@@ -170,13 +171,14 @@ def _crash(_messages: object) -> str:
 
 
 def test_answer_error_is_shown_inline(snap_compare: Any, make_app: Any) -> None:
-    """The model fails mid-request: under the prompt 'Solve 3x + 5 = 20 for x.' the answer
-    ends with 'failed' and a red line '⚠ llama.cpp failed to decode: out of memory (fix:
-    lower 'context')' instead of a traceback; the prompt box is ready for the next one."""
+    """The model fails mid-request: under the prompt 'Write a haiku about caches.' come the
+    route line 'not in the cache (miss)' and a red line '⚠ llama.cpp failed to decode: out
+    of memory (fix: lower 'context')' instead of a traceback; the prompt box is ready for
+    the next one."""
 
     async def run_before(pilot: Any) -> None:
         await settle(pilot)
-        await ask(pilot, "Solve 3x + 5 = 20 for x.")
+        await ask(pilot, "Write a haiku about caches.")
 
     app = make_app(FakeLoader([_crash]))
     assert snap_compare(app, terminal_size=WIDE, run_before=run_before)

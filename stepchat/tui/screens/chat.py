@@ -117,7 +117,7 @@ class ChatScreen(Screen[None]):
             if turn.record is None:
                 view.error = turn.error
                 view.cancelled = turn.cancelled
-                view.status_text = "cancelled" if turn.cancelled else "failed"
+                view.status_text = "not answered"
             widgets.append(view)
         if not widgets:
             widgets.append(Static(Text(WELCOME), id="welcome", markup=False))

@@ -48,21 +48,21 @@ def entry_detail(entry: CacheEntry, now: float) -> Group:
     head = Text.assemble(
         ("id ", "dim"),
         clean(entry.id),
-        ("  task ", "dim"),
+        (" · task ", "dim"),
         str(entry.task),
-        ("  model ", "dim"),
+        (" · model ", "dim"),
         clean(entry.model),
     )
     meta = Text.assemble(
         ("created ", "dim"),
         format_age(now - entry.created),
-        ("  last hit ", "dim"),
+        (" · last hit ", "dim"),
         format_age(now - entry.last_hit),
-        ("  hits ", "dim"),
+        (" · hits ", "dim"),
         str(entry.hits),
-        ("  tokens ", "dim"),
+        (" · tokens ", "dim"),
         str(entry.tokens),
-        ("  size ", "dim"),
+        (" · size ", "dim"),
         format_bytes(entry.size_bytes()),
     )
     constraints = json.dumps(entry.constraints, sort_keys=True, ensure_ascii=False, default=str)
@@ -75,7 +75,7 @@ def entry_detail(entry: CacheEntry, now: float) -> Group:
         Text.assemble(
             ("scope ", "dim"),
             clean(entry.scope),
-            ("  signature ", "dim"),
+            (" · signature ", "dim"),
             one_line(entry.signature, 40),
         ),
         Text(""),

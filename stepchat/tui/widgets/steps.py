@@ -227,7 +227,8 @@ class AnswerView(Vertical):
         self.error = error
         self.cancelled = cancelled
         self._stream = ""
-        self.status_text = "cancelled" if cancelled else "failed"
+        # The line below the steps says what happened; the route line need not repeat it.
+        self.status_text = "" if self.path else "not answered"
         await self.recompose()
 
     def set_status(self, text: str) -> None:
