@@ -71,15 +71,22 @@ def flush_store(store: Store) -> None:
         flush()
 
 
-def load_parts(config: Config, model_id: str | None = None) -> Parts:
-    """The real stack: llama.cpp model, MiniLM embedder, LanceDB store under the data dir."""
+def load_model_and_embedder(
+    config: Config, model_id: str | None = None
+) -> tuple[Backend, Embedder]:
+    """Both loaded now, so a request's recorded times measure serving, not start-up."""
     backend = load_backend(config, model_id)
     embedder = load_embedder()
-    # Load both now, so a request's recorded times measure serving, not start-up.
     for part in (backend, embedder):
         load = getattr(part, "load", None)
         if callable(load):
             load()
+    return backend, embedder
+
+
+def load_parts(config: Config, model_id: str | None = None) -> Parts:
+    """The real stack: llama.cpp model, MiniLM embedder, LanceDB store under the data dir."""
+    backend, embedder = load_model_and_embedder(config, model_id)
     store, warnings = open_store_or_memory(config, embedder.dim)
     return Parts(backend, embedder, store, warnings)
 

@@ -199,7 +199,7 @@ def _run_scale(args: argparse.Namespace) -> int:
 def run(args: argparse.Namespace) -> int:
     """The `stepchat bench` handler; returns the exit status."""
     from stepchat.config import load_config
-    from stepchat.runtime import load_backend, load_embedder, load_store
+    from stepchat.runtime import load_model_and_embedder, load_store
 
     if args.scale:
         return _run_scale(args)
@@ -217,12 +217,7 @@ def run(args: argparse.Namespace) -> int:
         config = replace(config, threads=args.threads)
     model_id = getattr(args, "bench_model", None) or getattr(args, "model", None)
     print("stepchat bench: loading the model and the embedder", file=sys.stderr)
-    backend = load_backend(config, model_id)
-    embedder = load_embedder()
-    for part in (backend, embedder):
-        load = getattr(part, "load", None)
-        if callable(load):
-            load()
+    backend, embedder = load_model_and_embedder(config, model_id)
     total = sum(len(w) for w in workloads.values()) * len(args.arms)
     with tempfile.TemporaryDirectory(prefix="stepchat-bench-") as tmp:
         counter = itertools.count()
