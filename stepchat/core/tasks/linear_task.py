@@ -8,6 +8,7 @@ the model with a bounded number of tries and the solver as the last resort (mode
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -249,8 +250,6 @@ class LinearHandler:
     def _solver_suffix(
         self, task: Task, keep: Sequence[AnswerStep], gen: Generation
     ) -> list[AnswerStep]:
-        import time
-
         started = time.perf_counter()
         variable = task.constraints["variable"]
         start_form: LinearForm | None = None
