@@ -8,8 +8,7 @@ Each stage is timed into the answer's story and reported as events.
 from __future__ import annotations
 
 import hashlib
-import time
-import uuid
+import itertools
 from collections.abc import Sequence
 
 from stepchat.core.events import (
@@ -41,17 +40,24 @@ from stepchat.core.types import (
 __all__ = ["PromptError", "StepCache", "scope_of"]
 
 
+_ENTRY_SERIAL = itertools.count()
+"""Shared by every engine in the process, so ids differ even under one fixed clock."""
+
+
 def scope_of(model_id: str, system_prompt: str) -> str:
     """Entries are only ever reused under the same model and system prompt."""
     return hashlib.blake2b(f"{model_id}\x1f{system_prompt}".encode(), digest_size=8).hexdigest()
 
 
 class _Stopwatch:
-    def __init__(self) -> None:
-        self._t = time.perf_counter()
+    """Milliseconds on the injected clock, so tests with a fixed clock see fixed times."""
+
+    def __init__(self, clock: Clock) -> None:
+        self._clock = clock
+        self._t = clock.monotonic()
 
     def ms(self) -> float:
-        return (time.perf_counter() - self._t) * 1000
+        return (self._clock.monotonic() - self._t) * 1000
 
 
 class StepCache:
@@ -77,6 +83,11 @@ class StepCache:
             TextHandler(),
         )
 
+    def _entry_id(self, prompt: str, now: float) -> str:
+        """Unique per engine and stable under a fixed clock (deterministic snapshots)."""
+        seed = f"{self.scope}\x1f{prompt}\x1f{now!r}\x1f{next(_ENTRY_SERIAL)}"
+        return hashlib.blake2b(seed.encode(), digest_size=8).hexdigest()
+
     @property
     def scope(self) -> str:
         return scope_of(self.backend.model_id, self.settings.system_prompt)
@@ -101,10 +112,10 @@ class StepCache:
         verify: bool = True,
     ) -> Answer:
         """Serve `prompt`. `verify=False` serves the model's text unchanged (a baseline)."""
-        total = _Stopwatch()
+        total = _Stopwatch(self.clock)
         text, notes = clean_prompt(prompt)
         handler, task = self.detect(text)
-        gen = Generation(self.backend, self.settings, on_event, cancel)
+        gen = Generation(self.backend, self.settings, on_event, cancel, clock=self.clock)
         timings = Timings()
         if not verify:
             handler.generate(task, gen, verify=False)
@@ -131,7 +142,7 @@ class StepCache:
             steps = handler.generate(task, gen)
 
         answer_text = handler.stitch([s.step for s in steps])
-        check = _Stopwatch()
+        check = _Stopwatch(self.clock)
         verified = handler.integrity(task, answer_text)
         timings.verify_ms += check.ms()
         if candidate is not None and reason is None:
@@ -157,7 +168,7 @@ class StepCache:
     ) -> tuple[CacheEntry | None, list[float] | None]:
         on_event(StageEvent("retrieve"))
         if self.settings.signature_lookup:
-            watch = _Stopwatch()
+            watch = _Stopwatch(self.clock)
             entry = self.store.find_signature(scope=self.scope, signature=task.signature)
             timings.retrieve_ms += watch.ms()
             if entry is not None and entry.task == task.kind:
@@ -165,10 +176,10 @@ class StepCache:
                 # which costs less than embedding the prompt to look for a closer entry.
                 return entry, None
         on_event(StageEvent("embed"))
-        watch = _Stopwatch()
+        watch = _Stopwatch(self.clock)
         vector = self.embedder.embed(task.prompt)
         timings.embed_ms += watch.ms()
-        watch = _Stopwatch()
+        watch = _Stopwatch(self.clock)
         hits = self.store.search(vector, scope=self.scope, task=task.kind, k=4)
         timings.retrieve_ms += watch.ms()
         same_shape = [h.entry for h in hits if h.entry.signature == task.signature]
@@ -194,7 +205,7 @@ class StepCache:
     ) -> tuple[list[AnswerStep], str | None]:
         on_event(StageEvent("verify"))
         cached = candidate.steps
-        watch = _Stopwatch()
+        watch = _Stopwatch(self.clock)
         passed = handler.verify(task, cached, candidate.constraints)
         steps = [AnswerStep(s.text, s.kind, StepStatus.REUSED, s.key) for s in cached]
         whole = all(passed) and handler.integrity(task, handler.stitch(cached)) is not False
@@ -241,12 +252,12 @@ class StepCache:
     ) -> str | None:
         on_event(StageEvent("store"))
         if vector is None:
-            watch = _Stopwatch()
+            watch = _Stopwatch(self.clock)
             vector = self.embedder.embed(task.prompt)
             timings.embed_ms += watch.ms()
         now = self.clock.now()
         entry = CacheEntry(
-            id=uuid.uuid4().hex[:16],
+            id=self._entry_id(task.prompt, now),
             prompt=task.prompt,
             vector=vector,
             scope=self.scope,

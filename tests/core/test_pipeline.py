@@ -226,3 +226,21 @@ def test_scopes_do_not_mix_models() -> None:
     b = StepCache(ScriptedBackend([GOOD_STEPS], model_id="b"), emb, store)
     a.answer(BASE)
     assert b.answer(BASE).path == CachePath.MISS
+
+
+def test_json_values_listed_without_their_keys_are_not_served_stale() -> None:
+    cache = make(['{"name": "Bob", "age": 40}', '{"name": "Alice", "age": 99}'])
+    first = cache.answer("Return only a JSON object with keys name and age for Bob, 40.")
+    assert json.loads(first.text) == {"name": "Bob", "age": 40}
+    second = cache.answer("Return only a JSON object with keys name and age for Alice, 31.")
+    assert json.loads(second.text) == {"name": "Alice", "age": 31}
+    assert second.path == CachePath.PATCHED
+
+
+def test_a_member_carrying_an_old_constant_fails_even_when_no_key_states_it() -> None:
+    cache = make(['{"title": "Notes on Rome", "pages": 10}', '{"title": "Notes on Oslo"}'])
+    cache.answer("Return a JSON object with keys title and pages for a guide about Rome.")
+    other = cache.answer("Return a JSON object with keys title and pages for a guide about Oslo.")
+    title = next(s for s in other.steps if s.key == "title")
+    assert title.status != StepStatus.REUSED
+    assert "Rome" not in other.text

@@ -7,11 +7,8 @@ only when told, the cursor does not blink and every test fixes its terminal size
 
 from __future__ import annotations
 
-import importlib
 import threading
-import time
-import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -66,67 +63,22 @@ class FakeLoader:
         return Parts(backend, self.embedder, self.store)
 
 
-TIMED_MODULES = (
-    "stepchat.core.pipeline",
-    "stepchat.core.tasks.base",
-    "stepchat.core.tasks.linear_task",
-)
-"""Core modules that time their stages with `time.perf_counter` rather than the Clock."""
+class TickingClock(FixedClock):
+    """A fixed wall clock whose stopwatch advances 2 ms per reading.
 
-
-class TickingTime:
-    """Stands in for the `time` module: `perf_counter` advances 2 ms per call.
-
-    Stage timings then depend only on how often the pipeline reads the timer, which is
+    Stage timings then depend only on how often the pipeline reads the clock, which is
     deterministic, so latencies and the measured model speed are identical on every run.
     """
 
     def __init__(self) -> None:
-        self._t = 1000.0
+        super().__init__()
+        self._tick = 1000.0
         self._lock = threading.Lock()
 
-    def perf_counter(self) -> float:
+    def monotonic(self) -> float:
         with self._lock:
-            self._t += 0.002
-            return self._t
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(time, name)
-
-
-class CountingUuid:
-    """Stands in for the `uuid` module: entry ids count up, so they are the same every run."""
-
-    def __init__(self) -> None:
-        self._n = 0
-
-    def uuid4(self) -> uuid.UUID:
-        self._n += 1
-        return uuid.UUID(int=self._n << 64)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(uuid, name)
-
-
-@pytest.fixture(autouse=True)
-def counting_ids(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The pipeline names entries with random uuids; count them instead."""
-    module = importlib.import_module("stepchat.core.pipeline")
-    if hasattr(module, "uuid"):
-        monkeypatch.setattr(module, "uuid", CountingUuid())
-
-
-@pytest.fixture(autouse=True)
-def ticking_timers(monkeypatch: pytest.MonkeyPatch) -> Iterator[TickingTime]:
-    fake = TickingTime()
-    for name in TIMED_MODULES:
-        try:
-            module = importlib.import_module(name)
-        except ImportError:
-            continue
-        if hasattr(module, "time"):
-            monkeypatch.setattr(module, "time", fake)
-    yield fake
+            self._tick += 0.002
+            return self._tick
 
 
 @pytest.fixture
@@ -152,7 +104,7 @@ def config(paths: UserPaths) -> Config:
 
 @pytest.fixture
 def clock() -> FixedClock:
-    return FixedClock()
+    return TickingClock()
 
 
 @pytest.fixture

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from stepchat.core.events import EventSink, TokenEvent
-from stepchat.core.ports import Backend, CancelToken
+from stepchat.core.ports import Backend, CancelToken, Clock, SystemClock
 from stepchat.core.settings import PipelineSettings
 from stepchat.core.types import AnswerStep, ChatMessage, Completion, Step, StepStatus, TaskKind
 
@@ -42,6 +41,7 @@ class Generation:
     calls: int = 0
     last_text: str = ""
     notes: list[str] = field(default_factory=list)
+    clock: Clock = field(default_factory=SystemClock)
 
     def complete(
         self,
@@ -52,7 +52,7 @@ class Generation:
         max_tokens: int | None = None,
         stop: Sequence[str] = (),
     ) -> Completion:
-        started = time.perf_counter()
+        started = self.clock.monotonic()
         try:
             result = self.backend.complete(
                 messages,
@@ -63,7 +63,7 @@ class Generation:
                 cancel=self.cancel,
             )
         finally:
-            self.generate_ms += (time.perf_counter() - started) * 1000
+            self.generate_ms += (self.clock.monotonic() - started) * 1000
         self.calls += 1
         self.last_text = result.text
         self.prompt_tokens += result.prompt_tokens
@@ -72,7 +72,7 @@ class Generation:
 
     def timed(self, started: float) -> None:
         """Add deterministic work (the exact solver) to the generate time."""
-        self.generate_ms += (time.perf_counter() - started) * 1000
+        self.generate_ms += (self.clock.monotonic() - started) * 1000
 
 
 class TaskHandler(Protocol):

@@ -144,6 +144,43 @@ def read_entities(prompt: str, keys: list[str], span: tuple[int, int]) -> dict[s
     return found
 
 
+_LITERAL = re.compile(rf"^{_VALUE})\s*$")
+_TAIL = re.compile(r"^\s*(?:for|of|about|describing)\s+(?P<values>[^.;:\n]+)")
+
+
+def read_positional(prompt: str, keys: list[str], span: tuple[int, int]) -> dict[str, Any]:
+    """Values listed after the keys without naming them: `keys name and age for Bob, 40`.
+
+    Each literal goes to the next key of a matching kind (text to text keys, numbers to
+    numeric keys, true/false to boolean keys), so `for Bob, 40` fills name and age.
+    """
+    tail = _TAIL.match(prompt[span[1] :])
+    if not tail:
+        return {}
+    values: list[Any] = []
+    for item in re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", tail.group("values").strip()):
+        m = _LITERAL.match(item.strip())
+        if not m:
+            break
+        values.append(_coerce(m))
+    found: dict[str, Any] = {}
+    free = list(keys)
+    for value in values:
+        kind = infer_type("", value)
+        target = next((k for k in free if _fits(infer_type(k, None), kind)), None)
+        if target is None:
+            return {}
+        found[target] = value
+        free.remove(target)
+    return found
+
+
+def _fits(key_type: str, value_type: str) -> bool:
+    if key_type == value_type:
+        return True
+    return key_type == "number" and value_type == "integer"
+
+
 def infer_type(key: str, entity: Any) -> str:
     if isinstance(entity, bool):
         return "boolean"
@@ -181,6 +218,8 @@ def read_spec(prompt: str) -> JsonSpec | None:
     if not keys:
         return None
     entities = read_entities(prompt, keys, span)
+    if not entities:
+        entities = read_positional(prompt, keys, span)
     full_types = {k: types.get(k) or infer_type(k, entities.get(k)) for k in keys}
     entities = {k: coerce_to(v, full_types[k]) for k, v in entities.items()}
     return JsonSpec(tuple(keys), full_types, entities, span)

@@ -16,7 +16,7 @@ import jsonschema
 
 from stepchat.core.jsonextract import extract_object, is_single_object
 from stepchat.core.tasks.base import Generation, Task
-from stepchat.core.tasks.common import has_negation
+from stepchat.core.tasks.common import has_negation, mentions_any, slots_in
 from stepchat.core.tasks.json_spec import JsonSpec, read_spec
 from stepchat.core.types import AnswerStep, ChatMessage, Step, StepStatus, TaskKind
 
@@ -77,6 +77,7 @@ class JsonHandler:
             "entities": spec.entities,
             "negated": has_negation(prompt),
             "operation": "json",
+            "slots": slots_in(prompt),
         }
         typed = ",".join(f"{k}:{spec.types[k]}" for k in sorted(spec.keys))
         # Same keys and types is the same structure however the request is phrased; the
@@ -108,6 +109,9 @@ class JsonHandler:
         self, task: Task, steps: Sequence[Step], cached: dict[str, Any] | None = None
     ) -> list[bool]:
         spec = spec_of(task)
+        # Constants and names of the cached prompt that the new one no longer has: a member
+        # still carrying one belongs to the old request, even where no key states it.
+        gone = set(cached.get("slots", [])) - set(task.constraints["slots"]) if cached else set()
         seen: set[str] = set()
         results = []
         for step in steps:
@@ -118,6 +122,8 @@ class JsonHandler:
                 ok = _type_ok(value, spec.types[key])
                 if ok and key in spec.entities:
                     ok = value == spec.entities[key]
+                elif ok and gone:
+                    ok = not mentions_any(json.dumps(value, ensure_ascii=False), gone)
             seen.add(key)
             results.append(ok)
         return results

@@ -8,7 +8,6 @@ the model with a bounded number of tries and the solver as the last resort (mode
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -250,7 +249,7 @@ class LinearHandler:
     def _solver_suffix(
         self, task: Task, keep: Sequence[AnswerStep], gen: Generation
     ) -> list[AnswerStep]:
-        started = time.perf_counter()
+        started = gen.clock.monotonic()
         variable = task.constraints["variable"]
         start_form: LinearForm | None = None
         for step in reversed(keep):
