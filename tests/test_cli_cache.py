@@ -1,0 +1,83 @@
+"""`stepchat ask` and `stepchat cache ...` through the real CLI and a real LanceDB cache.
+
+The model and embedder are swapped for fakes in-process (loading the real ones is the job
+of tests/test_real_stack.py); argument handling, storage and the listings are the real ones.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from stepchat import cli, runtime
+from stepchat.backends.scripted import ScriptedBackend
+from stepchat.embed.hashed import HashedEmbedder
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("STEPCHAT_HOME", str(tmp_path))
+    monkeypatch.delenv("STEPCHAT_CONFIG", raising=False)
+    monkeypatch.setattr(
+        runtime, "load_backend", lambda config, model_id=None: ScriptedBackend(['{"a": 1}'])
+    )
+    monkeypatch.setattr(runtime, "load_embedder", lambda: HashedEmbedder(dim=runtime.EMBED_DIM))
+    return tmp_path
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = cli.main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_ask_then_list_show_stats_evict_clear(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run(capsys, "ask", "--json", "Solve for x: 2x + 1 = 9. Show each step.")
+    assert code == 0
+    record = json.loads(out)
+    assert record["answer"].splitlines()[-1] == "x = 4" and record["path"] == "miss"
+    entry_id = record["stored_entry"]
+
+    code, out, _ = run(capsys, "ask", "Solve for x: 2x + 1 = 9, step by step.")
+    assert code == 0 and out.strip().splitlines()[-1] == "x = 4"
+
+    code, out, _ = run(capsys, "cache", "list")
+    assert code == 0 and entry_id in out and "linear" in out
+
+    code, out, _ = run(capsys, "cache", "show", entry_id)
+    shown = json.loads(out)
+    assert shown["id"] == entry_id and shown["hits"] == 1
+    assert shown["steps"][-1]["text"] == "x = 4"
+
+    code, out, _ = run(capsys, "cache", "stats")
+    assert code == 0 and "rows: 1" in out
+
+    code, _, err = run(capsys, "cache", "evict", "nope")
+    assert code == 2 and "no cache entry" in err and len(err.strip().splitlines()) == 1
+
+    code, out, _ = run(capsys, "cache", "evict", entry_id)
+    assert code == 0
+    code, out, _ = run(capsys, "cache", "list")
+    assert entry_id not in out
+
+    run(capsys, "ask", "Solve for x: 3x = 12.")
+    code, out, _ = run(capsys, "cache", "clear")
+    assert code == 0 and "cleared 1" in out
+
+
+def test_no_store_writes_nothing(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, _ = run(capsys, "ask", "--no-store", "Solve for x: 5x = 10.")
+    assert code == 0
+    code, out, _ = run(capsys, "cache", "list")
+    assert out.strip() == ""
+
+
+def test_bad_duration_is_a_usage_error(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        cli.main(["cache", "evict", "--older-than", "soon"])
+    assert info.value.code == 2
+    assert "not a duration" in capsys.readouterr().err
