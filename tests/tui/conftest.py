@@ -55,7 +55,7 @@ class FakeLoader:
     def __call__(self, config: Config, model_id: str | None) -> Parts:
         self.calls.append(model_id)
         if self.gate is not None:
-            self.gate.wait(timeout=10)
+            self.gate.wait(timeout=120)
         if self.error is not None:
             raise self.error
         backend = ScriptedBackend(self.replies, model_id=model_id or config.default_model)

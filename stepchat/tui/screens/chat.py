@@ -13,18 +13,18 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
 from stepchat.tui.history import Conversation
 from stepchat.tui.sanitize import plain
+from stepchat.tui.screens.base import AppScreen
 from stepchat.tui.stats import SessionStats
 from stepchat.tui.widgets.prompt import PromptInput
 from stepchat.tui.widgets.savings import PanelState, SavingsPanel, StatusLine
 from stepchat.tui.widgets.steps import AnswerView, UserTurn
 
 if TYPE_CHECKING:
-    from stepchat.tui.app import StepchatApp
+    pass
 
 WELCOME = (
     "Ask a question. Answers are built from verified steps: ✓ reused from the cache, "
@@ -34,7 +34,7 @@ WELCOME = (
 )
 
 
-class ChatScreen(Screen[None]):
+class ChatScreen(AppScreen):
     """Transcript of the current conversation and the prompt box."""
 
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]  # noqa: RUF012
@@ -46,14 +46,6 @@ class ChatScreen(Screen[None]):
     def __init__(self, *, blink: bool = True) -> None:
         super().__init__()
         self._blink = blink
-
-    @property
-    def stepchat(self) -> StepchatApp:
-        from stepchat.tui.app import StepchatApp
-
-        app = self.app
-        assert isinstance(app, StepchatApp)
-        return app
 
     def compose(self) -> ComposeResult:
         yield Header()

@@ -18,7 +18,6 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
-from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input, Static
 
 from stepchat.core.ports import Store
@@ -26,11 +25,12 @@ from stepchat.core.types import CacheEntry
 from stepchat.tui.errors import describe
 from stepchat.tui.messages import CacheChanged, CacheOpFailed, EntriesLoaded
 from stepchat.tui.sanitize import clean, one_line, plain
+from stepchat.tui.screens.base import AppScreen
 from stepchat.tui.screens.dialogs import ConfirmScreen
 from stepchat.tui.stats import format_age, format_bytes
 
 if TYPE_CHECKING:
-    from stepchat.tui.app import StepchatApp
+    pass
 
 COLUMNS = ("Prompt", "Task", "Steps", "Hits", "Last used", "Size")
 
@@ -90,7 +90,7 @@ def entry_detail(entry: CacheEntry, now: float) -> Group:
     return Group(*parts)
 
 
-class InspectorScreen(Screen[None]):
+class InspectorScreen(AppScreen):
     """Table of cached requests with a filter box and a detail pane."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -106,14 +106,6 @@ class InspectorScreen(Screen[None]):
         super().__init__()
         self._entries: list[CacheEntry] = []
         self._total = 0
-
-    @property
-    def stepchat(self) -> StepchatApp:
-        from stepchat.tui.app import StepchatApp
-
-        app = self.app
-        assert isinstance(app, StepchatApp)
-        return app
 
     def compose(self) -> ComposeResult:
         yield Header()
