@@ -49,7 +49,9 @@ def ask(directory: Path, tag: int, count: int) -> None:
         else:
             c = tag * 100_000 + i * i + 3 * i  # distinct solutions: (almost) every answer stores
             prompt = f"Solve for x: {2 + i % 5}x + {i} = {c}. Show each step."
-        answer = cache.answer(prompt)
+        # Most requests skip reuse so they store (a patch made without the model is not
+        # stored again); every eighth reads the shared cache while the other process writes.
+        answer = cache.answer(prompt, reuse=i % 8 == 7)
         if answer.stored_entry:
             print("stored", answer.stored_entry, flush=True)
 
