@@ -7,6 +7,7 @@ only when told, the cursor does not blink and every test fixes its terminal size
 
 from __future__ import annotations
 
+import itertools
 import threading
 from collections.abc import Sequence
 from pathlib import Path
@@ -16,6 +17,7 @@ import pytest
 
 from stepchat.backends.scripted import Reply, ScriptedBackend
 from stepchat.config import Config, ModelSpec
+from stepchat.core import pipeline
 from stepchat.core.ports import FixedClock
 from stepchat.core.settings import PipelineSettings
 from stepchat.embed.hashed import HashedEmbedder
@@ -79,6 +81,12 @@ class TickingClock(FixedClock):
         with self._lock:
             self._tick += 0.002
             return self._tick
+
+
+@pytest.fixture(autouse=True)
+def fresh_entry_ids(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Entry ids count per process; restart the count so each test's ids are its own."""
+    monkeypatch.setattr(pipeline, "_ENTRY_SERIAL", itertools.count())
 
 
 @pytest.fixture
