@@ -44,6 +44,8 @@ from stepchat.paths import ensure_private_dir
 log = logging.getLogger("stepchat.store")
 
 SCHEMA_VERSION = 1
+_OPEN_TRIES = 10
+_OPEN_WAIT_S = 0.2
 TABLE_NAME = "entries"
 _META_VERSION = b"stepchat.schema_version"
 _META_DIM = b"stepchat.dim"
@@ -165,14 +167,27 @@ class LanceStore:
             )
             exists = (self.directory / f"{TABLE_NAME}.lance").exists()
         if exists:
-            with self._guard("open", corrupt=True):
-                self._table = self._db.open_table(TABLE_NAME)
+            self._table = self._open_existing()
         else:
             with self._guard("create"):
-                self._table = self._db.create_table(TABLE_NAME, schema=self._schema)
+                # exist_ok: another process may create the table at the same moment.
+                self._table = self._db.create_table(
+                    TABLE_NAME, schema=self._schema, exist_ok=True
+                )
         self._check_schema()
         with self._guard("read", corrupt=True):
             self._reload()
+
+    def _open_existing(self) -> Any:
+        """Open the table; a table another process is creating right now is waited for
+        (bounded), so it is never mistaken for a corrupt one and moved aside."""
+        for _ in range(_OPEN_TRIES - 1):
+            try:
+                return self._db.open_table(TABLE_NAME)
+            except Exception:
+                time.sleep(_OPEN_WAIT_S)
+        with self._guard("open", corrupt=True):
+            return self._db.open_table(TABLE_NAME)
 
     # ------------------------------------------------------------------ plumbing
 
