@@ -6,7 +6,6 @@ cheap and the app can paint before torch, llama.cpp and LanceDB load.
 
 from __future__ import annotations
 
-import hashlib
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -105,7 +104,3 @@ def build_cache(config: Config, parts: Parts, clock: Clock | None = None) -> Ste
     return StepCache(
         parts.backend, parts.embedder, parts.store, settings=config.pipeline, clock=clock
     )
-
-
-def short_hash(*parts: str) -> str:
-    return hashlib.blake2b("\x1f".join(parts).encode(), digest_size=8).hexdigest()

@@ -41,8 +41,6 @@ class StepEvent:
 
     index: int
     step: AnswerStep
-    elapsed_ms: float
-    tokens: int = 0
 
 
 @dataclass(frozen=True)

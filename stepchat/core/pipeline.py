@@ -79,7 +79,11 @@ class StepCache:
         self.clock = clock or SystemClock()
         self.handlers: Sequence[TaskHandler] = (
             LinearHandler(settings.linear_strategy, settings.repair_tries),
-            JsonHandler(strict=settings.strict_json, fill_stated=settings.substitution),
+            JsonHandler(
+                strict=settings.strict_json,
+                fill_stated=settings.substitution,
+                min_key_overlap=settings.json_min_key_overlap,
+            ),
             TextHandler(),
         )
 
@@ -230,7 +234,7 @@ class StepCache:
         for index, (step, ok) in enumerate(zip(steps, passed, strict=True)):
             if not ok:
                 break
-            on_event(StepEvent(index, step, 0.0))
+            on_event(StepEvent(index, step))
         if whole:
             return steps, method
         on_event(StageEvent("generate"))
@@ -312,7 +316,7 @@ class StepCache:
         )
         for index, step in enumerate(steps):
             if on_event is not None:
-                on_event(StepEvent(index, step, 0.0))
+                on_event(StepEvent(index, step))
         timings.total_ms = total.ms()
         return answer
 
@@ -335,8 +339,3 @@ def _constant_changes(entry: CacheEntry, task: Task) -> int:
     ents_new, ents_old = mine.get("entities") or {}, theirs.get("entities") or {}
     changed += sum(ents_old.get(k) != v for k, v in ents_new.items())
     return changed
-
-
-def _same_constants(entry: CacheEntry, task: Task) -> bool:
-    """Same structure and same constants: the cached answer should hold as it is."""
-    return _constant_changes(entry, task) == 0

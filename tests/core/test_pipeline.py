@@ -244,3 +244,17 @@ def test_a_member_carrying_an_old_constant_fails_even_when_no_key_states_it() ->
     title = next(s for s in other.steps if s.key == "title")
     assert title.status != StepStatus.REUSED
     assert "Rome" not in other.text
+
+
+def test_key_overlap_threshold_is_a_setting() -> None:
+    replies = ['{"name": "Alice", "age": 30, "city": "Paris"}', '{"email": "a@b.c"}']
+    added = (
+        "Return a JSON object with keys name, age, city and email for a person whose name is "
+        "Alice, age is 30 and city is Paris."
+    )
+    strict = make(replies, json_min_key_overlap=0.9)
+    strict.answer(PERSON.format(name="Alice", age=30, city="Paris"))
+    assert strict.answer(added).path == CachePath.SKIP_REUSE
+    lenient = make(replies, json_min_key_overlap=0.5)
+    lenient.answer(PERSON.format(name="Alice", age=30, city="Paris"))
+    assert lenient.answer(added).path == CachePath.PATCHED

@@ -83,7 +83,7 @@ def test_streaming_tokens_under_settled_steps(snap_compare: Any, make_app: Any) 
         view: AnswerView = pilot.app.chat.add_turn("Solve 3x + 5 = 26 for x.")
         await pilot.pause()
         view.apply(RouteEvent(CachePath.PATCHED))
-        view.apply(StepEvent(0, AnswerStep("3x + 5 = 26", "equation", StepStatus.REUSED), 0.0))
+        view.apply(StepEvent(0, AnswerStep("3x + 5 = 26", "equation", StepStatus.REUSED)))
         for piece in ("Subtract", " 5", " from", " both"):
             view.apply(TokenEvent(piece, StepStatus.PATCHED))
         await pilot.pause()

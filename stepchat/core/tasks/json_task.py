@@ -63,9 +63,12 @@ def spec_of(task: Task) -> JsonSpec:
 class JsonHandler:
     kind = TaskKind.JSON
 
-    def __init__(self, strict: bool = True, fill_stated: bool = True) -> None:
+    def __init__(
+        self, strict: bool = True, fill_stated: bool = True, min_key_overlap: float = 0.5
+    ) -> None:
         self.strict = strict
         self.fill_stated = fill_stated
+        self.min_key_overlap = min_key_overlap
 
     def detect(self, prompt: str) -> Task | None:
         spec = read_spec(prompt)
@@ -99,7 +102,7 @@ class JsonHandler:
         new_keys = set(task.constraints["keys"])
         old_keys = set(cached.get("keys", []))
         overlap = len(new_keys & old_keys) / max(1, len(new_keys | old_keys))
-        if overlap < 0.5:
+        if overlap < self.min_key_overlap:
             return f"key set mostly new ({overlap:.0%} overlap)"
         if bool(cached.get("negated")) != task.constraints["negated"]:
             return "negation changed"
