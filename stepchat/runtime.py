@@ -9,10 +9,13 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from stepchat.config import CacheLimits, Config
-from stepchat.core.pipeline import StepCache
 from stepchat.core.ports import Backend, Clock, Embedder, Store, StoreError
+
+if TYPE_CHECKING:
+    from stepchat.core.pipeline import StepCache
 
 EMBED_DIM = 384
 """all-MiniLM-L6-v2's vector size: the cache table's width, known without loading torch."""
@@ -101,6 +104,9 @@ def open_store_or_memory(config: Config, dim: int) -> tuple[Store, list[str]]:
 
 
 def build_cache(config: Config, parts: Parts, clock: Clock | None = None) -> StepCache:
+    """The engine over loaded parts. sympy and jsonschema load here, after the app paints."""
+    from stepchat.core.pipeline import StepCache
+
     return StepCache(
         parts.backend, parts.embedder, parts.store, settings=config.pipeline, clock=clock
     )

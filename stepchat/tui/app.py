@@ -17,7 +17,7 @@ import sys
 import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import work
 from textual.app import App, SystemCommand
@@ -27,7 +27,6 @@ from textual.worker import get_current_worker
 
 from stepchat.config import Config
 from stepchat.core.events import PipelineEvent
-from stepchat.core.pipeline import StepCache
 from stepchat.core.ports import Clock, GenerationCancelled, SystemClock
 from stepchat.runtime import Parts, build_cache, flush_store
 from stepchat.tui.commands import palette_commands
@@ -44,6 +43,9 @@ from stepchat.tui.messages import (
 from stepchat.tui.screens.chat import ChatScreen
 from stepchat.tui.screens.dialogs import ConversationPickerScreen, ModelPickerScreen
 from stepchat.tui.screens.inspector import InspectorScreen
+
+if TYPE_CHECKING:
+    from stepchat.core.pipeline import StepCache
 from stepchat.tui.stats import SessionStats
 from stepchat.tui.widgets.savings import PanelState
 from stepchat.tui.widgets.steps import AnswerView

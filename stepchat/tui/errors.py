@@ -8,8 +8,8 @@ else is named by its type so a bug report can still say what happened.
 from __future__ import annotations
 
 from stepchat.config import ConfigError
-from stepchat.core.pipeline import PromptError
 from stepchat.core.ports import BackendError, StoreError
+from stepchat.core.prompt import PromptError
 from stepchat.tui.history import HistoryError
 
 EXPECTED: tuple[type[BaseException], ...] = (
