@@ -74,7 +74,8 @@ _VARIANTS = [
     ("travelled", "traveled"), ("cancelled", "canceled"), ("cancelling", "canceling"),
     ("jewellery", "jewelry"), ("mum", "mom"), ("enrol", "enroll"), ("licence", "license"),
     ("defence", "defense"), ("offence", "offense"), ("practise", "practice"),
-    ("ageing", "aging"), ("instal", "install"), ("instals", "installs"), ("artefact", "artifact"), ("plough", "plow"), ("pyjamas", "pajamas"),
+    ("ageing", "aging"), ("instal", "install"), ("instals", "installs"),
+    ("artefact", "artifact"), ("plough", "plow"), ("pyjamas", "pajamas"),
     # one thing, two spellings
     ("e-mail", "email"), ("e-mails", "emails"), ("wifi", "wi-fi"), ("wi-fi", "wi-fi"),
     ("ok", "okay"), ("log-in", "login"), ("sign-in", "signin"), ("online", "online"),

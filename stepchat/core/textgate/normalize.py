@@ -25,8 +25,8 @@ from stepchat.core.textgate.lexicon import (
     PLURAL_KEEP,
     SPELLING,
     TRAILING_FILLER,
-    WH_WORDS,
     WH_AUXILIARIES,
+    WH_WORDS,
 )
 
 _APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "`": "'", "´": "'"})
