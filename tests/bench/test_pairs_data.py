@@ -63,7 +63,8 @@ def reused_ids(named: dict[str, list[Pair]]) -> list[str]:
 
 
 def identical_sides(pairs: Iterable[Pair]) -> list[str]:
-    return [pair.id for pair in pairs if pair.a.strip() == pair.b.strip()]
+    """Pairs whose two requests are the same string (padding alone is a near repeat worth keeping)."""
+    return [pair.id for pair in pairs if pair.a == pair.b]
 
 
 def normalised(text: str) -> str:
