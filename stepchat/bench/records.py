@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-ARM_NAMES = ("nocache", "exact", "gptcache", "stepcache-paper", "stepcache")
+ARM_NAMES = ("nocache", "exact", "gptcache", "solver", "stepcache-paper", "stepcache")
 """The bench arms (see `stepchat.bench.arms`), named here so the command line can list them
 without importing the engine."""
 
