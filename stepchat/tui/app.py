@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, ClassVar
 from textual import work
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.worker import get_current_worker
 
@@ -239,8 +240,11 @@ class StepchatApp(App[int]):
         if message.model_id != self.model_id or message.parts is not self.parts:
             return
         self.model_ready = True
-        self.chat.show_banner(None)
-        self.refresh_savings()
+        try:
+            self.chat.show_banner(None)
+            self.refresh_savings()
+        except NoMatches:  # the model finished loading as the app was closing
+            pass
 
     async def on_parts_failed(self, message: PartsFailed) -> None:
         if message.model_id != self.model_id:
