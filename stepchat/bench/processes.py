@@ -1,22 +1,27 @@
 """Run a child process and measure it whole: wall time, CPU time and peak resident memory.
 
 Startup cost is a property of the whole process (interpreter, imports, loading, the answer,
-the exit), so it is measured from outside. `os.wait4` gives the resource usage of exactly
-that child, so no external `time` program is needed. `run_in_terminal` runs the app under a
-pseudo-terminal and notes when given texts first appear on its screen.
+the exit), so it is measured from outside. A process started from this one would inherit
+this one's peak resident size (Linux keeps the high-water mark across fork and exec), so
+each command is started by a small measuring process (`_MEASURE`, a bare interpreter) that
+spawns it, waits for it with `os.wait4` and reports that child's own wall time, CPU time
+and peak RSS. `run_in_terminal` runs the app under a pseudo-terminal and notes when given
+texts first appear on its screen.
 """
 
 from __future__ import annotations
 
 import contextlib
 import fcntl
+import json
 import os
 import pty
 import re
-import resource
 import select
+import shutil
 import struct
 import subprocess
+import sys
 import tempfile
 import termios
 import time
@@ -24,6 +29,19 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 _POLL_S = 0.002
+_MEASURE = (
+    "import json, os, sys, time\n"
+    "report, argv = sys.argv[1], sys.argv[2:]\n"
+    "started = time.perf_counter()\n"
+    "pid = os.posix_spawn(argv[0], argv, os.environ)\n"
+    "_, status, usage = os.wait4(pid, 0)\n"
+    "wall = time.perf_counter() - started\n"
+    "with open(report, 'w') as fh:\n"
+    "    json.dump({'wall': wall, 'cpu': usage.ru_utime + usage.ru_stime,\n"
+    "               'rss_kib': usage.ru_maxrss,\n"
+    "               'code': os.waitstatus_to_exitcode(status)}, fh)\n"
+)
+"""Runs argv[2:] and writes its figures to argv[1]; `-S -I` keeps this process small."""
 _SCREEN_TAIL = 200_000
 _ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])")
 
@@ -46,12 +64,11 @@ class ProcessTimeout(Exception):
     """The child ran past its time limit and was killed."""
 
 
-def _reap(pid: int, deadline: float) -> tuple[int, resource.struct_rusage]:
-    """Wait for `pid` (polling, so a deadline can stop it); its exit code and rusage."""
+def _reap(pid: int, deadline: float) -> None:
+    """Wait for the measuring process (polling, so a deadline can stop it)."""
     while True:
-        done, status, usage = os.wait4(pid, os.WNOHANG)
-        if done == pid:
-            return os.waitstatus_to_exitcode(status), usage
+        if os.waitpid(pid, os.WNOHANG)[0] == pid:
+            return
         if time.perf_counter() > deadline:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(pid, 9)
@@ -60,29 +77,38 @@ def _reap(pid: int, deadline: float) -> tuple[int, resource.struct_rusage]:
         time.sleep(_POLL_S)
 
 
-def _usage(usage: resource.struct_rusage) -> tuple[float, float]:
-    """CPU seconds and peak RSS in MiB (Linux reports ru_maxrss in KiB)."""
-    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+def _measured_argv(argv: Sequence[str], report: str) -> list[str]:
+    program = shutil.which(argv[0]) or argv[0]
+    return [sys.executable, "-S", "-I", "-c", _MEASURE, report, program, *argv[1:]]
+
+
+def _report(path: str, fallback_wall: float) -> tuple[float, float, float, int]:
+    """Wall s, CPU s, peak RSS MiB and exit code as the measuring process wrote them."""
+    with open(path, encoding="utf-8") as fh:
+        data = json.load(fh)
+    return (float(data.get("wall", fallback_wall)), float(data["cpu"]),
+            float(data["rss_kib"]) / 1024, int(data["code"]))
 
 
 def run_measured(
     argv: Sequence[str], env: Mapping[str, str], *, timeout: float = 600.0
 ) -> ProcessRun:
     """Run `argv` to the end with no input; output is kept for the caller to check."""
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+    with tempfile.TemporaryDirectory(prefix="stepchat-measure-") as tmp, \
+            tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        report = os.path.join(tmp, "report.json")
         started = time.perf_counter()
         proc = subprocess.Popen(
-            list(argv), env=dict(env), stdin=subprocess.DEVNULL, stdout=out, stderr=err,
-            start_new_session=True,
+            _measured_argv(argv, report), env=dict(env), stdin=subprocess.DEVNULL,
+            stdout=out, stderr=err, start_new_session=True,
         )
-        code, usage = _reap(proc.pid, started + timeout)
-        wall = time.perf_counter() - started
+        _reap(proc.pid, started + timeout)
+        wall, cpu, rss, code = _report(report, time.perf_counter() - started)
         proc.returncode = code
         out.seek(0)
         err.seek(0)
         stdout = out.read().decode("utf-8", "replace")
         stderr = err.read().decode("utf-8", "replace")
-    cpu, rss = _usage(usage)
     return ProcessRun(wall, cpu, rss, code, stdout, stderr)
 
 
@@ -108,6 +134,8 @@ def run_in_terminal(
     the program exits.
     """
     master, slave = pty.openpty()
+    report_dir = tempfile.mkdtemp(prefix="stepchat-measure-")
+    report = os.path.join(report_dir, "report.json")
     rows, cols = size
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
     patterns = {name: re.compile(expr) for name, expr in marks.items()}
@@ -115,16 +143,16 @@ def run_in_terminal(
     raw = b""
     started = time.perf_counter()
     proc = subprocess.Popen(
-        list(argv), env={**env, "TERM": "xterm-256color", "COLUMNS": str(cols),
-                         "LINES": str(rows)},
+        _measured_argv(argv, report),
+        env={**env, "TERM": "xterm-256color", "COLUMNS": str(cols), "LINES": str(rows)},
         stdin=slave, stdout=slave, stderr=slave, start_new_session=True,
     )
     os.close(slave)
     deadline = started + timeout
-    exited: tuple[int, resource.struct_rusage] | None = None
+    exited = False
     quitting = False
     try:
-        while exited is None and time.perf_counter() < deadline:
+        while not exited and time.perf_counter() < deadline:
             if select.select([master], [], [], 0.01)[0]:
                 try:
                     raw += os.read(master, 65536)
@@ -139,14 +167,13 @@ def run_in_terminal(
             if quit_after in seen and not quitting:
                 os.write(master, quit_keys)
                 quitting = True
-            # Not proc.poll(): reaping through Popen would lose the child's rusage.
-            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
-            if pid == proc.pid:
-                exited = os.waitstatus_to_exitcode(status), usage
-        code, usage = exited or _reap(proc.pid, deadline)
+            exited = os.waitpid(proc.pid, os.WNOHANG)[0] == proc.pid
+        if not exited:
+            _reap(proc.pid, deadline)
+        wall = time.perf_counter() - started
+        _, cpu, rss, code = _report(report, wall)
     finally:
         os.close(master)
+        shutil.rmtree(report_dir, ignore_errors=True)
     proc.returncode = code
-    wall = time.perf_counter() - started
-    cpu, rss = _usage(usage)
     return ProcessRun(wall, cpu, rss, code, stdout=screen_text(raw[-4000:]), marks=seen)

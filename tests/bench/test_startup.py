@@ -65,3 +65,13 @@ def test_table_has_a_row_per_case_with_medians() -> None:
     row = table.splitlines()[2]
     wall = sorted(r.wall_s for r in runs)[1]
     assert row.startswith("| --help | – | ") and f"{wall:.2f}" in row
+
+
+def test_the_parents_memory_is_not_counted_as_the_childs() -> None:
+    """Linux carries a process's peak RSS across fork and exec, so a child started straight
+    from a big bench process would report the bench's size; the measuring process avoids it."""
+    ballast = bytearray(300 * 1024 * 1024)
+    ballast[::4096] = b"x" * len(ballast[::4096])
+    run = run_measured([sys.executable, "-c", "pass"], os.environ)
+    assert run.peak_rss_mib < 100
+    del ballast
