@@ -13,7 +13,7 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any, Generic, TypeVar
 
-from stepchat.core.ports import Backend, CancelToken, Embedder
+from stepchat.core.ports import Backend, Embedder
 from stepchat.core.types import ChatMessage, Completion
 
 Part = TypeVar("Part", Backend, Embedder)
@@ -67,20 +67,9 @@ class LazyBackend(_OnFirstUse[Backend]):
         super().__init__(build)
         self.model_id = model_id
 
-    def complete(
-        self,
-        messages: Sequence[ChatMessage],
-        *,
-        max_tokens: int,
-        stop: Sequence[str] = (),
-        json_schema: dict[str, Any] | None = None,
-        on_token: Callable[[str], None] | None = None,
-        cancel: CancelToken | None = None,
-    ) -> Completion:
-        return self._ready().complete(
-            messages, max_tokens=max_tokens, stop=stop, json_schema=json_schema,
-            on_token=on_token, cancel=cancel,
-        )
+    def complete(self, messages: Sequence[ChatMessage], **options: Any) -> Completion:
+        """The real backend's `complete`, after loading the model if it is not loaded yet."""
+        return self._ready().complete(messages, **options)
 
     def count_tokens(self, text: str) -> int:
         return self._built().count_tokens(text)
