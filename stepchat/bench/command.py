@@ -229,8 +229,25 @@ def _run_pairs(args: argparse.Namespace) -> int:
     return 0
 
 
+def missing_bench_extra() -> str | None:
+    """The one-line hint when the bench's own dependencies are not installed, else None."""
+    import importlib.util
+
+    missing = [m for m in ("gptcache", "matplotlib") if importlib.util.find_spec(m) is None]
+    if not missing:
+        return None
+    return (
+        f"the bench needs {' and '.join(missing)}: install them with "
+        "pip install -e '.[bench]' (or pip install 'stepchat[bench]')"
+    )
+
+
 def run(args: argparse.Namespace) -> int:
     """The `stepchat bench` handler; returns the exit status."""
+    hint = missing_bench_extra()
+    if hint is not None and not (args.scale or args.pairs):
+        print(f"stepchat bench: {hint}", file=sys.stderr)
+        return 2
     from stepchat.config import load_config
     from stepchat.runtime import load_model_and_embedder, load_store
 
