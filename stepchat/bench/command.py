@@ -250,8 +250,25 @@ def _run_pairs(args: argparse.Namespace) -> int:
     return 0
 
 
+def missing_bench_extra() -> str | None:
+    """The one-line hint when the bench's own dependencies are not installed, else None."""
+    import importlib.util
+
+    missing = [m for m in ("gptcache", "matplotlib") if importlib.util.find_spec(m) is None]
+    if not missing:
+        return None
+    return (
+        f"the bench needs {' and '.join(missing)}: install them with "
+        "pip install -e '.[bench]' (or pip install 'stepchat[bench]')"
+    )
+
+
 def run(args: argparse.Namespace) -> int:
     """The `stepchat bench` handler; returns the exit status."""
+    hint = missing_bench_extra()
+    if hint is not None and not (args.scale or args.pairs or args.startup):
+        print(f"stepchat bench: {hint}", file=sys.stderr)
+        return 2
     from stepchat.bench import workload as wl
     from stepchat.bench.arms import Shared
     from stepchat.bench.progress import ProgressBar
