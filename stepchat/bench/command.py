@@ -101,6 +101,13 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         help="store scale bench instead, e.g. 1000,10000,100000",
     )
     parser.add_argument(
+        "--json-phrasings",
+        type=Path,
+        metavar="FILE",
+        help="JSON requests in ordinary words with their stated values (JSONL): how many "
+        "values are read and how many wrong members are served, each on a fresh cache",
+    )
+    parser.add_argument(
         "--write-workload",
         type=Path,
         metavar="FILE",
@@ -169,7 +176,7 @@ def print_tables(results: dict[str, Any], stream: TextIO) -> None:
     stream.flush()
 
 
-def _quiet_imports() -> None:
+def quiet_imports() -> None:
     """Keep hub progress bars and Rust log lines off the terminal during the run."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
@@ -180,7 +187,7 @@ def _quiet_imports() -> None:
 def _run_scale(args: argparse.Namespace) -> int:
     from stepchat.bench.scale import run_scale, scale_table
 
-    _quiet_imports()
+    quiet_imports()
     args.out.mkdir(parents=True, exist_ok=True)
     done: list[dict[str, Any]] = []
 
@@ -203,6 +210,10 @@ def run(args: argparse.Namespace) -> int:
 
     if args.scale:
         return _run_scale(args)
+    if args.json_phrasings:
+        from stepchat.bench import phrasings
+
+        return phrasings.run(args)
     try:
         workloads = build_workloads(args)
     except wl.WorkloadError as exc:
@@ -211,7 +222,7 @@ def run(args: argparse.Namespace) -> int:
     if args.write_workload is not None:
         wl.dump(next(iter(workloads.values())), args.write_workload)
         return 0
-    _quiet_imports()
+    quiet_imports()
     config = load_config()
     if args.threads:
         config = replace(config, threads=args.threads)

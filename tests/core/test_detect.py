@@ -45,9 +45,12 @@ def test_json_keys_types_and_entities() -> None:
     }
 
 
-def test_json_needs_the_word_and_keys() -> None:
+def test_json_needs_the_word_and_a_request_for_it() -> None:
     assert read_spec("Return an object with keys a and b") is None
-    assert read_spec("Return JSON please") is None
+    assert read_spec("What is JSON?") is None
+    keyless = read_spec("Return JSON please")
+    assert keyless is not None and keyless.keys == ()
+    assert keyless.schema() == {"type": "object"}
 
 
 def test_text_constraints_capture_constants_and_names() -> None:

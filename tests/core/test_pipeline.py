@@ -136,7 +136,11 @@ def test_json_entity_change_and_added_key() -> None:
     # Bob's object was rebuilt from Alice's by substitution and not stored again, so the
     # stated members come from her entry, rewritten: reused where equal, patched where not.
     assert statuses["name"] == StepStatus.PATCHED
-    assert added.stored_entry is not None
+    # Nothing in the prompt states the email: the model's value is only type-checked, so
+    # the answer is served with that member marked, not called verified, and not cached.
+    checks = {s.key: s.check for s in added.steps}
+    assert checks == {"name": "stated", "age": "stated", "city": "stated", "email": "typed"}
+    assert added.verified is False and added.stored_entry is None
     schema = cache.backend.schemas[-1]  # type: ignore[attr-defined]
     assert schema is not None and schema["required"] == ["email"]
 

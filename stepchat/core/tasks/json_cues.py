@@ -16,10 +16,10 @@ from collections.abc import Callable
 from stepchat.core.tasks.json_assign import (
     ANY,
     BARE,
-    HINT,
     BOUND,
     CUED,
     FIRST,
+    HINT,
     Candidate,
     key_classes,
     matches_noun,
@@ -35,7 +35,6 @@ from stepchat.core.tasks.json_words import (
     NUMBER,
     PROPN,
     Value,
-    ends_here,
     inside,
     list_at,
     number_at,
@@ -370,7 +369,7 @@ class Reader:
                 self.add(value, BOUND, key=named[0])
             elif noun not in ("and", "or", "to", "in", "of", "for"):
                 self.add(value, CUED, groups=tiers(f"HEAD:{noun}"))
-        for m in re.finditer(rf"\b(?P<noun>[a-z]+)\s+#?(?P<n>\d+)\b(?![.,]\d)", self.text):
+        for m in re.finditer(r"\b(?P<noun>[a-z]+)\s+#?(?P<n>\d+)\b(?![.,]\d)", self.text):
             noun = m.group("noun")
             value = number_at(self.text, m.start("n"))
             if value is not None and noun not in _NOT_ID_NOUNS:

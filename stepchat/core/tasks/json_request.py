@@ -91,10 +91,8 @@ def is_json_request(prompt: str) -> bool:
             r"\b(?:as|in|into|to)\s+(?:\w+\s+)?$", before, re.I
         ):
             continue
-        if _OUTPUT_BEFORE.search(before) or _VERB_BEFORE.search(before):
-            asked = True
-        elif _OUTPUT_AFTER.match(after):
-            asked = True
+        cued = _OUTPUT_BEFORE.search(before) or _VERB_BEFORE.search(before)
+        asked = asked or bool(cued or _OUTPUT_AFTER.match(after))
     if not asked:
         return False
     return not _QUESTION.match(prompt)

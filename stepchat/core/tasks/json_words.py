@@ -41,7 +41,11 @@ _END = re.compile(
 )
 """What may follow a bare value: punctuation, the end, or a word that starts a new phrase."""
 
-NOT_VALUES = frozenset(
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+NOT_VALUES = _words(
     """return give make produce write output create generate provide please respond reply
     format fill use build emit send show list include add put set only just json yaml xml
     csv html api url the a an this that these those it its he she they we i you my her his
@@ -50,14 +54,14 @@ NOT_VALUES = frozenset(
     where which can could would should true false null none keys key fields field values
     value object objects string number integer boolean array list answer reply thanks
     thank hello hi dear mr mrs ms dr output json-only unknown unspecified tbd n/a various
-    varies""".split()
+    varies"""
 )
 """Capitalised words that start sentences or name the format, never a stated value."""
 
-LANGUAGES = frozenset(
+LANGUAGES = _words(
     """english french spanish german italian portuguese japanese chinese mandarin arabic
     russian dutch greek hindi korean swedish polish turkish python rust go java javascript
-    typescript ruby kotlin swift haskell""".split()
+    typescript ruby kotlin swift haskell"""
 )
 
 
@@ -151,8 +155,8 @@ def scalar_at(text: str, pos: int, *, words: bool = False, bools: bool = False) 
     if bools:
         m = _BOOL.match(text, pos)
         if m and ends_here(text, m.end()):
-            word = m.group(0).lower()
-            return Value(m.group(0), word in ("true", "yes"), m.start(), m.end(), "bool")
+            said = m.group(0).lower() in ("true", "yes")
+            return Value(m.group(0), said, m.start(), m.end(), "bool")
     num = number_at(text, pos)
     if num and ends_here(text, num.end):
         return num
@@ -163,9 +167,9 @@ def scalar_at(text: str, pos: int, *, words: bool = False, bools: bool = False) 
     if ident and ends_here(text, ident.end) and not _NUMBER.fullmatch(ident.raw):
         return ident
     if words:
-        word = _simple_at(_WORD, "word", text, pos)
-        if word and ends_here(text, word.end) and word.raw not in NOT_VALUES:
-            return word
+        bare = _simple_at(_WORD, "word", text, pos)
+        if bare and ends_here(text, bare.end) and bare.raw not in NOT_VALUES:
+            return bare
     return None
 
 
