@@ -100,14 +100,16 @@ def load(path: Path) -> list[Phrasing]:
 
 @dataclass
 class ReaderTally:
+    """What `read_spec` makes of every prompt of a set (request and variant)."""
+
     prompts: int = 0
-    recognised: int = 0
+    recognised: int = 0  # JSON request or not, as the file says
     keyed: int = 0
-    keys_right: int = 0
+    keys_right: int = 0  # exactly the keys, in order
     types_stated: int = 0
     types_right: int = 0
-    stated: int = 0
-    found: int = 0
+    stated: int = 0  # values the file says the prompts state
+    found: int = 0  # values the reader placed on a key
     found_right: int = 0
 
     @property
@@ -156,17 +158,19 @@ def score_reader(cases: list[Phrasing]) -> ReaderTally:
 
 @dataclass
 class ServedTally:
+    """Served answers judged member by member against the file's stated values."""
+
     requests: int = 0
     errors: int = 0
-    one_object: int = 0
-    members: int = 0
+    one_object: int = 0  # exactly one JSON object with exactly the asked keys
+    members: int = 0  # members whose value the prompt states
     right: int = 0
     wrong: int = 0
-    wrong_claimed: int = 0
-    false_stated: int = 0
+    wrong_claimed: int = 0  # wrong, yet marked stated or open
+    false_stated: int = 0  # marked stated where the prompt states no value
     marked_unchecked: int = 0
     verified: int = 0
-    verified_wrong: int = 0
+    verified_wrong: int = 0  # called verified with a wrong member
 
     def add(self, other: ServedTally) -> None:
         for f in fields(self):
