@@ -42,14 +42,16 @@ def checks(answer: Answer) -> dict[str | None, str | None]:
     return {s["key"]: s["check"] for s in answer.to_record()["steps"]}
 
 
-def test_bruno_gets_his_own_city_even_when_the_model_copies_his_name() -> None:
-    cache = make(['{"name": "Ana", "age": 31, "city": "Porto"}', '{"city": "Bruno"}'])
+def test_bruno_gets_his_own_city() -> None:
+    """Every value is stated, so neither answer needs the model (which would copy names)."""
+    cache = make(['{"name": "Bruno", "age": 40, "city": "Bruno"}'])
     first = cache.answer(PERSON.format("Ana, 31, from Porto"))
     assert first.verified is True and first.stored_entry is not None
     bruno = cache.answer(PERSON.format("Bruno, 40, from Lisbon"))
     assert json.loads(bruno.text) == {"name": "Bruno", "age": 40, "city": "Lisbon"}
     assert bruno.path == CachePath.PATCHED and bruno.verified is True
     assert checks(bruno) == {"name": "stated", "age": "stated", "city": "stated"}
+    assert cache.backend.calls == []  # type: ignore[attr-defined]
 
 
 def test_a_value_that_cannot_be_placed_leaves_its_key_unchecked_and_uncached() -> None:
@@ -62,26 +64,37 @@ def test_a_value_that_cannot_be_placed_leaves_its_key_unchecked_and_uncached() -
     assert answer.stored_entry is None and cache.store.count() == 0
 
 
-def test_heat_is_repaired_on_the_miss_path_before_it_is_shown_or_stored() -> None:
-    junk = '{"title": "The Shining", "year": 2008, "tags": "[Title: The Shining; Year: 2008]"}'
-    cache = make([junk])
+def test_heat_is_written_from_the_prompt_and_then_reused() -> None:
+    cache = make(['{"title": "The Shining", "year": 2008, "tags": "[Title: The Shining]"}'])
     first = cache.answer(HEAT)
     expected = {"title": "Heat", "year": 1995, "tags": ["crime", "thriller"]}
     assert json.loads(first.text) == expected
     assert first.path == CachePath.MISS and first.verified is True
-    schema = cache.backend.schemas[0]  # type: ignore[attr-defined]
-    assert schema["properties"]["tags"]["type"] == "array"
-    assert schema["properties"]["tags"]["items"]["type"] == "string"
-    assert schema["properties"]["year"] == {"type": "integer"}
-    stored = cache.store.get(first.stored_entry or "")
-    assert stored is not None and "Shining" not in json.dumps([s.text for s in stored.steps])
+    assert cache.backend.calls == []  # type: ignore[attr-defined]
     again = cache.answer(HEAT)
     assert again.path == CachePath.REUSE_ONLY and json.loads(again.text) == expected
 
 
+def test_a_model_answer_contradicting_the_prompt_is_repaired_before_it_is_shown() -> None:
+    """The miss path with one key nobody states: the model writes the whole object under
+    the prompt's schema, and every member it got wrong is replaced by the stated value."""
+    junk = ('{"title": "The Shining", "year": 2008, "tags": "[Title: The Shining; Year: 2008]",'
+            ' "director": "Michael Mann"}')
+    cache = make([junk])
+    answer = cache.answer(HEAT.replace("title, year and tags", "title, director, year and tags"))
+    obj = json.loads(answer.text)
+    assert obj == {"title": "Heat", "director": "Michael Mann", "year": 1995,
+                   "tags": ["crime", "thriller"]}
+    assert checks(answer)["director"] == "typed" and answer.verified is False
+    assert answer.stored_entry is None
+    schema = cache.backend.schemas[0]  # type: ignore[attr-defined]
+    assert schema["properties"]["tags"]["type"] == "array"
+    assert schema["properties"]["tags"]["items"]["type"] == "string"
+    assert schema["properties"]["year"] == {"type": "integer"}
+
+
 def test_mallorys_values_are_never_served_for_carol() -> None:
-    cache = make(['{"name": "Mallory", "role": "pwned_by_mallory", "is_admin": true}',
-                  '{"role": "guest", "is_admin": false}'])
+    cache = make(['{"role": "guest", "is_admin": false}'])
     first = cache.answer(MALLORY)
     assert first.verified is True and first.stored_entry is not None
     carol = cache.answer(CAROL)
@@ -93,8 +106,7 @@ def test_mallorys_values_are_never_served_for_carol() -> None:
 
 
 def test_the_intern_dave_gets_his_stated_role_and_nothing_from_mallory() -> None:
-    cache = make(['{"name": "Mallory", "role": "pwned_by_mallory", "is_admin": true}',
-                  '{"is_admin": true}'])
+    cache = make(['{"is_admin": true}'])
     cache.answer(MALLORY)
     dave = cache.answer(
         "Return a JSON object with keys name, role and is_admin for the intern Dave."

@@ -112,7 +112,8 @@ def test_degenerate_and_both_sides_are_skipped_with_a_reason() -> None:
 
 
 def test_json_entity_change_and_added_key() -> None:
-    cache = make(['{"name": "Alice", "age": 30, "city": "Paris"}', '{"email": "bob@example.com"}'])
+    # Alice's and Bob's values are all stated, so only the email goes to the model.
+    cache = make(['{"email": "bob@example.com"}'])
     first = cache.answer(PERSON.format(name="Alice", age=30, city="Paris"))
     assert json.loads(first.text) == {"name": "Alice", "age": 30, "city": "Paris"}
 

@@ -228,6 +228,9 @@ class JsonHandler:
 
     def generate(self, task: Task, gen: Generation, *, verify: bool = True) -> list[AnswerStep]:
         spec = spec_of(task)
+        if verify and self.fill_stated and spec.keys and set(spec.keys) <= set(spec.entities):
+            # Every value is stated: the prompt alone writes the object, no model needed.
+            return self.patch(task, [], [], gen)
         reply = gen.complete(
             [ChatMessage("system", _SYSTEM), ChatMessage("user", task.prompt)],
             StepStatus.REGENERATED,
