@@ -36,11 +36,10 @@ _INPUT_BEFORE = re.compile(
     r"|your|following|nested|about|of|between|is|are|does|do)\b[^.?!;]{0,12}$",
     re.I,
 )
-_QUESTION = re.compile(
-    r"^\s*(?:what|why|how|when|where|which|who|whose|explain|describe|compare|define"
-    r"|summari[sz]e|tell me about|is|are|does|do)\b",
-    re.I,
-)
+_QUESTION = re.compile(r"^\s*(?:what|why|how|when|where|which|who|whose|is|are|does|do)\b", re.I)
+_ABOUT = re.compile(r"^\s*(?:explain|describe|compare|define|summari[sz]e|tell me about)\b", re.I)
+_AS_FORM = re.compile(r"\b(?:as|in|into)\s+(?:an?\s+|valid\s+)?json\b|\bjson\s+(?:object|only)\b",
+                      re.I)
 
 _KEY = r"[\"'`]?(?P<key>[A-Za-z_][A-Za-z0-9_]*)[\"'`]?"
 _ITEM = re.compile(
@@ -93,9 +92,10 @@ def is_json_request(prompt: str) -> bool:
             continue
         cued = _OUTPUT_BEFORE.search(before) or _VERB_BEFORE.search(before)
         asked = asked or bool(cued or _OUTPUT_AFTER.match(after))
-    if not asked:
+    if not asked or _QUESTION.match(prompt):
         return False
-    return not _QUESTION.match(prompt)
+    # "Describe X as a JSON object" asks for JSON; "Describe the JSON format" does not.
+    return not _ABOUT.match(prompt) or _AS_FORM.search(prompt) is not None
 
 
 def _template_type(text: str | None) -> str | None:
@@ -141,8 +141,11 @@ def _read_list(prompt: str, start: int, out: KeyList, *, lower_only: bool) -> in
         if not item:
             break
         key = item.group("key")
-        if key.lower() in _STOP or (lower_only and not key[0].islower()):
+        if lower_only and not key[0].islower():
             break
+        if key.lower() in _STOP and not (len(key) == 1 and not lower_only
+                                         and _SEP.match(prompt, item.end())):
+            break  # single letters (`keys a, b and c`) are keys, other small words end the list
         found.append(key)
         declared = read_type(item.group("paren") or item.group("as") or item.group("colon"))
         if declared:
@@ -152,7 +155,7 @@ def _read_list(prompt: str, start: int, out: KeyList, *, lower_only: bool) -> in
         if not sep:
             break
         nxt = _ITEM.match(prompt, sep.end())
-        if not nxt or nxt.group("key").lower() in _STOP:
+        if not nxt or (nxt.group("key").lower() in _STOP and len(nxt.group("key")) > 1):
             break
         pos = sep.end()
     if found:

@@ -54,7 +54,9 @@ NOT_VALUES = _words(
     where which can could would should true false null none keys key fields field values
     value object objects string number integer boolean array list answer reply thanks
     thank hello hi dear mr mrs ms dr output json-only unknown unspecified tbd n/a various
-    varies"""
+    varies example examples e.g. sample template schema input format now describe explain
+    summarize summarise compare tell convert translate turn render represent serialize
+    express rewrite encode need want get fetch print emit"""
 )
 """Capitalised words that start sentences or name the format, never a stated value."""
 
