@@ -51,6 +51,9 @@ _LINK = re.compile(
     r"|must\s+be|set\s+to|of)(?=\s))?\s*",
     re.I,
 )
+MAX_CANDIDATES = 200
+"""Values read from one prompt; past this the rest stays unread and its keys unchecked."""
+
 _TYPE_WORDS = re.compile(rf"(?:an?\s+)?{TYPE_PHRASE}\b", re.I)
 _PHRASE = re.compile(r"(?:(?:a|an|the)\s+)?(?P<p>[a-z][\w'\-]*(?:[ \t][a-z][\w'\-]*){0,3}?)"
                      r"(?=\s*(?:[,;.)]|$|\s(?:and|with|for|but)\b))")
@@ -169,7 +172,7 @@ class Reader:
     def add(self, value: Value, strength: int, *, key: str | None = None,
             groups: tuple[frozenset[str], ...] = ()) -> bool:
         span = (value.start, value.end)
-        if not self.free(*span):
+        if len(self.taken) >= MAX_CANDIDATES or not self.free(*span):
             return False
         self.taken.append(span)
         if inside(span, self.voids):
@@ -247,7 +250,7 @@ class Reader:
         """A clause of bare values, as many as the keys, each fitting its key in order."""
         for m in _CLAUSE.finditer(self.text):
             body_start = m.start(1) + _LEAD.match(m.group(1)).end()  # type: ignore[union-attr]
-            after_colon = self.text[: m.start(1)].rstrip().endswith(":")
+            after_colon = self.text[max(0, m.start(1) - 8) : m.start(1)].rstrip().endswith(":")
             items = self._bare_items(body_start, m.end(1), words=after_colon)
             if items is None or len(items) != len(self.keys):
                 continue
@@ -428,6 +431,8 @@ class Reader:
         """Any name, quoted text or number nobody claimed: it may still be a stated value."""
         readers: tuple[Callable[[str, int], Value | None], ...] = (quoted_at, number_at)
         for m in re.finditer(r"(?<![\w'’\-.@])(?=[\"'“‘\d-]|[A-ZÀ-Þ])", self.text):
+            if len(self.taken) >= MAX_CANDIDATES:
+                break
             pos = m.start()
             value = next((v for r in readers if (v := r(self.text, pos)) is not None), None)
             if value is None:
@@ -443,7 +448,7 @@ class Reader:
             # only part of the value, so it can only mark keys unchecked.
             # A name after `Mr.` or after another name and a comma (`Paris, Texas`) may be
             # only part of the value or qualify it: it too only marks keys unchecked.
-            before = self.text[:pos]
+            before = self.text[max(0, pos - 80) : pos]
             glued = re.search(r"(?:\w:|\b(?:Mr|Mrs|Ms|Dr|Prof|Sir|St)\.?|\b(?:about|on|over|near"
                               r"|around|at|like|than|into|onto|across|behind|under|via|per"
                               r"|against|versus|vs\.?))\s*$", before, re.I) is not None

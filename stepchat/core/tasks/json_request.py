@@ -8,6 +8,7 @@ for it. The key list's span is reported so the value reader never mistakes a key
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field
 
@@ -40,6 +41,11 @@ _QUESTION = re.compile(r"^\s*(?:what|why|how|when|where|which|who|whose|is|are|d
 _ABOUT = re.compile(r"^\s*(?:explain|describe|compare|define|summari[sz]e|tell me about)\b", re.I)
 _AS_FORM = re.compile(r"\b(?:as|in|into)\s+(?:an?\s+|valid\s+)?json\b|\bjson\s+(?:object|only)\b",
                       re.I)
+
+MAX_MENTIONS = 32
+"""Mentions of "JSON" looked at; the request says so near the start or not at all."""
+MAX_KEYS = 40
+"""Keys read from one list: an object with more is not something to ask for in a sentence."""
 
 _KEY = r"[\"'`]?(?P<key>[A-Za-z_][A-Za-z0-9_]*)[\"'`]?"
 _ITEM = re.compile(
@@ -84,8 +90,9 @@ class KeyList:
 def is_json_request(prompt: str) -> bool:
     """The prompt asks for JSON as its answer (not a question about JSON)."""
     asked = False
-    for m in _JSON.finditer(prompt):
-        before, after = prompt[: m.start()], prompt[m.end() :]
+    for m in itertools.islice(_JSON.finditer(prompt), MAX_MENTIONS):
+        # The cues sit next to the word, so a window keeps long prompts linear.
+        before, after = prompt[max(0, m.start() - 80) : m.start()], prompt[m.end() : m.end() + 40]
         if _INPUT_BEFORE.search(before) and not re.search(
             r"\b(?:as|in|into|to)\s+(?:\w+\s+)?$", before, re.I
         ):
@@ -115,7 +122,7 @@ def _template_type(text: str | None) -> str | None:
 
 def _read_braces(prompt: str, out: KeyList) -> bool:
     for m in _BRACES.finditer(prompt):
-        parts = m.group(1).split(",")
+        parts = m.group(1).split(",")[:MAX_KEYS]
         items = [_BRACE_ITEM.match(p) for p in parts]
         if not all(items) or not parts:
             continue
@@ -136,7 +143,7 @@ def _read_list(prompt: str, start: int, out: KeyList, *, lower_only: bool) -> in
     """Keys listed from `start`; returns how many were read (the list's span is recorded)."""
     pos = start
     found: list[str] = []
-    while True:
+    while len(found) < MAX_KEYS:
         item = _ITEM.match(prompt, pos)
         if not item:
             break

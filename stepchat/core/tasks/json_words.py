@@ -14,7 +14,8 @@ from typing import Any
 UPPER = "A-ZÀ-ÖØ-ÞĀ-Ž"
 _CAP = rf"(?:(?:[{UPPER}]\.){{1,4}}(?=[ \t]*[{UPPER}])|[{UPPER}][\w'’\-]*)"
 _PARTICLE = r"(?:de|da|do|dos|das|du|del|della|di|van|von|der|den|la|le|el|al|bin|ibn|y)"
-PROPN = rf"{_CAP}(?:[ \t]+(?:{_PARTICLE}[ \t]+)*{_CAP})*"
+PROPN = rf"{_CAP}(?:[ \t]+(?:{_PARTICLE}[ \t]+){{0,2}}{_CAP}){{0,5}}"
+"""A name of up to six capitalised words, with particles between (`Daphne du Maurier`)."""
 NUMBER = r"-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?"
 
 _PROPN = re.compile(PROPN)
