@@ -49,7 +49,8 @@ def test_bruno_gets_his_own_city() -> None:
     assert first.verified is True and first.stored_entry is not None
     bruno = cache.answer(PERSON.format("Bruno, 40, from Lisbon"))
     assert json.loads(bruno.text) == {"name": "Bruno", "age": 40, "city": "Lisbon"}
-    assert bruno.path == CachePath.PATCHED and bruno.verified is True
+    # Every value is stated, so the prompt wrote the answer: the solver path, not a hit.
+    assert bruno.path == CachePath.SOLVER and bruno.verified is True
     assert checks(bruno) == {"name": "stated", "age": "stated", "city": "stated"}
     assert cache.backend.calls == []  # type: ignore[attr-defined]
 
@@ -69,7 +70,8 @@ def test_heat_is_written_from_the_prompt_and_then_reused() -> None:
     first = cache.answer(HEAT)
     expected = {"title": "Heat", "year": 1995, "tags": ["crime", "thriller"]}
     assert json.loads(first.text) == expected
-    assert first.path == CachePath.MISS and first.verified is True
+    assert first.path == CachePath.SOLVER and first.verified is True
+    assert first.stored_entry is not None
     assert cache.backend.calls == []  # type: ignore[attr-defined]
     again = cache.answer(HEAT)
     assert again.path == CachePath.REUSE_ONLY and json.loads(again.text) == expected
