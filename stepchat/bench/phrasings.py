@@ -29,6 +29,7 @@ from typing import Any, TextIO
 
 from stepchat.bench.checker import same_value
 from stepchat.bench.progress import ProgressBar
+from stepchat.bench.records import json_lines
 
 CLAIMED = ("stated", "open")
 """Marks under which the engine vouches for a member."""
@@ -78,18 +79,9 @@ def _case(data: Any, where: str) -> Phrasing:
 
 def load(path: Path) -> list[Phrasing]:
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise PhrasingError(f"cannot read {path}: {exc}") from None
-    cases = []
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            data = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise PhrasingError(f"{path}:{number}: not JSON ({exc.msg})") from None
-        cases.append(_case(data, f"{path}:{number}"))
+        cases = [_case(data, f"{path}:{n}") for n, data in json_lines(path, "phrasings")]
+    except ValueError as exc:
+        raise PhrasingError(str(exc)) from None
     if not cases:
         raise PhrasingError(f"{path}: no phrasings")
     return cases

@@ -37,7 +37,7 @@ def record(answer: dict, checks: dict, verified: bool) -> dict:
 
 def test_bad_files_are_one_line_errors(tmp_path: Path) -> None:
     bad = tmp_path / "bad.jsonl"
-    for text, words in (("{nope\n", "not JSON"), ('{"prompt": 3}\n', "prompt"),
+    for text, words in (("{nope\n", "not valid JSON"), ('{"prompt": 3}\n', "prompt"),
                         ('{"prompt": "x", "keys": "a"}\n', "keys"), ("\n", "no phrasings")):
         bad.write_text(text)
         with pytest.raises(PhrasingError) as info:
