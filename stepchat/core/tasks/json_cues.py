@@ -69,30 +69,30 @@ _NOT_ID_NOUNS = NOT_VALUES | {"aged", "has", "have", "had", "under", "over", "th
                               "of", "is", "was", "costs", "earns", "serves", "rated", "weighs",
                               "weighing", "priced", "page", "step", "line", "lines", "words"}
 
-_UNITS: tuple[tuple[str, str, str], ...] = (
-    (rf"[$€£]\s?(?P<n>{NUMBER})", "", "PRICE"),
-    (rf"(?P<n>{NUMBER})\s*(?:dollars|euros?|pounds|usd|eur|gbp|€)\b", "", "PRICE"),
+_UNITS: tuple[tuple[str, str], ...] = (
+    (rf"[$€£]\s?(?P<n>{NUMBER})", "PRICE"),
+    (rf"(?P<n>{NUMBER})\s*(?:dollars|euros?|pounds|usd|eur|gbp|€)\b", "PRICE"),
     (rf"\b(?:costs?|costing|priced\s+at|sells?\s+for|price\s+of)\s+[$€£]?(?P<n>{NUMBER})",
-     "", "PRICE"),
-    (rf"\brated\s+(?P<n>{NUMBER})", "", "RATING"),
-    (rf"(?P<n>{NUMBER})\s*/\s*(?:5|10|100)\b", "", "RATING"),
-    (rf"\b(?:earns?|earning|paid|makes|salary\s+of)\s+[$€£]?(?P<n>{NUMBER})", "", "SALARY"),
-    (rf"\bweigh(?:s|ing)?\s+(?P<n>{NUMBER})", "", "WEIGHT"),
-    (rf"(?P<n>{NUMBER})\s*kg\b", "", "WEIGHT"),
-    (rf"(?P<n>{NUMBER})\s*(?:degrees|°)", "", "TEMPERATURE"),
-    (rf"\bserves\s+(?P<n>{NUMBER})", "", "SERVINGS"),
-    (r"\baged\s+(?P<n>\d{1,3})\b", "", "AGE"),
-    (r"\b(?P<n>\d{1,3})(?:\s+|-)years?(?:\s+|-)old\b", "", "AGE"),
-    (r"\b(?P<n>\d{1,3})\s+years\s+of\s+age\b", "", "AGE"),
+     "PRICE"),
+    (rf"\brated\s+(?P<n>{NUMBER})", "RATING"),
+    (rf"(?P<n>{NUMBER})\s*/\s*(?:5|10|100)\b", "RATING"),
+    (rf"\b(?:earns?|earning|paid|makes|salary\s+of)\s+[$€£]?(?P<n>{NUMBER})", "SALARY"),
+    (rf"\bweigh(?:s|ing)?\s+(?P<n>{NUMBER})", "WEIGHT"),
+    (rf"(?P<n>{NUMBER})\s*kg\b", "WEIGHT"),
+    (rf"(?P<n>{NUMBER})\s*(?:degrees|°)", "TEMPERATURE"),
+    (rf"\bserves\s+(?P<n>{NUMBER})", "SERVINGS"),
+    (r"\baged\s+(?P<n>\d{1,3})\b", "AGE"),
+    (r"\b(?P<n>\d{1,3})(?:\s+|-)years?(?:\s+|-)old\b", "AGE"),
+    (r"\b(?P<n>\d{1,3})\s+years\s+of\s+age\b", "AGE"),
     (r"\b(?:is|am|turned|turns|who's|she's|he's)\s+(?P<n>\d{1,3})(?=\s*(?:[,;.)]|$|and\b))",
-     "", "AGE"),
-    (r"\((?P<n>\d{4})\)", "", "YEAR"),
+     "AGE"),
+    (r"\((?P<n>\d{4})\)", "YEAR"),
     (r"\b(?:in|from|since|(?:released|published|founded|built|established)(?:\s+in)?"
-     r"|came\s+out\s+in|made\s+in|dated)\s+(?P<n>\d{4})\b", "", "YEAR"),
+     r"|came\s+out\s+in|made\s+in|dated)\s+(?P<n>\d{4})\b", "YEAR"),
     (r"\b(?:an?|the)\s+(?P<n>\d{4})\s+(?=[A-Z]|one\b|film\b|movie\b|model\b|version\b"
-     r"|edition\b)", "", "YEAR"),
+     r"|edition\b)", "YEAR"),
 )
-_COMPILED_UNITS = tuple((re.compile(p, re.I), cls) for p, _, cls in _UNITS)
+_COMPILED_UNITS = tuple((re.compile(p, re.I), cls) for p, cls in _UNITS)
 
 _NAMED = (
     (re.compile(r"\b(?:also\s+(?:known\s+as|called)|aka|a\.k\.a\.)\s+", re.I),
