@@ -32,6 +32,8 @@ HOSTILE = {
     "a long list": "Return JSON with keys name and tags for Bo, tagged " + "a and " * 1000,
     "numbers": "Return JSON with keys name and age for Bo " + "1,234," * 1000,
     "hyphens": "Return JSON with keys name and age for Bo " + "a-" * 3000,
+    "a 5,000-digit number": "Return JSON with keys name and note for Bob, note is " + "9" * 5000,
+    "a 5,000-digit price": "Return JSON with keys name and price for a lamp at $" + "9" * 5000,
 }
 
 

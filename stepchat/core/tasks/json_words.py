@@ -16,7 +16,8 @@ _CAP = rf"(?:(?:[{UPPER}]\.){{1,4}}(?=[ \t]*[{UPPER}])|[{UPPER}][\w'’\-]*)"
 _PARTICLE = r"(?:de|da|do|dos|das|du|del|della|di|van|von|der|den|la|le|el|al|bin|ibn|y)"
 PROPN = rf"{_CAP}(?:[ \t]+(?:{_PARTICLE}[ \t]+){{0,2}}{_CAP}){{0,5}}"
 """A name of up to six capitalised words, with particles between (`Daphne du Maurier`)."""
-NUMBER = r"-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?"
+NUMBER = r"(?:-?\d{1,3}(?:,\d{3}){1,6}(?:\.\d{1,12})?|-?\d{1,18}(?:\.\d{1,12})?)(?![\d,.]\d)"
+"""A number a person would state; a longer run of digits is not read as one (nor converted)."""
 
 _PROPN = re.compile(PROPN)
 _NUMBER = re.compile(rf"(?<![\w.\-/])(?:{NUMBER})(?![\w\-/]|[.,]\d)")
