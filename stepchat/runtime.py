@@ -107,6 +107,8 @@ def build_cache(config: Config, parts: Parts, clock: Clock | None = None) -> Ste
     """The engine over loaded parts. sympy and jsonschema load here, after the app paints."""
     from stepchat.core.pipeline import StepCache
 
-    return StepCache(
-        parts.backend, parts.embedder, parts.store, settings=config.pipeline, clock=clock
-    )
+    # A backend built from a models.toml entry runs under that entry's settings (its
+    # max_tokens caps every reply); one from elsewhere (tests) under the configured ones.
+    known = parts.backend.model_id in config.models
+    settings = config.pipeline_for(parts.backend.model_id) if known else config.pipeline
+    return StepCache(parts.backend, parts.embedder, parts.store, settings=settings, clock=clock)
