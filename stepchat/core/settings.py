@@ -42,8 +42,9 @@ class PipelineSettings:
     """Check JSON types and entity values too, not only syntax and required keys."""
     min_similarity: Similarity = 0.55
     """Cosine similarity below which the nearest cached request is not a candidate."""
-    text_min_similarity: Similarity = 0.9
-    """Generic text cannot be verified, so reuse needs a much closer match."""
+    text_min_similarity: Similarity = 0.8
+    """Open text is reused only when the text gate shows the request is the same; this floor
+    picks which close requests are compared at all (and named in a skip reason)."""
     json_min_key_overlap: Annotated[float, Interval(ge=0.0, le=1.0)] = 0.5
     """Jaccard overlap of key sets below which a JSON request is treated as new."""
     max_tokens: Annotated[int, Ge(1)] = 256
