@@ -44,17 +44,18 @@ def load_embedder() -> Embedder:
 
 
 def open_store(
-    directory: Path, dim: int, limits: CacheLimits | None = None
+    directory: Path, dim: int, limits: CacheLimits | None = None, *, read_only: bool = False
 ) -> tuple[Store, list[str]]:
     """The LanceDB cache with hit counts written off the fast path, and notes for the user.
 
     A damaged or outdated table is moved aside or migrated (see `stepchat.store.maintenance`);
-    raises StoreError only when the directory cannot be used at all.
+    raises StoreError only when the directory cannot be used at all. `read_only` writes no
+    byte: it raises StoreError instead of creating, repairing or tidying anything.
     """
     from stepchat.store.deferred import DeferredTouchStore
     from stepchat.store.maintenance import open_lance
 
-    store, notes = open_lance(directory, dim, limits=limits)
+    store, notes = open_lance(directory, dim, limits=limits, read_only=read_only)
     return DeferredTouchStore(store), notes
 
 
@@ -73,6 +74,22 @@ def flush_store(store: Store) -> None:
         flush()
 
 
+def close_store(store: Store) -> None:
+    """Write queued hit counts and finish background upkeep (a sweep the open started), so
+    a one-shot process leaves the cache within its limits. Raises StoreError (full disk)."""
+    flush_store(store)
+    close = getattr(store, "close", None)
+    if callable(close):
+        close()
+
+
+def purge_store(store: Store) -> None:
+    """Make deletions final on disk (no file keeps an evicted prompt); a no-op in memory."""
+    purge = getattr(store, "purge", None)
+    if callable(purge):
+        purge()
+
+
 def load_model_and_embedder(
     config: Config, model_id: str | None = None
 ) -> tuple[Backend, Embedder]:
@@ -86,20 +103,34 @@ def load_model_and_embedder(
     return backend, embedder
 
 
-def load_parts(config: Config, model_id: str | None = None) -> Parts:
-    """The real stack: llama.cpp model, MiniLM embedder, LanceDB store under the data dir."""
+def load_parts(
+    config: Config, model_id: str | None = None, *, writable: bool = True
+) -> Parts:
+    """The real stack: llama.cpp model, MiniLM embedder, LanceDB store under the data dir.
+
+    `writable=False` (`--no-store`) opens the cache only to read it, and writes no byte."""
     backend, embedder = load_model_and_embedder(config, model_id)
-    store, warnings = open_store_or_memory(config, embedder.dim)
+    store, warnings = open_store_or_memory(config, embedder.dim, writable=writable)
     return Parts(backend, embedder, store, warnings)
 
 
-def open_store_or_memory(config: Config, dim: int) -> tuple[Store, list[str]]:
-    """The persistent cache, or an in-memory one when the cache dir is unusable; with notes."""
-    try:
-        return open_store(config.paths.cache_dir, dim, config.limits)
-    except StoreError as exc:
-        from stepchat.store.memory import MemoryStore
+def open_store_or_memory(
+    config: Config, dim: int, *, writable: bool = True
+) -> tuple[Store, list[str]]:
+    """The persistent cache, or an in-memory one when the cache dir is unusable; with notes.
 
+    Read-only with no cache on disk yet is an empty in-memory cache and no note: nothing is
+    created (not even the data folder)."""
+    from stepchat.store.memory import MemoryStore
+
+    if not writable:
+        from stepchat.store.lance import TABLE_NAME
+
+        if not (config.paths.cache_dir / f"{TABLE_NAME}.lance").is_dir():
+            return MemoryStore(), []
+    try:
+        return open_store(config.paths.cache_dir, dim, config.limits, read_only=not writable)
+    except StoreError as exc:
         return MemoryStore(), [f"{exc}; answering without a persistent cache this run"]
 
 
