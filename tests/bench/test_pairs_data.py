@@ -63,7 +63,8 @@ def reused_ids(named: dict[str, list[Pair]]) -> list[str]:
 
 
 def identical_sides(pairs: Iterable[Pair]) -> list[str]:
-    return [pair.id for pair in pairs if pair.a.strip() == pair.b.strip()]
+    """Pairs whose two requests are one string; padding alone is a near repeat worth keeping."""
+    return [pair.id for pair in pairs if pair.a == pair.b]
 
 
 def normalised(text: str) -> str:
@@ -198,3 +199,29 @@ def test_the_holdout_shares_no_request_with_the_development_files() -> None:
     holdout = named.pop("holdout.jsonl")
     development = [pair for pairs in named.values() for pair in pairs]
     assert shared_sentences(development, holdout) == set()
+
+
+def readme_counts(text: str) -> dict[str, dict[str, tuple[int, int]]]:
+    """The per-file count tables of data/pairs/README.md: file -> category -> (same, different)."""
+    tables: dict[str, dict[str, tuple[int, int]]] = {}
+    current: dict[str, tuple[int, int]] | None = None
+    for line in text.splitlines():
+        heading = re.fullmatch(r"### `(.+\.jsonl)`", line.strip())
+        if heading:
+            current = tables.setdefault(heading.group(1), {})
+            continue
+        row = re.fullmatch(r"\| (\w+) \| (\d+) \| (\d+) \| (\d+) \|", line.strip())
+        if current is not None and row:
+            current[row.group(1)] = (int(row.group(2)), int(row.group(3)))
+    return tables
+
+
+def test_the_readme_counts_match_the_files() -> None:
+    documented = readme_counts((PAIRS_DIR / "README.md").read_text(encoding="utf-8"))
+    actual: dict[str, dict[str, tuple[int, int]]] = {}
+    for name, pairs in load_all().items():
+        counts = Counter((pair.category, pair.same) for pair in pairs)
+        table = {cat: (counts[(cat, True)], counts[(cat, False)]) for cat, _ in counts}
+        table["all"] = (sum(p.same for p in pairs), sum(not p.same for p in pairs))
+        actual[name] = table
+    assert documented == actual
