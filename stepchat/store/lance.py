@@ -79,9 +79,13 @@ class SchemaMismatchError(StoreError):
         self.dim = dim
 
 
+_SOURCE_LOCATION = re.compile(r",? /\S+\.rs:\d+:\d+")
+"""Where in LanceDB's Rust sources an error was raised: noise in a line for the user."""
+
+
 def _first_line(exc: BaseException) -> str:
     text = str(exc).strip() or type(exc).__name__
-    return text.splitlines()[0][:200]
+    return _SOURCE_LOCATION.sub("", text.splitlines()[0])[:200]
 
 
 def _sub_vectors(dim: int) -> int:
