@@ -2,6 +2,10 @@
 
     python -m tests.reliability.worker ask DIR TAG N   # N requests through StepCache
     python -m tests.reliability.worker add DIR TAG N   # N raw adds (0 = until killed)
+    python -m tests.reliability.worker oneshot DIR TAG N  # 3 adds with optimize_every=N,
+                                                          # then the fragment count
+    python -m tests.reliability.worker clear DIR TAG N # N clears
+    python -m tests.reliability.worker open DIR TAG N  # N opens (count each time)
 
 Every entry id is printed on its own line (`stored <id>`) only after the store call that
 wrote it returned, so the parent knows exactly which writes were acknowledged.
@@ -77,6 +81,31 @@ def add(directory: Path, tag: int, count: int) -> None:
         i += 1
 
 
+def oneshot(directory: Path, tag: int, optimize_every: int) -> None:
+    """One short-lived writer, as `stepchat ask` is: open, write a little, close."""
+    store = open_lance(directory, optimize_every=optimize_every)
+    for i in range(3):
+        store.add(entry_for(f"o{tag}-{i}"))
+    getattr(store, "close", lambda: None)()  # finish upkeep, as the CLI does on exit
+    print("fragments", store.stats()["fragments"], flush=True)
+
+
+def clear(directory: Path, tag: int, count: int) -> None:
+    store = open_lance(directory)
+    for _ in range(count):
+        print("cleared", store.clear(), flush=True)
+
+
+def open_count(directory: Path, tag: int, count: int) -> None:
+    """Open the cache the way stepchat does (a damaged table is moved aside) and count."""
+    from stepchat.store.maintenance import open_lance as open_or_recover
+
+    for _ in range(count):
+        store, notes = open_or_recover(directory, 64, consistency_seconds=0.0)
+        print("opened", store.count(), *notes, flush=True)
+
+
 if __name__ == "__main__":
     mode, directory, tag, count = sys.argv[1], Path(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
-    {"ask": ask, "add": add}[mode](directory, tag, count)
+    modes = {"ask": ask, "add": add, "oneshot": oneshot, "clear": clear, "open": open_count}
+    modes[mode](directory, tag, count)
