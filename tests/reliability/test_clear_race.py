@@ -29,7 +29,7 @@ def _worker(mode: str, directory: Path, tag: int, count: int) -> subprocess.Pope
     )
 
 
-@pytest.mark.parametrize("run", [1, 2])
+@pytest.mark.parametrize("run", [1, 2, 3])  # a race: three tries to meet it
 def test_clear_does_not_fail_other_writers_or_look_corrupt(tmp_path: Path, run: int) -> None:
     directory = tmp_path / "cache"
     open_lance(directory)  # the table exists; everyone opens it
