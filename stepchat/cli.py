@@ -128,27 +128,32 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _ask(config: Config, args: argparse.Namespace) -> int:
-    from stepchat.runtime import build_cache, close_store, load_parts
+    """One answer. Parts load as the request needs them: a structural hit reads only the
+    signature index; the embedder and the model load only when a request gets that far.
+    Without storing, the cache is opened read-only: no byte is written, not even hits."""
+    from stepchat.runtime import build_cache, lazy_parts
 
     # Bytes from stdin: clean_prompt turns non-UTF-8 input into a one-line error.
     prompt: str | bytes = sys.stdin.buffer.read() if args.prompt == "-" else args.prompt
     store = not (args.no_cache or args.no_store)
-    # Without storing, the cache is opened read-only: no byte is written, not even hits.
-    parts = load_parts(config, args.model_override or args.model, writable=store)
-    for warning in parts.warnings:
-        _warn(warning)
+    parts = lazy_parts(config, args.model_override or args.model, writable=store)
     cache = build_cache(config, parts)
     try:
         answer = cache.answer(prompt, reuse=not args.no_cache, store=store)
     except BaseException:
         _close_quietly(parts.store)
         raise
+    finally:
+        for warning in parts.warnings:
+            _warn(warning)
     if args.json:
         _print_json(answer.to_record())
     else:
         _say(answer.text)
     for note in answer.notes:
         _warn(note)
+    from stepchat.runtime import close_store
+
     try:
         close_store(parts.store)
     except StoreError as exc:
@@ -165,9 +170,10 @@ def _close_quietly(store: Any) -> None:
 
 
 def _open_store(config: Config) -> Any:
-    from stepchat.runtime import EMBED_DIM, load_store
+    """The cache with its signature index, so evictions reach the index too."""
+    from stepchat.runtime import open_cache_store
 
-    return load_store(config.paths.cache_dir, EMBED_DIM)
+    return open_cache_store(config)
 
 
 def _summary(entry: CacheEntry) -> str:
