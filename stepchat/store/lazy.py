@@ -149,7 +149,8 @@ class LazyStore:
     def evict_older_than(self, seconds: float, now: float) -> int:
         """Delete entries not hit for `seconds`, purged from the table and the index."""
         store = self._store()
-        removed = int(getattr(store, "evict_older_than")(seconds, now))
+        evict = getattr(store, "evict_older_than", None)
+        removed = int(evict(seconds, now)) if callable(evict) else 0
         self._reconcile(store)
         if removed and self.index is not None:
             self.index.purge()
