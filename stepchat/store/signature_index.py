@@ -114,7 +114,9 @@ class SignatureIndex:
                 conn = self._connect(create)
                 return default if conn is None else work(conn)
             except (sqlite3.Error, OSError, ValueError, KeyError, TypeError) as exc:
-                log.warning("stepchat: signature index %s failed (%s); not using it", action, exc)
+                # Not a warning: the request goes on through LanceDB, and on a full disk the
+                # user is told once, by the store, that the answer was not cached.
+                log.info("stepchat: signature index %s failed (%s); not using it", action, exc)
                 self._broken = True
                 if self._conn is not None:
                     self._conn.close()

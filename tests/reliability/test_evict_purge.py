@@ -122,3 +122,18 @@ async def test_inspector_eviction_leaves_no_trace(tmp_path: Path, key: str) -> N
         assert loader.store.count() == 39
     assert holders(cache, marker(7)) == []
     assert holders(cache, marker(8))
+
+
+def test_evicting_an_answered_prompt_clears_the_signature_index_too(tmp_path: Path) -> None:
+    """Entries `ask` stores are also kept by the signature index (SQLite, with a journal):
+    the evicted prompt must be gone from those files as well."""
+    import json
+
+    cache = tmp_path / "data" / "cache"
+    stored = [json.loads(cli(tmp_path, "ask", "--json", f"Solve for x: {i + 2}x + 5 = 20 "
+                             f"(project {marker(i)})."))["stored_entry"] for i in range(2)]
+    cli(tmp_path, "ask", "Solve for x: 2x + 5 = 20 (project zz)")  # a hit from the index
+    assert any(name.startswith("signatures") for name in holders(cache, marker(0)))
+    assert cli(tmp_path, "cache", "evict", stored[0]).strip() == f"evicted {stored[0]}"
+    assert holders(cache, marker(0)) == []
+    assert holders(cache, marker(1))

@@ -43,6 +43,10 @@ def _tamper(home: Path, entry_id: str, prompt: str, steps: list[dict[str, str]])
     table = lancedb.connect(home / "data" / "cache").open_table(TABLE_NAME)
     table.update(where=f"id = '{entry_id}'",
                  values={"prompt": prompt, "steps": json.dumps(steps)})
+    # The signature index is derived from the table and keeps its own copy: drop it, so the
+    # tampered row is what the next request reads (and indexes again).
+    for index in (home / "data" / "cache").glob("signatures.sqlite3*"):
+        index.unlink()
 
 
 def test_cli_prints_no_control_characters(tmp_path: Path) -> None:
