@@ -117,16 +117,21 @@ class UpkeepMixin:
         """Forget the byte tally: the table changed under us (a reload)."""
         self._sizes = None
 
+    def _size_rows(self) -> list[dict[str, Any]]:
+        """Every row's id, last hit and bytes less its vector, from column lengths alone."""
+        rows: list[dict[str, Any]] = (
+            self._table.search()
+            .select({"id": "id", "last_hit": "last_hit", "size": SIZE_SQL})
+            .limit(None)
+            .to_arrow()
+            .to_pylist()
+        )
+        return rows
+
     def _measure(self) -> tuple[int, int, float]:
         """Rows, bytes (as `CacheEntry.size_bytes` sums them) and the oldest last hit."""
         if self._sizes is None:
-            rows = (
-                self._table.search()
-                .select({"id": "id", "last_hit": "last_hit", "size": SIZE_SQL})
-                .limit(None)
-                .to_arrow()
-                .to_pylist()
-            )
+            rows = self._size_rows()
             self._sizes = {row["id"]: int(row["size"] or 0) for row in rows}
             self._oldest_hit = min((float(row["last_hit"]) for row in rows), default=float("inf"))
         count = len(self._sizes)
@@ -266,13 +271,7 @@ class UpkeepMixin:
         requests only wait for the delete commits.
         """
         with self._guard("evict"):
-            rows = (
-                self._table.search()
-                .select({"id": "id", "last_hit": "last_hit", "size": SIZE_SQL})
-                .limit(None)
-                .to_arrow()
-                .to_pylist()
-            )
+            rows = self._size_rows()
         rows.sort(key=lambda r: r["last_hit"])
         sizes = [int(r["size"] or 0) + 4 * self.dim for r in rows]
         total = sum(sizes)

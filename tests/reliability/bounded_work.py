@@ -54,17 +54,10 @@ def core() -> dict[str, Any]:
 
 
 async def app() -> dict[str, Any]:
-    from stepchat.config import Config
-    from stepchat.core.settings import PipelineSettings
-    from stepchat.paths import UserPaths
-    from stepchat.tui.app import build_app
-    from tests.tui.conftest import MODELS, FakeLoader, TickingClock, ask, settle
+    from tests.reliability.helpers import app_on_fakes
+    from tests.tui.conftest import FakeLoader, ask, settle
 
-    root = Path(tempfile.mkdtemp())
-    config = Config(models=dict(MODELS), default_model="tiny", pipeline=PipelineSettings(),
-                    paths=UserPaths(root / "config", root / "data"))
-    the_app: Any = build_app(config, FakeLoader(["A short answer."]), TickingClock(),
-                             blink=False)
+    the_app = app_on_fakes(Path(tempfile.mkdtemp()), FakeLoader(["A short answer."]))
     started = time.perf_counter()
     async with the_app.run_test(size=(110, 36)) as pilot:
         await settle(pilot)

@@ -10,12 +10,8 @@ control: the search does find text that is there).
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import time
 from pathlib import Path
-from typing import Any
 
 import pytest
 from textual.widgets import DataTable
@@ -24,9 +20,8 @@ from stepchat.core.types import CacheEntry, Step, TaskKind
 from stepchat.embed.hashed import HashedEmbedder
 from stepchat.runtime import EMBED_DIM
 from stepchat.store.lance import LanceStore
+from tests.reliability.helpers import app_on_fakes, fake_cli
 
-ROOT = Path(__file__).resolve().parents[2]
-FAKE = [sys.executable, "-m", "tests.reliability.fake_cli"]
 NOW = time.time()
 
 
@@ -61,11 +56,7 @@ def filled(directory: Path, dim: int, old: set[int] = frozenset()) -> None:  # t
 
 
 def cli(home: Path, *args: str) -> str:
-    env = {**os.environ, "STEPCHAT_HOME": str(home), "HF_HUB_OFFLINE": "1"}
-    out = subprocess.run([*FAKE, *args], cwd=ROOT, env=env, capture_output=True, text=True,
-                         timeout=180)
-    assert out.returncode == 0, out.stderr
-    return out.stdout
+    return fake_cli(home, *args).stdout
 
 
 def test_cache_evict_leaves_no_trace(tmp_path: Path) -> None:
@@ -93,21 +84,14 @@ def anyio_backend() -> str:
 @pytest.mark.anyio
 @pytest.mark.parametrize("key", ["d", "w"])
 async def test_inspector_eviction_leaves_no_trace(tmp_path: Path, key: str) -> None:
-    from stepchat.config import Config
-    from stepchat.core.settings import PipelineSettings
-    from stepchat.paths import UserPaths
-    from stepchat.tui.app import build_app
     from stepchat.tui.screens.inspector import InspectorScreen
-    from tests.tui.conftest import MODELS, FakeLoader, TickingClock, settle
+    from tests.tui.conftest import FakeLoader, settle
 
     cache = tmp_path / "cache"
     loader = FakeLoader(["x = 5"])
     filled(cache, loader.embedder.dim)
     loader.store = LanceStore(cache, loader.embedder.dim, consistency_seconds=0.0)  # type: ignore[assignment]
-    paths = UserPaths(config_dir=tmp_path / "config", data_dir=tmp_path / "data")
-    config = Config(models=dict(MODELS), default_model="tiny", pipeline=PipelineSettings(),
-                    paths=paths)
-    app: Any = build_app(config, loader, TickingClock(), blink=False)
+    app = app_on_fakes(tmp_path, loader)
     async with app.run_test(size=(110, 36)) as pilot:
         await settle(pilot)
         await pilot.press("f2")

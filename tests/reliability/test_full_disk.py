@@ -11,20 +11,17 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from stepchat.core.ports import StoreError
 from stepchat.core.types import CacheEntry
 from stepchat.store.memory import MemoryStore
+from tests.reliability.helpers import app_on_fakes, fake_cli
 
-ROOT = Path(__file__).resolve().parents[2]
-FAKE = [sys.executable, "-m", "tests.reliability.fake_cli"]
 KNOWN = "Solve for x: 3x + 5 = 20. Show each step."
 NEW = "Solve for y: 9y - 4 = 2y + 10. Show each step."  # unknown on both sides: a skip
 
@@ -57,9 +54,7 @@ class Disk:
             (self.mount / "filler").unlink()
 
     def ask(self, *args: str) -> subprocess.CompletedProcess[str]:
-        env = {**os.environ, "STEPCHAT_HOME": str(self.home), "HF_HUB_OFFLINE": "1", **self.env}
-        return subprocess.run([*FAKE, "ask", *args], cwd=ROOT, env=env, capture_output=True,
-                              text=True, timeout=180)
+        return fake_cli(self.home, "ask", *args, env=self.env, check=False)
 
 
 @pytest.fixture
@@ -116,18 +111,11 @@ def anyio_backend() -> str:
 
 @pytest.mark.anyio
 async def test_full_disk_in_the_app_shows_the_answer_and_a_warning(tmp_path: Path) -> None:
-    from stepchat.config import Config
-    from stepchat.core.settings import PipelineSettings
-    from stepchat.paths import UserPaths
-    from stepchat.tui.app import build_app
-    from tests.tui.conftest import MODELS, FakeLoader, TickingClock, ask, settle
+    from tests.tui.conftest import FakeLoader, ask, settle
 
-    paths = UserPaths(config_dir=tmp_path / "config", data_dir=tmp_path / "data")
-    config = Config(models=dict(MODELS), default_model="tiny", pipeline=PipelineSettings(),
-                    paths=paths)
     loader = FakeLoader(["x = 5"])
     loader.store = FullStore()
-    app: Any = build_app(config, loader, TickingClock(), blink=False)
+    app = app_on_fakes(tmp_path, loader)
     async with app.run_test(size=(110, 36)) as pilot:
         await settle(pilot)
         await ask(pilot, "Solve 3x + 5 = 20 for x.")

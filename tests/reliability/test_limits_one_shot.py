@@ -8,7 +8,6 @@ separate `stepchat ask` processes (the real CLI, scripted model) on one cache.
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 import time
@@ -16,9 +15,9 @@ from pathlib import Path
 
 from stepchat.runtime import EMBED_DIM
 from stepchat.store.lance import LanceStore
+from tests.reliability.helpers import fake_cli
 
 ROOT = Path(__file__).resolve().parents[2]
-FAKE = [sys.executable, "-m", "tests.reliability.fake_cli"]
 TOPICS = ["lighthouses", "volcanoes", "glaciers", "beehives", "comets", "coral reefs"]
 
 
@@ -26,11 +25,8 @@ def six_asks(home: Path, limits: str) -> LanceStore:
     config = home / "config" / "config.toml"
     config.parent.mkdir(parents=True)
     config.write_text(f"[limits]\n{limits}\n")
-    env = {**os.environ, "STEPCHAT_HOME": str(home), "HF_HUB_OFFLINE": "1"}
     for topic in TOPICS:
-        out = subprocess.run([*FAKE, "ask", "--json", f"Tell me three facts about {topic}."],
-                             cwd=ROOT, env=env, capture_output=True, text=True, timeout=180)
-        assert out.returncode == 0, out.stderr
+        out = fake_cli(home, "ask", "--json", f"Tell me three facts about {topic}.")
         assert '"stored_entry": "' in out.stdout  # every ask wrote one entry
     return LanceStore(home / "data" / "cache", EMBED_DIM)
 

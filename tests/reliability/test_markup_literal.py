@@ -15,13 +15,10 @@ import pytest
 from textual.widgets import DataTable
 from textual.widgets._toast import Toast
 
-from stepchat.config import Config
-from stepchat.core.settings import PipelineSettings
-from stepchat.paths import UserPaths
-from stepchat.tui.app import build_app
 from stepchat.tui.history import Conversation, Turn, to_markdown
 from stepchat.tui.screens.inspector import InspectorScreen
-from tests.tui.conftest import MODELS, FakeLoader, TickingClock, ask, settle
+from tests.reliability.helpers import app_on_fakes
+from tests.tui.conftest import FakeLoader, ask, settle
 
 NOPE = "[/nope] greet Ann briefly"
 BOB = "[bold red]Bob[/] greet briefly"
@@ -48,11 +45,8 @@ async def _evict(pilot: Any, screen: InspectorScreen, prompt: str, key: str) -> 
 @pytest.mark.anyio
 @pytest.mark.parametrize("key", ["d", "w"])
 async def test_inspector_toasts_show_markup_literally(tmp_path: Path, key: str) -> None:
-    paths = UserPaths(config_dir=tmp_path / "config", data_dir=tmp_path / "data")
-    config = Config(models=dict(MODELS), default_model="tiny", pipeline=PipelineSettings(),
-                    paths=paths)
     loader = FakeLoader(["Hello, [i]dear[/i] friend!"])
-    app: Any = build_app(config, loader, TickingClock(), blink=False)
+    app = app_on_fakes(tmp_path, loader)
     # Toasts are drawn only with notifications on (run_test turns them off by default).
     async with app.run_test(size=(110, 36), notifications=True) as pilot:
         await settle(pilot)

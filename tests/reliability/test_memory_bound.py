@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 
 from tests.reliability.bounded_work import BOMBS
+from tests.reliability.helpers import app_on_fakes
 
 ROOT = Path(__file__).resolve().parents[2]
 CAP_BYTES = 1536 * 2**20
@@ -86,18 +87,12 @@ async def test_escape_reaches_work_the_model_is_not_doing(tmp_path: Path) -> Non
     """Solver-first answers an equation without the model, the only place cancel was
     looked at. Esc while the request is busy elsewhere must still end it, store nothing,
     and leave the app free for the next question."""
-    from stepchat.config import Config
-    from stepchat.core.settings import PipelineSettings
-    from stepchat.paths import UserPaths
-    from stepchat.tui.app import build_app
-    from tests.tui.conftest import MODELS, FakeLoader, TickingClock, ask, settle
+    from tests.tui.conftest import FakeLoader, ask, settle
 
     loader = FakeLoader(["unused"])
     gated = GatedEmbedder(loader.embedder)
     loader.embedder = gated  # type: ignore[assignment]
-    config = Config(models=dict(MODELS), default_model="tiny", pipeline=PipelineSettings(),
-                    paths=UserPaths(tmp_path / "config", tmp_path / "data"))
-    app: Any = build_app(config, loader, TickingClock(), blink=False)
+    app = app_on_fakes(tmp_path, loader)
     async with app.run_test(size=(110, 36)) as pilot:
         await settle(pilot)
         app.chat.prompt.text = "Solve 3x + 5 = 20 for x."

@@ -9,27 +9,13 @@ every path under $STEPCHAT_HOME with its size, mtime (ns) and mode.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from stepchat.config import Config
+from tests.reliability.helpers import app_on_fakes, fake_cli
 
-ROOT = Path(__file__).resolve().parents[2]
-FAKE = [sys.executable, "-m", "tests.reliability.fake_cli"]
 PROMPT = "Solve for x: 3x + 5 = 20. Show each step."
-
-
-def run(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "STEPCHAT_HOME": str(home), "HF_HUB_OFFLINE": "1"}
-    out = subprocess.run([*FAKE, *args], cwd=ROOT, env=env, capture_output=True, text=True,
-                         timeout=180)
-    assert out.returncode == 0, out.stderr
-    return out
 
 
 def tree(root: Path) -> dict[str, tuple[int, int, int]]:
@@ -41,11 +27,11 @@ def tree(root: Path) -> dict[str, tuple[int, int, int]]:
 
 def test_no_store_after_a_stored_answer_writes_nothing(tmp_path: Path) -> None:
     home = tmp_path / "home"
-    stored = json.loads(run(home, "ask", "--json", PROMPT).stdout)
+    stored = json.loads(fake_cli(home, "ask", "--json", PROMPT).stdout)
     assert stored["stored_entry"]
     before = tree(home)
-    hit = json.loads(run(home, "ask", "--no-store", "--json", PROMPT).stdout)
-    miss = json.loads(run(home, "ask", "--no-store", "--json", "Solve for y: 7y - 2 = 12.")
+    hit = json.loads(fake_cli(home, "ask", "--no-store", "--json", PROMPT).stdout)
+    miss = json.loads(fake_cli(home, "ask", "--no-store", "--json", "Solve for y: 7y - 2 = 12.")
                       .stdout)
     assert hit["path"] == "reuse-only" and hit["answer"] == stored["answer"]
     assert miss["path"] != "reuse-only" and miss["answer"].endswith("y = 2")
@@ -56,7 +42,7 @@ def test_no_store_after_a_stored_answer_writes_nothing(tmp_path: Path) -> None:
 def test_no_store_on_a_fresh_home_creates_nothing(tmp_path: Path) -> None:
     home = tmp_path / "home"
     home.mkdir()
-    out = run(home, "ask", "--no-store", PROMPT)
+    out = fake_cli(home, "ask", "--no-store", PROMPT)
     assert out.stdout.strip().endswith("x = 5") and out.stderr == ""
     assert list(home.iterdir()) == []
 
@@ -69,16 +55,11 @@ def anyio_backend() -> str:
 
 @pytest.mark.anyio
 async def test_the_apps_no_store_toggle_saves_no_history(tmp_path: Path) -> None:
-    from stepchat.core.settings import PipelineSettings
-    from stepchat.paths import UserPaths
-    from stepchat.tui.app import build_app
-    from tests.tui.conftest import MODELS, FakeLoader, TickingClock, ask, settle
+    from tests.tui.conftest import FakeLoader, ask, settle
 
-    paths = UserPaths(config_dir=tmp_path / "config", data_dir=tmp_path / "data")
-    config = Config(models=dict(MODELS), default_model="tiny", pipeline=PipelineSettings(),
-                    paths=paths)
     loader = FakeLoader(["x = 5"])
-    app: Any = build_app(config, loader, TickingClock(), blink=False)
+    app = app_on_fakes(tmp_path, loader)
+    paths = app.config.paths
     async with app.run_test(size=(110, 36)) as pilot:
         await settle(pilot)
         app.action_toggle_store()

@@ -10,33 +10,21 @@ must spell them as `\\uXXXX`, and a prompt keeps none of them.
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import lancedb
 
 from stepchat.core.prompt import clean_prompt
 from stepchat.store.lance import TABLE_NAME
+from tests.reliability.helpers import fake_cli
 
-ROOT = Path(__file__).resolve().parents[2]
-FAKE = [sys.executable, "-m", "tests.reliability.fake_cli"]
 HOSTILE = (
     "\x1b]0;pwned\x07\x1b]8;;https://evil.example\x07click\x1b]8;;\x07\x1b[2J\x9b31m"
     "\u202eevil\u2066\x07\x85"
 )
 RAW = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 """What must never reach a terminal: C0 (but tab/newline), DEL, C1 and bidi controls."""
-
-
-def run(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "STEPCHAT_HOME": str(home), "HF_HUB_OFFLINE": "1"}
-    out = subprocess.run([*FAKE, *args], cwd=ROOT, env=env, capture_output=True, text=True,
-                         timeout=180)
-    assert out.returncode == 0, out.stderr
-    return out
 
 
 def _tamper(home: Path, entry_id: str, prompt: str, steps: list[dict[str, str]]) -> None:
@@ -52,21 +40,21 @@ def _tamper(home: Path, entry_id: str, prompt: str, steps: list[dict[str, str]])
 def test_cli_prints_no_control_characters(tmp_path: Path) -> None:
     home = tmp_path / "home"
     story = "Tell me a short story about a red kite over the hills."
-    stored = json.loads(run(home, "ask", "--json", story).stdout)
+    stored = json.loads(fake_cli(home, "ask", "--json", story).stdout)
     entry_id = stored["stored_entry"]
     hostile_prompt = story + HOSTILE
     _tamper(home, entry_id, hostile_prompt, [{"text": "Once" + HOSTILE, "kind": "paragraph"}])
 
-    listing = run(home, "cache", "list").stdout
+    listing = fake_cli(home, "cache", "list").stdout
     assert entry_id in listing and RAW.findall(listing) == []
 
-    shown = run(home, "cache", "show", entry_id).stdout
+    shown = fake_cli(home, "cache", "show", entry_id).stdout
     assert RAW.findall(shown) == [] and "\\u009b" in shown and "\\u202e" in shown
     assert json.loads(shown)["prompt"] == hostile_prompt  # escaped, not lost
 
-    again = run(home, "ask", story)  # served from the (tampered) cache
+    again = fake_cli(home, "ask", story)  # served from the (tampered) cache
     assert "Once" in again.stdout and RAW.findall(again.stdout + again.stderr) == []
-    record = run(home, "ask", "--json", story).stdout
+    record = fake_cli(home, "ask", "--json", story).stdout
     assert RAW.findall(record) == [] and json.loads(record)["answer"].startswith("Once")
 
 
