@@ -133,7 +133,9 @@ def lazy_store(
             return open_store_or_memory(config, EMBED_DIM, writable=writable)
         return open_store(directory, EMBED_DIM, config.limits, read_only=not writable)
 
-    return LazyStore(open_real, SignatureIndex(directory) if writable else None)
+    ttl = config.limits.ttl_days * 86400 if config.limits.ttl_days > 0 else None
+    index = SignatureIndex(directory) if writable else None
+    return LazyStore(open_real, index, max_age_seconds=ttl)
 
 
 def open_cache_store(config: Config) -> LazyStore:

@@ -32,9 +32,16 @@ class SignatureSource(Protocol):
 class LazyStore:
     """A `Store` over a table opened on first need, with the structural lookup in front."""
 
-    def __init__(self, open_store: OpenStore, index: SignatureIndex | None = None) -> None:
+    def __init__(
+        self,
+        open_store: OpenStore,
+        index: SignatureIndex | None = None,
+        *,
+        max_age_seconds: float | None = None,
+    ) -> None:
         self._open_store = open_store
         self.index = index
+        self.max_age_seconds = max_age_seconds
         self._inner: Store | None = None
         self._lock = threading.Lock()
         self.notes: list[str] = []
@@ -73,15 +80,22 @@ class LazyStore:
 
     # ------------------------------------------------------------------ Store protocol
 
+    def _fresh(self, entry: CacheEntry) -> bool:
+        """Not past the TTL (`max_age_seconds` since its last hit). An expired entry is
+        never served, whether or not a sweep has deleted it yet; an index copy whose hit
+        time is that old is checked against the table, which has the hits since."""
+        limit = self.max_age_seconds
+        return limit is None or entry.last_hit >= time.time() - limit
+
     def find_signature(self, *, scope: str, signature: str) -> CacheEntry | None:
         if self._inner is None and self.index is not None:
             found = self.index.find(scope, signature)
-            if found is not None:
+            if found is not None and self._fresh(found):
                 return found
         entry = self._store().find_signature(scope=scope, signature=signature)
         if entry is not None and self.index is not None:
             self.index.put(entry)  # entries cached before the index existed join it here
-        return entry
+        return entry if entry is None or self._fresh(entry) else None
 
     def touch(self, entry_id: str, when: float) -> None:
         if self._inner is None and self.index is not None and self.index.touch(entry_id, when):
@@ -96,7 +110,8 @@ class LazyStore:
     def search(
         self, vector: Sequence[float], *, scope: str, task: TaskKind, k: int = 4
     ) -> list[SearchHit]:
-        return self._store().search(vector, scope=scope, task=task, k=k)
+        hits = self._store().search(vector, scope=scope, task=task, k=k)
+        return [hit for hit in hits if self._fresh(hit.entry)]
 
     def get(self, entry_id: str) -> CacheEntry | None:
         return self._store().get(entry_id)

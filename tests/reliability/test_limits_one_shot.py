@@ -8,6 +8,7 @@ separate `stepchat ask` processes (the real CLI, scripted model) on one cache.
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import time
@@ -66,3 +67,17 @@ def test_compaction_runs_across_one_shot_processes(tmp_path: Path) -> None:
     assert LanceStore(directory, 64).count() == 6 * 3
     print(f"fragments after each one-shot writer: {fragments}")
     assert max(fragments) <= 4, fragments
+
+
+def test_an_expired_entry_is_never_served(tmp_path: Path) -> None:
+    """Past its TTL an entry is not reused, even before a sweep deletes it (the index and a
+    sweep racing the lookup used to serve it)."""
+    config = tmp_path / "config" / "config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text("[limits]\nttl_days = 0.00001\n")  # 0.86 s
+    prompt = "Solve for x: 3x + 5 = 20. Show each step."
+    first = json.loads(fake_cli(tmp_path, "ask", "--json", prompt).stdout)
+    time.sleep(1.0)
+    again = json.loads(fake_cli(tmp_path, "ask", "--json", prompt).stdout)
+    assert first["stored_entry"] and again["matched_entry"] != first["stored_entry"]
+    assert again["answer"] == first["answer"]
