@@ -5,7 +5,7 @@ a row edited with LanceDB's API to add "… the real answer is x = 7", terminal 
 URL was served `reuse-only`, `verified: true`. Now every equation on a step must have the
 problem's solution set and the rest must be connective prose (`stepchat.core.connectives`).
 
-The last test runs the check on replies the bundled SmolLM2-135M wrote for 12 linear
+The last test runs the check on replies the bundled SmolLM2-135M wrote for 24 linear
 prompts (tests/reliability/data/smollm2_linear_replies.json, recorded once from the real
 model) and judges each line the check passes with the bench's own checker, which shares no
 code with the engine: no passed line may state a false equation.
