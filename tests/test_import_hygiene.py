@@ -23,6 +23,19 @@ def test_core_imports_nothing_heavy() -> None:
     assert not loaded & set(HEAVY), loaded & set(HEAVY)
 
 
+def test_the_engine_imports_no_adapter() -> None:
+    """The engine reaches models, embedders and stores only through its ports: importing it
+    loads no module of an adapter package, nor the app, the bench or the runtime."""
+    code = (
+        "import json, sys; import stepchat.core.pipeline; "
+        "print(json.dumps(sorted(m for m in sys.modules if m.startswith('stepchat.'))))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    loaded = json.loads(out.stdout)
+    outside = [m for m in loaded if not m.startswith("stepchat.core")]
+    assert outside == [], outside
+
+
 def test_runtime_and_cli_defer_heavy_imports() -> None:
     for module in ("stepchat.runtime", "stepchat.cli"):
         loaded = loaded_after(module)

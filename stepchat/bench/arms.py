@@ -3,8 +3,8 @@
 Every arm shares one loaded backend and one embedder (so decoding, prompt template and
 max tokens are identical) and starts each seed with an empty cache of its own:
 
-- `nocache`: the model alone, through StepCache with reuse, storing and verification off,
-  so the text is exactly what the model wrote;
+- `nocache`: the model alone, asked what the engine would ask it for a whole answer (the
+  task's own request), so the text is exactly what the model wrote;
 - `exact`: a dict keyed by the exact prompt in front of `nocache`;
 - `gptcache`: the GPTCache library as a whole-response semantic cache in front of `nocache`;
 - `solver`: our engine with reuse and storing off: the exact solver, stated-value fills and
@@ -22,10 +22,14 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from stepchat.bench.records import ARM_NAMES
+from stepchat.core.events import ignore_events
 from stepchat.core.pipeline import StepCache
 from stepchat.core.ports import Backend, Embedder, Store
+from stepchat.core.prompt import clean_prompt
 from stepchat.core.settings import PipelineSettings
-from stepchat.core.types import Answer, ChatMessage
+from stepchat.core.tasks.base import Generation
+from stepchat.core.tasks.registry import BUILT_IN
+from stepchat.core.types import Answer, AnswerStep, ChatMessage, StepStatus, Timings, step_record
 from stepchat.store.memory import MemoryStore
 
 __all__ = ["ARM_NAMES", "Shared", "make_arm"]
@@ -59,14 +63,13 @@ class Served:
 
 
 def served_from_answer(answer: Answer) -> Served:
-    record = answer.to_record()
     return Served(
         text=answer.text,
         path=str(answer.path),
         prompt_tokens=answer.tokens.prompt,
         completion_tokens=answer.tokens.generated,
-        timings_ms=dict(record["timings_ms"]),
-        steps=list(record["steps"]),
+        timings_ms=answer.timings.as_record(),
+        steps=[step_record(s) for s in answer.steps],
     )
 
 
@@ -93,18 +96,32 @@ class Shared:
 
 
 class NoCacheArm:
+    """The model's first reply, unchecked: no cache, no solver, no repair."""
+
     name = "nocache"
 
     def __init__(self, shared: Shared) -> None:
-        self.engine = StepCache(
-            shared.backend, shared.embedder, MemoryStore(), settings=shared.settings
-        )
+        self.backend = shared.backend
+        self.settings = shared.settings
+        self.handlers = BUILT_IN.build(shared.settings)
 
     def serve(self, prompt: str) -> Served:
-        answer = self.engine.answer(prompt, reuse=False, store=False, verify=False)
-        served = served_from_answer(answer)
-        served.path = MISS
-        return served
+        started = time.perf_counter()
+        text, _notes = clean_prompt(prompt)
+        handler, task = self.handlers.detect(text)
+        gen = Generation(self.backend, self.settings, ignore_events)
+        reply = gen.send(handler.model_request(task), StepStatus.REGENERATED)
+        total_ms = (time.perf_counter() - started) * 1000
+        step = AnswerStep(reply.text, "raw", StepStatus.REGENERATED)
+        timings = Timings(generate_ms=gen.generate_ms, total_ms=total_ms)
+        return Served(
+            text=reply.text,
+            path=MISS,
+            prompt_tokens=gen.prompt_tokens,
+            completion_tokens=gen.generated_tokens,
+            timings_ms=timings.as_record(),
+            steps=[step_record(step)],
+        )
 
 
 class ExactArm:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 from collections.abc import Sequence
+from typing import Any
 
 from stepchat.core.events import (
     DoneEvent,
@@ -32,9 +33,7 @@ from stepchat.core.ports import (
 from stepchat.core.prompt import PromptError, clean_prompt
 from stepchat.core.settings import DEFAULT_SETTINGS, PipelineSettings
 from stepchat.core.tasks.base import Generation, Task, TaskHandler
-from stepchat.core.tasks.json_task import JsonHandler
-from stepchat.core.tasks.linear_task import LinearHandler
-from stepchat.core.tasks.text_task import TextHandler
+from stepchat.core.tasks.registry import BUILT_IN, TaskKinds
 from stepchat.core.types import (
     CACHE_STEP,
     Answer,
@@ -44,7 +43,6 @@ from stepchat.core.types import (
     ChatMessage,
     Step,
     StepStatus,
-    TaskKind,
     Timings,
     TokenCounts,
 )
@@ -91,21 +89,14 @@ class StepCache:
         *,
         settings: PipelineSettings = DEFAULT_SETTINGS,
         clock: Clock | None = None,
+        kinds: TaskKinds = BUILT_IN,
     ) -> None:
         self.backend = backend
         self.embedder = embedder
         self.store = store
         self.settings = settings
         self.clock = clock or SystemClock()
-        self.handlers: Sequence[TaskHandler] = (
-            LinearHandler(settings.linear_strategy, settings.repair_tries),
-            JsonHandler(
-                strict=settings.strict_json,
-                fill_stated=settings.substitution,
-                min_key_overlap=settings.json_min_key_overlap,
-            ),
-            TextHandler(),
-        )
+        self.handlers = kinds.build(settings)
 
     def _entry_id(self, prompt: str, now: float) -> str:
         """Unique per engine and stable under a fixed clock (deterministic snapshots)."""
@@ -116,12 +107,9 @@ class StepCache:
     def scope(self) -> str:
         return scope_of(self.backend.model_id, self.settings.system_prompt)
 
-    def detect(self, prompt: str) -> tuple[TaskHandler, Task]:
-        for handler in self.handlers:
-            task = handler.detect(prompt)
-            if task is not None:
-                return handler, task
-        raise AssertionError("the text handler accepts every prompt")
+    def detect(self, prompt: str) -> tuple[TaskHandler[Any], Task[Any]]:
+        """The handler whose kind the prompt is, and the task it read."""
+        return self.handlers.detect(prompt)
 
     # ------------------------------------------------------------------ the request
 
@@ -134,14 +122,12 @@ class StepCache:
         cancel: CancelToken | None = None,
         reuse: bool = True,
         store: bool = True,
-        verify: bool = True,
     ) -> Answer:
         """Serve `prompt`, the newest turn after `history` (earlier user and assistant turns).
 
         In a conversation, open text can lean on earlier turns ("and in winter?"), so it is
         neither served from nor written to the cache; equations and JSON objects are checked
-        against the request itself and are reused as usual. `verify=False` serves the model's
-        text unchanged (a baseline).
+        against the request itself and are reused as usual.
         """
         total = _Stopwatch(self.clock)
         text, notes = clean_prompt(prompt)
@@ -151,14 +137,7 @@ class StepCache:
             history=tuple(history),
         )
         timings = Timings()
-        if not verify:
-            handler.generate(task, gen, verify=False)
-            steps = [AnswerStep(gen.last_text, "raw", StepStatus.REGENERATED)]
-            plain = self._finish(task, gen.last_text, CachePath.MISS, steps, gen, timings, notes)
-            plain.timings.total_ms = total.ms()
-            on_event(DoneEvent(plain))
-            return plain
-        if history and task.kind == TaskKind.TEXT and (reuse or store):
+        if history and not handler.self_contained and (reuse or store):
             notes.append("a follow-up in a conversation: open text is not cached")
             reuse = store = False
 
@@ -167,21 +146,22 @@ class StepCache:
         if reuse:
             candidate, vector = self._retrieve(handler, task, timings, on_event)
             _stop_if_cancelled(cancel)
-        reason = handler.skip_reason(task, candidate.constraints) if candidate else None
+        cached = handler.read_constraints(candidate.constraints) if candidate else None
+        reason = handler.skip_reason(task, cached) if cached is not None else None
         reusing = candidate is not None and reason is None
         method: str | None = None
         if reusing:
             assert candidate is not None
             on_event(RouteEvent(CachePath.PATCHED))
-            steps, method = self._reuse(handler, task, candidate, gen, timings, on_event)
+            assert cached is not None
+            steps, method = self._reuse(handler, task, candidate, cached, gen, timings, on_event)
         else:
             on_event(RouteEvent(CachePath.SKIP_REUSE if reason else CachePath.MISS, reason))
             on_event(StageEvent("generate"))
             steps = handler.generate(task, gen)
         _stop_if_cancelled(cancel)
 
-        if isinstance(handler, JsonHandler):
-            steps = handler.annotate(task, steps)  # each member says what checked it
+        steps = handler.annotate(task, steps)  # each step says what checked it, if anything
         answer_text = handler.stitch([s.step for s in steps])
         check = _Stopwatch(self.clock)
         verified = handler.integrity(task, answer_text)
@@ -209,7 +189,7 @@ class StepCache:
     # ------------------------------------------------------------------ stages
 
     def _retrieve(
-        self, handler: TaskHandler, task: Task, timings: Timings, on_event: EventSink
+        self, handler: TaskHandler[Any], task: Task[Any], timings: Timings, on_event: EventSink
     ) -> tuple[CacheEntry | None, list[float] | None]:
         """The cached request to reuse, or the closest one to explain a skip, or None."""
         on_event(StageEvent("retrieve"))
@@ -230,31 +210,29 @@ class StepCache:
         timings.retrieve_ms += watch.ms()
         same_shape = [h.entry for h in hits if h.entry.signature == task.signature]
         if same_shape:
-            return min(same_shape, key=lambda e: _constant_changes(e, task)), vector
-        floor = (
-            self.settings.text_min_similarity
-            if task.kind == TaskKind.TEXT
-            else self.settings.min_similarity
-        )
+            def distance(entry: CacheEntry) -> int:
+                return handler.distance(task, handler.read_constraints(entry.constraints))
+
+            return min(same_shape, key=distance), vector
         # A handler whose own test decides (the text gate) compares every neighbour found;
-        # the floor then only chooses which rejected neighbour is worth naming in a skip.
-        reuse_floor = floor if handler.candidate_floor is None else handler.candidate_floor
+        # its similarity floor then only chooses which rejected neighbour to name in a skip.
         usable = [
             h.entry
             for h in hits
-            if h.similarity >= reuse_floor
-            and handler.skip_reason(task, h.entry.constraints) is None
+            if h.similarity >= handler.candidate_floor
+            and handler.skip_reason(task, handler.read_constraints(h.entry.constraints)) is None
         ]
-        close = [h.entry for h in hits if h.similarity >= floor]
+        close = [h.entry for h in hits if h.similarity >= handler.similarity_floor]
         if usable or close:
             return (usable or close)[0], vector
         return None, vector
 
     def _reuse(
         self,
-        handler: TaskHandler,
-        task: Task,
+        handler: TaskHandler[Any],
+        task: Task[Any],
         candidate: CacheEntry,
+        cached_constraints: Any,
         gen: Generation,
         timings: Timings,
         on_event: EventSink,
@@ -262,15 +240,15 @@ class StepCache:
         on_event(StageEvent("verify"))
         cached = candidate.steps
         watch = _Stopwatch(self.clock)
-        passed = handler.verify(task, cached, candidate.constraints)
+        passed = handler.verify(task, cached, cached_constraints)
         steps = [AnswerStep(s.text, s.kind, StepStatus.REUSED, s.key, s.origin) for s in cached]
         whole = all(passed) and handler.integrity(task, handler.stitch(cached)) is not False
         method: str | None = None
         if not whole and self.settings.substitution:
-            swapped = handler.substitute(task, candidate.constraints, cached)
+            swapped = handler.substitute(task, cached_constraints, cached)
             if swapped is not None:
                 method = "substitution"
-                passed = handler.verify(task, swapped, candidate.constraints)
+                passed = handler.verify(task, swapped, cached_constraints)
                 steps = [_substituted(new, old) for new, old in zip(swapped, cached, strict=True)]
                 stitched = handler.stitch(swapped)
                 whole = all(passed) and handler.integrity(task, stitched) is not False
@@ -289,7 +267,7 @@ class StepCache:
 
     def _store(
         self,
-        task: Task,
+        task: Task[Any],
         answer: Answer,
         vector: list[float] | None,
         timings: Timings,
@@ -308,7 +286,7 @@ class StepCache:
             scope=self.scope,
             task=task.kind,
             signature=task.signature,
-            constraints=task.constraints,
+            constraints=task.constraints.to_json(),  # the store keeps JSON
             steps=[s.step for s in answer.steps],
             model=self.backend.model_id,
             created=now,
@@ -321,7 +299,7 @@ class StepCache:
 
     def _finish(
         self,
-        task: Task,
+        task: Task[Any],
         text: str,
         path: CachePath,
         steps: list[AnswerStep],
@@ -376,14 +354,3 @@ def _adds_information(reusing: bool, gen: Generation) -> bool:
     from the same entry in milliseconds next time, so storing it would cost an embedding and
     a write for nothing."""
     return not reusing or gen.generated_tokens > 0
-
-
-def _constant_changes(entry: CacheEntry, task: Task) -> int:
-    """How many constants differ between a same-shaped cached request and this one."""
-    mine, theirs = task.constraints, entry.constraints
-    slots_new, slots_old = mine.get("slots") or [], theirs.get("slots") or []
-    changed = sum(a != b for a, b in zip(slots_new, slots_old, strict=False))
-    changed += abs(len(slots_new) - len(slots_old))
-    ents_new, ents_old = mine.get("entities") or {}, theirs.get("entities") or {}
-    changed += sum(ents_old.get(k) != v for k, v in ents_new.items())
-    return changed

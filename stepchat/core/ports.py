@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
-from stepchat.core.types import CacheEntry, ChatMessage, Completion, TaskKind
+from stepchat.core.types import CacheEntry, ChatMessage, Completion
 
 
 class CancelToken(Protocol):
@@ -89,7 +89,7 @@ class Store(Protocol):
     def add(self, entry: CacheEntry) -> None: ...
 
     def search(
-        self, vector: Sequence[float], *, scope: str, task: TaskKind, k: int = 4
+        self, vector: Sequence[float], *, scope: str, task: str, k: int = 4
     ) -> list[SearchHit]:
         """Nearest entries by cosine similarity, restricted to one scope and task kind."""
         ...

@@ -13,7 +13,8 @@ from typing import Any
 
 
 class TaskKind(StrEnum):
-    """What kind of request a prompt is; decides the steps and the checks."""
+    """The built-in kinds of request; a kind decides the steps and the checks. The engine
+    and the stores take any kind name (see `stepchat.core.tasks.registry`)."""
 
     LINEAR = "linear"
     JSON = "json"
@@ -148,7 +149,8 @@ class CacheEntry:
     prompt: str
     vector: list[float]
     scope: str
-    task: TaskKind
+    task: str
+    """The task kind's name (a `TaskKind` for the built-in kinds)."""
     signature: str
     constraints: dict[str, Any]
     steps: list[Step]
@@ -170,7 +172,7 @@ class Answer:
     """A served answer with its story: the contract the CLI, the UI and the bench read."""
 
     prompt: str
-    task: TaskKind
+    task: str
     text: str
     path: CachePath
     steps: list[AnswerStep]
@@ -198,13 +200,7 @@ class Answer:
             "path": str(self.path),
             "hit": self.hit,
             "task": str(self.task),
-            "steps": [
-                {
-                    "text": s.text, "status": str(s.status), "kind": s.kind, "key": s.key,
-                    "check": s.check,
-                }
-                for s in self.steps
-            ],
+            "steps": [step_record(s) for s in self.steps],
             "skip_reason": self.skip_reason,
             "timings_ms": self.timings.as_record(),
             "tokens": self.tokens.as_record(),
@@ -215,6 +211,14 @@ class Answer:
             "stored_entry": self.stored_entry,
             "notes": list(self.notes),
         }
+
+
+def step_record(step: AnswerStep) -> dict[str, Any]:
+    """A served step as `stepchat ask --json` and the bench's records write it."""
+    return {
+        "text": step.text, "status": str(step.status), "kind": step.kind, "key": step.key,
+        "check": step.check,
+    }
 
 
 def step_to_dict(step: Step) -> dict[str, Any]:

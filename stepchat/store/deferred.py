@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from stepchat.core.ports import SearchHit, Store
-from stepchat.core.types import CacheEntry, TaskKind
+from stepchat.core.types import CacheEntry
 
 
 class DeferredTouchStore:
@@ -38,7 +38,7 @@ class DeferredTouchStore:
         self.flush()
 
     def search(
-        self, vector: Sequence[float], *, scope: str, task: TaskKind, k: int = 4
+        self, vector: Sequence[float], *, scope: str, task: str, k: int = 4
     ) -> list[SearchHit]:
         return self.inner.search(vector, scope=scope, task=task, k=k)
 

@@ -40,7 +40,7 @@ from typing import Any, TypeVar
 
 from stepchat.config import CacheLimits
 from stepchat.core.ports import SearchHit, StoreError
-from stepchat.core.types import CacheEntry, TaskKind, step_from_dict, steps_json
+from stepchat.core.types import CacheEntry, step_from_dict, steps_json
 from stepchat.paths import ensure_private_dir
 from stepchat.store.sql import sql_str
 from stepchat.store.upkeep import UpkeepMixin, survives_cleanup, vanished
@@ -378,7 +378,7 @@ class LanceStore(UpkeepMixin):
             prompt=row["prompt"],
             vector=[float(v) for v in row["vector"]],
             scope=row["scope"],
-            task=TaskKind(row["task"]),
+            task=str(row["task"]),
             signature=row["signature"],
             constraints=json.loads(row["constraints"] or "{}"),
             steps=[step_from_dict(s) for s in json.loads(row["steps"] or "[]")],
@@ -430,7 +430,7 @@ class LanceStore(UpkeepMixin):
 
     @survives_cleanup
     def search(
-        self, vector: Sequence[float], *, scope: str, task: TaskKind, k: int = 4
+        self, vector: Sequence[float], *, scope: str, task: str, k: int = 4
     ) -> list[SearchHit]:
         if len(vector) != self.dim:
             raise StoreError(

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from stepchat.core.ports import SearchHit, Store
-from stepchat.core.types import CacheEntry, TaskKind
+from stepchat.core.types import CacheEntry
 from stepchat.store.signature_index import SignatureIndex
 
 OpenStore = Callable[[], tuple[Store, list[str]]]
@@ -108,7 +108,7 @@ class LazyStore:
             self.index.put(entry)
 
     def search(
-        self, vector: Sequence[float], *, scope: str, task: TaskKind, k: int = 4
+        self, vector: Sequence[float], *, scope: str, task: str, k: int = 4
     ) -> list[SearchHit]:
         hits = self._store().search(vector, scope=scope, task=task, k=k)
         return [hit for hit in hits if self._fresh(hit.entry)]

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from stepchat.core.types import CacheEntry, TaskKind, step_from_dict
+from stepchat.core.types import CacheEntry, step_from_dict
 from stepchat.store.lance import (
     SCHEMA_VERSION,
     TABLE_NAME,
@@ -115,7 +115,7 @@ def _entry_from_old(row: dict[str, Any]) -> CacheEntry | None:
             prompt=str(row["prompt"]),
             vector=[float(v) for v in row["vector"]],
             scope=str(row["scope"]),
-            task=TaskKind(row["task"]),
+            task=str(row["task"]),
             signature=str(row.get("signature") or ""),
             constraints=json.loads(constraints) if isinstance(constraints, str) else {},
             steps=[step_from_dict(s) for s in json.loads(steps)],

@@ -6,7 +6,7 @@ import copy
 from collections.abc import Sequence
 
 from stepchat.core.ports import SearchHit
-from stepchat.core.types import CacheEntry, TaskKind
+from stepchat.core.types import CacheEntry
 
 
 def cosine(a: Sequence[float], b: Sequence[float]) -> float:
@@ -24,7 +24,7 @@ class MemoryStore:
         self._rows[entry.id] = copy.deepcopy(entry)
 
     def search(
-        self, vector: Sequence[float], *, scope: str, task: TaskKind, k: int = 4
+        self, vector: Sequence[float], *, scope: str, task: str, k: int = 4
     ) -> list[SearchHit]:
         hits = [
             SearchHit(copy.deepcopy(e), cosine(vector, e.vector))

@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from stepchat.core.types import CacheEntry, TaskKind, step_from_dict, step_to_dict
+from stepchat.core.types import CacheEntry, step_from_dict, step_to_dict
 
 log = logging.getLogger("stepchat.store")
 
@@ -61,7 +61,7 @@ def _entry(payload: str) -> CacheEntry:
     data: dict[str, Any] = json.loads(payload)
     return CacheEntry(
         id=str(data["id"]), prompt=str(data["prompt"]), vector=[], scope=str(data["scope"]),
-        task=TaskKind(data["task"]), signature=str(data["signature"]),
+        task=str(data["task"]), signature=str(data["signature"]),
         constraints=dict(data["constraints"]),
         steps=[step_from_dict(s) for s in data["steps"]], model=str(data["model"]),
         created=float(data["created"]), last_hit=float(data["last_hit"]),

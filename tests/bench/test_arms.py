@@ -49,3 +49,17 @@ def test_each_stepcache_arm_gets_a_fresh_store_and_the_paper_arm_the_paper_setti
 def test_unknown_arm_is_refused() -> None:
     with pytest.raises(ValueError, match="unknown arm"):
         make_arm("redis", shared())
+
+
+def test_the_nocache_arm_serves_the_model_text_unchanged_as_the_engine_asks_for_it() -> None:
+    """A wrong model answer stays wrong (no solver, no check), asked in the task's own words:
+    the linear system message, the JSON schema and token budget."""
+    backend = ScriptedBackend(["x = 10", '{"name": "Bob"}'])
+    arm = make_arm("nocache", Shared(backend, HashedEmbedder(), PipelineSettings()))
+    served = arm.serve("Solve for x: 3x + 5 = 20. Show each step.")
+    assert served.text == "x = 10" and served.path == "miss"
+    assert served.completion_tokens == 3 and served.steps[0]["kind"] == "raw"
+    assert backend.calls[0][0].role == "system" and "'x = value'" in backend.calls[0][0].content
+    json_prompt = "Return a JSON object with keys name and age for Bob, whose age is 4."
+    assert arm.serve(json_prompt).text == '{"name": "Bob"}'
+    assert backend.schemas[1] is not None and backend.schemas[1]["required"] == ["name", "age"]

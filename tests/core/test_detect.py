@@ -15,10 +15,10 @@ def test_linear_detection_and_signature_ignores_constants_and_names() -> None:
     b = linear.detect("Solve for y: 3y + 7 = 21. Show each step.")
     assert a is not None and b is not None
     assert a.kind == TaskKind.LINEAR
-    assert a.constraints["variable"] == "x" and a.constraints["solution"] == "5"
+    assert a.constraints.variable == "x" and a.constraints.solution == "5"
     assert a.signature == b.signature
     c = linear.detect("Solve for x: 3x + 5 = 2x + 20.")
-    assert c is not None and c.constraints["both_sides"] and c.signature != a.signature
+    assert c is not None and c.constraints.both_sides and c.signature != a.signature
 
 
 def test_linear_is_not_detected_in_other_requests() -> None:
@@ -29,7 +29,7 @@ def test_linear_is_not_detected_in_other_requests() -> None:
 
 def test_final_only_format() -> None:
     task = linear.detect("Solve 2x = 9 for x. Give only the final answer.")
-    assert task is not None and task.constraints["format"] == "final"
+    assert task is not None and task.constraints.format == "final"
 
 
 def test_json_keys_types_and_entities() -> None:
@@ -62,7 +62,7 @@ def test_text_signature_is_the_reduced_request() -> None:
         first.signature
     )
     assert handler.detect("What is the capital of Germany?").signature != first.signature
-    assert first.constraints == {"request": "What is the capital of France?"}
+    assert first.constraints.to_json() == {"request": "What is the capital of France?"}
 
 
 def test_json_requests_in_the_shapes_people_write() -> None:

@@ -198,12 +198,6 @@ def test_no_store_and_no_reuse() -> None:
     assert again.path == CachePath.SOLVER and cache.store.count() == 1
 
 
-def test_plain_generation_serves_the_model_text_unchanged() -> None:
-    cache = make(["x = 10"])
-    answer = cache.answer(BASE, verify=False)
-    assert answer.text == "x = 10" and answer.path == CachePath.MISS
-
-
 def test_events_report_steps_and_done() -> None:
     cache = make()
     events: list[PipelineEvent] = []

@@ -56,4 +56,4 @@ def test_hostile_json_prompts_are_read_quickly(name: str) -> None:
     prompt = HOSTILE[name][:6000]
     with hard_limit(LIMIT_S):
         task = JsonHandler().detect(prompt)
-    assert task is None or len(task.constraints["keys"]) <= 40
+    assert task is None or len(task.constraints.spec.keys) <= 40

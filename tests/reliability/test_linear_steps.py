@@ -107,8 +107,8 @@ def test_real_model_lines_that_pass_state_no_false_equation() -> None:
     for item in replies:
         task = handler.detect(item["prompt"])
         assert task is not None, item["prompt"]
-        variable = task.constraints["variable"]
-        form = linear_form(task.constraints["equation"], variable)
+        variable = task.constraints.variable
+        form = linear_form(task.constraints.equation, variable)
         assert form is not None
         solution = str(form.solution)
         steps = handler.segment(item["reply"])

@@ -4,27 +4,55 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar
 
 from stepchat.core.events import EventSink, TokenEvent
 from stepchat.core.ports import Backend, CancelToken, Clock, SystemClock
 from stepchat.core.settings import PipelineSettings
-from stepchat.core.types import AnswerStep, ChatMessage, Completion, Step, StepStatus, TaskKind
+from stepchat.core.types import AnswerStep, ChatMessage, Completion, Step, StepStatus
+
+
+class Constraints(Protocol):
+    """What a task's checks need from its request, typed by its task kind.
+
+    A handler works on its own constraints class; `to_json` is called only where an entry
+    is written to the store, and the handler's `read_constraints` parses a cached entry's
+    JSON back, so nothing in between reads constraints by string key.
+    """
+
+    def to_json(self) -> dict[str, Any]: ...
+
+
+C = TypeVar("C", bound=Constraints)
 
 
 @dataclass(frozen=True)
-class Task:
+class Task(Generic[C]):
     """A detected request: its kind, the constraints its checks need, and its signature.
 
-    `constraints` is plain JSON so it can be stored with the entry and compared later by
-    the skip-reuse policy; `signature` is the request's structure with its constants
-    masked, so structurally identical requests find each other without an embedding.
+    `signature` is the request's structure with its constants masked, so structurally
+    identical requests find each other without an embedding.
     """
 
-    kind: TaskKind
+    kind: str
     prompt: str
     signature: str
-    constraints: dict[str, Any]
+    constraints: C
+
+
+@dataclass(frozen=True)
+class ModelRequest:
+    """What a task asks the model for a whole answer.
+
+    `system` None means a free conversation: the configured system prompt and the earlier
+    turns go first. The handler's own `generate` sends it, and so does the bench's no-cache
+    arm, so both ask the model the same thing.
+    """
+
+    user: str
+    system: str | None = None
+    json_schema: dict[str, Any] | None = None
+    max_tokens: int | None = None
 
 
 @dataclass
@@ -39,7 +67,6 @@ class Generation:
     generated_tokens: int = 0
     generate_ms: float = 0.0
     calls: int = 0
-    last_text: str = ""
     notes: list[str] = field(default_factory=list)
     clock: Clock = field(default_factory=SystemClock)
     history: tuple[ChatMessage, ...] = ()
@@ -51,6 +78,16 @@ class Generation:
             self.settings.system_prompt
         ) else []
         return [*messages, *self.history, ChatMessage("user", request)]
+
+    def send(self, request: ModelRequest, status: StepStatus) -> Completion:
+        """Ask the model what `request` says; its tokens stream as steps of `status`."""
+        if request.system is None:
+            messages = self.conversation(request.user)
+        else:
+            messages = [ChatMessage("system", request.system), ChatMessage("user", request.user)]
+        return self.complete(
+            messages, status, json_schema=request.json_schema, max_tokens=request.max_tokens
+        )
 
     def complete(
         self,
@@ -75,7 +112,6 @@ class Generation:
         finally:
             self.generate_ms += (self.clock.monotonic() - started) * 1000
         self.calls += 1
-        self.last_text = result.text
         self.prompt_tokens += result.prompt_tokens
         self.generated_tokens += result.completion_tokens
         return result
@@ -85,46 +121,78 @@ class Generation:
         self.generate_ms += (self.clock.monotonic() - started) * 1000
 
 
-class TaskHandler(Protocol):
-    """The task-specific half of the pipeline: detection, steps, checks and patches."""
+class TaskHandler(Protocol[C]):
+    """One task kind: detection, steps, checks and patches, and what decides reuse.
 
-    kind: TaskKind
-    candidate_floor: float | None
-    """Cosine similarity a neighbour needs before `skip_reason` is asked about it; None means
-    the engine's `min_similarity`. A handler whose own test is exact can take any neighbour."""
+    The engine knows no kind by name: it asks the handler for everything kind-specific,
+    including how similar a neighbour must be and how far a same-shaped entry is.
+    """
 
-    def detect(self, prompt: str) -> Task | None: ...
+    kind: str
+    """The name stored with an entry; a search only returns entries of the same kind."""
+    similarity_floor: float
+    """Cosine similarity below which a neighbour is neither reused nor named in a skip."""
+    candidate_floor: float
+    """Cosine similarity a neighbour needs before `skip_reason` is asked about it; a handler
+    whose own test decides (the text gate) can take any neighbour it finds."""
+    self_contained: bool
+    """A request of this kind is checked against itself alone, so it may be served from and
+    written to the cache inside a conversation; open text, which can lean on earlier turns,
+    may not."""
+
+    def detect(self, prompt: str) -> Task[C] | None: ...
+
+    def read_constraints(self, stored: dict[str, Any]) -> C:
+        """A cached entry's constraints, parsed from the JSON the store keeps (tolerating
+        entries written before a field existed)."""
+        ...
 
     def segment(self, text: str) -> list[Step]: ...
 
     def stitch(self, steps: Sequence[Step]) -> str: ...
 
-    def skip_reason(self, task: Task, cached: dict[str, Any]) -> str | None:
+    def skip_reason(self, task: Task[C], cached: C) -> str | None:
         """Why a cached request of the same kind must not be reused, or None."""
         ...
 
+    def distance(self, task: Task[C], cached: C) -> int:
+        """How many constants differ from a same-shaped cached request (fewer is closer)."""
+        ...
+
     def verify(
-        self, task: Task, steps: Sequence[Step], cached: dict[str, Any] | None = None
+        self, task: Task[C], steps: Sequence[Step], cached: C | None = None
     ) -> list[bool]:
         """Per step: does it still hold for this task (given the cached request's constraints)?"""
         ...
 
-    def substitute(
-        self, task: Task, cached: dict[str, Any], steps: Sequence[Step]
-    ) -> list[Step] | None:
+    def substitute(self, task: Task[C], cached: C, steps: Sequence[Step]) -> list[Step] | None:
         """Steps rewritten by pure substitution of changed constants, or None."""
         ...
 
     def patch(
-        self, task: Task, steps: Sequence[AnswerStep], passed: Sequence[bool], gen: Generation
+        self, task: Task[C], steps: Sequence[AnswerStep], passed: Sequence[bool], gen: Generation
     ) -> list[AnswerStep]:
         """Replace the failing steps; keep the passing ones."""
         ...
 
-    def generate(self, task: Task, gen: Generation, *, verify: bool = True) -> list[AnswerStep]:
-        """A whole answer from the model, checked and repaired unless verify is False."""
+    def model_request(self, task: Task[C]) -> ModelRequest:
+        """What the model is asked for a whole answer to this task."""
         ...
 
-    def integrity(self, task: Task, text: str) -> bool | None:
+    def generate(self, task: Task[C], gen: Generation) -> list[AnswerStep]:
+        """A whole answer, checked and repaired (the model may not be needed at all)."""
+        ...
+
+    def annotate(self, task: Task[C], steps: Sequence[AnswerStep]) -> list[AnswerStep]:
+        """The served steps, each marked with what checked it where the kind reports that."""
+        ...
+
+    def integrity(self, task: Task[C], text: str) -> bool | None:
         """Check the stitched answer as a whole; None when the task cannot be checked."""
         ...
+
+
+class FallbackHandler(TaskHandler[C], Protocol[C]):
+    """The kind that takes every prompt no other kind claims (open text)."""
+
+    def detect(self, prompt: str) -> Task[C]: ...

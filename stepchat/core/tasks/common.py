@@ -54,6 +54,12 @@ def slot_mapping(old: Sequence[str], new: Sequence[str]) -> dict[str, str] | Non
     return mapping
 
 
+def slot_changes(new: Sequence[str], old: Sequence[str]) -> int:
+    """How many constants differ between two slot lists, position by position."""
+    changed = sum(a != b for a, b in zip(new, old, strict=False))
+    return changed + abs(len(new) - len(old))
+
+
 def replace_tokens(text: str, mapping: dict[str, str], *, letters: bool = False) -> str:
     """Replace whole tokens only: `5` never inside `15`, `x` never inside `next`."""
     if not mapping:

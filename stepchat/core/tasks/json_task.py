@@ -15,18 +15,19 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
 import jsonschema
 
 from stepchat.core.jsonextract import extract_object, is_single_object
-from stepchat.core.tasks.base import Generation, Task
-from stepchat.core.tasks.common import has_negation, slots_in
+from stepchat.core.settings import PipelineSettings
+from stepchat.core.tasks.base import Generation, ModelRequest, Task
+from stepchat.core.tasks.common import has_negation, slot_changes, slots_in
 from stepchat.core.tasks.json_spec import JsonSpec, read_spec
 from stepchat.core.tasks.json_types import default_value, same_value, type_schema
-from stepchat.core.types import AnswerStep, ChatMessage, Step, StepStatus, TaskKind
+from stepchat.core.types import AnswerStep, Step, StepStatus, TaskKind
 
 _SYSTEM = "You reply with exactly one JSON object and nothing else."
 
@@ -71,47 +72,98 @@ def wording(prompt: str) -> str:
     return " ".join(re.findall(r"\w+", prompt.lower()))
 
 
-def spec_of(task: Task) -> JsonSpec:
-    c = task.constraints
-    return JsonSpec(
-        tuple(c["keys"]), dict(c["types"]), dict(c["entities"]),
-        tuple(c.get("open", ())), tuple(c.get("pending", ())),
-    )
+@dataclass(frozen=True)
+class JsonConstraints:
+    """A JSON request as the checks need it: its spec, its polarity, its constants, and its
+    words when it leaves a key open (an open member is reused only for the same words)."""
+
+    spec: JsonSpec
+    negated: bool
+    slots: tuple[str, ...]
+    wording: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        spec = self.spec
+        data: dict[str, Any] = {
+            "keys": list(spec.keys),
+            "types": dict(spec.types),
+            "entities": dict(spec.entities),
+            "negated": self.negated,
+            "operation": "json",
+            "slots": list(self.slots),
+        }
+        if spec.open:
+            data["open"] = list(spec.open)
+            data["wording"] = self.wording
+        if spec.pending:
+            data["pending"] = list(spec.pending)
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> JsonConstraints:
+        spec = JsonSpec(
+            tuple(str(k) for k in data.get("keys") or ()),
+            dict(data.get("types") or {}),
+            dict(data.get("entities") or {}),
+            tuple(data.get("open") or ()),
+            tuple(data.get("pending") or ()),
+        )
+        wording = data.get("wording")
+        return cls(
+            spec,
+            bool(data.get("negated")),
+            tuple(str(s) for s in data.get("slots") or ()),
+            wording if isinstance(wording, str) else None,
+        )
+
+
+JsonTask = Task[JsonConstraints]
 
 
 class JsonHandler:
-    kind = TaskKind.JSON
-    candidate_floor: float | None = None
+    kind: str = TaskKind.JSON
+    self_contained = True
 
     def __init__(
-        self, strict: bool = True, fill_stated: bool = True, min_key_overlap: float = 0.5
+        self,
+        strict: bool = True,
+        fill_stated: bool = True,
+        min_key_overlap: float = 0.5,
+        *,
+        min_similarity: float = 0.55,
     ) -> None:
         self.strict = strict
         self.fill_stated = fill_stated
         self.min_key_overlap = min_key_overlap
+        self.similarity_floor = self.candidate_floor = min_similarity
 
-    def detect(self, prompt: str) -> Task | None:
+    @classmethod
+    def from_settings(cls, settings: PipelineSettings) -> JsonHandler:
+        return cls(
+            strict=settings.strict_json,
+            fill_stated=settings.substitution,
+            min_key_overlap=settings.json_min_key_overlap,
+            min_similarity=settings.min_similarity,
+        )
+
+    def detect(self, prompt: str) -> JsonTask | None:
         spec = read_spec(prompt)
         if spec is None:
             return None
-        constraints: dict[str, Any] = {
-            "keys": list(spec.keys),
-            "types": spec.types,
-            "entities": spec.entities,
-            "negated": has_negation(prompt),
-            "operation": "json",
-            "slots": slots_in(prompt),
-        }
-        if spec.open:
-            constraints["open"] = list(spec.open)
-            constraints["wording"] = wording(prompt)
-        if spec.pending:
-            constraints["pending"] = list(spec.pending)
+        constraints = JsonConstraints(
+            spec,
+            negated=has_negation(prompt),
+            slots=tuple(slots_in(prompt)),
+            wording=wording(prompt) if spec.open else None,
+        )
         typed = ",".join(f"{k}:{spec.types[k]}" for k in sorted(spec.keys))
         # Same keys and types is the same structure however the request is phrased; the
         # checks, not the wording, decide whether the cached values still hold.
-        signature = f"json|{typed}|{constraints['negated']}"
-        return Task(TaskKind.JSON, prompt, signature, constraints)
+        signature = f"json|{typed}|{constraints.negated}"
+        return Task(self.kind, prompt, signature, constraints)
+
+    def read_constraints(self, stored: dict[str, Any]) -> JsonConstraints:
+        return JsonConstraints.from_json(stored)
 
     def segment(self, text: str) -> list[Step]:
         obj = extract_object(text)
@@ -123,25 +175,31 @@ class JsonHandler:
         body = ",\n".join(f"  {s.text}" for s in steps)
         return "{\n" + body + "\n}" if steps else "{}"
 
-    def skip_reason(self, task: Task, cached: dict[str, Any]) -> str | None:
-        new_keys = set(task.constraints["keys"])
-        old_keys = set(cached.get("keys", []))
+    def skip_reason(self, task: JsonTask, cached: JsonConstraints) -> str | None:
+        new_keys = set(task.constraints.spec.keys)
+        old_keys = set(cached.spec.keys)
         overlap = len(new_keys & old_keys) / max(1, len(new_keys | old_keys))
         if overlap < self.min_key_overlap:
             return f"key set mostly new ({overlap:.0%} overlap)"
-        if bool(cached.get("negated")) != task.constraints["negated"]:
+        if cached.negated != task.constraints.negated:
             return "negation changed"
         return None
 
+    def distance(self, task: JsonTask, cached: JsonConstraints) -> int:
+        """Changed constants in the prompt, plus stated values that differ."""
+        mine, theirs = task.constraints.spec.entities, cached.spec.entities
+        changed = slot_changes(task.constraints.slots, cached.slots)
+        return changed + sum(theirs.get(k) != v for k, v in mine.items())
+
     def verify(
-        self, task: Task, steps: Sequence[Step], cached: dict[str, Any] | None = None
+        self, task: JsonTask, steps: Sequence[Step], cached: JsonConstraints | None = None
     ) -> list[bool]:
         """Per member: right key, once, right type, the stated value if any. A member reused
         from `cached` needs more: its value stated by this prompt, or its key left open by
         the very same words."""
-        spec = spec_of(task)
-        same_words = cached is not None and "wording" in cached and (
-            cached["wording"] == task.constraints.get("wording")
+        spec = task.constraints.spec
+        same_words = cached is not None and cached.wording is not None and (
+            cached.wording == task.constraints.wording
         )
         seen: set[str] = set()
         results = []
@@ -163,11 +221,11 @@ class JsonHandler:
             results.append(ok)
         return results
 
-    def annotate(self, task: Task, steps: Sequence[AnswerStep]) -> list[AnswerStep]:
+    def annotate(self, task: JsonTask, steps: Sequence[AnswerStep]) -> list[AnswerStep]:
         """Each member marked with what checked it (see the module docstring)."""
         if not self.strict:
             return list(steps)
-        spec = spec_of(task)
+        spec = task.constraints.spec
         return [replace(s, check=self._check(spec, s)) for s in steps]
 
     @staticmethod
@@ -185,11 +243,11 @@ class JsonHandler:
             return UNCHECKED if placeholder else OPEN
         return UNCHECKED if key in spec.pending else TYPED
 
-    def integrity(self, task: Task, text: str) -> bool | None:
+    def integrity(self, task: JsonTask, text: str) -> bool | None:
         if not is_single_object(text):
             return False
         obj = json.loads(text)
-        spec = spec_of(task)
+        spec = task.constraints.spec
         if not spec.keys:
             # Any object answers a request that names no keys; nothing in it can be checked.
             return not self.strict
@@ -209,10 +267,10 @@ class JsonHandler:
         )
 
     def substitute(
-        self, task: Task, cached: dict[str, Any], steps: Sequence[Step]
+        self, task: JsonTask, cached: JsonConstraints, steps: Sequence[Step]
     ) -> list[Step] | None:
         """Members whose value the new prompt states, rewritten to that value."""
-        spec = spec_of(task)
+        spec = task.constraints.spec
         out: list[Step] = []
         changed = False
         for step in steps:
@@ -227,19 +285,16 @@ class JsonHandler:
 
     # ------------------------------------------------------------------ producing members
 
-    def generate(self, task: Task, gen: Generation, *, verify: bool = True) -> list[AnswerStep]:
-        spec = spec_of(task)
-        if verify and self.fill_stated and spec.keys and set(spec.keys) <= set(spec.entities):
+    def model_request(self, task: JsonTask) -> ModelRequest:
+        spec = task.constraints.spec
+        return ModelRequest(task.prompt, _SYSTEM, spec.schema(), _budget(len(spec.keys)))
+
+    def generate(self, task: JsonTask, gen: Generation) -> list[AnswerStep]:
+        spec = task.constraints.spec
+        if self.fill_stated and spec.keys and set(spec.keys) <= set(spec.entities):
             # Every value is stated: the prompt alone writes the object, no model needed.
             return self.patch(task, [], [], gen)
-        reply = gen.complete(
-            [ChatMessage("system", _SYSTEM), ChatMessage("user", task.prompt)],
-            StepStatus.REGENERATED,
-            json_schema=spec.schema(),
-            max_tokens=_budget(len(spec.keys)),
-        )
-        if not verify:
-            return [AnswerStep(reply.text, "raw", StepStatus.REGENERATED)]
+        reply = gen.send(self.model_request(task), StepStatus.REGENERATED)
         obj = extract_object(reply.text)
         if obj is None:
             obj = self._repair(reply.text, spec, gen)
@@ -252,20 +307,16 @@ class JsonHandler:
     def _repair(self, bad: str, spec: JsonSpec, gen: Generation) -> dict[str, Any] | None:
         """One-shot repair: hand the model its own invalid text back under the schema."""
         gen.notes.append("invalid JSON from the model: asked once for a repair")
-        reply = gen.complete(
-            [
-                ChatMessage("system", _SYSTEM),
-                ChatMessage("user", f"Rewrite this as one valid JSON object:\n{bad[:2000]}"),
-            ],
-            StepStatus.REGENERATED,
-            json_schema=spec.schema(),
+        request = ModelRequest(
+            f"Rewrite this as one valid JSON object:\n{bad[:2000]}", _SYSTEM, spec.schema()
         )
+        reply = gen.send(request, StepStatus.REGENERATED)
         return extract_object(reply.text)
 
     def patch(
-        self, task: Task, steps: Sequence[AnswerStep], passed: Sequence[bool], gen: Generation
+        self, task: JsonTask, steps: Sequence[AnswerStep], passed: Sequence[bool], gen: Generation
     ) -> list[AnswerStep]:
-        spec = spec_of(task)
+        spec = task.constraints.spec
         if not spec.keys:
             return [s for s, ok in zip(steps, passed, strict=True) if ok]
         good: dict[str, AnswerStep] = {
@@ -293,7 +344,7 @@ class JsonHandler:
 
     def _ask_for(
         self,
-        task: Task,
+        task: JsonTask,
         spec: JsonSpec,
         missing: tuple[str, ...],
         good: dict[str, AnswerStep],
@@ -305,11 +356,8 @@ class JsonHandler:
             f"{task.prompt}\n\nAlready known: {known}\n"
             f"Return a JSON object with only these keys: {', '.join(missing)}."
         )
-        reply = gen.complete(
-            [ChatMessage("system", _SYSTEM), ChatMessage("user", request)],
-            status,
-            json_schema=spec.schema(missing),
-            max_tokens=_budget(len(missing)),
+        reply = gen.send(
+            ModelRequest(request, _SYSTEM, spec.schema(missing), _budget(len(missing))), status
         )
         obj = extract_object(reply.text)
         if obj is None:

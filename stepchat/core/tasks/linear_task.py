@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from stepchat.core.connectives import is_connective
@@ -21,15 +22,17 @@ from stepchat.core.linear import (
     linear_form,
     solver_steps,
 )
-from stepchat.core.tasks.base import Generation, Task
+from stepchat.core.settings import PipelineSettings
+from stepchat.core.tasks.base import Generation, ModelRequest, Task
 from stepchat.core.tasks.common import (
     has_negation,
     mask_slots,
     numbers_in,
     replace_tokens,
+    slot_changes,
     slot_mapping,
 )
-from stepchat.core.types import AnswerStep, ChatMessage, Step, StepStatus, TaskKind
+from stepchat.core.types import AnswerStep, Step, StepStatus, TaskKind
 
 _SOLVE_FOR = re.compile(r"\bfor\s+([A-Za-z])\b")
 _FINAL_ONLY = re.compile(
@@ -55,17 +58,77 @@ def _operation(prompt: str) -> str:
     return "solve"
 
 
-class LinearHandler:
-    kind = TaskKind.LINEAR
-    candidate_floor: float | None = None
+@dataclass(frozen=True)
+class LinearConstraints:
+    """An equation in one unknown as the checks and the skip-reuse policy need it."""
 
-    def __init__(self, strategy: str = "solver-first", repair_tries: int = 2) -> None:
+    equation: str
+    variable: str
+    solution: str
+    solution_kind: str
+    both_sides: bool
+    format: str
+    """"steps" (show the working) or "final" (the final line only)."""
+    negated: bool
+    slots: tuple[str, ...]
+    """The equation's numbers and letters in order: what substitution maps between."""
+    operation: str = "solve"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "equation": self.equation,
+            "variable": self.variable,
+            "solution": self.solution,
+            "solution_kind": self.solution_kind,
+            "both_sides": self.both_sides,
+            "operation": self.operation,
+            "format": self.format,
+            "negated": self.negated,
+            "slots": list(self.slots),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> LinearConstraints:
+        return cls(
+            equation=str(data.get("equation", "")),
+            variable=str(data.get("variable", "")),
+            solution=str(data.get("solution", "")),
+            solution_kind=str(data.get("solution_kind", "one")),
+            both_sides=bool(data.get("both_sides")),
+            format=str(data.get("format", "steps")),
+            negated=bool(data.get("negated")),
+            slots=tuple(str(s) for s in data.get("slots") or ()),
+            operation=str(data.get("operation", "solve")),
+        )
+
+
+LinearTask = Task[LinearConstraints]
+
+
+class LinearHandler:
+    kind: str = TaskKind.LINEAR
+    self_contained = True
+
+    def __init__(
+        self,
+        strategy: str = "solver-first",
+        repair_tries: int = 2,
+        *,
+        min_similarity: float = 0.55,
+    ) -> None:
         self.strategy = strategy
         self.repair_tries = repair_tries
+        self.similarity_floor = self.candidate_floor = min_similarity
+
+    @classmethod
+    def from_settings(cls, settings: PipelineSettings) -> LinearHandler:
+        return cls(
+            settings.linear_strategy, settings.repair_tries, min_similarity=settings.min_similarity
+        )
 
     # ------------------------------------------------------------------ detection
 
-    def detect(self, prompt: str) -> Task | None:
+    def detect(self, prompt: str) -> LinearTask | None:
         for line in prompt.splitlines():
             found = find_equation(line)
             if found is None or len(found.variables) != 1:
@@ -81,20 +144,22 @@ class LinearHandler:
             rest = _FINAL_ONLY.sub(" ", prompt.replace(found.text, " "))
             slots = [t for t in re.findall(r"\d+(?:\.\d+)?|[A-Za-z]", found.text)]
             masked_eq = mask_slots(replace_tokens(found.text, {variable: "v"}, letters=True))
-            constraints: dict[str, Any] = {
-                "equation": found.text,
-                "variable": variable,
-                "solution": str(form.solution),
-                "solution_kind": form.solution.kind,
-                "both_sides": form.both_sides,
-                "operation": "solve",
-                "format": fmt,
-                "negated": has_negation(rest),
-                "slots": slots,
-            }
-            signature = f"linear|{fmt}|{constraints['negated']}|{masked_eq}"
-            return Task(TaskKind.LINEAR, prompt, signature, constraints)
+            constraints = LinearConstraints(
+                equation=found.text,
+                variable=variable,
+                solution=str(form.solution),
+                solution_kind=form.solution.kind,
+                both_sides=form.both_sides,
+                format=fmt,
+                negated=has_negation(rest),
+                slots=tuple(slots),
+            )
+            signature = f"linear|{fmt}|{constraints.negated}|{masked_eq}"
+            return Task(self.kind, prompt, signature, constraints)
         return None
+
+    def read_constraints(self, stored: dict[str, Any]) -> LinearConstraints:
+        return LinearConstraints.from_json(stored)
 
     # ------------------------------------------------------------------ steps
 
@@ -114,27 +179,29 @@ class LinearHandler:
 
     # ------------------------------------------------------------------ checks
 
-    def skip_reason(self, task: Task, cached: dict[str, Any]) -> str | None:
+    def skip_reason(self, task: LinearTask, cached: LinearConstraints) -> str | None:
         new = task.constraints
-        if cached.get("operation", "solve") != new["operation"]:
-            return f"operation changed ({cached.get('operation')} -> {new['operation']})"
-        if bool(cached.get("negated")) != new["negated"]:
+        if cached.operation != new.operation:
+            return f"operation changed ({cached.operation} -> {new.operation})"
+        if cached.negated != new.negated:
             return "negation changed"
-        if bool(cached.get("both_sides")) != new["both_sides"]:
+        if cached.both_sides != new.both_sides:
             return "equation structure changed (unknown on both sides)"
-        if cached.get("solution_kind", "one") != new["solution_kind"]:
-            before, after = cached.get("solution_kind"), new["solution_kind"]
-            return f"solution kind changed ({before} -> {after})"
-        if cached.get("format") == "final" and new["format"] == "steps":
+        if cached.solution_kind != new.solution_kind:
+            return f"solution kind changed ({cached.solution_kind} -> {new.solution_kind})"
+        if cached.format == "final" and new.format == "steps":
             return "format changed (steps requested, cached answer has none)"
         return None
 
+    def distance(self, task: LinearTask, cached: LinearConstraints) -> int:
+        return slot_changes(task.constraints.slots, cached.slots)
+
     def verify(
-        self, task: Task, steps: Sequence[Step], cached: dict[str, Any] | None = None
+        self, task: LinearTask, steps: Sequence[Step], cached: LinearConstraints | None = None
     ) -> list[bool]:
-        variable = task.constraints["variable"]
+        variable = task.constraints.variable
         target = _solution_of_task(task)
-        allowed = set(numbers_in(task.constraints["equation"]))
+        allowed = set(numbers_in(task.constraints.equation))
         results: list[bool] = []
         for step in steps:
             if step.kind == "final":
@@ -144,18 +211,22 @@ class LinearHandler:
             results.append(ok)
         return results
 
-    def integrity(self, task: Task, text: str) -> bool | None:
+    def integrity(self, task: LinearTask, text: str) -> bool | None:
         steps = self.segment(text)
         if not steps or steps[-1].kind != "final":
             return False
-        if task.constraints["format"] == "final" and len(steps) != 1:
+        if task.constraints.format == "final" and len(steps) != 1:
             return False
         return all(self.verify(task, steps))
 
+    def annotate(self, task: LinearTask, steps: Sequence[AnswerStep]) -> list[AnswerStep]:
+        """An equation step has no per-step check to report beyond its status."""
+        return list(steps)
+
     def substitute(
-        self, task: Task, cached: dict[str, Any], steps: Sequence[Step]
+        self, task: LinearTask, cached: LinearConstraints, steps: Sequence[Step]
     ) -> list[Step] | None:
-        mapping = slot_mapping(cached.get("slots", []), task.constraints["slots"])
+        mapping = slot_mapping(cached.slots, task.constraints.slots)
         if not mapping:
             return None
         letters = {k: v for k, v in mapping.items() if k.isalpha()}
@@ -169,31 +240,29 @@ class LinearHandler:
 
     # ------------------------------------------------------------------ producing steps
 
-    def generate(self, task: Task, gen: Generation, *, verify: bool = True) -> list[AnswerStep]:
+    def model_request(self, task: LinearTask) -> ModelRequest:
+        return ModelRequest(task.prompt, _SYSTEM.format(v=task.constraints.variable))
+
+    def generate(self, task: LinearTask, gen: Generation) -> list[AnswerStep]:
         """Solver-first: the exact solver writes the steps and the model is not called.
         Model-first: the model writes them, then verification and repair run."""
-        if verify and self.strategy == "solver-first":
-            if task.constraints["format"] == "final":
+        if self.strategy == "solver-first":
+            if task.constraints.format == "final":
                 return self._final_only(task, [], [])
             return self._solver_suffix(task, [], gen)
-        variable = task.constraints["variable"]
-        reply = gen.complete(
-            [
-                ChatMessage("system", _SYSTEM.format(v=variable)),
-                ChatMessage("user", task.prompt),
-            ],
-            StepStatus.REGENERATED,
-        )
+        reply = gen.send(self.model_request(task), StepStatus.REGENERATED)
         steps = self.segment(reply.text)
         fresh = [AnswerStep(s.text, s.kind, StepStatus.REGENERATED) for s in steps]
-        if not verify:
-            return fresh
         return self.patch(task, fresh, self.verify(task, steps), gen)
 
     def patch(
-        self, task: Task, steps: Sequence[AnswerStep], passed: Sequence[bool], gen: Generation
+        self,
+        task: LinearTask,
+        steps: Sequence[AnswerStep],
+        passed: Sequence[bool],
+        gen: Generation,
     ) -> list[AnswerStep]:
-        if task.constraints["format"] == "final":
+        if task.constraints.format == "final":
             return self._final_only(task, steps, passed)
         keep = _passing_prefix(steps, passed)
         if len(keep) == len(steps) and keep and keep[-1].kind == "final":
@@ -205,35 +274,30 @@ class LinearHandler:
         return keep + self._solver_suffix(task, keep, gen)
 
     def _final_only(
-        self, task: Task, steps: Sequence[AnswerStep], passed: Sequence[bool]
+        self, task: LinearTask, steps: Sequence[AnswerStep], passed: Sequence[bool]
     ) -> list[AnswerStep]:
         for step, ok in zip(steps, passed, strict=True):
             if step.kind == "final" and ok:
                 return [step]
-        line = _solution_of_task(task).final_line(task.constraints["variable"])
+        line = _solution_of_task(task).final_line(task.constraints.variable)
         return [AnswerStep(line, "final", StepStatus.FALLBACK)]
 
     def _model_repair(
-        self, task: Task, keep: list[AnswerStep], gen: Generation
+        self, task: LinearTask, keep: list[AnswerStep], gen: Generation
     ) -> list[AnswerStep]:
-        variable = task.constraints["variable"]
+        variable = task.constraints.variable
         status = StepStatus.PATCHED if any(
             s.status == StepStatus.REUSED for s in keep
         ) else StepStatus.REGENERATED
         for _ in range(self.repair_tries):
             so_far = "\n".join(s.text for s in keep) or "(no steps yet)"
-            reply = gen.complete(
-                [
-                    ChatMessage("system", _SYSTEM.format(v=variable)),
-                    ChatMessage(
-                        "user",
-                        f"{task.prompt}\n\nCorrect steps so far:\n{so_far}\n\n"
-                        f"Continue with the remaining steps only, one per line, "
-                        f"ending with '{variable} = value'.",
-                    ),
-                ],
-                status,
+            request = ModelRequest(
+                f"{task.prompt}\n\nCorrect steps so far:\n{so_far}\n\n"
+                f"Continue with the remaining steps only, one per line, "
+                f"ending with '{variable} = value'.",
+                _SYSTEM.format(v=variable),
             )
+            reply = gen.send(request, status)
             new = self.segment(reply.text)
             ok = self.verify(task, new)
             gained = _passing_prefix(
@@ -245,10 +309,10 @@ class LinearHandler:
         return keep
 
     def _solver_suffix(
-        self, task: Task, keep: Sequence[AnswerStep], gen: Generation
+        self, task: LinearTask, keep: Sequence[AnswerStep], gen: Generation
     ) -> list[AnswerStep]:
         started = gen.clock.monotonic()
-        variable = task.constraints["variable"]
+        variable = task.constraints.variable
         start_form: LinearForm | None = None
         for step in reversed(keep):
             found = find_equation(step.text)
@@ -257,7 +321,7 @@ class LinearHandler:
                 if start_form is not None:
                     break
         if start_form is None:
-            start_form = linear_form(task.constraints["equation"], variable)
+            start_form = linear_form(task.constraints.equation, variable)
         assert start_form is not None, "a detected linear task always has a linear form"
         suffix = [
             AnswerStep(text, kind, StepStatus.FALLBACK) for kind, text in solver_steps(start_form)
@@ -275,8 +339,8 @@ def _passing_prefix(steps: Sequence[AnswerStep], passed: Sequence[bool]) -> list
     return keep
 
 
-def _solution_of_task(task: Task) -> Solution:
-    form = linear_form(task.constraints["equation"], task.constraints["variable"])
+def _solution_of_task(task: LinearTask) -> Solution:
+    form = linear_form(task.constraints.equation, task.constraints.variable)
     assert form is not None
     return form.solution
 

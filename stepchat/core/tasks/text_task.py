@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from stepchat.core.tasks.base import Generation, Task
+from stepchat.core.settings import PipelineSettings
+from stepchat.core.tasks.base import Generation, ModelRequest, Task
 from stepchat.core.textgate.gate import compare
 from stepchat.core.textgate.normalize import GateOptions, reduce_text
 from stepchat.core.types import AnswerStep, Step, StepStatus, TaskKind
@@ -45,6 +47,25 @@ def stitch_text(steps: Sequence[Step]) -> str:
     return out
 
 
+@dataclass(frozen=True)
+class TextConstraints:
+    """The request itself, compared word by word with a cached one by the text gate; None
+    for an entry cached before requests were compared that way."""
+
+    request: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"request": self.request}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> TextConstraints:
+        request = data.get("request")
+        return cls(request if isinstance(request, str) else None)
+
+
+TextTask = Task[TextConstraints]
+
+
 class TextHandler:
     """Open text: reused whole, and only when the text gate shows the request is the same.
 
@@ -54,16 +75,25 @@ class TextHandler:
     skip reason says what changed.
     """
 
-    kind = TaskKind.TEXT
-    candidate_floor: float | None = 0.3
+    kind: str = TaskKind.TEXT
+    self_contained = False
+    candidate_floor = 0.3
     """The gate decides; any of the nearest requests is worth comparing."""
 
-    def __init__(self, gate: GateOptions | None = None) -> None:
+    def __init__(self, gate: GateOptions | None = None, *, min_similarity: float = 0.6) -> None:
         self.gate = gate or GateOptions()
+        self.similarity_floor = min_similarity
 
-    def detect(self, prompt: str) -> Task:
+    @classmethod
+    def from_settings(cls, settings: PipelineSettings) -> TextHandler:
+        return cls(min_similarity=settings.text_min_similarity)
+
+    def detect(self, prompt: str) -> TextTask:
         reduced = reduce_text(prompt, self.gate)
-        return Task(TaskKind.TEXT, prompt, f"text|{reduced.key()}", {"request": prompt})
+        return Task(self.kind, prompt, f"text|{reduced.key()}", TextConstraints(prompt))
+
+    def read_constraints(self, stored: dict[str, Any]) -> TextConstraints:
+        return TextConstraints.from_json(stored)
 
     def segment(self, text: str) -> list[Step]:
         return segment_text(text)
@@ -71,34 +101,44 @@ class TextHandler:
     def stitch(self, steps: Sequence[Step]) -> str:
         return stitch_text(steps)
 
-    def skip_reason(self, task: Task, cached: dict[str, Any]) -> str | None:
-        request = cached.get("request")
-        if not isinstance(request, str):
+    def skip_reason(self, task: TextTask, cached: TextConstraints) -> str | None:
+        if cached.request is None:
             return "cached before requests were compared word by word"
-        return compare(request, task.prompt, self.gate).reason
+        return compare(cached.request, task.prompt, self.gate).reason
+
+    def distance(self, task: TextTask, cached: TextConstraints) -> int:
+        """A same-shaped text request is the same request to the gate: nothing to count."""
+        return 0
 
     def verify(
-        self, task: Task, steps: Sequence[Step], cached: dict[str, Any] | None = None
+        self, task: TextTask, steps: Sequence[Step], cached: TextConstraints | None = None
     ) -> list[bool]:
         """Reached only for a request the gate found to be the same: every step holds."""
         return [True] * len(steps)
 
-    def integrity(self, task: Task, text: str) -> bool | None:
+    def integrity(self, task: TextTask, text: str) -> bool | None:
         return None
 
+    def annotate(self, task: TextTask, steps: Sequence[AnswerStep]) -> list[AnswerStep]:
+        """A paragraph has no check to report."""
+        return list(steps)
+
     def substitute(
-        self, task: Task, cached: dict[str, Any], steps: Sequence[Step]
+        self, task: TextTask, cached: TextConstraints, steps: Sequence[Step]
     ) -> list[Step] | None:
         """Never: a name swapped into a paragraph is an unchecked claim."""
         return None
 
-    def generate(self, task: Task, gen: Generation, *, verify: bool = True) -> list[AnswerStep]:
-        reply = gen.complete(gen.conversation(task.prompt), StepStatus.REGENERATED)
+    def model_request(self, task: TextTask) -> ModelRequest:
+        return ModelRequest(task.prompt)
+
+    def generate(self, task: TextTask, gen: Generation) -> list[AnswerStep]:
+        reply = gen.send(self.model_request(task), StepStatus.REGENERATED)
         steps = self.segment(reply.text) or [Step(reply.text.strip(), "paragraph")]
         return [AnswerStep(s.text, s.kind, StepStatus.REGENERATED) for s in steps]
 
     def patch(
-        self, task: Task, steps: Sequence[AnswerStep], passed: Sequence[bool], gen: Generation
+        self, task: TextTask, steps: Sequence[AnswerStep], passed: Sequence[bool], gen: Generation
     ) -> list[AnswerStep]:
         """Every step passes `verify`, so there is never anything to patch."""
         return list(steps)
