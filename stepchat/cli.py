@@ -22,7 +22,13 @@ from typing import Any
 
 from stepchat import __version__
 from stepchat.config import Config, ConfigError, load_config
-from stepchat.core.ports import BackendError, GenerationCancelled, StoreError
+from stepchat.core.ports import (
+    BackendError,
+    GenerationCancelled,
+    MaintainedStore,
+    Store,
+    StoreError,
+)
 from stepchat.core.prompt import PromptError
 from stepchat.core.safetext import clean, escape_json_controls, one_line
 from stepchat.core.types import CacheEntry
@@ -165,7 +171,7 @@ def _ask(config: Config, args: argparse.Namespace) -> int:
     return 0
 
 
-def _close_quietly(store: Any) -> None:
+def _close_quietly(store: Store) -> None:
     """On the way out after a failure: finish what can be finished, report nothing more."""
     from stepchat.runtime import close_store
 
@@ -173,7 +179,7 @@ def _close_quietly(store: Any) -> None:
         close_store(store)
 
 
-def _open_store(config: Config) -> Any:
+def _open_store(config: Config) -> MaintainedStore:
     """The cache with its signature index, so evictions reach the index too."""
     from stepchat.runtime import open_cache_store
 
@@ -217,7 +223,7 @@ def _cache(config: Config, args: argparse.Namespace) -> int:
     return 0
 
 
-def _evict(store: Any, args: argparse.Namespace) -> int:
+def _evict(store: MaintainedStore, args: argparse.Namespace) -> int:
     """Evictions are final on disk when this returns: the files holding the prompt are
     rewritten (`LanceStore.purge`), so no data file or old version keeps its text."""
     if args.older_than is not None:

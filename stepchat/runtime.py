@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from stepchat.config import CacheLimits, Config
-from stepchat.core.ports import Backend, Clock, Embedder, Store, StoreError
+from stepchat.core.ports import Backend, Clock, Embedder, MaintainedStore, Store, StoreError
 
 if TYPE_CHECKING:
     from stepchat.core.pipeline import StepCache
@@ -50,7 +50,7 @@ def load_embedder() -> Embedder:
 
 def open_store(
     directory: Path, dim: int, limits: CacheLimits | None = None, *, read_only: bool = False
-) -> tuple[Store, list[str]]:
+) -> tuple[MaintainedStore, list[str]]:
     """The LanceDB cache with hit counts written off the fast path, and notes for the user.
 
     A damaged or outdated table is moved aside or migrated (see `stepchat.store.maintenance`);
@@ -72,27 +72,18 @@ def load_store(directory: Path, dim: int, limits: CacheLimits | None = None) -> 
     return store
 
 
-def flush_store(store: Store) -> None:
-    """Write queued bookkeeping (hit counts) before the process ends."""
-    flush = getattr(store, "flush", None)
-    if callable(flush):
-        flush()
-
-
 def close_store(store: Store) -> None:
     """Write queued hit counts and finish background upkeep (a sweep the open started), so
     a one-shot process leaves the cache within its limits. Raises StoreError (full disk)."""
-    flush_store(store)
-    close = getattr(store, "close", None)
-    if callable(close):
-        close()
+    store.flush()
+    store.close()
 
 
 def purge_store(store: Store) -> None:
-    """Make deletions final on disk (no file keeps an evicted prompt); a no-op in memory."""
-    purge = getattr(store, "purge", None)
-    if callable(purge):
-        purge()
+    """Make deletions final on disk (no file keeps an evicted prompt), where the store
+    keeps deleted text at all."""
+    if isinstance(store, MaintainedStore):
+        store.purge()
 
 
 def load_model_and_embedder(
@@ -128,7 +119,7 @@ def lazy_store(
 
     directory = config.paths.cache_dir
 
-    def open_real() -> tuple[Store, list[str]]:
+    def open_real() -> tuple[MaintainedStore, list[str]]:
         if fallback:
             return open_store_or_memory(config, EMBED_DIM, writable=writable)
         return open_store(directory, EMBED_DIM, config.limits, read_only=not writable)
@@ -166,7 +157,7 @@ def lazy_parts(
 
 def open_store_or_memory(
     config: Config, dim: int, *, writable: bool = True
-) -> tuple[Store, list[str]]:
+) -> tuple[MaintainedStore, list[str]]:
     """The persistent cache, or an in-memory one when the cache dir is unusable; with notes.
 
     Read-only with no cache on disk yet is an empty in-memory cache and no note: nothing is

@@ -8,14 +8,17 @@ from __future__ import annotations
 
 import os
 import stat
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from stepchat.core.ports import Store, StoreError
+from stepchat.core.ports import MaintainedStore, Store, StoreError
 from stepchat.core.types import CacheEntry, Step, TaskKind
 from stepchat.embed.hashed import HashedEmbedder
+from stepchat.store.deferred import DeferredTouchStore
 from stepchat.store.lance import LanceStore, sql_str
 from stepchat.store.memory import MemoryStore
 
@@ -60,12 +63,16 @@ def open_lance(path: Path, **kwargs: object) -> LanceStore:
     return LanceStore(path, DIM, consistency_seconds=0.0, **kwargs)  # type: ignore[arg-type]
 
 
-@pytest.fixture(params=["memory", "lance"])
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+@pytest.fixture(params=["memory", "lance", "deferred"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[MaintainedStore]:
+    """Every store the app can be handed; `deferred` is what production uses (LanceDB with
+    hit counts queued off the fast path)."""
     if request.param == "memory":
         yield MemoryStore()
-    else:
+    elif request.param == "lance":
         yield open_lance(tmp_path / "cache")
+    else:
+        yield DeferredTouchStore(open_lance(tmp_path / "cache"))
 
 
 @pytest.fixture
@@ -77,7 +84,7 @@ def lance_dir(tmp_path: Path) -> Path:
 
 
 def test_store_satisfies_protocol(store: Store) -> None:
-    assert isinstance(store, Store)
+    assert isinstance(store, Store) and isinstance(store, MaintainedStore)
 
 
 def test_add_then_get_round_trips_every_field(store: Store) -> None:
@@ -86,7 +93,7 @@ def test_add_then_get_round_trips_every_field(store: Store) -> None:
     got = store.get("e1")
     assert got is not None
     assert got.prompt == entry.prompt
-    assert got.task is TaskKind.LINEAR
+    assert got.task == TaskKind.LINEAR
     assert got.constraints == entry.constraints
     assert got.steps == entry.steps
     assert got.steps[3].key == "name" and got.steps[0].key is None
@@ -112,7 +119,7 @@ def test_search_is_scoped_by_scope_and_task(store: Store) -> None:
     assert [h.entry.id for h in hits] == ["lin-a", "lin-b"]
     assert hits[0].similarity == pytest.approx(1.0, abs=1e-4)
     assert hits[0].similarity > hits[1].similarity
-    assert all(h.entry.scope == "s1" and h.entry.task is TaskKind.LINEAR for h in hits)
+    assert all(h.entry.scope == "s1" and h.entry.task == TaskKind.LINEAR for h in hits)
 
     only_json = store.search(EMBED.embed("anything"), scope="s1", task=TaskKind.JSON)
     assert [h.entry.id for h in only_json] == ["json-a"]
@@ -342,12 +349,57 @@ def test_sql_str_doubles_quotes_and_refuses_nul() -> None:
         sql_str("a\x00b")
 
 
-def test_signature_ids_name_the_newest_entry_per_signature(store: Store) -> None:
+def test_signature_ids_name_the_newest_entry_per_signature(store: MaintainedStore) -> None:
     """What a signature index is reconciled against: both stores must report the same."""
     store.add(make_entry("old", "Solve 3x + 5 = 20", created=T0))
     store.add(make_entry("new", "Solve 3x + 7 = 20", created=T0 + 5))
     store.add(make_entry("other", "Solve 2x = 4", signature="sig-b", created=T0 + 1))
-    ids = store.signature_ids()  # type: ignore[attr-defined]
+    ids = store.signature_ids()
     assert ids == {("s1", "sig-a"): "new", ("s1", "sig-b"): "other"}
     store.delete("new")
-    assert store.signature_ids()[("s1", "sig-a")] == "old"  # type: ignore[attr-defined]
+    assert store.signature_ids()[("s1", "sig-a")] == "old"
+
+
+def test_eviction_by_age_stats_and_closing(store: MaintainedStore) -> None:
+    """The maintenance half of the contract: a hit (queued or not) keeps an entry from an
+    age eviction, the figures count what is left, and flush/close may be called twice."""
+    for i in range(4):
+        store.add(make_entry(f"e{i}", f"Solve x + {i} = 9.", created=T0 + i, last_hit=T0 + i))
+    store.touch("e0", T0 + 100)
+    assert store.evict_older_than(2, now=T0 + 5) == 2  # e1 and e2; e0 was hit since
+    store.purge()
+    assert sorted(e.id for e in store.entries()) == ["e0", "e3"]
+    assert store.stats()["rows"] == 2
+    store.flush()
+    store.close()
+    store.close()
+    assert store.count() == 2
+
+
+class SlowTouches(MemoryStore):
+    """A store whose hit writes take a while, like a LanceDB update on a busy disk."""
+
+    def touch(self, entry_id: str, when: float) -> None:
+        time.sleep(0.02)
+        super().touch(entry_id, when)
+
+
+def test_deferred_hits_are_never_seen_half_written() -> None:
+    """The answer worker queues hits while the inspector reads: a read during a flush sees
+    every queued hit, written or still queued, and hits queued meanwhile are all kept."""
+    deferred = DeferredTouchStore(SlowTouches(), max_pending=1000)
+    deferred.add(make_entry("a", "Solve x + 1 = 2."))
+    for i in range(10):
+        deferred.touch("a", T0 + i)
+    flushing = threading.Thread(target=deferred.flush)
+    flushing.start()
+    time.sleep(0.05)  # a few hits are written, the rest are in flight
+    seen = deferred.get("a")
+    queuing = [threading.Thread(target=deferred.touch, args=("a", T0 + 50)) for _ in range(5)]
+    for thread in queuing:
+        thread.start()
+    for thread in (flushing, *queuing):
+        thread.join()
+    assert seen is not None and seen.hits == 10
+    again = deferred.get("a")
+    assert again is not None and again.hits == 15

@@ -114,6 +114,40 @@ class Store(Protocol):
 
     def count(self) -> int: ...
 
+    def flush(self) -> None:
+        """Write bookkeeping queued off the fast path (hit counts). A store that queues
+        nothing keeps this default."""
+        return None
+
+    def close(self) -> None:
+        """Finish background upkeep before the process ends (after `flush`), so a one-shot
+        process leaves the cache within its limits. Raises StoreError. A store without
+        background work keeps this default."""
+        return None
+
+
+@runtime_checkable
+class MaintainedStore(Store, Protocol):
+    """A store that reports on itself and evicts: what `stepchat cache` and the inspector
+    use beyond serving requests."""
+
+    def stats(self) -> dict[str, Any]:
+        """Figures for `stepchat cache stats` (entries, bytes on disk, limits...)."""
+        ...
+
+    def evict_older_than(self, seconds: float, now: float) -> int:
+        """Delete entries not hit for `seconds` before `now`, final on disk; how many."""
+        ...
+
+    def purge(self) -> None:
+        """Make deletions final on disk: no file keeps a deleted entry's text."""
+        ...
+
+    def signature_ids(self) -> dict[tuple[str, str], str]:
+        """The newest entry id of every (scope, signature): what a signature index in
+        front of the store is reconciled with."""
+        ...
+
 
 class Clock(Protocol):
     def now(self) -> float:

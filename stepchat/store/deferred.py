@@ -4,34 +4,53 @@ Recording a hit is one LanceDB update (9-25 ms measured), longer than serving a 
 answer. `DeferredTouchStore` wraps any store: `touch` only queues; the queue is written
 when the request is slow anyway (right after storing a new entry), before any listing or
 eviction, when it grows past `max_pending`, and on `flush()` (the CLI and the app call it
-on exit). A crash can lose queued hit counts, never entries.
+on exit). Entries read meanwhile show their queued hits, so the wrapper keeps the store
+contract. The answer worker and the inspector both reach the queue, hence the lock. A crash
+can lose queued hit counts, never entries.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
-from stepchat.core.ports import SearchHit, Store
+from stepchat.core.ports import MaintainedStore, SearchHit
 from stepchat.core.types import CacheEntry
 
 
-class DeferredTouchStore:
-    def __init__(self, inner: Store, max_pending: int = 64) -> None:
+class DeferredTouchStore(MaintainedStore):
+    def __init__(self, inner: MaintainedStore, max_pending: int = 64) -> None:
         self.inner = inner
         self.max_pending = max_pending
         self._pending: list[tuple[str, float]] = []
+        self._lock = threading.RLock()
 
     def touch(self, entry_id: str, when: float) -> None:
-        self._pending.append((entry_id, when))
-        if len(self._pending) >= self.max_pending:
+        with self._lock:
+            self._pending.append((entry_id, when))
+            full = len(self._pending) >= self.max_pending
+        if full:
             self.flush()
 
     def flush(self) -> None:
-        """Write every queued hit."""
-        pending, self._pending = self._pending, []
-        for entry_id, when in pending:
-            self.inner.touch(entry_id, when)
+        """Write every queued hit. The lock is held while writing, so a reader never sees
+        a hit that has left the queue but not yet reached the store."""
+        with self._lock:
+            pending, self._pending = self._pending, []
+            for entry_id, when in pending:
+                self.inner.touch(entry_id, when)
+
+    def _with_pending(self, entry: CacheEntry | None) -> CacheEntry | None:
+        """`entry` as it will be once its queued hits are written; call under the lock,
+        with `entry` read under it too."""
+        if entry is None:
+            return None
+        times = [when for entry_id, when in self._pending if entry_id == entry.id]
+        if not times:
+            return entry
+        return replace(entry, hits=entry.hits + len(times), last_hit=max(times))
 
     def add(self, entry: CacheEntry) -> None:
         self.inner.add(entry)
@@ -40,21 +59,27 @@ class DeferredTouchStore:
     def search(
         self, vector: Sequence[float], *, scope: str, task: str, k: int = 4
     ) -> list[SearchHit]:
-        return self.inner.search(vector, scope=scope, task=task, k=k)
+        with self._lock:
+            hits = self.inner.search(vector, scope=scope, task=task, k=k)
+            return [SearchHit(self._with_pending(h.entry) or h.entry, h.similarity) for h in hits]
 
     def find_signature(self, *, scope: str, signature: str) -> CacheEntry | None:
-        return self.inner.find_signature(scope=scope, signature=signature)
+        with self._lock:
+            found = self.inner.find_signature(scope=scope, signature=signature)
+            return self._with_pending(found)
 
     def get(self, entry_id: str) -> CacheEntry | None:
-        return self.inner.get(entry_id)
+        with self._lock:
+            return self._with_pending(self.inner.get(entry_id))
 
     def delete(self, entry_id: str) -> bool:
         self.flush()
         return self.inner.delete(entry_id)
 
     def clear(self) -> int:
-        self._pending.clear()
-        return self.inner.clear()
+        with self._lock:
+            self._pending.clear()
+            return self.inner.clear()
 
     def entries(self, limit: int | None = None) -> list[CacheEntry]:
         self.flush()
@@ -63,12 +88,21 @@ class DeferredTouchStore:
     def count(self) -> int:
         return self.inner.count()
 
-    def __getattr__(self, name: str) -> Any:
-        """Store-specific extras (stats, eviction, index_kind) flush first, then pass through."""
-        attr = getattr(self.inner, name)
-        if callable(attr):
-            def flushed(*args: Any, **kwargs: Any) -> Any:
-                self.flush()
-                return attr(*args, **kwargs)
-            return flushed
-        return attr
+    def close(self) -> None:
+        self.flush()
+        self.inner.close()
+
+    def stats(self) -> dict[str, Any]:
+        self.flush()
+        return self.inner.stats()
+
+    def evict_older_than(self, seconds: float, now: float) -> int:
+        self.flush()  # a queued hit can save an entry from eviction
+        return self.inner.evict_older_than(seconds, now)
+
+    def purge(self) -> None:
+        self.flush()
+        self.inner.purge()
+
+    def signature_ids(self) -> dict[tuple[str, str], str]:
+        return self.inner.signature_ids()

@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from stepchat.config import CacheLimits
-from stepchat.core.ports import SearchHit, StoreError
+from stepchat.core.ports import MaintainedStore, SearchHit, StoreError
 from stepchat.core.types import CacheEntry, step_from_dict, steps_json
 from stepchat.paths import ensure_private_dir
 from stepchat.store.sql import sql_str
@@ -110,7 +110,7 @@ def _dir_bytes(directory: Path) -> int:
     return total
 
 
-class LanceStore(UpkeepMixin):
+class LanceStore(UpkeepMixin, MaintainedStore):
     """A `Store` on LanceDB; safe to share between threads of one process.
 
     `read_only` opens an existing table without writing a byte (`--no-store`): no folder is

@@ -12,24 +12,17 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
-from stepchat.core.ports import SearchHit, Store
+from stepchat.core.ports import MaintainedStore, SearchHit
 from stepchat.core.types import CacheEntry
 from stepchat.store.signature_index import SignatureIndex
 
-OpenStore = Callable[[], tuple[Store, list[str]]]
+OpenStore = Callable[[], tuple[MaintainedStore, list[str]]]
 """Opens the real store; returns it with notes for the user (a table moved aside...)."""
 
 
-@runtime_checkable
-class SignatureSource(Protocol):
-    """A store that can list the newest entry id of every (scope, signature)."""
-
-    def signature_ids(self) -> dict[tuple[str, str], str]: ...
-
-
-class LazyStore:
+class LazyStore(MaintainedStore):
     """A `Store` over a table opened on first need, with the structural lookup in front."""
 
     def __init__(
@@ -42,7 +35,7 @@ class LazyStore:
         self._open_store = open_store
         self.index = index
         self.max_age_seconds = max_age_seconds
-        self._inner: Store | None = None
+        self._inner: MaintainedStore | None = None
         self._lock = threading.Lock()
         self.notes: list[str] = []
         self.load_seconds: float | None = None
@@ -57,7 +50,7 @@ class LazyStore:
         self._store()
         return self.load_seconds or 0.0
 
-    def _store(self) -> Store:
+    def _store(self) -> MaintainedStore:
         inner = self._inner
         if inner is not None:
             return inner
@@ -74,8 +67,8 @@ class LazyStore:
                 self.load_seconds = time.perf_counter() - started
             return self._inner
 
-    def _reconcile(self, store: Store) -> None:
-        if self.index is not None and isinstance(store, SignatureSource):
+    def _reconcile(self, store: MaintainedStore) -> None:
+        if self.index is not None:
             self.index.reconcile(store.signature_ids())
 
     # ------------------------------------------------------------------ Store protocol
@@ -145,9 +138,7 @@ class LazyStore:
         inner = self._inner
         if inner is None:
             return
-        flush = getattr(inner, "flush", None)
-        if callable(flush):
-            flush()
+        inner.flush()
         self._reconcile(inner)
 
     def close(self) -> None:
@@ -156,16 +147,13 @@ class LazyStore:
         inner = self._inner
         if inner is None:
             return
-        close = getattr(inner, "close", None)
-        if callable(close):
-            close()
+        inner.close()
         self._reconcile(inner)
 
     def evict_older_than(self, seconds: float, now: float) -> int:
         """Delete entries not hit for `seconds`, purged from the table and the index."""
         store = self._store()
-        evict = getattr(store, "evict_older_than", None)
-        removed = int(evict(seconds, now)) if callable(evict) else 0
+        removed = store.evict_older_than(seconds, now)
         self._reconcile(store)
         if removed and self.index is not None:
             self.index.purge()
@@ -175,26 +163,16 @@ class LazyStore:
         """Make deletions final on disk in the table and in the index (no file keeps an
         evicted entry's text)."""
         store = self._store()
-        purge = getattr(store, "purge", None)
-        if callable(purge):
-            purge()
+        store.purge()
         self._reconcile(store)
         if self.index is not None:
             self.index.purge()
 
-    def __getattr__(self, name: str) -> Any:
-        """Store-specific extras (stats, evict_older_than, index_kind): open, pass through,
-        and bring the index in step after anything that may have deleted entries."""
-        if name.startswith("_"):
-            raise AttributeError(name)
-        attr = getattr(self._store(), name)
-        if not callable(attr):
-            return attr
+    def stats(self) -> dict[str, Any]:
+        store = self._store()
+        figures = store.stats()
+        self._reconcile(store)
+        return figures
 
-        def reconciled(*args: Any, **kwargs: Any) -> Any:
-            result = attr(*args, **kwargs)
-            if self._inner is not None:
-                self._reconcile(self._inner)
-            return result
-
-        return reconciled
+    def signature_ids(self) -> dict[tuple[str, str], str]:
+        return self._store().signature_ids()

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Sequence
+from typing import Any
 
-from stepchat.core.ports import SearchHit
+from stepchat.core.ports import MaintainedStore, SearchHit
 from stepchat.core.types import CacheEntry
 
 
@@ -16,7 +17,10 @@ def cosine(a: Sequence[float], b: Sequence[float]) -> float:
     return dot / (na * nb) if na and nb else 0.0
 
 
-class MemoryStore:
+class MemoryStore(MaintainedStore):
+    """Nothing is queued and nothing lingers on disk: flush, close and purge keep the
+    protocol's defaults or do nothing."""
+
     def __init__(self) -> None:
         self._rows: dict[str, CacheEntry] = {}
 
@@ -73,3 +77,18 @@ class MemoryStore:
 
     def count(self) -> int:
         return len(self._rows)
+
+    def stats(self) -> dict[str, Any]:
+        return {"rows": len(self._rows), "data_bytes": self._bytes(), "disk_bytes": 0}
+
+    def _bytes(self) -> int:
+        return sum(e.size_bytes() for e in self._rows.values())
+
+    def evict_older_than(self, seconds: float, now: float) -> int:
+        doomed = [k for k, e in self._rows.items() if e.last_hit < now - seconds]
+        for key in doomed:
+            del self._rows[key]
+        return len(doomed)
+
+    def purge(self) -> None:
+        """Deleted entries are gone already."""
