@@ -8,8 +8,9 @@ only when told, the cursor does not blink and every test fixes its terminal size
 from __future__ import annotations
 
 import itertools
+import re
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,8 @@ import pytest
 from stepchat.backends.scripted import Reply, ScriptedBackend
 from stepchat.config import Config, ModelSpec
 from stepchat.core import pipeline
-from stepchat.core.ports import FixedClock
+from stepchat.core.ports import CancelToken, FixedClock, GenerationCancelled
+from stepchat.core.types import ChatMessage, Completion
 from stepchat.core.settings import PipelineSettings
 from stepchat.embed.hashed import HashedEmbedder
 from stepchat.paths import UserPaths
@@ -32,11 +34,47 @@ MODELS = {
 }
 
 
+class PacedBackend(ScriptedBackend):
+    """A scripted backend that streams its reply word by word and stops after `pause_at`
+    words until the test sets `release`: the app is caught mid-answer, deterministically."""
+
+    def __init__(self, reply: str, pause_at: int, model_id: str = "tiny") -> None:
+        super().__init__([reply], model_id=model_id)
+        self.reply = reply
+        self.pause_at = pause_at
+        self.paused = threading.Event()
+        self.release = threading.Event()
+
+    def complete(
+        self,
+        messages: Sequence[ChatMessage],
+        *,
+        max_tokens: int,
+        stop: Sequence[str] = (),
+        json_schema: dict[str, Any] | None = None,
+        on_token: Callable[[str], None] | None = None,
+        cancel: CancelToken | None = None,
+    ) -> Completion:
+        self.calls.append(list(messages))
+        pieces = re.findall(r"\S+\s*|\s+", self.reply)
+        for i, piece in enumerate(pieces):
+            if i == self.pause_at:
+                self.paused.set()
+                self.release.wait(timeout=30)
+            if cancel is not None and cancel.is_set():
+                raise GenerationCancelled()
+            if on_token is not None:
+                on_token(piece)
+        return Completion(self.reply, 10, self.count_tokens(self.reply))
+
+
 class FakeLoader:
     """`load` for build_app: scripted backend per model id, one shared embedder and store.
 
     `gate`, when given, makes loading wait until the test sets it (the loading state);
-    `error`, when given, makes loading fail with it (the error state).
+    `error`, when given, makes loading fail with it (the error state); `errors` fails only
+    the model ids it names; `backend` replaces the scripted backend; `warnings` are the
+    notes a real loader returns (a cache that fell back to memory).
     """
 
     def __init__(
@@ -45,10 +83,16 @@ class FakeLoader:
         *,
         gate: threading.Event | None = None,
         error: Exception | None = None,
+        errors: dict[str, Exception] | None = None,
+        backend: ScriptedBackend | None = None,
+        warnings: Sequence[str] = (),
     ) -> None:
         self.replies = list(replies)
         self.gate = gate
         self.error = error
+        self.errors = errors or {}
+        self.backend = backend
+        self.warnings = list(warnings)
         self.store = MemoryStore()
         self.embedder = HashedEmbedder()
         self.backends: list[ScriptedBackend] = []
@@ -60,9 +104,12 @@ class FakeLoader:
             self.gate.wait(timeout=120)
         if self.error is not None:
             raise self.error
-        backend = ScriptedBackend(self.replies, model_id=model_id or config.default_model)
+        model = model_id or config.default_model
+        if model in self.errors:
+            raise self.errors[model]
+        backend = self.backend or ScriptedBackend(self.replies, model_id=model)
         self.backends.append(backend)
-        return Parts(backend, self.embedder, self.store)
+        return Parts(backend, self.embedder, self.store, list(self.warnings))
 
 
 class TickingClock(FixedClock):
@@ -137,6 +184,15 @@ async def settle(pilot: Any, rounds: int = 4) -> None:
         await app.workers.wait_for_complete()
         await pilot.pause()
     await pilot.wait_for_scheduled_animations()
+
+
+async def wait_until(pilot: Any, predicate: Callable[[], bool], tries: int = 300) -> None:
+    """Pause until `predicate()` holds (a worker reached a point), or fail."""
+    for _ in range(tries):
+        if predicate():
+            return
+        await pilot.pause(0.01)
+    raise AssertionError("condition never became true")
 
 
 async def ask(pilot: Any, prompt: str) -> None:

@@ -15,14 +15,8 @@ import pytest
 from stepchat.config import ConfigError
 from stepchat.core.ports import BackendError
 from stepchat.tui.errors import describe
-from stepchat.tui.history import (
-    Conversation,
-    History,
-    HistoryError,
-    Turn,
-    export_markdown,
-    to_markdown,
-)
+from stepchat.tui.export import export_markdown, to_markdown
+from stepchat.tui.history import Conversation, History, HistoryError, Turn
 from stepchat.tui.sanitize import clean, one_line, plain
 from stepchat.tui.stats import SessionStats, format_age, format_bytes, format_ms
 

@@ -50,8 +50,7 @@ def _fenced_blocks(text: str) -> list[tuple[str, str]]:
             fence, code = opening.group(1), [line]
             continue
         code.append(line)
-        closing = line.strip()
-        if closing.startswith(fence) and set(closing) == {fence[0]}:
+        if _closes(line, fence):
             blocks.append(("code", "\n".join(code)))
             fence, code = "", []
     if fence:
@@ -59,6 +58,25 @@ def _fenced_blocks(text: str) -> list[tuple[str, str]]:
     if prose:
         blocks.append(("prose", "\n".join(prose)))
     return blocks
+
+
+def _closes(line: str, fence: str) -> bool:
+    """A closing fence: the opening character only, at least as many (CommonMark)."""
+    closing = line.strip()
+    return closing.startswith(fence) and set(closing) == {fence[0]}
+
+
+def fence_after(text: str, fence: str = "") -> str:
+    """The fence still open after `text` (given the one open before it), or "".
+
+    Lets a writer that joins steps (the Markdown export) know whether it is inside code,
+    where a note of its own would become part of the code."""
+    for line in text.splitlines():
+        if fence:
+            fence = "" if _closes(line, fence) else fence
+        elif (opening := _FENCE.match(line)) is not None:
+            fence = opening.group(1)
+    return fence
 
 
 def _prose_steps(text: str) -> list[Step]:
