@@ -273,10 +273,10 @@ class ServingApp(App[int]):
 
     # -- answering ---------------------------------------------------------------------
 
-    def on_prompt_submitted(self, message: PromptSubmitted) -> None:
+    async def on_prompt_submitted(self, message: PromptSubmitted) -> None:
         prompt = message.text.strip("\n")
         self.chat.prompt.remember(prompt)
-        view = self.chat.add_turn(prompt)
+        view = await self.chat.add_turn(prompt)
         turn = Turn(prompt)
         self.conversation.turns.append(turn)
         request = self.requests.new(prompt, view, turn)

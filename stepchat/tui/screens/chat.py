@@ -111,11 +111,12 @@ class ChatScreen(AppScreen):
     def transcript(self) -> Transcript:
         return self.query_one("#transcript", Transcript)
 
-    def add_turn(self, prompt: str) -> AnswerView:
-        """Show a new user turn and an empty answer under it; return the answer view."""
-        self.query("#welcome").remove()
+    async def add_turn(self, prompt: str) -> AnswerView:
+        """Show a new user turn and an empty answer under it; return the answer view,
+        mounted, so the first streamed events find its parts."""
+        await self.query("#welcome").remove()
         view = AnswerView()
-        self.transcript.mount_all([UserTurn(prompt), view])
+        await self.transcript.mount_all([UserTurn(prompt), view])
         self.follow()
         return view
 

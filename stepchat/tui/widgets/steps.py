@@ -21,6 +21,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 from textual.widgets import Markdown, Static
+from textual.timer import Timer
 from textual.widgets.markdown import MarkdownStream
 
 from stepchat.core.events import (
@@ -110,7 +111,9 @@ def summary_line(record: dict[str, Any]) -> Text:
     return Text(line)
 
 
-COPY_KINDS: dict[str, str] = {"answer": "Answer", "code": "Code block", "json": "JSON object"}
+STREAM_INTERVAL = 0.05
+"""Seconds between redraws of streamed text: 20 a second reads as live, and a model
+writing 80 tokens a second costs a quarter of the redraws."""
 
 
 class AnswerView(Vertical, can_focus=True):
@@ -144,6 +147,8 @@ class AnswerView(Vertical, can_focus=True):
         self._stream = ""
         self._stream_status = StepStatus.REGENERATED
         self._markdown_stream: MarkdownStream | None = None
+        self._unwritten = ""
+        self._redraw: Timer | None = None
         self._copied_code = -1
         if record is not None:
             self._load_record(record)
@@ -221,6 +226,8 @@ class AnswerView(Vertical, can_focus=True):
 
     async def apply(self, event: PipelineEvent) -> None:
         """Paint one pipeline event; DoneEvent is left to `finish`, which gets the record."""
+        if not self.query(".steps"):
+            return  # removed (a new chat, the app closing) while events were in flight
         if isinstance(event, StageEvent):
             self.status_text = f"{event.stage}…"
             self._set_route()
@@ -236,54 +243,87 @@ class AnswerView(Vertical, can_focus=True):
                     after=self.query(".route").first(),
                 )
         elif isinstance(event, TokenEvent):
-            await self._append_stream(event.text, event.status)
+            self._append_stream(event.text, event.status)
         elif isinstance(event, StepEvent):
             await self._settle(event.index, event.step)
         elif isinstance(event, DoneEvent):
             pass
 
-    async def _append_stream(self, text: str, status: StepStatus) -> None:
-        """Add streamed text: open text through Textual's Markdown stream, which batches
-        fragments faster than it can render; equations and JSON literally."""
-        stream = self.query(".stream").first() if self.query(".stream") else None
-        if stream is None:
-            stream = self._text_widget("", "stream")
-            await self.mount(stream, after=self.query_one(".steps"))
+    def _append_stream(self, text: str, status: StepStatus) -> None:
+        """Add streamed text. It is drawn at most every STREAM_INTERVAL seconds, so a fast
+        model costs one redraw per batch rather than one per token; open text goes through
+        Textual's Markdown stream (a fence becomes a code block as it arrives), equations
+        and JSON are shown literally."""
+        stream = self._live_stream()
         if status != self._stream_status:
             stream.set_class(False, f"-{self._stream_status.value}")
             self._stream_status = status
         stream.set_class(True, f"-{status.value}")
         self._stream += text
+        self._unwritten += clean(text)
+        if self._redraw is None:
+            self._redraw = self.set_timer(STREAM_INTERVAL, self._draw_stream)
+
+    def _live_stream(self) -> Widget:
+        found = self.query(".stream")
+        if found:
+            return found.first()
+        stream = self._text_widget("", "stream")
+        self.mount(stream, after=self.query_one(".steps"))
+        return stream
+
+    async def _draw_stream(self) -> None:
+        self._redraw = None
+        found = self.query(".stream")
+        if not found or not self._unwritten:
+            return
+        stream = found.first()
         if isinstance(stream, Markdown):
             if self._markdown_stream is None:
                 self._markdown_stream = Markdown.get_stream(stream)
-            await self._markdown_stream.write(clean(text))
+            text, self._unwritten = self._unwritten, ""
+            await self._markdown_stream.write(text)
         elif isinstance(stream, Static):
+            self._unwritten = ""
             stream.update(plain(self._stream))
 
     async def _end_stream(self) -> None:
-        """Stop the Markdown stream and drop the live block (its text has settled)."""
+        """Stop drawing the live block and drop it (its text has settled, or the answer
+        ended and is redrawn from the record)."""
+        if self._redraw is not None:
+            self._redraw.stop()
+            self._redraw = None
+        self._unwritten = ""
         if self._markdown_stream is not None:
             await self._markdown_stream.stop()
             self._markdown_stream = None
-        await self.query(".stream").remove()
+        self.query(".stream").remove()
 
     async def _settle(self, index: int, step: AnswerStep) -> None:
-        container = self.query_one(".steps", Vertical)
+        """Put a settled step in its place. Mounts are queued, not awaited: the steps of an
+        answer settle in a burst, and awaiting each would lay the transcript out each time.
+
+        Open text settles all at once when the model is done, just before `finish` draws
+        the answer from its record, so its stream stays until then instead of being
+        replaced twice.
+        """
         self.steps[index] = step
         self.checks[index] = getattr(step, "check", None)
+        if self.is_text:
+            return
+        container = self.query_one(".steps", Vertical)
         if step.kind == "member":
-            await container.remove_children()
-            await container.mount_all(self._step_widgets())
+            container.query(JsonObjectView).remove()
+            container.mount_all(self._step_widgets())
         else:
             for old in [b for b in container.query(StepBlock) if b.index == index]:
-                await old.remove()
+                old.remove()
             later = [b for b in container.query(StepBlock) if b.index > index]
             block = StepBlock(step, index)
             if later:
-                await container.mount(block, before=min(later, key=lambda b: b.index))
+                container.mount(block, before=min(later, key=lambda b: b.index))
             else:
-                await container.mount(block)
+                container.mount(block)
         if step.status != StepStatus.REUSED and self._stream:
             self._stream = ""
             await self._end_stream()

@@ -19,6 +19,7 @@ class Transcript(VerticalScroll):
         super().__init__(id=id)
         self.following = True
         self._user_scrolled = False
+        """A scroll of the user's released Textual's anchor since we last anchored."""
 
     def release_anchor(self) -> None:
         """Textual calls this for every scroll the user makes (keys, wheel, scrollbar)."""
@@ -34,25 +35,35 @@ class Transcript(VerticalScroll):
         bottom = self.max_scroll_y
         at_bottom = new_value >= bottom and round(self.scroll_target_y) == bottom
         if at_bottom and not self.following:
-            self.resume_following()
+            # Not from inside the watcher: anchoring scrolls, and this may be an animation
+            # step of the same scroll.
+            self.following = True
+            self.call_after_refresh(self.follow)
         elif not at_bottom and self.following:
             self.following = False
             self.anchor(False)
 
+    def watch_virtual_size(self) -> None:
+        """Content grew (streamed text drawn, an answer settled): once it overflows, anchor.
+        After the layout that changed it, so the bottom is where the new text is."""
+        self.call_after_refresh(self.follow)
+
     def resume_following(self) -> None:
         """Back to the newest text, and stay there as it grows (End, or a scroll to bottom)."""
         self.following = True
-        self._user_scrolled = False
-        if self.max_scroll_y > 0:
-            self.anchor()
+        self.follow()
 
     def follow(self) -> None:
         """Keep the newest text in view, if following, once there is something to scroll.
 
         Anchoring a short transcript would push it to the bottom of the screen, so the anchor
-        is set only once the content overflows.
+        is set only once the content overflows. A scroll of the user's that ended at the
+        bottom (or went nowhere, already there) released Textual's anchor: set it again.
         """
-        if self.following and not self.is_anchored and self.max_scroll_y > 0:
+        if not self.following or self.max_scroll_y <= 0:
+            return
+        if not self.is_anchored or self._user_scrolled:
+            self._user_scrolled = False
             self.anchor()
 
     def reset(self) -> None:
