@@ -20,8 +20,8 @@ from stepchat.backends.scripted import Reply, ScriptedBackend
 from stepchat.config import Config, ModelSpec
 from stepchat.core import pipeline
 from stepchat.core.ports import CancelToken, FixedClock, GenerationCancelled
-from stepchat.core.types import ChatMessage, Completion
 from stepchat.core.settings import PipelineSettings
+from stepchat.core.types import ChatMessage, Completion
 from stepchat.embed.hashed import HashedEmbedder
 from stepchat.paths import UserPaths
 from stepchat.runtime import Parts

@@ -17,7 +17,6 @@ from textual.widgets import Markdown
 from textual.widgets._markdown import MarkdownFence, MarkdownHeader
 
 from stepchat.config import Config
-from stepchat.tui.widgets.json_view import JsonObjectView, JsonRow
 from stepchat.tui.widgets.steps import AnswerView, StepBlock
 
 from .conftest import FakeLoader, PacedBackend, ask, settle, wait_until
@@ -74,8 +73,8 @@ JSON_PROMPT = "Return a JSON object with keys name, age and hobby for Ana, 30."
 JSON_REPLY = '{"name": "Ana", "age": 30, "hobby": "chess"}'
 
 
-def rows(view: AnswerView) -> list[JsonRow]:
-    return list(view.query(JsonRow))
+def rows(view: AnswerView) -> list[Any]:
+    return list(view.query(".json-row"))
 
 
 async def test_a_json_answer_is_one_object_with_statuses_beside_members(
@@ -87,7 +86,7 @@ async def test_a_json_answer_is_one_object_with_statuses_beside_members(
         await ask(pilot, JSON_PROMPT)
         await ask(pilot, JSON_PROMPT)
         for view in app.chat.query(AnswerView):
-            assert len(view.query(JsonObjectView)) == 1
+            assert len(view.query(".json-object")) == 1
             shown = "\n".join(row.text for row in rows(view))
             assert json.loads(shown) == {"name": "Ana", "age": 30, "hobby": "chess"}
             badges = [str(row.query_one(".badge").render()) for row in rows(view)]

@@ -19,9 +19,9 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Markdown, Static
-from textual.timer import Timer
 from textual.widgets.markdown import MarkdownStream
 
 from stepchat.core.events import (
