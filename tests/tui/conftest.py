@@ -7,6 +7,7 @@ only when told, the cursor does not blink and every test fixes its terminal size
 
 from __future__ import annotations
 
+import io
 import itertools
 import re
 import threading
@@ -128,6 +129,20 @@ class TickingClock(FixedClock):
         with self._lock:
             self._tick += 0.002
             return self._tick
+
+    def stall(self, seconds: float) -> None:
+        """Let `seconds` pass on the stopwatch, as a slow model call would."""
+        with self._lock:
+            self._tick += seconds
+
+
+def shown_text(static: Any, width: int = 40) -> str:
+    """What a Static shows, as plain text (for asserting on panels built from renderables)."""
+    from rich.console import Console
+
+    console = Console(width=width, record=True, color_system=None, file=io.StringIO())
+    console.print(static.content)
+    return console.export_text()
 
 
 @pytest.fixture(autouse=True)
