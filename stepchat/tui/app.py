@@ -49,15 +49,15 @@ class StepchatApp(ServingApp):
         Binding("ctrl+r", "retry_load", "Retry load"),
     ]
 
-
     # -- lifecycle -----------------------------------------------------------------------
 
     def on_mount(self) -> None:
+        """Apply the theme chosen last time and remember the next choice. (Textual calls
+        `ServingApp.on_mount` too, which starts loading the parts.)"""
         theme = load_prefs(self.config.paths.ui_file).get("theme")
         if isinstance(theme, str) and theme in self.available_themes:
             self.theme = theme
         self.theme_changed_signal.subscribe(self, self._remember_theme)
-        super().on_mount()
 
     def _remember_theme(self, theme: object) -> None:
         """Keep the chosen theme for the next run; a failed write is not worth a warning."""
