@@ -192,7 +192,9 @@ async def test_screenshot_command_works_without_a_downloads_folder(
 # ---- a STEPCHAT_HOME that is a file: said once, with the reason ----------------------------------
 
 
-async def test_an_unusable_home_is_reported_once(tmp_path: Path, config: Config, clock: Any) -> None:
+async def test_an_unusable_home_is_reported_once(
+    tmp_path: Path, config: Config, clock: Any
+) -> None:
     blocker = tmp_path / "home-file"
     blocker.write_text("not a directory")
     paths = UserPaths(config_dir=blocker / "config", data_dir=blocker / "data")
