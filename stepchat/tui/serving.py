@@ -1,9 +1,10 @@
 """The app's machinery: load the parts, serve prompts one at a time, paint their events.
 
 `ServingApp` owns the conversation, the cache and the workers; `StepchatApp` (app.py) adds
-what the user does with keys and the palette. The window paints first; the heavy parts
-(model, embedder, LanceDB) load afterwards in a thread worker while the user may already
-type, and a model switch keeps the working parts until the new ones load. Workers are
+what the user does with keys and the palette. The window paints first; the parts load
+afterwards in a thread worker while the user may already type: the cache first, so a
+cached answer is served while the embedder and the model are still loading. A model
+switch keeps the working parts until the new model has loaded. Workers are
 thin: each calls one function and posts messages from `stepchat.tui.messages`; the handlers
 here update the screens. Every request carries the conversation's earlier turns (trimmed
 to the model's context); prompts sent while one is answered wait their turn
@@ -19,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from textual import work
 from textual.app import App
+from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.worker import get_current_worker
 
@@ -32,6 +34,7 @@ from stepchat.tui.messages import (
     AnswerFailed,
     AnswerReady,
     HistoryTrimmed,
+    ModelLoaded,
     PartsFailed,
     PartsLoaded,
     PipelineUpdate,
@@ -68,6 +71,7 @@ class ServingApp(App[int]):
         self.parts: Parts | None = None
         self.cache: StepCache | None = None
         self.loading = False
+        self.model_ready = False
         self.load_error: str | None = None
         self._fallback: tuple[str, Parts] | None = None
         """The working model and parts while another loads, to go back to if it fails."""
@@ -106,10 +110,12 @@ class ServingApp(App[int]):
         if self.loading:
             status = "loading model, embedder and cache…"
         elif self.load_error:
-            status = "not loaded"
+            status = "not loaded" if self.cache is None else "answers from the cache only"
         elif self.busy:
             waiting = len(self.requests.waiting)
             status = "answering…" + (f" ({waiting} queued)" if waiting else "")
+        elif not self.model_ready:
+            status = "answers from the cache; loading model…"
         else:
             status = "ready"
         if self.unsaved:
@@ -171,13 +177,14 @@ class ServingApp(App[int]):
         that fails to load leaves the chat on the one that worked.
         """
         target = model_id or self.model_id
-        if self.parts is not None and target != self.model_id:
+        if self.parts is not None and self.model_ready and target != self.model_id:
             self._fallback = (self.model_id, self.parts)
         previous = self.parts
         self.model_id = target
         self.parts = None
         self.cache = None
         self.loading = True
+        self.model_ready = False
         self.load_error = None
         self.chat.show_banner(
             f"Loading {self.model_name}, the embedder and the cache… you can type meanwhile.",
@@ -188,9 +195,11 @@ class ServingApp(App[int]):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="load")
     def load_parts(self, model_id: str, previous: Parts | None = None) -> None:
-        """Load model, embedder and store; report them with the store's count, or the error.
+        """Open the cache, report it, then load the embedder and the model and report that.
 
-        The parts being replaced (a model switch) get their queued hit counts written first.
+        Reporting the cache first lets a prompt typed meanwhile be answered from it before
+        the model has loaded. The parts being replaced (a model switch) get their queued hit
+        counts written first.
         """
         try:
             if previous is not None:
@@ -201,11 +210,17 @@ class ServingApp(App[int]):
             self.post_message(PartsFailed(model_id, describe(exc)))
             return
         self.post_message(PartsLoaded(parts, model_id, entries))
+        try:
+            parts.embedder.load()
+            parts.backend.load()
+        except Exception as exc:
+            self.post_message(PartsFailed(model_id, describe(exc)))
+            return
+        self.post_message(ModelLoaded(parts, model_id))
 
     def on_parts_loaded(self, message: PartsLoaded) -> None:
         if message.model_id != self.model_id:
             return
-        self._fallback = None
         self._use_parts(message.parts, message.entries)
         for warning in message.parts.warnings:
             self.notify(warning, title="Cache", severity="warning", timeout=12, markup=False)
@@ -217,19 +232,39 @@ class ServingApp(App[int]):
         self.load_error = None
         if entries is not None:
             self.stats.entries = entries
-        self.chat.show_banner(None)
+        if self.model_ready:
+            self.chat.show_banner(None)
+        else:
+            self.chat.show_banner(
+                f"Cached answers are served now; {self.model_name} and the embedder are "
+                "still loading.",
+                "loading",
+            )
         self.refresh_savings()
         active = self.active
         if active is not None and not active.cancel.is_set():
             self._serve(active)
 
+    def on_model_loaded(self, message: ModelLoaded) -> None:
+        if message.model_id != self.model_id or message.parts is not self.parts:
+            return
+        self.model_ready = True
+        self._fallback = None
+        try:
+            self.chat.show_banner(None)
+            self.refresh_savings()
+        except NoMatches:  # the model finished loading as the app was closing
+            pass
+
     async def on_parts_failed(self, message: PartsFailed) -> None:
         if message.model_id != self.model_id:
             return
         if self._fallback is not None:
+            # The new model failed (its cache may have opened): back to the one that worked.
             failed = self.model_name
             self.model_id, parts = self._fallback
             self._fallback = None
+            self.model_ready = True
             self.notify(
                 f"Could not load {failed}: {message.error}. Still on {self.model_name}.",
                 title="Model not switched",
@@ -247,6 +282,8 @@ class ServingApp(App[int]):
             "error",
         )
         self.refresh_savings()
+        if self.cache is not None:
+            return  # the cache opened: requests it can answer still are, the others fail
         while (active := self.active) is not None:
             self.requests.next()
             active.turn.error = f"model not loaded: {message.error}"
@@ -369,6 +406,9 @@ class ServingApp(App[int]):
         if active is None:
             return
         active.turn.record = message.record
+        if not self.model_ready and message.record.get("hit"):
+            self.notify("Answered from the cache; the model is still loading.",
+                        title="From the cache")
         self.stats.record(message.record)
         self.stats.entries = message.entries
         await active.view.finish(message.record)

@@ -24,6 +24,7 @@ from stepchat.core.ports import CancelToken, FixedClock, GenerationCancelled
 from stepchat.core.settings import PipelineSettings
 from stepchat.core.types import ChatMessage, Completion
 from stepchat.embed.hashed import HashedEmbedder
+from stepchat.lazy import LazyBackend
 from stepchat.paths import UserPaths
 from stepchat.runtime import Parts
 from stepchat.store.memory import MemoryStore
@@ -73,9 +74,12 @@ class FakeLoader:
     """`load` for build_app: scripted backend per model id, one shared embedder and store.
 
     `gate`, when given, makes loading wait until the test sets it (the loading state);
-    `error`, when given, makes loading fail with it (the error state); `errors` fails only
-    the model ids it names; `backend` replaces the scripted backend; `warnings` are the
-    notes a real loader returns (a cache that fell back to memory).
+    `error`, when given, makes loading fail with it (the error state); `model_gate`, when
+    given, makes the model's own load wait for it, behind the lazy proxy the real loader
+    uses, while the cache is already open; `errors` makes the model load of the ids it
+    names fail (after the cache opened, as a missing GGUF does); `backend` replaces the
+    scripted backend; `warnings` are the notes a real loader returns (a cache that fell
+    back to memory).
     """
 
     def __init__(
@@ -84,6 +88,7 @@ class FakeLoader:
         *,
         gate: threading.Event | None = None,
         error: Exception | None = None,
+        model_gate: threading.Event | None = None,
         errors: dict[str, Exception] | None = None,
         backend: ScriptedBackend | None = None,
         warnings: Sequence[str] = (),
@@ -91,6 +96,7 @@ class FakeLoader:
         self.replies = list(replies)
         self.gate = gate
         self.error = error
+        self.model_gate = model_gate
         self.errors = errors or {}
         self.backend = backend
         self.warnings = list(warnings)
@@ -106,11 +112,40 @@ class FakeLoader:
         if self.error is not None:
             raise self.error
         model = model_id or config.default_model
-        if model in self.errors:
-            raise self.errors[model]
         backend = self.backend or ScriptedBackend(self.replies, model_id=model)
         self.backends.append(backend)
-        return Parts(backend, self.embedder, self.store, list(self.warnings))
+        if model in self.errors:
+            backend = BrokenBackend(backend, self.errors[model])
+        gate = self.model_gate
+        if gate is None:
+            return Parts(backend, self.embedder, self.store, list(self.warnings))
+        return Parts(LazyBackend(backend.model_id, lambda: GatedBackend(backend, gate)),
+                     self.embedder, self.store, list(self.warnings))
+
+
+class BrokenBackend(ScriptedBackend):
+    """A model whose file turns out to be missing or damaged when it is loaded."""
+
+    def __init__(self, script: ScriptedBackend, error: Exception) -> None:
+        super().__init__(script._replies, model_id=script.model_id)
+        self.error = error
+
+    def load(self) -> float:
+        raise self.error
+
+
+class GatedBackend(ScriptedBackend):
+    """A scripted model whose load waits for a gate, as a real model's load takes time."""
+
+    def __init__(self, script: ScriptedBackend, gate: threading.Event) -> None:
+        super().__init__(script._replies, model_id=script.model_id)
+        self.gate = gate
+        self.loaded = False
+
+    def load(self) -> float:
+        self.gate.wait(timeout=120)
+        self.loaded = True
+        return 0.0
 
 
 class TickingClock(FixedClock):
