@@ -245,6 +245,30 @@ async def wait_until(pilot: Any, predicate: Callable[[], bool], tries: int = 300
     raise AssertionError("condition never became true")
 
 
+async def send_until_paused(pilot: Any, prompt: str, backend: PacedBackend) -> None:
+    """Send `prompt` and wait until the paced model stops mid-answer, its words drawn."""
+    pilot.app.chat.prompt.text = prompt
+    await pilot.press("enter")
+    await wait_until(pilot, backend.paused.is_set)
+    await pilot.pause(0.2)
+
+
+FOUR_STATUSES = {
+    "answer": "",
+    "path": "patched",
+    "task": "linear",
+    "steps": [
+        {"text": "3x + 5 = 26", "status": "reused", "kind": "equation"},
+        {"text": "3x = 21", "status": "patched", "kind": "equation"},
+        {"text": "Divide both sides by 3.", "status": "regenerated", "kind": "prose"},
+        {"text": "x = 7", "status": "fallback", "kind": "final"},
+    ],
+    "tokens": {"generated": 4, "saved": 4},
+    "timings_ms": {"total": 44.0},
+}
+"""A record with one step of each status, for pictures of the four badges."""
+
+
 async def ask(pilot: Any, prompt: str) -> None:
     """Type `prompt` into the prompt box, press Enter and wait for the answer."""
     app = pilot.app

@@ -19,7 +19,7 @@ from textual.widgets._markdown import MarkdownFence, MarkdownHeader
 from stepchat.config import Config
 from stepchat.tui.widgets.steps import AnswerView, StepBlock
 
-from .conftest import FakeLoader, PacedBackend, ask, settle, wait_until
+from .conftest import FakeLoader, PacedBackend, ask, send_until_paused, settle
 
 pytestmark = pytest.mark.anyio
 
@@ -141,10 +141,7 @@ async def test_streamed_text_renders_as_markdown_while_it_arrives(make_app: Any)
     app = make_app(FakeLoader(backend=backend))
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        app.chat.prompt.text = "Show me a tiny Python function."
-        await pilot.press("enter")
-        await wait_until(pilot, backend.paused.is_set)
-        await pilot.pause(0.2)
+        await send_until_paused(pilot, "Show me a tiny Python function.", backend)
         stream = last_view(app).query_one(".stream", Markdown)
         assert stream.query(MarkdownFence), "the code fence should render as a code block"
         assert "def f():" in stream.query_one(MarkdownFence).code
@@ -162,10 +159,7 @@ async def test_scrolling_up_stops_following_until_end(make_app: Any) -> None:
     app = make_app(FakeLoader(backend=backend))
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        app.chat.prompt.text = "Write sixty short paragraphs."
-        await pilot.press("enter")
-        await wait_until(pilot, backend.paused.is_set)
-        await pilot.pause(0.3)
+        await send_until_paused(pilot, "Write sixty short paragraphs.", backend)
         transcript = app.chat.transcript
         assert transcript.max_scroll_y > 0 and transcript.scroll_y == transcript.max_scroll_y
 

@@ -19,7 +19,7 @@ from stepchat.core.types import ChatMessage
 from stepchat.tui.app import build_app
 from stepchat.tui.widgets.steps import AnswerView, UserTurn
 
-from .conftest import LINEAR_REPLIES, FakeLoader, PacedBackend, ask, settle, wait_until
+from .conftest import LINEAR_REPLIES, FakeLoader, PacedBackend, ask, send_until_paused, settle
 
 pytestmark = pytest.mark.anyio
 
@@ -139,9 +139,7 @@ async def test_a_prompt_sent_while_answering_is_queued_not_lost(make_app: Any) -
     app = make_app(FakeLoader(backend=backend))
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        app.chat.prompt.text = "What is the capital of France?"
-        await pilot.press("enter")
-        await wait_until(pilot, backend.paused.is_set)
+        await send_until_paused(pilot, "What is the capital of France?", backend)
         app.chat.prompt.text = "And of Spain?"
         await pilot.press("enter")
         await pilot.pause()
@@ -172,10 +170,7 @@ async def test_escape_keeps_the_partial_answer_marked_and_uncached(
     app = make_app(loader)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        app.chat.prompt.text = "Tell me about Paris."
-        await pilot.press("enter")
-        await wait_until(pilot, backend.paused.is_set)
-        await pilot.pause(0.1)
+        await send_until_paused(pilot, "Tell me about Paris.", backend)
         await pilot.press("escape")
         backend.release.set()
         await settle(pilot)

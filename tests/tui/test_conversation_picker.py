@@ -11,7 +11,7 @@ from stepchat.config import Config
 from stepchat.tui.screens.dialogs import ConfirmScreen
 from stepchat.tui.widgets.steps import UserTurn
 
-from .conftest import FakeLoader, PacedBackend, ask, settle, wait_until
+from .conftest import FakeLoader, PacedBackend, ask, send_until_paused, settle
 
 pytestmark = pytest.mark.anyio
 
@@ -105,9 +105,7 @@ async def test_a_chat_whose_only_turn_was_cancelled_is_not_listed(make_app: Any)
     app = make_app(FakeLoader(backend=backend))
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        app.chat.prompt.text = "Tell me a long story."
-        await pilot.press("enter")
-        await wait_until(pilot, backend.paused.is_set)
+        await send_until_paused(pilot, "Tell me a long story.", backend)
         await pilot.press("escape")
         backend.release.set()
         await settle(pilot)

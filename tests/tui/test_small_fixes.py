@@ -16,7 +16,7 @@ from stepchat.paths import UserPaths
 from stepchat.tui.app import build_app
 from stepchat.tui.screens.inspector import InspectorScreen
 
-from .conftest import LINEAR_REPLIES, FakeLoader, ask, settle
+from .conftest import FOUR_STATUSES, LINEAR_REPLIES, FakeLoader, ask, settle
 
 pytestmark = pytest.mark.anyio
 
@@ -81,21 +81,6 @@ def contrast(a: Color, b: Color) -> float:
     return (hi + 0.05) / (lo + 0.05)
 
 
-FOUR = {
-    "answer": "",
-    "path": "patched",
-    "task": "linear",
-    "steps": [
-        {"text": "3x + 5 = 26", "status": "reused", "kind": "equation"},
-        {"text": "3x = 21", "status": "patched", "kind": "equation"},
-        {"text": "Divide by 3.", "status": "regenerated", "kind": "prose"},
-        {"text": "x = 7", "status": "fallback", "kind": "final"},
-    ],
-    "tokens": {"generated": 2, "saved": 4},
-    "timings_ms": {"total": 5.0},
-}
-
-
 @pytest.mark.parametrize("theme", ["textual-light", "textual-dark", "solarized-light"])
 async def test_step_badges_are_readable_in_every_theme(make_app: Any, theme: str) -> None:
     app = make_app()
@@ -103,7 +88,7 @@ async def test_step_badges_are_readable_in_every_theme(make_app: Any, theme: str
         await settle(pilot)
         app.theme = theme
         view = await app.chat.add_turn("Solve 3x + 5 = 26 for x.")
-        await view.finish(FOUR)
+        await view.finish(FOUR_STATUSES)
         await pilot.pause()
         for badge in view.query(".badge"):
             style = badge.rich_style

@@ -15,7 +15,7 @@ from stepchat.config import Config
 from stepchat.paths import UserPaths
 from stepchat.tui.app import build_app
 
-from .conftest import FakeLoader, PacedBackend, ask, settle, wait_until
+from .conftest import FOUR_STATUSES, FakeLoader, PacedBackend, ask, send_until_paused, settle
 
 WIDE = (110, 36)
 
@@ -62,10 +62,7 @@ def test_cancelled_answer_keeps_its_partial_text(snap_compare: Any, make_app: An
 
     async def run_before(pilot: Any) -> None:
         await settle(pilot)
-        pilot.app.chat.prompt.text = "Tell me about Paris."
-        await pilot.press("enter")
-        await wait_until(pilot, backend.paused.is_set)
-        await pilot.pause(0.2)
+        await send_until_paused(pilot, "Tell me about Paris.", backend)
         await pilot.press("escape")
         backend.release.set()
         await settle(pilot)
@@ -114,25 +111,11 @@ def test_model_picker_says_how_to_add_a_model(
 def test_badges_in_a_light_theme(snap_compare: Any, make_app: Any) -> None:
     """The light theme: the green '✓ reused', amber '✎ patched', blue '✚ new' and magenta
     '∑ solver' badges have dark or light text, whichever reads on their colour."""
-    record = {
-        "answer": "",
-        "path": "patched",
-        "task": "linear",
-        "steps": [
-            {"text": "3x + 5 = 26", "status": "reused", "kind": "equation"},
-            {"text": "3x = 21", "status": "patched", "kind": "equation"},
-            {"text": "Divide both sides by 3.", "status": "regenerated", "kind": "prose"},
-            {"text": "x = 7", "status": "fallback", "kind": "final"},
-        ],
-        "tokens": {"generated": 4, "saved": 4},
-        "timings_ms": {"total": 44.0},
-    }
-
     async def run_before(pilot: Any) -> None:
         await settle(pilot)
         pilot.app.theme = "textual-light"
         view = await pilot.app.chat.add_turn("Solve 3x + 5 = 26 for x.")
-        await view.finish(record)
+        await view.finish(FOUR_STATUSES)
         await pilot.pause()
 
     assert snap_compare(make_app(), terminal_size=WIDE, run_before=run_before)
