@@ -51,11 +51,9 @@ class PacedBackend(ScriptedBackend):
         self,
         messages: Sequence[ChatMessage],
         *,
-        max_tokens: int,
-        stop: Sequence[str] = (),
-        json_schema: dict[str, Any] | None = None,
         on_token: Callable[[str], None] | None = None,
         cancel: CancelToken | None = None,
+        **_options: Any,
     ) -> Completion:
         self.calls.append(list(messages))
         pieces = re.findall(r"\S+\s*|\s+", self.reply)
