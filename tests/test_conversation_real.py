@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +35,8 @@ def cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[StepCache]:
     os.environ["STEPCHAT_HOME"] = str(home)
     try:
         config = load_config()
+        # Short replies: the flows need the model to answer, not to answer at length.
+        config = replace(config, pipeline=replace(config.pipeline, max_tokens=48))
         yield build_cache(config, load_parts(config))
     finally:
         if old is None:
