@@ -81,7 +81,7 @@ def test_turns_that_do_not_fit_are_dropped_and_reported(cache: StepCache) -> Non
     long_turn = "Tell me everything about the history of tea. " * 20
     history = [ChatMessage("user", long_turn), ChatMessage("assistant", long_turn),
                ChatMessage("user", GREEN), ChatMessage("assistant", "I will remember.")]
-    posted = ask(cache, FOLLOW_UP, history, context=600)
+    posted = ask(cache, FOLLOW_UP, history, context=300)  # room for the short exchange only
     trimmed = [m for m in posted if isinstance(m, HistoryTrimmed)]
     assert [m.dropped for m in trimmed] == [1]
     assert record_of(posted)["answer"]
