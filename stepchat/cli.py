@@ -125,6 +125,10 @@ def _ask(config: Config, args: argparse.Namespace) -> int:
         print(answer.text)
         for note in answer.notes:
             print(f"stepchat: {note}", file=sys.stderr)
+        loose = [json.dumps(s.key) for s in answer.steps
+                 if s.key and s.check in ("typed", "unchecked")]
+        if loose:
+            print(f"stepchat: not confirmed by the prompt: {', '.join(loose)}", file=sys.stderr)
     return 0
 
 

@@ -101,6 +101,13 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         help="store scale bench instead, e.g. 1000,10000,100000",
     )
     parser.add_argument(
+        "--json-phrasings",
+        type=Path,
+        metavar="FILE",
+        help="JSON requests in ordinary words with their stated values (JSONL): how many "
+        "values are read and how many wrong members are served, each on a fresh cache",
+    )
+    parser.add_argument(
         "--startup",
         action="store_true",
         help="whole-process start-up bench instead: --help, ask on a hit, a miss, the app",
@@ -197,7 +204,7 @@ def print_tables(results: dict[str, Any], stream: TextIO) -> None:
     stream.flush()
 
 
-def _quiet_imports() -> None:
+def quiet_imports() -> None:
     """Keep hub progress bars and Rust log lines off the terminal during the run."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
@@ -208,7 +215,7 @@ def _quiet_imports() -> None:
 def _run_scale(args: argparse.Namespace) -> int:
     from stepchat.bench.scale import run_scale, scale_table
 
-    _quiet_imports()
+    quiet_imports()
     args.out.mkdir(parents=True, exist_ok=True)
     done: list[dict[str, Any]] = []
 
@@ -236,7 +243,7 @@ def _run_pairs(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"stepchat bench: {exc}", file=sys.stderr)
         return 2
-    _quiet_imports()
+    quiet_imports()
     config = load_config()
     print(f"stepchat bench: {len(pairs)} pairs; loading the embedder", file=sys.stderr)
     embedder = load_embedder()
@@ -277,6 +284,10 @@ def run(args: argparse.Namespace) -> int:
 
     if args.scale:
         return _run_scale(args)
+    if args.json_phrasings:
+        from stepchat.bench import phrasings
+
+        return phrasings.run(args)
     if args.startup:
         from stepchat.bench.startup import main as run_startup
 
@@ -291,7 +302,7 @@ def run(args: argparse.Namespace) -> int:
     if args.write_workload is not None:
         wl.dump(next(iter(workloads.values())), args.write_workload)
         return 0
-    _quiet_imports()
+    quiet_imports()
     config = load_config()
     if args.threads:
         config = replace(config, threads=args.threads)

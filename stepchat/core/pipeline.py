@@ -161,6 +161,8 @@ class StepCache:
             on_event(StageEvent("generate"))
             steps = handler.generate(task, gen)
 
+        if isinstance(handler, JsonHandler):
+            steps = handler.annotate(task, steps)  # each member says what checked it
         answer_text = handler.stitch([s.step for s in steps])
         check = _Stopwatch(self.clock)
         verified = handler.integrity(task, answer_text)

@@ -62,13 +62,19 @@ class Step:
 
 @dataclass(frozen=True)
 class AnswerStep:
-    """A step as served, with the status the UI colours and the bench counts."""
+    """A step as served, with the status the UI colours and the bench counts.
+
+    `check` says what verified a JSON member: "stated" (equals a value the prompt states),
+    "open" (the prompt leaves it to the model), "typed" (only its type could be checked) or
+    "unchecked"; None where the task has no per-step check to report.
+    """
 
     text: str
     kind: str
     status: StepStatus
     key: str | None = None
     origin: str | None = None
+    check: str | None = None
 
     @property
     def step(self) -> Step:
@@ -194,7 +200,10 @@ class Answer:
             "hit": self.hit,
             "task": str(self.task),
             "steps": [
-                {"text": s.text, "status": str(s.status), "kind": s.kind, "key": s.key}
+                {
+                    "text": s.text, "status": str(s.status), "kind": s.kind, "key": s.key,
+                    "check": s.check,
+                }
                 for s in self.steps
             ],
             "skip_reason": self.skip_reason,
