@@ -316,7 +316,7 @@ def run(args: argparse.Namespace) -> int:
         def new_store() -> Any:
             return load_store(Path(tmp) / f"store-{next(counter)}", embedder.dim)
 
-        shared = Shared(backend, embedder, config.pipeline, new_store)
+        shared = Shared(backend, embedder, config.pipeline_for(model_id), new_store)
         meta = {
             "model": backend.model_id,
             "threads": config.threads,

@@ -80,8 +80,7 @@ class StepchatApp(ServingApp):
             try:
                 path = str(ensure_private_dir(self.config.paths.screenshots_dir))
             except OSError as exc:
-                self.notify(describe(exc), title="Screenshot not saved", severity="error",
-                            markup=False)
+                self.notify(describe(exc), title="Screenshot not saved", severity="error")
                 return None
         return super().deliver_screenshot(filename, path, time_format)
 
@@ -98,7 +97,7 @@ class StepchatApp(ServingApp):
         """Ask first: clearing deletes the saved conversation too."""
         turns = len(self.conversation.turns)
         if not turns:
-            self.notify("Nothing to clear.", markup=False)
+            self.notify("Nothing to clear.")
             return
 
         async def confirmed(answer: bool | None) -> None:
@@ -122,7 +121,7 @@ class StepchatApp(ServingApp):
         try:
             self.history.delete(self.conversation.id)
         except HistoryError as exc:
-            self.notify(str(exc), severity="error", markup=False)
+            self.notify(str(exc), severity="error")
         await self.chat.clear_transcript()
         self.refresh_savings()
 
@@ -146,7 +145,7 @@ class StepchatApp(ServingApp):
         try:
             conversation = self.history.load(conversation_id)
         except HistoryError as exc:
-            self.notify(str(exc), title="Cannot open", severity="error", markup=False)
+            self.notify(str(exc), title="Cannot open", severity="error")
             return
         self.requests.drop_all()
         self.conversation = conversation
@@ -162,9 +161,9 @@ class StepchatApp(ServingApp):
         try:
             path = export_markdown(self.conversation, self.config.paths.exports_dir)
         except HistoryError as exc:
-            self.notify(str(exc), title="Export failed", severity="error", markup=False)
+            self.notify(str(exc), title="Export failed", severity="error")
             return
-        self.notify(f"Transcript written to {path}", title="Exported", markup=False)
+        self.notify(f"Transcript written to {path}", title="Exported")
 
     # -- one answer ----------------------------------------------------------------------
 
@@ -224,7 +223,7 @@ class StepchatApp(ServingApp):
             return
         self.requests.drop_all()
         self.start_loading(model_id)
-        self.notify(f"Switching to {self.model_name}", markup=False)
+        self.notify(f"Switching to {self.model_name}")
 
     def action_toggle_reuse(self) -> None:
         self.reuse = not self.reuse

@@ -21,13 +21,14 @@ from typing import TYPE_CHECKING
 from textual import work
 from textual.app import App
 from textual.css.query import NoMatches
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.worker import get_current_worker
 
 from stepchat.config import Config
 from stepchat.core.ports import Clock, SystemClock
 from stepchat.core.types import ChatMessage
-from stepchat.runtime import Parts, build_cache, flush_store
+from stepchat.runtime import Parts, build_cache, close_store
 from stepchat.tui.errors import describe
 from stepchat.tui.history import Conversation, History, HistoryError, Turn, earlier_turns
 from stepchat.tui.messages import (
@@ -41,6 +42,7 @@ from stepchat.tui.messages import (
     PromptSubmitted,
 )
 from stepchat.tui.requests import ActiveRequest, EitherEvent, RequestQueue, answer_request
+from stepchat.tui.sanitize import one_line
 from stepchat.tui.screens.chat import ChatScreen
 
 if TYPE_CHECKING:
@@ -86,6 +88,26 @@ class ServingApp(App[int]):
         self.chat = ChatScreen(blink=blink)
 
     # -- state -------------------------------------------------------------------------
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Every toast shows its text literally, whoever raises it (screens call this too).
+
+        Toasts carry prompts, model names and error text; parsed as markup, `[/nope]` raised
+        a MarkupError that closed the app and `[bold red]Bob[/]` restyled the toast. No toast
+        of this app uses markup on purpose, so `markup` is accepted and ignored.
+        """
+        super().notify(
+            one_line(message), title=one_line(title), severity=severity, timeout=timeout,
+            markup=False,
+        )
 
     @property
     def active(self) -> ActiveRequest | None:
@@ -134,6 +156,10 @@ class ServingApp(App[int]):
         self.refresh_savings()
 
     def _save_conversation(self) -> None:
+        """Write the conversation to history, unless no-store is on: then nothing of this
+        turn reaches the disk, neither the cache nor the transcript."""
+        if not self.store_answers:
+            return
         self.conversation.updated = self.clock.now()
         self.conversation.model = self.model_id
         if self.unsaved:
@@ -146,8 +172,7 @@ class ServingApp(App[int]):
                 f"{exc}. Chats are kept on screen until you quit.",
                 title="Conversations are not being saved",
                 severity="error",
-                timeout=12,
-                markup=False,
+                timeout=12
             )
             self.refresh_savings()
 
@@ -163,8 +188,7 @@ class ServingApp(App[int]):
                 "(fix: point STEPCHAT_HOME at a directory).",
                 title="Conversations will not be saved",
                 severity="warning",
-                timeout=12,
-                markup=False,
+                timeout=12
             )
         self.refresh_savings()
         # Load the heavy parts only after the first frame is on screen.
@@ -201,9 +225,12 @@ class ServingApp(App[int]):
         the model has loaded. The parts being replaced (a model switch) get their queued hit
         counts written first.
         """
+        if previous is not None:
+            try:
+                close_store(previous.store)
+            except Exception as exc:  # a full disk loses hit counts, not the model switch
+                self.notify(f"hit counts not saved: {describe(exc)}", severity="warning")
         try:
-            if previous is not None:
-                flush_store(previous.store)
             parts = self._load(self.config, model_id)
             entries = parts.store.count()
         except Exception as exc:
@@ -223,7 +250,7 @@ class ServingApp(App[int]):
             return
         self._use_parts(message.parts, message.entries)
         for warning in message.parts.warnings:
-            self.notify(warning, title="Cache", severity="warning", timeout=12, markup=False)
+            self.notify(warning, title="Cache", severity="warning", timeout=12)
 
     def _use_parts(self, parts: Parts, entries: int | None) -> None:
         self.parts = parts
@@ -269,8 +296,7 @@ class ServingApp(App[int]):
                 f"Could not load {failed}: {message.error}. Still on {self.model_name}.",
                 title="Model not switched",
                 severity="error",
-                timeout=12,
-                markup=False,
+                timeout=12
             )
             self._use_parts(parts, None)
             return
@@ -295,7 +321,7 @@ class ServingApp(App[int]):
         """Write the store's queued bookkeeping; called when the app has exited."""
         if self.parts is not None:
             try:
-                flush_store(self.parts.store)
+                close_store(self.parts.store)
             except Exception as exc:  # exiting: report, never raise
                 print(f"stepchat: could not save hit counts: {describe(exc)}", file=sys.stderr)
 
@@ -320,7 +346,7 @@ class ServingApp(App[int]):
         if self.busy:
             self.requests.waiting.append(request)
             view.set_status("queued: sent when the answer above is done (Esc cancels that one)")
-            self.notify("Queued: it is sent when the current answer is done.", markup=False)
+            self.notify("Queued: it is sent when the current answer is done.")
             self.refresh_savings()
             return
         self.requests.active = request
@@ -412,6 +438,9 @@ class ServingApp(App[int]):
         self.stats.record(message.record)
         self.stats.entries = message.entries
         await active.view.finish(message.record)
+        for note in message.record.get("notes", []):
+            # e.g. "the answer was not cached: … No space left on device", "prompt truncated"
+            self.notify(str(note), severity="warning")
         self._after(active)
 
     async def on_answer_failed(self, message: AnswerFailed) -> None:

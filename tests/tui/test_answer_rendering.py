@@ -69,7 +69,9 @@ async def test_a_code_answer_is_one_code_step_and_exports_intact(
 
 # ---- 3: JSON shown as JSON ------------------------------------------------------------------
 
-JSON_PROMPT = "Return a JSON object with keys name, age and hobby for Ana, 30."
+JSON_PROMPT = (
+    "Return a JSON object with keys name, age and hobby (any hobby you like) for Ana, 30."
+)
 JSON_REPLY = '{"name": "Ana", "age": 30, "hobby": "chess"}'
 
 
@@ -100,7 +102,7 @@ async def test_a_json_answer_is_one_object_with_statuses_beside_members(
         exported = (config.paths.exports_dir / f"{app.conversation.id}.md").read_text()
         objects = re.findall(r"```json\n(.*?)\n```", exported, re.S)
         assert [json.loads(o) for o in objects] == [json.loads(JSON_REPLY)] * 2
-        assert "*name: reused · age: reused · hobby: reused*" in exported
+        assert "*name: reused (stated) · age: reused (stated) · hobby: reused (open)*" in exported
 
 
 async def test_member_checks_show_beside_each_member(make_app: Any) -> None:

@@ -41,10 +41,10 @@ def recorded_notes(app: Any) -> list[str]:
 
 async def test_inspector_rows_show_where_long_prompts_differ(make_app: Any) -> None:
     prompts = [
-        "Return a JSON object with keys name and age for a person called Alexander, 40.",
-        "Return a JSON object with keys name and age for a person called Bartholomew, 41.",
+        "Write a two-line birthday card message for my good friend and colleague Alexander, 40.",
+        "Write a two-line birthday card message for my good friend and colleague Bartholomew, 41.",
     ]
-    replies = ['{"name": "Alexander", "age": 40}', '{"name": "Bartholomew", "age": 41}']
+    replies = ["Happy 40th, Alexander!", "Happy 41st, Bartholomew!"]
     app = make_app(FakeLoader(replies))
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)

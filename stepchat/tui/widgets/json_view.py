@@ -24,14 +24,17 @@ from stepchat.tui.widgets.badges import Badge, badge_for
 CHECK_MARKS: dict[str, str] = {
     "stated": "✓",
     "open": "○",
+    "typed": "?",
+    "unchecked": "?",
 }
-"""How a member's check shows beside it; a check this table does not know shows its name."""
+"""How a member's check shows beside it (its tooltip names the check): ✓ the prompt states the
+value, ○ the prompt leaves it to the model, ? nothing confirms it (at most its type)."""
 
 
 def check_mark(check: str | None) -> str:
     if not check:
         return ""
-    return CHECK_MARKS.get(check, check)
+    return CHECK_MARKS.get(check, "?")
 
 
 def json_syntax(text: str) -> Syntax:
