@@ -34,6 +34,21 @@ class UserPaths:
         """Saved conversations, one JSON file each."""
         return self.data_dir / "history"
 
+    @property
+    def exports_dir(self) -> Path:
+        """Conversations exported to Markdown."""
+        return self.data_dir / "exports"
+
+    @property
+    def screenshots_dir(self) -> Path:
+        """SVG screenshots taken from the app's command palette."""
+        return self.data_dir / "screenshots"
+
+    @property
+    def ui_file(self) -> Path:
+        """What the app remembers between runs (the chosen theme); written by the app."""
+        return self.config_dir / "ui.json"
+
 
 def user_paths() -> UserPaths:
     home = os.environ.get("STEPCHAT_HOME")

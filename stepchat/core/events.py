@@ -25,6 +25,9 @@ class RouteEvent:
 
     path: CachePath
     skip_reason: str | None = None
+    task: str | None = None
+    """What kind of request it is, so a view can render the text it streams (Markdown for
+    open text, literally for equations and JSON)."""
 
 
 @dataclass(frozen=True)

@@ -152,11 +152,12 @@ class StepCache:
         method: str | None = None
         if reusing:
             assert candidate is not None
-            on_event(RouteEvent(CachePath.PATCHED))
+            on_event(RouteEvent(CachePath.PATCHED, task=task.kind))
             assert cached is not None
             steps, method = self._reuse(handler, task, candidate, cached, gen, timings, on_event)
         else:
-            on_event(RouteEvent(CachePath.SKIP_REUSE if reason else CachePath.MISS, reason))
+            route = CachePath.SKIP_REUSE if reason else CachePath.MISS
+            on_event(RouteEvent(route, reason, task.kind))
             on_event(StageEvent("generate"))
             steps = handler.generate(task, gen)
         _stop_if_cancelled(cancel)

@@ -2,23 +2,23 @@
 
 One file per conversation under `config.paths.history_dir` (created 0700, files 0600:
 prompts are private). A turn keeps the prompt and the answer's record, the same story
-`stepchat ask --json` prints, so the transcript can be rebuilt with its step colours.
+`stepchat ask --json` prints, so the transcript can be rebuilt with its step colours, and
+the earlier turns can be sent to the model again when the chat goes on after a restart.
 Writes go to a temporary file first and are renamed, so a crash never leaves half a file.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from stepchat.core.types import ChatMessage
 from stepchat.paths import ensure_private_dir
-from stepchat.tui.sanitize import clean, one_line
+from stepchat.tui.sanitize import one_line
 
 FORMAT_VERSION = 1
 
@@ -35,6 +35,10 @@ class Turn:
     record: dict[str, Any] | None = None
     error: str | None = None
     cancelled: bool = False
+    partial: str = ""
+    """What the model had streamed when the answer was cancelled (never cached)."""
+    dropped: int = 0
+    """Earlier exchanges left out of this request because they no longer fit the context."""
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"prompt": self.prompt}
@@ -44,6 +48,10 @@ class Turn:
             data["error"] = self.error
         if self.cancelled:
             data["cancelled"] = True
+        if self.partial:
+            data["partial"] = self.partial
+        if self.dropped:
+            data["dropped"] = self.dropped
         return data
 
     @classmethod
@@ -53,7 +61,34 @@ class Turn:
             record=data.get("record"),
             error=data.get("error"),
             cancelled=bool(data.get("cancelled", False)),
+            partial=str(data.get("partial", "")),
+            dropped=int(data.get("dropped", 0)),
         )
+
+    @property
+    def answer(self) -> str | None:
+        """The served answer's text, or None when the turn was not answered."""
+        if self.record is None:
+            return None
+        return str(self.record.get("answer", ""))
+
+
+def dropped_note(count: int) -> str:
+    """The transcript's mark on an answer whose request left earlier exchanges out."""
+    noun = "exchange" if count == 1 else "exchanges"
+    return f"{count} earlier {noun} not sent to the model: they no longer fit its context"
+
+
+def earlier_turns(turns: list[Turn]) -> list[ChatMessage]:
+    """The answered turns as chat messages, oldest first: what the model is sent as the
+    conversation so far. Cancelled and failed turns are left out: a question without its
+    answer would read as one still waiting for a reply."""
+    messages: list[ChatMessage] = []
+    for turn in turns:
+        answer = turn.answer
+        if answer:
+            messages += [ChatMessage("user", turn.prompt), ChatMessage("assistant", answer)]
+    return messages
 
 
 @dataclass
@@ -63,14 +98,23 @@ class Conversation:
     updated: float
     model: str
     turns: list[Turn] = field(default_factory=list)
+    name: str = ""
+    """A title the user gave it in the conversation picker; empty for none."""
 
     @property
     def title(self) -> str:
-        """The first prompt, on one line; conversations are named by how they started."""
+        """The user's name for it, else the first prompt on one line."""
+        if self.name:
+            return one_line(self.name, 60)
         return one_line(self.turns[0].prompt, 60) if self.turns else "(empty)"
 
+    @property
+    def worth_listing(self) -> bool:
+        """Has a turn that was not cancelled: a chat whose only turn was cancelled is noise."""
+        return any(not t.cancelled for t in self.turns)
+
     def to_json(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "version": FORMAT_VERSION,
             "id": self.id,
             "created": self.created,
@@ -78,6 +122,9 @@ class Conversation:
             "model": self.model,
             "turns": [t.to_json() for t in self.turns],
         }
+        if self.name:
+            data["name"] = self.name
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Conversation:
@@ -87,6 +134,7 @@ class Conversation:
             updated=float(data.get("updated", 0.0)),
             model=str(data.get("model", "")),
             turns=[Turn.from_json(t) for t in data.get("turns", [])],
+            name=str(data.get("name", "")),
         )
 
 
@@ -145,8 +193,31 @@ class History:
             raise HistoryError(f"{path.name} is not a stepchat conversation: {exc}") from None
 
     def delete(self, conversation_id: str) -> None:
-        with contextlib.suppress(FileNotFoundError):
+        try:
             self.path(conversation_id).unlink()
+        except FileNotFoundError:
+            return
+        except OSError as exc:
+            raise HistoryError(f"cannot delete {conversation_id}: {exc.strerror}") from None
+
+    def rename(self, conversation_id: str, name: str) -> Conversation:
+        """Give a saved conversation a title (an empty name goes back to the first prompt)."""
+        conversation = self.load(conversation_id)
+        conversation.name = " ".join(name.split())
+        self.save(conversation)
+        return conversation
+
+    def problem(self) -> str | None:
+        """Why conversations cannot be saved here, or None: checked once at start so the
+        user reads the reason once instead of a failure after every answer."""
+        for parent in (self.directory, *self.directory.parents):
+            if parent.exists():
+                if not parent.is_dir():
+                    return f"{parent} is a file, not a directory"
+                if not os.access(parent, os.W_OK | os.X_OK):
+                    return f"{parent} is not writable"
+                return None
+        return None
 
     def list(self) -> list[Summary]:
         """Saved conversations, most recently updated first; unreadable files are skipped."""
@@ -158,64 +229,7 @@ class History:
                 conv = Conversation.from_json(json.loads(path.read_text(encoding="utf-8")))
             except (OSError, ValueError, KeyError, TypeError):
                 continue
-            if conv.turns:
+            if conv.worth_listing:
                 out.append(Summary(conv.id, conv.title, conv.updated, len(conv.turns), conv.model))
         out.sort(key=lambda s: (s.updated, s.id), reverse=True)
         return out
-
-
-_MD_ANYWHERE = re.compile(r"([\\`*_\[\]<>!|~])")
-_MD_LINE_START = re.compile(r"^(\s*)(\d*)((?<![0-9])[#+=-]|(?<=[0-9])[.)](?=\s|$))", re.M)
-_STATUSES = {"reused", "patched", "regenerated", "fallback"}
-
-
-def md_literal(text: str) -> str:
-    """`text` for a Markdown file, shown as written: controls and escapes removed, and the
-    characters that would start emphasis, links, images, HTML, code, tables, headings or
-    lists backslash-escaped (so a prompt cannot add a link or hide text in a comment)."""
-    text = _MD_ANYWHERE.sub(r"\\\1", clean(text))
-    return _MD_LINE_START.sub(lambda m: f"{m.group(1)}{m.group(2)}\\{m.group(3)}", text)
-
-
-def to_markdown(conversation: Conversation) -> str:
-    """The transcript as Markdown, each step tagged with where it came from."""
-    title, model = md_literal(conversation.title), md_literal(conversation.model)
-    lines = [f"# {title}", "", f"Model: {model}", ""]
-    for turn in conversation.turns:
-        lines += ["## You", ""]
-        prompt = md_literal(turn.prompt).splitlines()
-        lines += [f"> {line}" if line else ">" for line in prompt] or [">"]
-        lines.append("")
-        if turn.record is not None:
-            record = turn.record
-            lines += [f"## stepchat ({md_literal(str(record.get('path', '?')))})", ""]
-            if record.get("skip_reason"):
-                lines += [f"*skip-reuse: {md_literal(one_line(str(record['skip_reason'])))}*", ""]
-            for step in record.get("steps", []):
-                status = str(step.get("status", "?"))
-                label = status if status in _STATUSES else "?"
-                lines += [f"<!-- {label} -->", md_literal(str(step.get("text", ""))), ""]
-            tokens = record.get("tokens", {})
-            lines += [
-                f"*{int(tokens.get('generated', 0))} tokens generated, "
-                f"{int(tokens.get('saved', 0))} saved*",
-                "",
-            ]
-        elif turn.cancelled:
-            lines += ["*cancelled*", ""]
-        elif turn.error:
-            lines += [f"*error: {md_literal(one_line(turn.error))}*", ""]
-    return "\n".join(lines).rstrip() + "\n"
-
-
-def export_markdown(conversation: Conversation, directory: Path) -> Path:
-    """Write the transcript to `directory/<id>.md` (private) and return the path."""
-    try:
-        ensure_private_dir(directory)
-        target = directory / f"{conversation.id}.md"
-        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(to_markdown(conversation))
-        return target
-    except OSError as exc:
-        raise HistoryError(f"cannot export to {directory}: {exc.strerror}") from None

@@ -135,7 +135,7 @@ def _expand_contractions(text: str) -> str:
     text = re.sub(r"\bi'm\b", "i am", text)
     text = re.sub(rf"\b({CONTRACTION_IS})'?s\b", r"\1 is", text)
     text = re.sub(r"(\w)'s\b", r"\1", text)  # possessive: "child's" -> "child"
-    return re.sub(r"(\w{2,}s)'(?=\s|$)", r"\1", text)  # "residents' permit"
+    return re.sub(r"\b(\w{2,}s)'(?=\s|$)", r"\1", text)  # "residents' permit"
 
 
 def _canonical_tokens(raw: tuple[str, ...], options: GateOptions) -> tuple[str, ...]:
