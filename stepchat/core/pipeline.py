@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from stepchat.core.events import (
@@ -78,6 +79,29 @@ class _Stopwatch:
         return (self._clock.monotonic() - self._t) * 1000
 
 
+@dataclass(frozen=True)
+class _Route:
+    """How one request is routed, decided once: the cached entry it reuses (with that
+    entry's constraints, typed by its handler), or why the nearest one is skipped."""
+
+    entry: CacheEntry | None = None
+    cached: Any = None
+    skip_reason: str | None = None
+    vector: list[float] | None = None
+    """The prompt's embedding when the lookup made one, so storing need not embed again."""
+
+    @property
+    def reusing(self) -> bool:
+        return self.entry is not None and self.skip_reason is None
+
+    @property
+    def announced(self) -> CachePath:
+        """The path as first announced; a patched reuse may still end reuse-only or a miss."""
+        if self.reusing:
+            return CachePath.PATCHED
+        return CachePath.SKIP_REUSE if self.skip_reason else CachePath.MISS
+
+
 class StepCache:
     """The engine: one instance per loaded model; thread-compatible, not thread-safe."""
 
@@ -132,62 +156,45 @@ class StepCache:
         total = _Stopwatch(self.clock)
         text, notes = clean_prompt(prompt)
         handler, task = self.detect(text)
+        if history and not handler.self_contained and (reuse or store):
+            notes.append("a follow-up in a conversation: open text is not cached")
+            reuse = store = False
         gen = Generation(
             self.backend, self.settings, on_event, cancel, clock=self.clock,
             history=tuple(history),
         )
         timings = Timings()
-        if history and not handler.self_contained and (reuse or store):
-            notes.append("a follow-up in a conversation: open text is not cached")
-            reuse = store = False
-
-        candidate, vector = (None, None)
         _stop_if_cancelled(cancel)
-        if reuse:
-            candidate, vector = self._retrieve(handler, task, timings, on_event)
-            _stop_if_cancelled(cancel)
-        cached = handler.read_constraints(candidate.constraints) if candidate else None
-        reason = handler.skip_reason(task, cached) if cached is not None else None
-        reusing = candidate is not None and reason is None
-        method: str | None = None
-        if reusing:
-            assert candidate is not None
-            on_event(RouteEvent(CachePath.PATCHED, task=task.kind))
-            assert cached is not None
-            steps, method = self._reuse(handler, task, candidate, cached, gen, timings, on_event)
+        route = self._route(handler, task, timings, on_event) if reuse else _Route()
+        _stop_if_cancelled(cancel)
+        on_event(RouteEvent(route.announced, route.skip_reason, task.kind))
+        if route.reusing:
+            steps, method = self._reuse(handler, task, route, gen, timings, on_event)
         else:
-            route = CachePath.SKIP_REUSE if reason else CachePath.MISS
-            on_event(RouteEvent(route, reason, task.kind))
             on_event(StageEvent("generate"))
-            steps = handler.generate(task, gen)
+            steps, method = handler.generate(task, gen), None
         _stop_if_cancelled(cancel)
-
-        steps = handler.annotate(task, steps)  # each step says what checked it, if anything
-        answer_text = handler.stitch([s.step for s in steps])
-        check = _Stopwatch(self.clock)
-        verified = handler.integrity(task, answer_text)
-        timings.verify_ms += check.ms()
-        path = _path_of(steps, reusing=reusing, skipped=reason is not None)
-        answer = self._finish(task, answer_text, path, steps, gen, timings, notes)
-        answer.skip_reason, answer.verified, answer.patch_method = reason, verified, method
-        answer.matched_entry = candidate.id if reusing and candidate else None
-        for index, step in enumerate(steps):
+        answer = self._answer(handler, task, route, steps, method, gen, timings, notes)
+        for index, step in enumerate(answer.steps):
             on_event(StepEvent(index, step))
         _stop_if_cancelled(cancel)
-        try:
-            if store and reusing and candidate is not None:
-                self.store.touch(candidate.id, self.clock.now())
-            if store and verified is not False and _adds_information(reusing, gen):
-                answer.stored_entry = self._store(task, answer, vector, timings, on_event)
-        except StoreError as exc:
-            # The answer is computed and correct; a cache that cannot take it (a full disk,
-            # a read-only folder) must not throw it away. The caller shows the note.
-            answer.notes.append(f"the answer was not cached: {exc}")
+        if store:
+            self._keep(task, answer, route, gen, timings, on_event)
         answer.timings.total_ms = total.ms()
         on_event(DoneEvent(answer))
         return answer
 
     # ------------------------------------------------------------------ stages
+
+    def _route(
+        self, handler: TaskHandler[Any], task: Task[Any], timings: Timings, on_event: EventSink
+    ) -> _Route:
+        """The one routing decision: the nearest usable entry, and whether it may be reused."""
+        entry, vector = self._retrieve(handler, task, timings, on_event)
+        if entry is None:
+            return _Route(vector=vector)
+        cached = handler.read_constraints(entry.constraints)
+        return _Route(entry, cached, handler.skip_reason(task, cached), vector)
 
     def _retrieve(
         self, handler: TaskHandler[Any], task: Task[Any], timings: Timings, on_event: EventSink
@@ -232,14 +239,16 @@ class StepCache:
         self,
         handler: TaskHandler[Any],
         task: Task[Any],
-        candidate: CacheEntry,
-        cached_constraints: Any,
+        route: _Route,
         gen: Generation,
         timings: Timings,
         on_event: EventSink,
     ) -> tuple[list[AnswerStep], str | None]:
+        """The cached steps, verified; substituted and patched where they no longer hold."""
+        assert route.entry is not None, "only a route with an entry reuses"
+        cached_constraints = route.cached
         on_event(StageEvent("verify"))
-        cached = candidate.steps
+        cached = route.entry.steps
         watch = _Stopwatch(self.clock)
         passed = handler.verify(task, cached, cached_constraints)
         steps = [AnswerStep(s.text, s.kind, StepStatus.REUSED, s.key, s.origin) for s in cached]
@@ -298,17 +307,24 @@ class StepCache:
         self.store.add(entry)
         return entry.id
 
-    def _finish(
+    def _answer(
         self,
+        handler: TaskHandler[Any],
         task: Task[Any],
-        text: str,
-        path: CachePath,
+        route: _Route,
         steps: list[AnswerStep],
+        method: str | None,
         gen: Generation,
         timings: Timings,
         notes: list[str],
     ) -> Answer:
-        """The answer with its token story: only reused model text counts as saved."""
+        """The answer, built once: its steps marked with what checked them, the whole text
+        checked, and its token story (only reused model text counts as saved)."""
+        steps = handler.annotate(task, steps)
+        text = handler.stitch([s.step for s in steps])
+        check = _Stopwatch(self.clock)
+        verified = handler.integrity(task, text)
+        timings.verify_ms += check.ms()
         timings.generate_ms = gen.generate_ms
         saved = sum(
             self.backend.count_tokens(s.text)
@@ -319,13 +335,37 @@ class StepCache:
             prompt=task.prompt,
             task=task.kind,
             text=text,
-            path=path,
+            path=_path_of(steps, route),
             steps=steps,
             model=self.backend.model_id,
+            skip_reason=route.skip_reason,
             timings=timings,
             tokens=TokenCounts(gen.prompt_tokens, gen.generated_tokens, saved),
+            matched_entry=route.entry.id if route.reusing and route.entry else None,
+            verified=verified,
+            patch_method=method,
             notes=notes + gen.notes,
         )
+
+    def _keep(
+        self,
+        task: Task[Any],
+        answer: Answer,
+        route: _Route,
+        gen: Generation,
+        timings: Timings,
+        on_event: EventSink,
+    ) -> None:
+        """Count the hit and store what adds information; never an unverified answer."""
+        try:
+            if route.reusing and route.entry is not None:
+                self.store.touch(route.entry.id, self.clock.now())
+            if answer.verified is not False and _adds_information(route.reusing, gen):
+                answer.stored_entry = self._store(task, answer, route.vector, timings, on_event)
+        except StoreError as exc:
+            # The answer is computed and correct; a cache that cannot take it (a full disk,
+            # a read-only folder) must not throw it away. The caller shows the note.
+            answer.notes.append(f"the answer was not cached: {exc}")
 
 
 def _substituted(new: Step, old: Step) -> AnswerStep:
@@ -337,8 +377,9 @@ def _substituted(new: Step, old: Step) -> AnswerStep:
     return AnswerStep(new.text, new.kind, StepStatus.PATCHED, new.key, old.origin)
 
 
-def _path_of(steps: Sequence[AnswerStep], *, reusing: bool, skipped: bool) -> CachePath:
+def _path_of(steps: Sequence[AnswerStep], route: _Route) -> CachePath:
     """How the answer was served, counted honestly: a hit needs a step from the cache."""
+    reusing, skipped = route.reusing, route.skip_reason is not None
     from_cache = sum(1 for s in steps if s.status in CACHE_STEP)
     by_solver = all(s.status == StepStatus.FALLBACK for s in steps) and bool(steps)
     if reusing and from_cache:

@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 
 from stepchat.backends.scripted import ScriptedBackend
-from stepchat.core.events import DoneEvent, PipelineEvent, StepEvent
+from stepchat.core.events import DoneEvent, PipelineEvent, RouteEvent, StepEvent
 from stepchat.core.pipeline import PromptError, StepCache
 from stepchat.core.settings import PipelineSettings
 from stepchat.core.types import CachePath, ChatMessage, Step, StepStatus
@@ -198,13 +198,41 @@ def test_no_store_and_no_reuse() -> None:
     assert again.path == CachePath.SOLVER and cache.store.count() == 1
 
 
-def test_events_report_steps_and_done() -> None:
-    cache = make()
+ADDED_KEY = (
+    "Return a JSON object with keys name, age, city and email for a person whose name is "
+    "Alice, age is 30 and city is Paris."
+)
+ALICE = PERSON.format(name="Alice", age=30, city="Paris")
+ALICE_REPLIES = ('{"name": "Alice", "age": 30, "city": "Paris"}', '{"email": "a@b.c"}')
+
+
+@pytest.mark.parametrize(
+    ("replies", "prompts", "path"),
+    [
+        ((GOOD_STEPS,), (BASE,), CachePath.SOLVER),
+        ((GOOD_STEPS,), (BASE, BASE), CachePath.REUSE_ONLY),
+        ((GOOD_STEPS,), (BASE, "Solve for x: 3x + 5 = 20. Do not show each step."),
+         CachePath.SKIP_REUSE),
+        (ALICE_REPLIES, (ALICE, ADDED_KEY), CachePath.PATCHED),
+    ],
+)
+def test_each_request_announces_one_route_each_step_once_then_done(
+    replies: tuple[str, ...], prompts: tuple[str, ...], path: CachePath
+) -> None:
+    """One route decision, each served step as one event in order, one done event last: a
+    view that paints events draws every step exactly once."""
+    cache = make(replies)
+    for prompt in prompts[:-1]:
+        cache.answer(prompt)
     events: list[PipelineEvent] = []
-    answer = cache.answer(BASE, on_event=events.append)
+    answer = cache.answer(prompts[-1], on_event=events.append)
+    assert answer.path == path
+    assert len([e for e in events if isinstance(e, RouteEvent)]) == 1
     steps = [e for e in events if isinstance(e, StepEvent)]
-    assert [e.step for e in steps][-len(answer.steps):] == answer.steps
+    assert [e.index for e in steps] == list(range(len(answer.steps)))
+    assert [e.step for e in steps] == answer.steps
     assert isinstance(events[-1], DoneEvent) and events[-1].answer is answer
+    assert [e for e in events if isinstance(e, DoneEvent)] == [events[-1]]
 
 
 @pytest.mark.parametrize("bad", ["", "   \n\t", b"\xff\xfe\x00binary", "a\x00b"])
