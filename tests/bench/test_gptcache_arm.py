@@ -24,6 +24,10 @@ class TableEmbedder:
         a = self.angles[text]
         return [math.cos(a), math.sin(a)]
 
+    def load(self) -> float:
+        """A table needs no loading."""
+        return 0.0
+
 
 def test_flat_l2_returns_squared_distances_nearest_first() -> None:
     store = FlatL2Vectors(2, top_k=2)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -86,7 +87,7 @@ def test_a_model_that_is_always_wrong_never_gets_a_wrong_member_vouched_for() ->
     """The whole phrasing set on fakes, with a model that answers every request with the
     same wrong object: what the prompt states is filled or the member is flagged."""
 
-    def wrong(messages: list[ChatMessage]) -> str:
+    def wrong(messages: Sequence[ChatMessage]) -> str:
         return '{"name": "Mallory", "age": 99, "city": "Atlantis", "title": "The Shining"}'
 
     def new_cache() -> StepCache:

@@ -7,6 +7,8 @@ the cache can check on its own (an equation, a JSON object the prompt states) st
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from stepchat.backends.scripted import ScriptedBackend
 from stepchat.core.conversation import MESSAGE_OVERHEAD, exchanges, fit_history
 from stepchat.core.pipeline import StepCache
@@ -97,7 +99,7 @@ BLUE = [user("My favourite colour is blue. Please remember it."), assistant("Not
 FOLLOW_UP = "What is my favourite colour?"
 
 
-def colour_model(messages: list[ChatMessage]) -> str:
+def colour_model(messages: Sequence[ChatMessage]) -> str:
     """Answers from the conversation it is given, like a chat model would."""
     said = " ".join(m.content for m in messages if m.role == "user")
     for colour in ("green", "blue"):

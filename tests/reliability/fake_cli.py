@@ -37,8 +37,8 @@ def _full_disk(store: Any) -> Any:
 
 
 if __name__ == "__main__":
-    runtime.load_backend = lambda config, model_id=None: ScriptedBackend([REPLY])  # type: ignore[assignment]
-    runtime.load_embedder = lambda: HashedEmbedder(dim=runtime.EMBED_DIM)  # type: ignore[assignment]
+    runtime.load_backend = lambda config, model_id=None: ScriptedBackend([REPLY])
+    runtime.load_embedder = lambda: HashedEmbedder(dim=runtime.EMBED_DIM)
     if os.environ.get("STEPCHAT_TEST_FULL_DISK") == "1":
         real_open = runtime.open_store
 
@@ -46,7 +46,7 @@ if __name__ == "__main__":
             store, notes = real_open(*args, **kwargs)
             return _full_disk(store), notes
 
-        runtime.open_store = open_full  # type: ignore[assignment]
+        runtime.open_store = open_full
     from stepchat.cli import main
 
     raise SystemExit(main(sys.argv[1:]))

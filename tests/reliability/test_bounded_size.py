@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from stepchat.config import CacheLimits
+from stepchat.core.types import CacheEntry
 from stepchat.runtime import EMBED_DIM
 from stepchat.store.lance import LanceStore, _dir_bytes
 from tests.reliability.helpers import open_lance
@@ -28,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[2]
 NOW = time.time()
 
 
-def _entry(entry_id: str, last_hit: float, prompt_bytes: int = 0):  # type: ignore[no-untyped-def]
+def _entry(entry_id: str, last_hit: float, prompt_bytes: int = 0) -> CacheEntry:
     entry = entry_for(entry_id)
     entry.last_hit = entry.created = last_hit
     entry.prompt += "p" * prompt_bytes

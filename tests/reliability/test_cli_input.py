@@ -26,7 +26,7 @@ REAL = [sys.executable, "-m", "stepchat.cli"]
 def run(cmd: list[str], home: Path, args: list[str | bytes], stdin: bytes = b"",
         timeout: float = 120) -> subprocess.CompletedProcess[bytes]:
     env = {**os.environ, "STEPCHAT_HOME": str(home), "HF_HUB_OFFLINE": "1"}
-    return subprocess.run([*cmd, *args], cwd=ROOT, env=env, input=stdin,  # type: ignore[list-item]
+    return subprocess.run([*cmd, *args], cwd=ROOT, env=env, input=stdin,
                           capture_output=True, timeout=timeout)
 
 
@@ -49,7 +49,7 @@ def test_bad_prompts_are_one_line_errors(tmp_path: Path) -> None:
     """All cases run side by side; each ends with exit 2 and one line on stderr."""
     env = {**os.environ, "STEPCHAT_HOME": str(tmp_path)}
     procs = [
-        (name, words, subprocess.Popen([*FAKE, *args], cwd=ROOT, env=env,  # type: ignore[list-item]
+        (name, words, subprocess.Popen([*FAKE, *args], cwd=ROOT, env=env,
                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                        stderr=subprocess.PIPE))
         for name, args, _stdin, words in CASES

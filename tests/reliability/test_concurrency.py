@@ -15,7 +15,8 @@ from pathlib import Path
 import lancedb
 import pytest
 
-from stepchat.store.lance import TABLE_NAME, LanceStore
+from stepchat.core.ports import StoreError
+from stepchat.store.lance import TABLE_NAME
 from tests.reliability.helpers import open_lance
 from tests.reliability.worker import entry_for
 
@@ -72,7 +73,7 @@ def test_a_commit_that_loses_a_race_is_retried(tmp_path: Path) -> None:
             raise failure
         return real_add(*args, **kwargs)
 
-    store._table.add = flaky_add  # type: ignore[method-assign]
+    store._table.add = flaky_add
     store.add(entry_for("raced"))
     assert store.get("raced") is not None and store.count() == 1
 
@@ -85,8 +86,7 @@ def test_other_failures_are_not_retried(tmp_path: Path) -> None:
         calls.append(1)
         raise OSError("No space left on device")
 
-    store._table.add = broken  # type: ignore[method-assign]
-    with pytest.raises(Exception, match="No space left"):
+    store._table.add = broken
+    with pytest.raises(StoreError, match="No space left"):
         store.add(entry_for("full"))
     assert len(calls) == 1
-    assert isinstance(store, LanceStore)

@@ -17,6 +17,7 @@ import lancedb
 import pytest
 
 from stepchat.core.linear import find_equation
+from stepchat.core.pipeline import StepCache
 from stepchat.core.prompt import PromptError
 from stepchat.core.textgate.gate import compare
 from stepchat.store.lance import TABLE_NAME
@@ -78,7 +79,7 @@ def canary(tmp_path: Path) -> Path:
     return tmp_path / "canary"
 
 
-def _timed_answer(cache, prompt: str) -> None:  # type: ignore[no-untyped-def]
+def _timed_answer(cache: StepCache, prompt: str) -> None:
     started = time.perf_counter()
     with contextlib.suppress(PromptError):
         cache.answer(prompt)

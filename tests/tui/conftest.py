@@ -216,7 +216,7 @@ def loader() -> FakeLoader:
 
 
 @pytest.fixture
-def make_app(config: Config, clock: FixedClock):  # type: ignore[no-untyped-def]
+def make_app(config: Config, clock: FixedClock) -> Callable[..., StepchatApp]:
     """Build an app on fakes; `make_app(loader)` or `make_app()` for the default loader."""
 
     def make(loader: FakeLoader | None = None) -> StepchatApp:

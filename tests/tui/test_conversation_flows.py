@@ -8,6 +8,7 @@ scripted backend, hashed embedder and in-memory store.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -17,7 +18,7 @@ from textual.widgets import Markdown
 from stepchat.config import Config
 from stepchat.core.types import ChatMessage
 from stepchat.tui.app import build_app
-from stepchat.tui.widgets.steps import AnswerView, UserTurn
+from stepchat.tui.widgets.steps import AnswerView, StepBlock, UserTurn
 
 from .conftest import LINEAR_REPLIES, FakeLoader, PacedBackend, ask, send_until_paused, settle
 
@@ -29,7 +30,7 @@ BLUE = "My favourite colour is blue. Please remember it."
 FOLLOW_UP = "What is my favourite colour?"
 
 
-def colour_model(messages: list[ChatMessage]) -> str:
+def colour_model(messages: Sequence[ChatMessage]) -> str:
     """Answers from the whole conversation it is sent, as a chat model does."""
     said = " ".join(m.content for m in messages if m.role == "user")
     if "favourite colour is" not in said:
@@ -237,5 +238,5 @@ async def test_regenerate_from_the_palette_bypasses_the_cache(make_app: Any) -> 
         record = app.conversation.turns[-1].record
         assert record is not None and record["path"] == "miss"
         assert len(answers(app)) == 2
-        statuses = [b.step.status.value for b in answers(app)[-1].query("StepBlock")]
+        statuses = [b.step.status.value for b in answers(app)[-1].query(StepBlock)]
         assert statuses == ["regenerated"] * 3
