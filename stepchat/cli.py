@@ -32,6 +32,7 @@ from stepchat.core.ports import (
 from stepchat.core.prompt import PromptError
 from stepchat.core.safetext import clean, escape_json_controls, one_line
 from stepchat.core.types import CacheEntry
+from stepchat.options import add_model_option
 from stepchat.paths import PRIVATE_UMASK
 
 _DURATION = re.compile(r"^(\d+(?:\.\d+)?)([smhdw])$")
@@ -56,13 +57,13 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Config: $STEPCHAT_HOME or the platform user dirs; see README.md.",
     )
     parser.add_argument("--version", action="version", version=f"stepchat {__version__}")
-    parser.add_argument("--model", help="model id from models.toml (default: the configured one)")
+    add_model_option(parser, command=False)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     ask = sub.add_parser("ask", help="answer one prompt and exit")
     ask.add_argument("prompt", help="the request; '-' reads it from standard input")
     ask.add_argument("--json", action="store_true", help="print one JSON record with the story")
-    ask.add_argument("--model", dest="model_override", help="model id from models.toml")
+    add_model_option(ask)
     ask.add_argument("--no-cache", action="store_true", help="neither reuse nor store")
     ask.add_argument("--no-store", action="store_true", help="reuse, but store nothing")
 
@@ -142,7 +143,7 @@ def _ask(config: Config, args: argparse.Namespace) -> int:
     # Bytes from stdin: clean_prompt turns non-UTF-8 input into a one-line error.
     prompt: str | bytes = sys.stdin.buffer.read() if args.prompt == "-" else args.prompt
     store = not (args.no_cache or args.no_store)
-    parts = lazy_parts(config, args.model_override or args.model, writable=store)
+    parts = lazy_parts(config, args.model, writable=store)
     cache = build_cache(config, parts)
     try:
         answer = cache.answer(prompt, reuse=not args.no_cache, store=store)

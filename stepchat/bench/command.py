@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
-import os
 import sys
 import tempfile
 from collections.abc import Sequence
@@ -20,6 +19,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from stepchat.bench.records import ARM_NAMES
+from stepchat.options import add_model_option
+from stepchat.quiet import quiet_environment
 
 if TYPE_CHECKING:
     from stepchat.bench.arms import Shared
@@ -83,9 +84,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         metavar="LIST",
         help="comma-separated arms (default: all)",
     )
-    parser.add_argument(
-        "--model", dest="bench_model", metavar="ID", help="model id from models.toml"
-    )
+    add_model_option(parser)
     parser.add_argument("--threads", type=int, metavar="N", help="model threads")
     parser.add_argument(
         "--out",
@@ -204,18 +203,10 @@ def print_tables(results: dict[str, Any], stream: TextIO) -> None:
     stream.flush()
 
 
-def quiet_imports() -> None:
-    """Keep hub progress bars and Rust log lines off the terminal during the run."""
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
-    os.environ.setdefault("LANCEDB_LOG", "error")
-    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-
-
 def _run_scale(args: argparse.Namespace) -> int:
     from stepchat.bench.scale import run_scale, scale_table
 
-    quiet_imports()
+    quiet_environment()
     args.out.mkdir(parents=True, exist_ok=True)
     done: list[dict[str, Any]] = []
 
@@ -243,7 +234,7 @@ def _run_pairs(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"stepchat bench: {exc}", file=sys.stderr)
         return 2
-    quiet_imports()
+    quiet_environment()
     config = load_config()
     print(f"stepchat bench: {len(pairs)} pairs; loading the embedder", file=sys.stderr)
     embedder = load_embedder()
@@ -302,11 +293,11 @@ def run(args: argparse.Namespace) -> int:
     if args.write_workload is not None:
         wl.dump(next(iter(workloads.values())), args.write_workload)
         return 0
-    quiet_imports()
+    quiet_environment()
     config = load_config()
     if args.threads:
         config = replace(config, threads=args.threads)
-    model_id = getattr(args, "bench_model", None) or getattr(args, "model", None)
+    model_id = args.model
     print("stepchat bench: loading the model and the embedder", file=sys.stderr)
     backend, embedder = load_model_and_embedder(config, model_id)
     total = sum(len(w) for w in workloads.values()) * len(args.arms)
@@ -336,6 +327,7 @@ def run(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """`python -m stepchat.bench`: the same command without the rest of the CLI."""
     parser = argparse.ArgumentParser(prog="stepchat")
+    add_model_option(parser, command=False)
     register(parser.add_subparsers(dest="command", required=True))
     args = parser.parse_args(["bench", *(argv if argv is not None else sys.argv[1:])])
     return int(args.run_bench(args))

@@ -269,9 +269,9 @@ def tables(name: str, reader: ReaderTally, served: ServedTally | None) -> str:
 
 def run(args: argparse.Namespace, stdout: TextIO | None = None) -> int:
     """The `--json-phrasings` handler: load the real parts once, a fresh store per request."""
-    from stepchat.bench.command import quiet_imports
     from stepchat.config import load_config
     from stepchat.core.pipeline import StepCache
+    from stepchat.quiet import quiet_environment
     from stepchat.runtime import load_model_and_embedder, load_store
 
     try:
@@ -282,10 +282,10 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None) -> int:
     if args.quick:
         cases = cases[:24]
     reader = score_reader(cases)
-    quiet_imports()
+    quiet_environment()
     config = load_config()
     print("stepchat bench: loading the model and the embedder", file=sys.stderr)
-    backend, embedder = load_model_and_embedder(config, getattr(args, "bench_model", None))
+    backend, embedder = load_model_and_embedder(config, args.model)
     args.out.mkdir(parents=True, exist_ok=True)
     log_path = args.out / "phrasings.jsonl"
     with tempfile.TemporaryDirectory(prefix="stepchat-phrasings-") as tmp, \

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from stepchat.bench.processes import ProcessRun, run_in_terminal, run_measured
+from stepchat.quiet import QUIET_ENV
 
 LINEAR_SEED = "Solve for x: 3x + 5 = 20"
 TEXT_SEED = "If it rains tomorrow, what should I wear to work?"
@@ -36,12 +37,6 @@ APP_MARKS = {
 }
 """Screen texts of the app's milestones: the header, the cache-only status, full load."""
 
-_QUIET = {
-    "HF_HUB_OFFLINE": "1",
-    "HF_HUB_DISABLE_PROGRESS_BARS": "1",
-    "TOKENIZERS_PARALLELISM": "false",
-    "LANCEDB_LOG": "error",
-}
 
 
 class StartupError(Exception):
@@ -116,7 +111,7 @@ class CaseResult:
 
 
 def child_env(home: Path) -> dict[str, str]:
-    return {**os.environ, **_QUIET, "STEPCHAT_HOME": str(home)}
+    return {**os.environ, **QUIET_ENV, "STEPCHAT_HOME": str(home)}
 
 
 def stepchat_argv(*args: str) -> list[str]:

@@ -2,26 +2,15 @@
 
 from __future__ import annotations
 
-import os
 from dataclasses import replace
 
 from stepchat.config import Config
-
-QUIET_ENV = {
-    "HF_HUB_OFFLINE": "1",
-    "HF_HUB_DISABLE_PROGRESS_BARS": "1",
-    "TRANSFORMERS_VERBOSITY": "error",
-    "TOKENIZERS_PARALLELISM": "false",
-    "LANCEDB_LOG": "error",
-}
-"""Set before the heavy imports: progress bars and log lines on stderr would land under
-the TUI, and the bundled embedder must never try to reach a model hub."""
+from stepchat.quiet import quiet_environment
 
 
 def run(config: Config, model_id: str | None = None) -> int:
     """Open the app on `model_id` (default: the config's), loading the real parts; exit code."""
-    for key, value in QUIET_ENV.items():
-        os.environ.setdefault(key, value)
+    quiet_environment()
 
     from stepchat.runtime import lazy_parts
     from stepchat.tui.app import build_app

@@ -8,12 +8,11 @@ temporary STEPCHAT home, asks the prompts in order and saves the final screen. T
 from __future__ import annotations
 
 import asyncio
-import os
 import sys
 import tempfile
 from pathlib import Path
 
-from stepchat.tui import QUIET_ENV
+from stepchat.quiet import quiet_environment
 
 DEFAULT_PROMPTS = (
     "Explain in one sentence what a cache is.",
@@ -25,8 +24,7 @@ DEFAULT_PROMPTS = (
 
 
 async def record(out: Path, prompts: tuple[str, ...], size: tuple[int, int] = (120, 40)) -> int:
-    for key, value in QUIET_ENV.items():
-        os.environ.setdefault(key, value)
+    quiet_environment()
     from stepchat.config import load_config
     from stepchat.paths import UserPaths
     from stepchat.runtime import lazy_parts

@@ -25,6 +25,7 @@ from stepchat.tui.app import StepchatApp, build_app
 from stepchat.tui.screens.conversations import ConversationPickerScreen
 from stepchat.tui.screens.dialogs import ConfirmScreen, ModelPickerScreen
 from stepchat.tui.screens.inspector import InspectorScreen
+from stepchat.tui.widgets.prompt import PromptInput
 from stepchat.tui.widgets.savings import StatusLine
 from stepchat.tui.widgets.steps import AnswerView, StepBlock, UserTurn
 
@@ -83,12 +84,15 @@ async def test_enter_sends_and_ctrl_j_inserts_a_newline(make_app: Any) -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        await pilot.press("a", "ctrl+j", "b")
-        assert app.chat.prompt.text == "a\nb"
+        await pilot.press("a", "ctrl+j", "b", "shift+enter", "c", "alt+enter", "d")
+        assert app.chat.prompt.text == "a\nb\nc\nd"
         await pilot.press("enter")
         await settle(pilot)
-        assert app.conversation.turns[0].prompt == "a\nb"
+        assert app.conversation.turns[0].prompt == "a\nb\nc\nd"
         assert app.chat.prompt.text == ""
+    # The keys are bindings alone, not a second copy in an override of TextArea's private
+    # key handler that could drift from them.
+    assert "_on_key" not in PromptInput.__dict__
 
 
 async def test_blank_prompt_is_not_sent(make_app: Any) -> None:

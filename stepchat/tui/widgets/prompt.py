@@ -15,22 +15,22 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from textual import events
 from textual.actions import SkipAction
 from textual.binding import Binding, BindingType
 from textual.widgets import TextArea
 
 from stepchat.tui.messages import PromptSubmitted
 
-NEWLINE_KEYS = frozenset({"ctrl+j", "shift+enter", "alt+enter"})
-
 
 class PromptInput(TextArea):
     """Multi-line prompt editor that submits on Enter and remembers what was sent."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "submit", "Send", show=True, priority=False),
-        Binding("ctrl+j", "newline", "Newline", show=True),
+        # Priority: checked before TextArea's own key handling, which would insert a line
+        # break for Enter; only while the prompt (or what contains it) has focus.
+        Binding("enter", "submit", "Send", show=True, priority=True),
+        Binding("ctrl+j", "newline", "Newline", show=True, priority=True),
+        Binding("shift+enter,alt+enter", "newline", "Newline", show=False, priority=True),
     ]
 
     def __init__(self, *, id: str | None = None, blink: bool = True) -> None:
@@ -46,19 +46,6 @@ class PromptInput(TextArea):
         self.sent: list[str] = []
         """Prompts sent, oldest first, for Up to recall."""
         self._recalled: int | None = None
-
-    async def _on_key(self, event: events.Key) -> None:
-        if event.key == "enter":
-            event.stop()
-            event.prevent_default()
-            self.action_submit()
-            return
-        if event.key in NEWLINE_KEYS:
-            event.stop()
-            event.prevent_default()
-            self.action_newline()
-            return
-        await super()._on_key(event)
 
     def action_submit(self) -> None:
         """Post the prompt and clear the box; blank prompts are ignored."""

@@ -1,0 +1,20 @@
+"""Command-line options more than one command takes, defined once."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def add_model_option(parser: argparse.ArgumentParser, *, command: bool = True) -> None:
+    """`--model ID`, always read as `args.model`.
+
+    The top-level parser (`command=False`) sets the default, None; a command's copy sets
+    the value only when given, so `stepchat --model ID ask ...` and `stepchat ask --model
+    ID ...` mean the same and neither overwrites the other with a default.
+    """
+    parser.add_argument(
+        "--model",
+        metavar="ID",
+        default=argparse.SUPPRESS if command else None,
+        help="model id from models.toml (default: the configured one)",
+    )
