@@ -9,6 +9,8 @@
 from __future__ import annotations
 
 import re
+import time
+from dataclasses import replace
 from pathlib import Path
 
 import lancedb
@@ -59,7 +61,8 @@ def test_corrupt_table_is_moved_aside_and_a_fresh_cache_starts(tmp_path: Path, p
     store, warnings = open_store_or_memory(config, DIM)
     assert not isinstance(store, MemoryStore)
     assert store.count() == 0
-    store.add(entry_for("b"))
+    now = time.time()  # a fresh entry: one hit in 1970 is past the TTL and may be swept at once
+    store.add(replace(entry_for("b"), created=now, last_hit=now))
     assert store.get("b") is not None
     aside = [p for p in directory.parent.iterdir() if p.name != "cache"]
     assert len(aside) == 1 and STAMP.match(aside[0].name), aside
