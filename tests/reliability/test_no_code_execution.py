@@ -168,4 +168,4 @@ def test_text_gate_is_bounded_on_long_requests(canary: Path) -> None:
     for old, new in walls:
         started = time.perf_counter()
         compare(old, new)
-        assert time.perf_counter() - started < 0.5, new[:80]
+        assert time.perf_counter() - started < MAX_SECONDS, new[:80]
