@@ -129,7 +129,7 @@ def _ask(config: Config, args: argparse.Namespace) -> int:
 def _open_store(config: Config) -> Any:
     from stepchat.runtime import EMBED_DIM, load_store
 
-    return load_store(config.paths.cache_dir, EMBED_DIM)
+    return load_store(config.cache_location, EMBED_DIM)
 
 
 def _summary(entry: CacheEntry) -> str:

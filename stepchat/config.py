@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, fields, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlparse
 
 from stepchat.core.settings import PipelineSettings
 from stepchat.paths import UserPaths, user_paths
@@ -75,6 +76,13 @@ class Config:
     limits: CacheLimits = field(default_factory=CacheLimits)
     threads: int = 2
     paths: UserPaths = field(default_factory=user_paths)
+    cache_uri: str | None = None
+    """`[cache] uri`: a bucket (`s3://bucket/prefix`) shared by a team; None is the local dir."""
+
+    @property
+    def cache_location(self) -> str:
+        """Where the cache lives: the configured URI, else the local data dir."""
+        return self.cache_uri or str(self.paths.cache_dir)
 
     def model(self, model_id: str | None = None) -> ModelSpec:
         key = model_id or self.default_model
@@ -129,6 +137,7 @@ def load_config(paths: UserPaths | None = None) -> Config:
     pipeline = PipelineSettings()
     limits = CacheLimits()
     threads = 2
+    cache_uri: str | None = None
 
     override = os.environ.get("STEPCHAT_CONFIG")
     config_file = Path(override) if override else paths.config_file
@@ -137,9 +146,34 @@ def load_config(paths: UserPaths | None = None) -> Config:
         origin = str(config_file)
         models.update(_models_from(user, origin))
         default_model = str(user.get("default", default_model))
-        pipeline = replace(pipeline, **_section(user, "cache", PipelineSettings, origin))
+        cache = dict(user.get("cache", {}))
+        cache_uri = _cache_uri(cache.pop("uri", None), origin)
+        pipeline = replace(
+            pipeline, **_section({"cache": cache}, "cache", PipelineSettings, origin)
+        )
         limits = replace(limits, **_section(user, "limits", CacheLimits, origin))
         threads = int(user.get("threads", threads))
     if default_model not in models:
         raise ConfigError(f"default model {default_model!r} is not listed in any models.toml")
-    return Config(models, default_model, pipeline, limits, threads, paths)
+    return Config(models, default_model, pipeline, limits, threads, paths, cache_uri)
+
+
+def _cache_uri(value: Any, origin: str) -> str | None:
+    """`[cache] uri`: a local directory or `s3://bucket/prefix`, never with credentials."""
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value.strip():
+        raise ConfigError(f"{origin}: [cache] uri must be a non-empty string")
+    parsed = urlparse(value.strip())
+    if parsed.username or parsed.password or parsed.query:
+        raise ConfigError(
+            f"{origin}: [cache] uri must name only the bucket and prefix; credentials and "
+            "endpoint come from AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_ENDPOINT_URL"
+        )
+    from stepchat.core.ports import StoreError
+    from stepchat.store.location import CacheLocation
+
+    try:
+        return CacheLocation.of(value).uri
+    except StoreError as exc:
+        raise ConfigError(f"{origin}: {exc}") from None

@@ -44,23 +44,31 @@ def load_embedder() -> Embedder:
 
 
 def open_store(
-    directory: Path, dim: int, limits: CacheLimits | None = None
+    where: Path | str, dim: int, limits: CacheLimits | None = None
 ) -> tuple[Store, list[str]]:
     """The LanceDB cache with hit counts written off the fast path, and notes for the user.
 
-    A damaged or outdated table is moved aside or migrated (see `stepchat.store.maintenance`);
-    raises StoreError only when the directory cannot be used at all.
+    `where` is a local directory or a bucket URI. A damaged or outdated local table is moved
+    aside or migrated (see `stepchat.store.maintenance`); raises StoreError only when the
+    cache cannot be used at all.
     """
     from stepchat.store.deferred import DeferredTouchStore
     from stepchat.store.maintenance import open_lance
 
-    store, notes = open_lance(directory, dim, limits=limits)
+    store, notes = open_lance(where, dim, limits=limits)
     return DeferredTouchStore(store), notes
 
 
-def load_store(directory: Path, dim: int, limits: CacheLimits | None = None) -> Store:
+def open_shared_store(uri: str, dim: int, limits: CacheLimits | None = None) -> Store:
+    """A bucket cache for answering: while the bucket is down, requests answer without it."""
+    from stepchat.store.shared import SharedStore
+
+    return SharedStore(lambda: open_store(uri, dim, limits)[0], name=uri)
+
+
+def load_store(where: Path | str, dim: int, limits: CacheLimits | None = None) -> Store:
     """`open_store` for callers without a place to show notes: they go to the log (stderr)."""
-    store, notes = open_store(directory, dim, limits)
+    store, notes = open_store(where, dim, limits)
     for note in notes:
         logging.getLogger("stepchat").warning("stepchat: %s", note)
     return store
@@ -94,9 +102,14 @@ def load_parts(config: Config, model_id: str | None = None) -> Parts:
 
 
 def open_store_or_memory(config: Config, dim: int) -> tuple[Store, list[str]]:
-    """The persistent cache, or an in-memory one when the cache dir is unusable; with notes."""
+    """The persistent cache, or an in-memory one when the cache dir is unusable; with notes.
+
+    A bucket cache is opened on first use, so a bucket that is down now is used once it is up.
+    """
+    if config.cache_uri and "://" in config.cache_uri:
+        return open_shared_store(config.cache_uri, dim, config.limits), []
     try:
-        return open_store(config.paths.cache_dir, dim, config.limits)
+        return open_store(config.cache_location, dim, config.limits)
     except StoreError as exc:
         from stepchat.store.memory import MemoryStore
 

@@ -161,6 +161,7 @@ class StepCache:
             self.store.touch(candidate.id, self.clock.now())
         if store and verified is not False and _adds_information(path, gen):
             answer.stored_entry = self._store(task, answer, vector, timings, on_event)
+        answer.notes.extend(_store_notes(self.store))
         answer.timings.total_ms = total.ms()
         on_event(DoneEvent(answer))
         return answer
@@ -339,3 +340,9 @@ def _constant_changes(entry: CacheEntry, task: Task) -> int:
     ents_new, ents_old = mine.get("entities") or {}, theirs.get("entities") or {}
     changed += sum(ents_old.get(k) != v for k, v in ents_new.items())
     return changed
+
+
+def _store_notes(store: Store) -> list[str]:
+    """One-line notes a store has for the user (a shared cache that went away or came back)."""
+    drain = getattr(store, "drain_notes", None)
+    return list(drain()) if callable(drain) else []

@@ -40,6 +40,7 @@ from stepchat.config import CacheLimits
 from stepchat.core.ports import SearchHit, StoreError
 from stepchat.core.types import CacheEntry, TaskKind, step_from_dict, step_to_dict
 from stepchat.paths import ensure_private_dir
+from stepchat.store.location import CacheLocation
 
 log = logging.getLogger("stepchat.store")
 
@@ -112,7 +113,7 @@ class LanceStore:
 
     def __init__(
         self,
-        directory: Path,
+        directory: Path | str | CacheLocation,
         dim: int,
         *,
         optimize_every: int = 64,
@@ -124,7 +125,10 @@ class LanceStore:
         evict_every: int = 32,
         keep_versions: timedelta = _KEEP_OLD_VERSIONS,
     ) -> None:
-        self.directory = Path(directory)
+        self.location = (
+            directory if isinstance(directory, CacheLocation) else CacheLocation.of(directory)
+        )
+        self.directory = Path(self.location.uri)
         self.dim = dim
         self.optimize_every = optimize_every
         self.index_threshold = index_threshold
@@ -144,17 +148,8 @@ class LanceStore:
         self._since_sweep = 0
         self._janitor: threading.Thread | None = None
         self.evicted = 0
-        try:
-            ensure_private_dir(self.directory)
-        except OSError as exc:
-            raise StoreError(
-                f"cache store: cannot create {self.directory}: {exc.strerror or exc} "
-                "(fix: choose a writable STEPCHAT_HOME)"
-            ) from None
-        if not os.access(self.directory, os.W_OK | os.X_OK):
-            raise StoreError(
-                f"cache store: {self.directory} is not writable (fix: chmod u+rwx or move it)"
-            )
+        if not self.location.remote:
+            self._check_directory()
         os.environ.setdefault("LANCEDB_LOG", "error")
         with self._guard("open"):
             import lancedb
@@ -163,9 +158,11 @@ class LanceStore:
             self._pa = pa
             self._schema = self._arrow_schema()
             self._db = lancedb.connect(
-                self.directory, read_consistency_interval=timedelta(seconds=consistency_seconds)
+                self.location.uri,
+                read_consistency_interval=timedelta(seconds=consistency_seconds),
+                storage_options=self.location.storage_options(),
             )
-            exists = (self.directory / f"{TABLE_NAME}.lance").exists()
+            exists = self._table_exists()
         if exists:
             self._table = self._open_existing()
         else:
@@ -177,6 +174,25 @@ class LanceStore:
         self._check_schema()
         with self._guard("read", corrupt=True):
             self._reload()
+
+    def _check_directory(self) -> None:
+        try:
+            ensure_private_dir(self.directory)
+        except OSError as exc:
+            raise StoreError(
+                f"cache store: cannot create {self.directory}: {exc.strerror or exc} "
+                "(fix: choose a writable STEPCHAT_HOME)"
+            ) from None
+        if not os.access(self.directory, os.W_OK | os.X_OK):
+            raise StoreError(
+                f"cache store: {self.directory} is not writable (fix: chmod u+rwx or move it)"
+            )
+
+    def _table_exists(self) -> bool:
+        if not self.location.remote:
+            return (self.directory / f"{TABLE_NAME}.lance").exists()
+        listing: Any = self._db.list_tables()
+        return TABLE_NAME in list(getattr(listing, "tables", None) or dict(listing)["tables"])
 
     def _open_existing(self) -> Any:
         """Open the table; a table another process is creating right now is waited for
@@ -204,7 +220,7 @@ class LanceStore:
         except Exception as exc:
             cls = CorruptStoreError if corrupt else StoreError
             raise cls(
-                f"cache store {self.directory}: {action} failed: {_first_line(exc)}"
+                f"cache store {self.location}: {action} failed: {_first_line(exc)}"
             ) from exc
 
     def _retry(self, write: Callable[[], T]) -> T:
@@ -253,14 +269,14 @@ class LanceStore:
         stored_dim = getattr(vector_type, "list_size", None)
         if version != str(SCHEMA_VERSION) or set(schema.names) != set(self._schema.names):
             raise SchemaMismatchError(
-                f"cache store {self.directory}: schema version {version}, this stepchat "
+                f"cache store {self.location}: schema version {version}, this stepchat "
                 f"reads {SCHEMA_VERSION} (fix: stepchat cache clear)",
                 version,
                 stored_dim,
             )
         if stored_dim != self.dim:
             raise SchemaMismatchError(
-                f"cache store {self.directory}: vectors have {stored_dim} dimensions, the "
+                f"cache store {self.location}: vectors have {stored_dim} dimensions, the "
                 f"embedder gives {self.dim} (fix: stepchat cache clear)",
                 version,
                 stored_dim,
@@ -592,12 +608,12 @@ class LanceStore:
             return {
                 "rows": int(table_stats["num_rows"]),
                 "data_bytes": int(table_stats["total_bytes"]),
-                "disk_bytes": _dir_bytes(self.directory),
+                "disk_bytes": self._disk_bytes(table_stats),
                 "fragments": int(table_stats["fragment_stats"]["num_fragments"]),
                 "index": self.index_kind(),
                 "version": int(self._table.version),
                 "schema_version": SCHEMA_VERSION,
-                "directory": str(self.directory),
+                "directory": str(self.location),
             }
 
     def evict_older_than(self, seconds: float, now: float) -> int:
@@ -698,13 +714,22 @@ class LanceStore:
         safe when no other process is reading the cache.
         """
         keep = self.keep_versions if keep_versions is None else keep_versions
-        before = _dir_bytes(self.directory)
+        before = self._disk_bytes()
         with self._lock, self._guard("compact"), warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)
             self._retry(lambda: self._table.optimize(cleanup_older_than=keep))
             self._committed(reload=True)
             self._writes = 0
-        return {"before": before, "after": _dir_bytes(self.directory)}
+        return {"before": before, "after": self._disk_bytes()}
+
+    def _disk_bytes(self, table_stats: Any = None) -> int:
+        """Bytes of the cache's files; in a bucket, the table's data bytes (no listing)."""
+        if not self.location.remote:
+            return _dir_bytes(self.directory)
+        if table_stats is None:
+            with self._lock, self._guard("stats"):
+                table_stats = self._table.stats()
+        return int(table_stats["total_bytes"])
 
 
 def _row_bytes(row: dict[str, Any], dim: int) -> int:
