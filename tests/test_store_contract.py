@@ -60,12 +60,15 @@ def open_lance(path: Path, **kwargs: object) -> LanceStore:
     return LanceStore(path, DIM, consistency_seconds=0.0, **kwargs)  # type: ignore[arg-type]
 
 
-@pytest.fixture(params=["memory", "lance"])
+@pytest.fixture(params=["memory", "lance", "bucket"])
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+    """The same contract in memory, on local disk and in an S3 bucket (SeaweedFS, loopback)."""
     if request.param == "memory":
         yield MemoryStore()
-    else:
+    elif request.param == "lance":
         yield open_lance(tmp_path / "cache")
+    else:
+        yield LanceStore(request.getfixturevalue("bucket_uri"), DIM, consistency_seconds=0.0)
 
 
 @pytest.fixture

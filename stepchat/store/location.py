@@ -76,8 +76,11 @@ class CacheLocation:
             "client_retry_timeout": _RETRY_SECONDS,
         }
         endpoint = os.environ.get("AWS_ENDPOINT_URL_S3") or os.environ.get("AWS_ENDPOINT_URL")
-        if endpoint and endpoint.startswith("http://"):
-            options["allow_http"] = "true"
+        if endpoint:
+            # Named explicitly so a client made for another endpoint is never reused.
+            options["aws_endpoint"] = endpoint
+            if endpoint.startswith("http://"):
+                options["allow_http"] = "true"
         return options
 
     def __str__(self) -> str:
