@@ -192,7 +192,7 @@ class WeedServer:
             return
         os.killpg(process.pid, signal.SIGTERM)
         try:
-            process.wait(timeout=20)
+            process.wait(timeout=3)
         except subprocess.TimeoutExpired:
             os.killpg(process.pid, signal.SIGKILL)
             process.wait(timeout=10)

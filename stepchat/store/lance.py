@@ -41,6 +41,7 @@ from stepchat.core.ports import SearchHit, StoreError
 from stepchat.core.types import CacheEntry, TaskKind, step_from_dict, step_to_dict
 from stepchat.paths import ensure_private_dir
 from stepchat.store.location import CacheLocation
+from stepchat.store.mirror import NO_ROW, VectorMirror
 
 log = logging.getLogger("stepchat.store")
 
@@ -118,6 +119,7 @@ class LanceStore:
         *,
         optimize_every: int = 64,
         index_threshold: int = 20_000,
+        mirror_limit: int = 30_000,
         consistency_seconds: float = 1.0,
         lru_size: int = 256,
         background_index: bool = True,
@@ -132,6 +134,9 @@ class LanceStore:
         self.dim = dim
         self.optimize_every = optimize_every
         self.index_threshold = index_threshold
+        self.mirror_limit = mirror_limit
+        self._mirror: VectorMirror | None = None
+        self._mirror_stamp: dict[str, float] = {}
         self._lru_size = lru_size
         self._lock = threading.RLock()
         self._lru: OrderedDict[str, CacheEntry] = OrderedDict()
@@ -218,6 +223,9 @@ class LanceStore:
         except StoreError:
             raise
         except Exception as exc:
+            remote = self.location.explain(str(exc))
+            if remote is not None:  # an unreachable bucket is not a damaged table
+                raise StoreError(f"cache store {self.location}: {action} failed: {remote}") from exc
             cls = CorruptStoreError if corrupt else StoreError
             raise cls(
                 f"cache store {self.location}: {action} failed: {_first_line(exc)}"
@@ -284,13 +292,56 @@ class LanceStore:
 
     def _reload(self) -> None:
         """Rebuild the in-memory signature map from the table; forget cached entries."""
-        rows = self._table.search().select(_KEY_COLUMNS).limit(None).to_arrow().to_pylist()
+        table = (
+            self._table.search()
+            .select([*_KEY_COLUMNS, "task"])
+            .with_row_id(True)
+            .limit(None)
+            .to_arrow()
+        )
         self._signatures.clear()
         self._keys.clear()
         self._lru.clear()
+        rows = table.to_pylist()
         for row in rows:
             self._remember(row["id"], row["scope"], row["signature"], row["created"])
+        self._sync_mirror(rows)
         self._seen_version = self._table.version
+
+    def _sync_mirror(self, rows: list[dict[str, Any]]) -> None:
+        """Keep the vector mirror equal to the table while the table is small enough for it.
+
+        Only rows the mirror lacks (new, or replaced: another `created`) are read; the rest
+        just learn their current row ids, which compaction changes.
+        """
+        if len(rows) > self.mirror_limit:
+            self._mirror, self._mirror_stamp = None, {}
+            return
+        if self._mirror is None:
+            self._mirror, self._mirror_stamp = VectorMirror(self.dim), {}
+        mirror, stamps = self._mirror, self._mirror_stamp
+        present = {row["id"] for row in rows}
+        for gone in [i for i in mirror.ids() if i not in present]:
+            mirror.drop(gone)
+            stamps.pop(gone, None)
+        missing = []
+        for row in rows:
+            if stamps.get(row["id"]) == row["created"]:
+                mirror.set_row(row["id"], row["_rowid"])
+            else:
+                missing.append(row["_rowid"])
+        for start in range(0, len(missing), 4096):
+            chunk = missing[start : start + 4096]
+            fetched = (
+                self._table.take_row_ids(chunk)
+                .select(["id", "scope", "task", "created", "vector"])
+                .with_row_id()
+                .to_arrow()
+            )
+            vectors = _matrix(fetched["vector"], self.dim)
+            for i, row in enumerate(fetched.to_pylist()):
+                mirror.put(row["id"], row["scope"], row["task"], vectors[i], row["_rowid"])
+                stamps[row["id"]] = row["created"]
 
     def _remember(self, entry_id: str, scope: str, signature: str, created: float) -> None:
         key = (scope, signature)
@@ -315,6 +366,9 @@ class LanceStore:
     def _forget(self, entry_id: str) -> None:
         """Drop a deleted entry from memory; find the next newest of its signature if needed."""
         self._lru.pop(entry_id, None)
+        if self._mirror is not None:
+            self._mirror.drop(entry_id)
+            self._mirror_stamp.pop(entry_id, None)
         key = self._keys.pop(entry_id, None)
         if key is None or self._signatures.get(key, (0.0, ""))[1] != entry_id:
             return
@@ -394,7 +448,11 @@ class LanceStore:
                 self._retry(lambda: self._table.add(data))
             self._committed()
             self._remember(entry.id, entry.scope, entry.signature, entry.created)
-            self._lru.pop(entry.id, None)
+            stored = self._entry(row)
+            self._cache(stored)
+            if self._mirror is not None:
+                self._mirror.put(entry.id, entry.scope, str(entry.task), entry.vector)
+                self._mirror_stamp[entry.id] = stored.created
             self._wrote()
 
     def add_many(self, entries: Sequence[CacheEntry]) -> None:
@@ -416,6 +474,14 @@ class LanceStore:
         where = f"scope = {sql_str(scope)} AND task = {sql_str(str(task))}"
         with self._lock, self._guard("search"):
             self._sync()
+            if self._mirror is not None:
+                found = self._mirror.search(vector, scope, str(task), k)
+                fetched = self._fetch([(entry_id, row) for entry_id, _sim, row in found])
+                return [
+                    SearchHit(_copy(fetched[entry_id]), sim)
+                    for entry_id, sim, _row in found
+                    if entry_id in fetched
+                ]
             # search() is typed as the generic builder; with a vector it is the vector one.
             vector_query: Any = self._table.search(
                 [float(v) for v in vector], vector_column_name="vector"
@@ -443,14 +509,40 @@ class LanceStore:
             self._sync()
             if entry_id not in self._keys:
                 return None
-            entry = self._lru.get(entry_id)
-            if entry is None:
-                rows = self._query_rows(f"id = {sql_str(entry_id)}", limit=1)
-                if not rows:
-                    return None
-                entry = self._entry(rows[0])
+            row = self._mirror.row_of(entry_id) if self._mirror is not None else NO_ROW
+            entry = self._fetch([(entry_id, row)]).get(entry_id)
+            return None if entry is None else _copy(entry)
+
+    def _fetch(self, wanted: list[tuple[str, int]]) -> dict[str, CacheEntry]:
+        """Entries by id: from memory, else by row id (~1 ms), else by an id filter.
+
+        A row id read before another process compacted the table may point elsewhere now,
+        so a row whose id is not the one asked for falls back to the filter.
+        """
+        found: dict[str, CacheEntry] = {}
+        by_row: dict[int, str] = {}
+        for entry_id, row in wanted:
+            cached = self._lru.get(entry_id)
+            if cached is not None:
+                found[entry_id] = cached
+            elif row != NO_ROW:
+                by_row[row] = entry_id
+        if by_row:
+            taken: list[dict[str, Any]] = (
+                self._table.take_row_ids(list(by_row)).to_arrow().to_pylist()
+            )
+            asked = set(by_row.values())
+            for got in taken:
+                if got["id"] in asked:
+                    found[got["id"]] = self._entry(got)
+        rest = [entry_id for entry_id, _row in wanted if entry_id not in found]
+        if rest:
+            where = "id IN (" + ", ".join(sql_str(i) for i in rest) + ")"
+            for record in self._query_rows(where, limit=len(rest)):
+                found[record["id"]] = self._entry(record)
+        for entry in found.values():
             self._cache(entry)
-            return _copy(entry)
+        return found
 
     def touch(self, entry_id: str, when: float) -> None:
         with self._lock, self._guard("touch"):
@@ -730,6 +822,12 @@ class LanceStore:
             with self._lock, self._guard("stats"):
                 table_stats = self._table.stats()
         return int(table_stats["total_bytes"])
+
+
+def _matrix(column: Any, dim: int) -> Any:
+    """A FixedSizeList<float32> column as an (n, dim) numpy matrix, without Python floats."""
+    flat = column.combine_chunks().flatten() if hasattr(column, "combine_chunks") else column
+    return flat.to_numpy(zero_copy_only=False).reshape(-1, dim)
 
 
 def _row_bytes(row: dict[str, Any], dim: int) -> int:

@@ -14,6 +14,7 @@ that, so requests here give up after a few seconds and the caller answers withou
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlparse
@@ -24,8 +25,21 @@ REMOTE_SCHEMES = ("s3",)
 # Seconds: how long one object-store request may take, and how long to keep retrying it.
 _CONNECT_TIMEOUT = "2s"
 _REQUEST_TIMEOUT = "30s"
-_RETRIES = "2"
-_RETRY_SECONDS = "4"
+_RETRIES = "1"
+_RETRY_SECONDS = "2"
+# What an object-store failure means for the user, from the words of the error.
+_REMOTE_FAILURES = (
+    (re.compile(r"NoSuchBucket", re.I), "the bucket does not exist (fix: create it)"),
+    (
+        re.compile(r"InvalidAccessKeyId|SignatureDoesNotMatch|AccessDenied|\b403\b", re.I),
+        "access denied (fix: check AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY)",
+    ),
+    (
+        re.compile(r"error sending request|connection refused|tcp connect|dns error|timed out",
+                   re.I),
+        "cannot reach the object store at {endpoint}",
+    ),
+)
 
 
 @dataclass(frozen=True)
@@ -82,6 +96,18 @@ class CacheLocation:
             if endpoint.startswith("http://"):
                 options["allow_http"] = "true"
         return options
+
+    def explain(self, error: str) -> str | None:
+        """A one-line reason for an object-store error, or None when it is not one of those."""
+        if not self.remote:
+            return None
+        endpoint = os.environ.get("AWS_ENDPOINT_URL_S3") or os.environ.get(
+            "AWS_ENDPOINT_URL", "the default S3 endpoint"
+        )
+        for pattern, reason in _REMOTE_FAILURES:
+            if pattern.search(error):
+                return reason.format(endpoint=endpoint)
+        return None
 
     def __str__(self) -> str:
         return self.uri
