@@ -60,13 +60,16 @@ def open_lance(path: Path, **kwargs: object) -> LanceStore:
     return LanceStore(path, DIM, consistency_seconds=0.0, **kwargs)  # type: ignore[arg-type]
 
 
-@pytest.fixture(params=["memory", "lance", "bucket"])
+@pytest.fixture(params=["memory", "lance", "lance-no-mirror", "bucket"])
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
-    """The same contract in memory, on local disk and in an S3 bucket (SeaweedFS, loopback)."""
+    """The same contract in memory, on local disk (searched in the in-memory mirror, or
+    through LanceDB as big tables are) and in an S3 bucket (SeaweedFS on loopback)."""
     if request.param == "memory":
         yield MemoryStore()
     elif request.param == "lance":
         yield open_lance(tmp_path / "cache")
+    elif request.param == "lance-no-mirror":
+        yield open_lance(tmp_path / "cache", mirror_limit=0)
     else:
         yield LanceStore(request.getfixturevalue("bucket_uri"), DIM, consistency_seconds=0.0)
 
@@ -299,6 +302,7 @@ def test_lance_optimizes_fragments_periodically(lance_dir: Path) -> None:
         store.add(make_entry(f"e{i}", f"Solve x + {i} = 9.", created=T0 + i))
     assert store.stats()["fragments"] == 4
     store.add(make_entry("e4", "Solve x + 4 = 9.", created=T0 + 4))
+    store.wait_for_index(timeout=60)  # compaction runs in the background
     stats = store.stats()
     assert stats["fragments"] == 1
     assert stats["rows"] == 5 and stats["index"] == "flat"
@@ -307,7 +311,7 @@ def test_lance_optimizes_fragments_periodically(lance_dir: Path) -> None:
 
 
 def test_lance_index_keeps_exact_top_hit(lance_dir: Path) -> None:
-    store = open_lance(lance_dir, index_threshold=600, optimize_every=0)
+    store = open_lance(lance_dir, index_threshold=600, optimize_every=0, mirror_limit=0)
     prompts = [f"Solve {i}x + {i % 7} = {i * 3} for x, then check item {i}." for i in range(600)]
     for i, prompt in enumerate(prompts):
         store.add(make_entry(f"e{i}", prompt, created=T0 + i, signature=f"sig-{i}"))

@@ -32,6 +32,7 @@ import warnings
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
 from typing import Any, TypeVar
@@ -40,6 +41,7 @@ from stepchat.config import CacheLimits
 from stepchat.core.ports import SearchHit, StoreError
 from stepchat.core.types import CacheEntry, TaskKind, step_from_dict, step_to_dict
 from stepchat.paths import ensure_private_dir
+from stepchat.store.indexing import DEFAULT_PLAN, SCALAR_COLUMNS, IndexPlan
 from stepchat.store.location import CacheLocation
 from stepchat.store.mirror import NO_ROW, VectorMirror
 
@@ -87,12 +89,6 @@ def _first_line(exc: BaseException) -> str:
     return text.splitlines()[0][:200]
 
 
-def _sub_vectors(dim: int) -> int:
-    """PQ sub-vector count: the divisor of `dim` closest to 16 dimensions per sub-vector."""
-    divisors = [d for d in range(1, dim + 1) if dim % d == 0]
-    return min(divisors, key=lambda d: abs(dim / d - 16))
-
-
 def _index_label(index_type: str) -> str:
     """LanceDB's 'IvfHnswSq' spelled the way its create_index takes it: 'IVF_HNSW_SQ'."""
     return re.sub(r"(?<!^)(?=[A-Z])", "_", index_type).upper()
@@ -120,6 +116,7 @@ class LanceStore:
         optimize_every: int = 64,
         index_threshold: int = 20_000,
         mirror_limit: int = 30_000,
+        plan: IndexPlan = DEFAULT_PLAN,
         consistency_seconds: float = 1.0,
         lru_size: int = 256,
         background_index: bool = True,
@@ -147,6 +144,8 @@ class LanceStore:
         self._index_kind: str | None = None
         self.background_index = background_index
         self._indexer: threading.Thread | None = None
+        self._upkeep_lock = threading.Lock()
+        self.plan = plan
         self.limits = limits
         self.evict_every = evict_every
         self.keep_versions = keep_versions
@@ -291,7 +290,13 @@ class LanceStore:
             )
 
     def _reload(self) -> None:
-        """Rebuild the in-memory signature map from the table; forget cached entries."""
+        """Rebuild the in-memory signature map (and vector mirror) from the table."""
+        self._install(self._read_state())
+
+    def _read_state(self) -> _State:
+        """Everything `_install` needs, read from the table without touching memory state,
+        so a background thread can do the reading while requests go on."""
+        version = self._table.version
         table = (
             self._table.search()
             .select([*_KEY_COLUMNS, "task"])
@@ -299,49 +304,57 @@ class LanceStore:
             .limit(None)
             .to_arrow()
         )
+        rows = table.to_pylist()
+        state = _State(version, rows)
+        if len(rows) <= self.mirror_limit:
+            stamps = dict(self._mirror_stamp)
+            missing = [r["_rowid"] for r in rows if stamps.get(r["id"]) != r["created"]]
+            for begin in range(0, len(missing), 4096):
+                fetched = (
+                    self._table.take_row_ids(missing[begin : begin + 4096])
+                    .select(["id", "scope", "task", "created", "vector"])
+                    .with_row_id()
+                    .to_arrow()
+                )
+                state.vectors.append((fetched.to_pylist(), _matrix(fetched["vector"], self.dim)))
+        return state
+
+    def _install(self, state: _State) -> None:
+        """Swap in what `_read_state` read (under the lock); cached entries are forgotten."""
         self._signatures.clear()
         self._keys.clear()
         self._lru.clear()
-        rows = table.to_pylist()
-        for row in rows:
+        for row in state.rows:
             self._remember(row["id"], row["scope"], row["signature"], row["created"])
-        self._sync_mirror(rows)
-        self._seen_version = self._table.version
+        complete = self._sync_mirror(state)
+        self._seen_version = state.version if complete else -1  # -1: read again next time
 
-    def _sync_mirror(self, rows: list[dict[str, Any]]) -> None:
+    def _sync_mirror(self, state: _State) -> bool:
         """Keep the vector mirror equal to the table while the table is small enough for it.
 
-        Only rows the mirror lacks (new, or replaced: another `created`) are read; the rest
+        Only rows the mirror lacked (new, or replaced: another `created`) were read; the rest
         just learn their current row ids, which compaction changes.
         """
-        if len(rows) > self.mirror_limit:
+        if len(state.rows) > self.mirror_limit:
             self._mirror, self._mirror_stamp = None, {}
-            return
+            return True
         if self._mirror is None:
             self._mirror, self._mirror_stamp = VectorMirror(self.dim), {}
         mirror, stamps = self._mirror, self._mirror_stamp
-        present = {row["id"] for row in rows}
+        present = {row["id"] for row in state.rows}
         for gone in [i for i in mirror.ids() if i not in present]:
             mirror.drop(gone)
             stamps.pop(gone, None)
-        missing = []
-        for row in rows:
-            if stamps.get(row["id"]) == row["created"]:
-                mirror.set_row(row["id"], row["_rowid"])
-            else:
-                missing.append(row["_rowid"])
-        for start in range(0, len(missing), 4096):
-            chunk = missing[start : start + 4096]
-            fetched = (
-                self._table.take_row_ids(chunk)
-                .select(["id", "scope", "task", "created", "vector"])
-                .with_row_id()
-                .to_arrow()
-            )
-            vectors = _matrix(fetched["vector"], self.dim)
-            for i, row in enumerate(fetched.to_pylist()):
+        for fetched, vectors in state.vectors:
+            for i, row in enumerate(fetched):
                 mirror.put(row["id"], row["scope"], row["task"], vectors[i], row["_rowid"])
                 stamps[row["id"]] = row["created"]
+        complete = True
+        for row in state.rows:
+            if row["id"] not in mirror:  # dropped after the stamps were read: not fetched
+                complete = False
+            mirror.set_row(row["id"], row["_rowid"])
+        return complete
 
     def _remember(self, entry_id: str, scope: str, signature: str, created: float) -> None:
         key = (scope, signature)
@@ -488,8 +501,7 @@ class LanceStore:
             )
             query = vector_query.distance_type("cosine").where(where, prefilter=True).limit(k)
             if self.index_kind() != "flat":
-                # PQ distances are approximate; re-rank on the stored vectors.
-                query = query.refine_factor(10)
+                query = self.plan.tune(query)
             rows = query.to_arrow().to_pylist()
             hits = []
             for row in rows:
@@ -618,69 +630,83 @@ class LanceStore:
         self._schedule_sweep()
 
     def optimize(self) -> None:
-        """Compact fragments and fold new rows into the index; start the index when big.
+        """Compact fragments, fold new rows into the indexes, build them once the table is big.
 
-        Building the index takes seconds (12 s at 20k rows on two cores), so with
-        `background_index` it runs in a thread and searches stay flat until it lands.
+        With `background_index` this runs in a thread and returns at once: a build takes
+        seconds to minutes (1M rows), and appends and hits must not wait for it. Until the
+        build commits, searches use what is there (the mirror, or the older index plus an
+        exhaustive scan of newer rows), so a half-built index never answers.
         """
-        with self._lock, self._guard("optimize"):
-            self._writes = 0
-            if self.indexing:
-                return  # compaction would race the index build's commit
-            rows = int(self._table.count_rows())
-            if rows >= self.index_threshold and self.index_kind() == "flat":
-                self.build_index(wait=not self.background_index)
-                if self.indexing:
-                    return
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", UserWarning)
-                self._retry(lambda: self._table.optimize(cleanup_older_than=self.keep_versions))
-            self._committed(reload=True)
-
-    @property
-    def indexing(self) -> bool:
-        """Whether an index build is running in the background."""
-        return self._indexer is not None and self._indexer.is_alive()
-
-    def build_index(self, wait: bool = True) -> None:
-        """An IVF_PQ index on the vectors (cosine); only worth it for big tables."""
-        if wait:
-            self._create_index()
+        self._writes = 0
+        if not self.background_index:
+            self._upkeep()
             return
         with self._lock:
             if self.indexing:
                 return
             self._indexer = threading.Thread(
-                target=self._create_index_logged, name="stepchat-lance-index", daemon=True
+                target=self._upkeep_logged, name="stepchat-lance-upkeep", daemon=True
             )
             self._indexer.start()
 
+    @property
+    def indexing(self) -> bool:
+        """Whether compaction or an index build is running in the background."""
+        return self._indexer is not None and self._indexer.is_alive()
+
+    def build_index(self, wait: bool = True) -> None:
+        """Build the vector and scalar indexes now, whatever the table's size."""
+        if wait:
+            with self._guard("index"):
+                self._create_indexes(int(self._table.count_rows()))
+            self._follow_upkeep()
+            return
+        self.optimize()
+
     def wait_for_index(self, timeout: float | None = None) -> None:
-        """Block until a background index build has finished (for tests and the bench)."""
+        """Block until background upkeep has finished (for tests and the bench)."""
         if self._indexer is not None:
             self._indexer.join(timeout)
 
-    def _create_index_logged(self) -> None:
+    def _upkeep_logged(self) -> None:
         try:
-            self._create_index()
+            self._upkeep()
         except StoreError as exc:
-            log.warning("%s", exc)  # searches stay flat; the next optimize tries again
+            log.warning("%s", exc)  # searches keep what they had; the next upkeep tries again
 
-    def _create_index(self) -> None:
-        # Runs without the store lock: reads and appends go on while the index trains.
-        with self._guard("index"):
-            from lancedb.index import IvfPq
-
+    def _upkeep(self) -> None:
+        """Runs without the store lock: LanceDB tables take reads, appends and maintenance
+        at once, so requests go on; only the final swap of in-memory state takes the lock."""
+        with self._upkeep_lock, self._guard("optimize"):
             rows = int(self._table.count_rows())
-            config = IvfPq(
-                distance_type="cosine",
-                num_partitions=max(1, min(rows // 256, int(rows**0.5))),
-                num_sub_vectors=_sub_vectors(self.dim),
-            )
-            self._table.create_index("vector", config=config, replace=True)
-        with self._lock, self._guard("index"):
+            if rows >= self.index_threshold and self.index_kind() == "flat":
+                self._create_indexes(rows)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", UserWarning)
+                self._retry(lambda: self._table.optimize(cleanup_older_than=self.keep_versions))
+        self._follow_upkeep()
+
+    def _follow_upkeep(self) -> None:
+        """Re-read keys (row ids move when fragments merge) and swap them in, unless someone
+        wrote meanwhile: then the next request re-reads the table anyway."""
+        with self._guard("optimize"):
+            state = self._read_state()
+        with self._lock:
             self._index_kind = None
-            self._committed(reload=True)
+            if self._table.version == state.version:
+                self._install(state)
+
+    def _create_indexes(self, rows: int) -> None:
+        config = self.plan.vector_config(rows, self.dim)
+        self._table.create_index("vector", config=config, replace=True)
+        from lancedb.index import Bitmap
+
+        for column in SCALAR_COLUMNS:
+            self._table.create_index(column, config=Bitmap(), replace=True)
+
+    def search_path(self) -> str:
+        """How a search runs now: 'mirror' (in memory, exact), 'flat', or the index type."""
+        return "mirror" if self._mirror is not None else self.index_kind()
 
     def index_kind(self) -> str:
         """'flat' (exhaustive search) or the vector index type, e.g. 'IVF_PQ'."""
@@ -822,6 +848,15 @@ class LanceStore:
             with self._lock, self._guard("stats"):
                 table_stats = self._table.stats()
         return int(table_stats["total_bytes"])
+
+
+@dataclass
+class _State:
+    """The table's keys (and vectors the mirror lacks) at one version."""
+
+    version: int
+    rows: list[dict[str, Any]]
+    vectors: list[tuple[list[dict[str, Any]], Any]] = field(default_factory=list)
 
 
 def _matrix(column: Any, dim: int) -> Any:
