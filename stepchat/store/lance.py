@@ -5,10 +5,12 @@ Why the extra machinery around LanceDB:
   and `get` of hot entries are answered from memory (a signature map and a small LRU), which
   is reloaded when another process commits a new table version.
 - One-row appends leave one fragment each and slow every later query, so the table is
-  compacted every `optimize_every` writes.
-- Flat search is fast below tens of thousands of rows; an IVF_PQ index (cosine) is built
-  once the table reaches `index_threshold` rows, and searches then re-rank candidates on the
-  exact vectors so similarities stay exact.
+  compacted every `optimize_every` writes, in a background thread (requests never wait).
+- Up to `mirror_limit` rows, vectors are also kept in memory and searched exactly there
+  (`stepchat.store.mirror`); hits are then read by row id. Past `index_threshold` rows the
+  table gets the ANN and scalar indexes of `stepchat.store.indexing`, built in the
+  background; bigger tables are searched through them.
+- The table may live in an S3-compatible bucket (`stepchat.store.location`).
 - Two processes may write one table: a commit that loses a race is retried with backoff, and
   replacing an entry is one `merge_insert` commit, so a crash never leaves it half-replaced.
 - Size is bounded by `CacheLimits`: every `evict_every` writes a background thread evicts

@@ -21,6 +21,8 @@ from stepchat.core.ports import SearchHit, Store, StoreError
 from stepchat.core.types import CacheEntry, TaskKind
 
 T = TypeVar("T")
+SHARED_NOTE = "shared cache "
+"""How every note of this module starts, so the app can show them as they come."""
 
 
 class SharedStore:
@@ -70,7 +72,7 @@ class SharedStore:
         if not self._down:
             self._down = True
             reason = str(exc).split(": ", 1)[-1]
-            note = f"shared cache {self.name} unreachable ({reason}); answering without it"
+            note = f"{SHARED_NOTE}{self.name} unreachable ({reason}); answering without it"
             self._notes.append(note)
 
     def _came_back(self, store: Store) -> None:
@@ -81,7 +83,7 @@ class SharedStore:
             store.add(entry)  # a failure here is a new outage; the rest keep waiting
             del self._pending[entry_id]
             written += 1
-        note = f"shared cache {self.name} is back"
+        note = f"{SHARED_NOTE}{self.name} is back"
         if written:
             note += f"; wrote {written} entries kept while it was down"
         self._notes.append(note)

@@ -29,6 +29,7 @@ from stepchat.config import Config
 from stepchat.core.events import PipelineEvent
 from stepchat.core.ports import Clock, GenerationCancelled, SystemClock
 from stepchat.runtime import Parts, build_cache, flush_store
+from stepchat.store.shared import SHARED_NOTE
 from stepchat.tui.commands import palette_commands
 from stepchat.tui.errors import describe
 from stepchat.tui.history import Conversation, History, HistoryError, Turn, export_markdown
@@ -338,6 +339,9 @@ class StepchatApp(App[int]):
             return
         self.active = None
         active.turn.record = message.record
+        for note in message.record.get("notes", []):
+            if str(note).startswith(SHARED_NOTE):  # the team cache went away or came back
+                self.notify(str(note), severity="warning")
         self.stats.record(message.record)
         self.stats.entries = message.entries
         await active.view.finish(message.record)
