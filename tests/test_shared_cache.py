@@ -171,3 +171,31 @@ def test_a_missing_bucket_or_bad_scheme_is_one_line(bucket_env: WeedServer) -> N
     assert "\n" not in str(info.value) and "bucket does not exist" in str(info.value)
     with pytest.raises(StoreError, match="unsupported scheme"):
         CacheLocation.of("ftp://host/cache")
+
+
+def _ask(home: Path, env: dict[str, str], prompt: str) -> dict[str, object]:
+    done = subprocess.run(
+        [sys.executable, "-m", "stepchat.cli", "ask", "--json", prompt],
+        env={**os.environ, **env, "STEPCHAT_HOME": str(home), "PYTHONPATH": str(ROOT)},
+        capture_output=True, text=True, timeout=600, check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    return dict(json.loads(done.stdout.strip().splitlines()[-1]))
+
+
+@pytest.mark.slow
+def test_two_stepchat_processes_share_one_bucket_on_the_real_stack(
+    bucket_uri: str, bucket_env: WeedServer, tmp_path: Path
+) -> None:
+    """Real model, real MiniLM, real LanceDB in the bucket; two homes, one shared cache."""
+    homes = [tmp_path / "alice", tmp_path / "bob"]
+    for home in homes:
+        (home / "config").mkdir(parents=True)
+        (home / "config" / "config.toml").write_text(f'[cache]\nuri = "{bucket_uri}"\n')
+    first = _ask(homes[0], bucket_env.env(), "Solve for x: 3x + 5 = 20. Show each step.")
+    assert first["path"] == "miss" and first["stored_entry"]
+    second = _ask(homes[1], bucket_env.env(), "Solve for y: 3y + 5 = 20. Show each step.")
+    assert second["path"] in ("reuse-only", "patched")
+    assert second["matched_entry"] == first["stored_entry"]  # found alice's entry
+    assert str(second["answer"]).strip().splitlines()[-1] == "y = 5"
+    assert not (homes[1] / "data" / "cache").exists()  # nothing went to bob's local disk

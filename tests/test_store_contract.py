@@ -321,7 +321,7 @@ def test_lance_index_keeps_exact_top_hit(lance_dir: Path) -> None:
     assert hits[0].entry.id == "e5"  # searches keep working meanwhile
     store.wait_for_index(timeout=120)
     assert not store.indexing
-    assert store.index_kind() == "IVF_PQ"
+    assert store.index_kind() == "IVF_SQ"
     for i in (0, 17, 333, 599):
         hits = store.search(EMBED.embed(prompts[i]), scope="s1", task=TaskKind.LINEAR, k=1)
         assert hits[0].entry.id == f"e{i}"

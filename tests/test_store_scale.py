@@ -115,7 +115,7 @@ def test_big_tables_take_the_index_and_find_the_true_nearest_entry(tmp_path: Pat
                        index_threshold=1000, mirror_limit=0, background_index=False)
     store.add_many([entry(i, vectors[i]) for i in range(3000)])
     store.optimize()
-    assert store.search_path() == "IVF_PQ"
+    assert store.search_path() == "IVF_SQ"
     queries = centres[rng.integers(0, 60, 100)] + rng.standard_normal((100, 64)).astype(
         np.float32) * 0.03
     found = 0
@@ -142,7 +142,7 @@ def test_upkeep_runs_beside_requests(tmp_path: Path) -> None:
         during.append(store.indexing)
     assert during[0], "the first request waited for the build"
     store.wait_for_index(timeout=600)
-    assert store.index_kind() == "IVF_PQ" and store.count() == 20_010
+    assert store.index_kind() == "IVF_SQ" and store.count() == 20_010
     for i in (0, 20_005):
         hits = store.search(vectors[i].tolist(), scope="s", task=TaskKind.LINEAR, k=1)
         assert hits[0].entry.id == f"e{i}"
