@@ -34,7 +34,6 @@ import warnings
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
 from typing import Any, TypeVar
@@ -43,9 +42,11 @@ from stepchat.config import CacheLimits
 from stepchat.core.ports import SearchHit, StoreError
 from stepchat.core.types import CacheEntry, TaskKind, step_from_dict, step_to_dict
 from stepchat.paths import ensure_private_dir
-from stepchat.store.indexing import DEFAULT_PLAN, SCALAR_COLUMNS, IndexPlan
+from stepchat.store.indexing import DEFAULT_PLAN, IndexPlan
 from stepchat.store.location import CacheLocation
 from stepchat.store.mirror import NO_ROW, VectorMirror
+from stepchat.store.snapshot import Snapshot, apply_snapshot, read_snapshot
+from stepchat.store.upkeep import UpkeepMixin
 
 log = logging.getLogger("stepchat.store")
 
@@ -91,11 +92,6 @@ def _first_line(exc: BaseException) -> str:
     return text.splitlines()[0][:200]
 
 
-def _index_label(index_type: str) -> str:
-    """LanceDB's 'IvfHnswSq' spelled the way its create_index takes it: 'IVF_HNSW_SQ'."""
-    return re.sub(r"(?<!^)(?=[A-Z])", "_", index_type).upper()
-
-
 def _dir_bytes(directory: Path) -> int:
     total = 0
     for root, _dirs, files in os.walk(directory):
@@ -107,7 +103,7 @@ def _dir_bytes(directory: Path) -> int:
     return total
 
 
-class LanceStore:
+class LanceStore(UpkeepMixin):
     """A `Store` on LanceDB; safe to share between threads of one process."""
 
     def __init__(
@@ -295,68 +291,27 @@ class LanceStore:
         """Rebuild the in-memory signature map (and vector mirror) from the table."""
         self._install(self._read_state())
 
-    def _read_state(self) -> _State:
-        """Everything `_install` needs, read from the table without touching memory state,
-        so a background thread can do the reading while requests go on."""
-        version = self._table.version
-        table = (
-            self._table.search()
-            .select([*_KEY_COLUMNS, "task"])
-            .with_row_id(True)
-            .limit(None)
-            .to_arrow()
-        )
-        rows = table.to_pylist()
-        state = _State(version, rows)
-        if len(rows) <= self.mirror_limit:
-            stamps = dict(self._mirror_stamp)
-            missing = [r["_rowid"] for r in rows if stamps.get(r["id"]) != r["created"]]
-            for begin in range(0, len(missing), 4096):
-                fetched = (
-                    self._table.take_row_ids(missing[begin : begin + 4096])
-                    .select(["id", "scope", "task", "created", "vector"])
-                    .with_row_id()
-                    .to_arrow()
-                )
-                state.vectors.append((fetched.to_pylist(), _matrix(fetched["vector"], self.dim)))
-        return state
+    def _read_state(self) -> Snapshot:
+        """Everything `_install` needs, read without touching memory state, so a background
+        thread can read while requests go on."""
+        limit = self.mirror_limit
+        return read_snapshot(self._table, self.dim, limit, dict(self._mirror_stamp))
 
-    def _install(self, state: _State) -> None:
+    def _install(self, state: Snapshot) -> None:
         """Swap in what `_read_state` read (under the lock); cached entries are forgotten."""
         self._signatures.clear()
         self._keys.clear()
         self._lru.clear()
         for row in state.rows:
             self._remember(row["id"], row["scope"], row["signature"], row["created"])
-        complete = self._sync_mirror(state)
-        self._seen_version = state.version if complete else -1  # -1: read again next time
-
-    def _sync_mirror(self, state: _State) -> bool:
-        """Keep the vector mirror equal to the table while the table is small enough for it.
-
-        Only rows the mirror lacked (new, or replaced: another `created`) were read; the rest
-        just learn their current row ids, which compaction changes.
-        """
+        complete = True
         if len(state.rows) > self.mirror_limit:
             self._mirror, self._mirror_stamp = None, {}
-            return True
-        if self._mirror is None:
-            self._mirror, self._mirror_stamp = VectorMirror(self.dim), {}
-        mirror, stamps = self._mirror, self._mirror_stamp
-        present = {row["id"] for row in state.rows}
-        for gone in [i for i in mirror.ids() if i not in present]:
-            mirror.drop(gone)
-            stamps.pop(gone, None)
-        for fetched, vectors in state.vectors:
-            for i, row in enumerate(fetched):
-                mirror.put(row["id"], row["scope"], row["task"], vectors[i], row["_rowid"])
-                stamps[row["id"]] = row["created"]
-        complete = True
-        for row in state.rows:
-            if row["id"] not in mirror:  # dropped after the stamps were read: not fetched
-                complete = False
-            mirror.set_row(row["id"], row["_rowid"])
-        return complete
+        else:
+            if self._mirror is None:
+                self._mirror, self._mirror_stamp = VectorMirror(self.dim), {}
+            complete = apply_snapshot(self._mirror, self._mirror_stamp, state)
+        self._seen_version = state.version if complete else -1  # -1: read again next time
 
     def _remember(self, entry_id: str, scope: str, signature: str, created: float) -> None:
         key = (scope, signature)
@@ -631,97 +586,6 @@ class LanceStore:
             self.optimize()
         self._schedule_sweep()
 
-    def optimize(self) -> None:
-        """Compact fragments, fold new rows into the indexes, build them once the table is big.
-
-        With `background_index` this runs in a thread and returns at once: a build takes
-        seconds to minutes (1M rows), and appends and hits must not wait for it. Until the
-        build commits, searches use what is there (the mirror, or the older index plus an
-        exhaustive scan of newer rows), so a half-built index never answers.
-        """
-        self._writes = 0
-        if not self.background_index:
-            self._upkeep()
-            return
-        with self._lock:
-            if self.indexing:
-                return
-            self._indexer = threading.Thread(
-                target=self._upkeep_logged, name="stepchat-lance-upkeep", daemon=True
-            )
-            self._indexer.start()
-
-    @property
-    def indexing(self) -> bool:
-        """Whether compaction or an index build is running in the background."""
-        return self._indexer is not None and self._indexer.is_alive()
-
-    def build_index(self, wait: bool = True) -> None:
-        """Build the vector and scalar indexes now, whatever the table's size."""
-        if wait:
-            with self._guard("index"):
-                self._create_indexes(int(self._table.count_rows()))
-            self._follow_upkeep()
-            return
-        self.optimize()
-
-    def wait_for_index(self, timeout: float | None = None) -> None:
-        """Block until background upkeep has finished (for tests and the bench)."""
-        if self._indexer is not None:
-            self._indexer.join(timeout)
-
-    def _upkeep_logged(self) -> None:
-        try:
-            self._upkeep()
-        except StoreError as exc:
-            log.warning("%s", exc)  # searches keep what they had; the next upkeep tries again
-
-    def _upkeep(self) -> None:
-        """Runs without the store lock: LanceDB tables take reads, appends and maintenance
-        at once, so requests go on; only the final swap of in-memory state takes the lock."""
-        with self._upkeep_lock, self._guard("optimize"):
-            rows = int(self._table.count_rows())
-            if rows >= self.index_threshold and self.index_kind() == "flat":
-                self._create_indexes(rows)
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", UserWarning)
-                self._retry(lambda: self._table.optimize(cleanup_older_than=self.keep_versions))
-        self._follow_upkeep()
-
-    def _follow_upkeep(self) -> None:
-        """Re-read keys (row ids move when fragments merge) and swap them in, unless someone
-        wrote meanwhile: then the next request re-reads the table anyway."""
-        with self._guard("optimize"):
-            state = self._read_state()
-        with self._lock:
-            self._index_kind = None
-            if self._table.version == state.version:
-                self._install(state)
-
-    def _create_indexes(self, rows: int) -> None:
-        config = self.plan.vector_config(rows, self.dim)
-        self._table.create_index("vector", config=config, replace=True)
-        from lancedb.index import Bitmap
-
-        for column in SCALAR_COLUMNS:
-            self._table.create_index(column, config=Bitmap(), replace=True)
-
-    def search_path(self) -> str:
-        """How a search runs now: 'mirror' (in memory, exact), 'flat', or the index type."""
-        return "mirror" if self._mirror is not None else self.index_kind()
-
-    def index_kind(self) -> str:
-        """'flat' (exhaustive search) or the vector index type, e.g. 'IVF_PQ'."""
-        if self._index_kind is None:
-            with self._lock, self._guard("index"):
-                kind = "flat"
-                for index in self._table.list_indices():
-                    if "vector" in list(index.columns):
-                        kind = _index_label(str(index.index_type))
-                        break
-                self._index_kind = kind
-        return self._index_kind
-
     def stats(self) -> dict[str, Any]:
         with self._lock, self._guard("stats"):
             table_stats: Any = self._table.stats()
@@ -850,21 +714,6 @@ class LanceStore:
             with self._lock, self._guard("stats"):
                 table_stats = self._table.stats()
         return int(table_stats["total_bytes"])
-
-
-@dataclass
-class _State:
-    """The table's keys (and vectors the mirror lacks) at one version."""
-
-    version: int
-    rows: list[dict[str, Any]]
-    vectors: list[tuple[list[dict[str, Any]], Any]] = field(default_factory=list)
-
-
-def _matrix(column: Any, dim: int) -> Any:
-    """A FixedSizeList<float32> column as an (n, dim) numpy matrix, without Python floats."""
-    flat = column.combine_chunks().flatten() if hasattr(column, "combine_chunks") else column
-    return flat.to_numpy(zero_copy_only=False).reshape(-1, dim)
 
 
 def _row_bytes(row: dict[str, Any], dim: int) -> int:
