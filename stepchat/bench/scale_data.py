@@ -107,13 +107,13 @@ def _unit(vectors: np.ndarray) -> np.ndarray:
 def build(
     size: int, lookups: int, embed: Embed, cache_dir: Path | None, real_pool: int = REAL_LIMIT
 ) -> Workload:
-    """The workload for one size; sizes past `real_pool` grow synthetic entries from it."""
-    real = min(size, real_pool)
-    stored = requests(max(real, real_pool if size > real_pool else real), STORE_SEED)
+    """The workload for one size: the head of `real_pool` real entries (so one embedding
+    serves every size of a run), or synthetic entries grown from all of them."""
+    stored = requests(real_pool, STORE_SEED)
     vectors = cached_vectors([p for p, _ in stored], embed, cache_dir)
     asked = requests(lookups, QUERY_SEED)
     queries = cached_vectors([p for p, _ in asked], embed, cache_dir)
-    if size <= real_pool:
+    if size <= len(stored):
         return Workload(
             [p for p, _ in stored[:size]], [t for _, t in stored[:size]], vectors[:size],
             [t for _, t in asked], queries, synthetic=False,
