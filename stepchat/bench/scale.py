@@ -175,10 +175,12 @@ def run_scale(
     with_model: bool = True,
     embed: scale_data.Embed | None = None,
     vectors_dir: Path | None = None,
+    real_limit: int = scale_data.REAL_LIMIT,
 ) -> list[dict[str, Any]]:
-    """Measure each size in a fresh store (a temp dir, or `uri/scale-N` in a bucket)."""
+    """Measure each size in a fresh store (a temp dir, or `uri/scale-N` in a bucket);
+    sizes past `real_limit` get synthetic vectors grown from the real ones."""
     embed = embed or scale_data.minilm_embed()
-    real_pool = min(max(sizes), scale_data.REAL_LIMIT)
+    real_pool = min(max(sizes), real_limit)
     results = []
     with tempfile.TemporaryDirectory(prefix="stepchat-scale-") as tmp:
         base = workdir or Path(tmp)
