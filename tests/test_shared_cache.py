@@ -110,10 +110,8 @@ def _shared(server: WeedServer, prefix: str, clock: FixedClock) -> SharedStore:
 
 
 def test_a_stopped_server_is_a_miss_with_one_line_and_is_used_again_when_back(
-    weed_own: WeedServer, monkeypatch: pytest.MonkeyPatch
+    weed_own: WeedServer,
 ) -> None:
-    for key, value in weed_own.env().items():
-        monkeypatch.setenv(key, value)
     clock = FixedClock()
     shared = _shared(weed_own, "outage", clock)
     shared.add(entry("before", "Solve for x: 2x + 1 = 9."))
@@ -140,10 +138,8 @@ def test_a_stopped_server_is_a_miss_with_one_line_and_is_used_again_when_back(
 
 
 def test_answers_keep_coming_while_the_bucket_is_down(
-    weed_own: WeedServer, monkeypatch: pytest.MonkeyPatch
+    weed_own: WeedServer,
 ) -> None:
-    for key, value in weed_own.env().items():
-        monkeypatch.setenv(key, value)
     clock = FixedClock()
     shared = _shared(weed_own, "answers", clock)
     settings = PipelineSettings(linear_strategy="solver-first")
