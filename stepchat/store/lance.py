@@ -302,10 +302,12 @@ class LanceStore(UpkeepMixin):
         self._signatures.clear()
         self._keys.clear()
         self._lru.clear()
-        for row in state.rows:
-            self._remember(row["id"], row["scope"], row["signature"], row["created"])
+        for entry_id, scope, signature, created in zip(
+            state.ids, state.scopes, state.signatures, state.created, strict=True
+        ):
+            self._remember(entry_id, scope, signature, created)
         complete = True
-        if len(state.rows) > self.mirror_limit:
+        if len(state) > self.mirror_limit:
             self._mirror, self._mirror_stamp = None, {}
         else:
             if self._mirror is None:

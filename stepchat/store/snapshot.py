@@ -13,17 +13,25 @@ from typing import Any
 
 from stepchat.store.mirror import VectorMirror
 
-KEY_COLUMNS = ["id", "scope", "signature", "created", "task"]
+KEY_COLUMNS = ["id", "scope", "signature", "created"]
 _TAKE_CHUNK = 4096
 
 
 @dataclass
 class Snapshot:
-    """The table's keys (with row ids) and the vectors the mirror lacked, at `version`."""
+    """The table's keys (column by column, with row ids) and the vectors the mirror lacked,
+    at `version`. Columns, not row dicts: a million dicts would cost a gigabyte."""
 
     version: int
-    rows: list[dict[str, Any]]
+    ids: list[str]
+    scopes: list[str]
+    signatures: list[str]
+    created: list[float]
+    rowids: list[int]
     vectors: list[tuple[list[dict[str, Any]], Any]] = field(default_factory=list)
+
+    def __len__(self) -> int:
+        return len(self.ids)
 
 
 def matrix(column: Any, dim: int) -> Any:
@@ -36,11 +44,20 @@ def read_snapshot(table: Any, dim: int, mirror_limit: int, stamps: dict[str, flo
     """Keys of every row; vectors of rows whose `created` differs from `stamps` (new or
     replaced) when the table is small enough to mirror."""
     version = table.version
-    rows = table.search().select(KEY_COLUMNS).with_row_id(True).limit(None).to_arrow()
-    snapshot = Snapshot(version, rows.to_pylist())
-    if len(snapshot.rows) > mirror_limit:
+    keys = table.search().select(KEY_COLUMNS).with_row_id(True).limit(None).to_arrow()
+    snapshot = Snapshot(
+        version,
+        *(keys[name].to_pylist() for name in ("id", "scope", "signature", "created", "_rowid")),
+    )
+    if len(snapshot) > mirror_limit:
         return snapshot
-    missing = [r["_rowid"] for r in snapshot.rows if stamps.get(r["id"]) != r["created"]]
+    missing = [
+        row
+        for entry_id, created, row in zip(
+            snapshot.ids, snapshot.created, snapshot.rowids, strict=True
+        )
+        if stamps.get(entry_id) != created
+    ]
     for begin in range(0, len(missing), _TAKE_CHUNK):
         fetched = (
             table.take_row_ids(missing[begin : begin + _TAKE_CHUNK])
@@ -58,7 +75,7 @@ def apply_snapshot(mirror: VectorMirror, stamps: dict[str, float], snapshot: Sna
 
     Rows the mirror already held only learn their current row ids, which compaction changes.
     """
-    present = {row["id"] for row in snapshot.rows}
+    present = set(snapshot.ids)
     for gone in [i for i in mirror.ids() if i not in present]:
         mirror.drop(gone)
         stamps.pop(gone, None)
@@ -67,8 +84,8 @@ def apply_snapshot(mirror: VectorMirror, stamps: dict[str, float], snapshot: Sna
             mirror.put(row["id"], row["scope"], row["task"], vectors[i], row["_rowid"])
             stamps[row["id"]] = row["created"]
     complete = True
-    for row in snapshot.rows:
-        if row["id"] not in mirror:
+    for entry_id, rowid in zip(snapshot.ids, snapshot.rowids, strict=True):
+        if entry_id not in mirror:
             complete = False
-        mirror.set_row(row["id"], row["_rowid"])
+        mirror.set_row(entry_id, rowid)
     return complete
