@@ -323,14 +323,19 @@ class LanceStore(UpkeepMixin):
             self._signatures[key] = (created, entry_id)
 
     def _sync(self) -> None:
-        """Reload when another process committed since we last looked."""
-        if self._table.version != self._seen_version:
+        """Reload when another process committed since we last looked.
+
+        Not while our own upkeep runs: its commits move the version too, and it re-reads
+        the table itself when it ends, so no request pays for a re-read meanwhile.
+        """
+        if self._table.version != self._seen_version and not self.upkeeping:
             self._reload()
 
     def _committed(self, commits: int = 1, reload: bool = False) -> None:
-        """After our own `commits` writes: follow them, or reload if another writer came between."""
+        """After our own `commits` writes: follow them, or reload if another writer came
+        between (unless it may have been our own upkeep, which re-reads when it ends)."""
         version = self._table.version
-        if reload or version != self._seen_version + commits:
+        if reload or (version != self._seen_version + commits and not self.upkeeping):
             self._reload()
         else:
             self._seen_version = version

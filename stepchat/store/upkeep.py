@@ -44,6 +44,9 @@ class UpkeepMixin:
     _index_kind: str | None
     _mirror: VectorMirror | None
     _writes: int
+    _seen_version: int
+    upkeeping: bool = False
+    """True while compaction or a build runs (its commits are ours; skip re-reads)."""
     background_index: bool
     index_threshold: int
     keep_versions: timedelta
@@ -110,24 +113,37 @@ class UpkeepMixin:
     def _upkeep(self) -> None:
         """Runs without the store lock: LanceDB tables take reads, appends and maintenance
         at once, so requests go on; only the final swap of in-memory state takes the lock."""
-        with self._upkeep_lock, self._guard("optimize"):
-            rows = int(self._table.count_rows())
-            if rows >= self.index_threshold and self.index_kind() == "flat":
-                self._create_indexes(rows)
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", UserWarning)
-                self._retry(lambda: self._table.optimize(cleanup_older_than=self.keep_versions))
-        self._follow_upkeep()
+        with self._upkeep_lock:
+            self.upkeeping = True
+            try:
+                with self._guard("optimize"):
+                    rows = int(self._table.count_rows())
+                    if rows >= self.index_threshold and self.index_kind() == "flat":
+                        self._create_indexes(rows)
+                    with warnings.catch_warnings():
+                        warnings.simplefilter("ignore", UserWarning)
+                        keep = self.keep_versions
+                        self._retry(lambda: self._table.optimize(cleanup_older_than=keep))
+            finally:
+                try:
+                    self._follow_upkeep()
+                finally:
+                    self.upkeeping = False
 
     def _follow_upkeep(self) -> None:
-        """Re-read keys (row ids move when fragments merge) and swap them in, unless someone
-        wrote meanwhile: then the next request re-reads the table anyway."""
-        with self._guard("optimize"):
-            state = self._read_state()
+        """Re-read keys (row ids move when fragments merge) and swap them in; if someone
+        wrote between the read and the swap, read again (a few times, then leave it to the
+        next request)."""
+        for _ in range(3):
+            with self._guard("optimize"):
+                state = self._read_state()
+            with self._lock:
+                self._index_kind = None
+                if self._table.version == state.version:
+                    self._install(state)
+                    return
         with self._lock:
-            self._index_kind = None
-            if self._table.version == state.version:
-                self._install(state)
+            self._seen_version = -1
 
     def _create_indexes(self, rows: int) -> None:
         config = self.plan.vector_config(rows, self.dim)
