@@ -31,7 +31,7 @@ class IndexPlan:
     partition_rows: int = 1024
     """Rows per IVF partition. A search scans `nprobes` partitions, so its cost follows
     partition size, not table size: ~16k vectors per lookup at 50k rows and at 1M alike."""
-    nprobes: int = 16
+    nprobes: int = 24
     """IVF partitions a search looks into."""
     refine: int = 5
     """Candidates per wanted hit re-ranked on the exact vectors."""
