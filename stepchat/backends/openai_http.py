@@ -103,6 +103,10 @@ class OpenAIHttpBackend:
         self._top_p = top_p
         self._seed = seed
 
+    def load(self) -> float:
+        """Nothing to load here: the server holds the model; the first request connects."""
+        return 0.0
+
     def count_tokens(self, text: str) -> int:
         """An estimate: the OpenAI API has no tokenizer endpoint to ask."""
         return estimate_tokens(text)

@@ -17,15 +17,15 @@ import tempfile
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from stepchat.bench import workload as wl
-from stepchat.bench.arms import ARM_NAMES, Shared
-from stepchat.bench.metrics import per_seed, summarise
-from stepchat.bench.progress import ProgressBar
-from stepchat.bench.records import Request
-from stepchat.bench.report import main_table, paths_table, write_outputs
-from stepchat.bench.runner import Record, run_bench
+from stepchat.bench.records import ARM_NAMES
+
+if TYPE_CHECKING:
+    from stepchat.bench.arms import Shared
+    from stepchat.bench.progress import ProgressBar
+    from stepchat.bench.records import Request
+    from stepchat.bench.runner import Record
 
 DEFAULT_SEEDS = (42, 43, 44)
 QUICK_BASES = 2
@@ -115,6 +115,26 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         "(default 100000; embedding 100k prompts takes ~10 min on 2 idle cores)",
     )
     parser.add_argument(
+        "--startup",
+        action="store_true",
+        help="whole-process start-up bench instead: --help, ask on a hit, a miss, the app",
+    )
+    parser.add_argument(
+        "--runs",
+        type=int,
+        default=5,
+        metavar="N",
+        help="--startup: measured runs per case, after one discarded warm-up (default 5)",
+    )
+    parser.add_argument(
+        "--pairs",
+        type=Path,
+        nargs="+",
+        metavar="FILE",
+        help="labelled request pairs (JSONL {id, a, b, same, category, source}) instead: "
+        "how often B is served from A's cached answer, per category",
+    )
+    parser.add_argument(
         "--write-workload",
         type=Path,
         metavar="FILE",
@@ -126,6 +146,8 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
 
 def build_workloads(args: argparse.Namespace) -> dict[int, list[Request]]:
     """Seed → requests: generated per seed, or the same file for every seed."""
+    from stepchat.bench import workload as wl
+
     seeds = list(args.seeds or DEFAULT_SEEDS)
     if args.quick:
         seeds = seeds[:1]
@@ -151,6 +173,10 @@ def execute(
     stdout: TextIO | None = None,
 ) -> dict[str, Any]:
     """Run, judge, summarise and write every output; returns results.json's content."""
+    from stepchat.bench.metrics import per_seed, summarise
+    from stepchat.bench.report import write_outputs
+    from stepchat.bench.runner import run_bench
+
     out.mkdir(parents=True, exist_ok=True)
     records: list[Record] = []
     with (out / "requests.jsonl").open("w", encoding="utf-8") as log:
@@ -179,6 +205,8 @@ def execute(
 
 
 def print_tables(results: dict[str, Any], stream: TextIO) -> None:
+    from stepchat.bench.report import main_table, paths_table
+
     stream.write("\n" + main_table(results["summary"]) + "\n" + paths_table(results["summary"]))
     stream.flush()
 
@@ -216,13 +244,65 @@ def _run_scale(args: argparse.Namespace) -> int:
     return 0
 
 
+def _run_pairs(args: argparse.Namespace) -> int:
+    from stepchat.bench.pairs import report, run_pairs, summary, tradeoff_table
+    from stepchat.bench.pairs_data import load_pairs
+    from stepchat.bench.progress import ProgressBar
+    from stepchat.config import load_config
+    from stepchat.runtime import load_embedder
+
+    try:
+        pairs = [pair for path in args.pairs for pair in load_pairs(path)]
+    except ValueError as exc:
+        print(f"stepchat bench: {exc}", file=sys.stderr)
+        return 2
+    _quiet_imports()
+    config = load_config()
+    print(f"stepchat bench: {len(pairs)} pairs; loading the embedder", file=sys.stderr)
+    embedder = load_embedder()
+    progress = ProgressBar(len(pairs))
+    tallies = run_pairs(pairs, embedder, config.pipeline, on_pair=progress.advance)
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "pairs.md").write_text(report(tallies, [str(p) for p in args.pairs]))
+    (args.out / "pairs.json").write_text(json.dumps(summary(tallies), indent=2) + "\n")
+    print(tradeoff_table(tallies))
+    print(f"stepchat bench: wrote {args.out}/pairs.md and pairs.json", file=sys.stderr)
+    return 0
+
+
+def missing_bench_extra() -> str | None:
+    """The one-line hint when the bench's own dependencies are not installed, else None."""
+    import importlib.util
+
+    missing = [m for m in ("gptcache", "matplotlib") if importlib.util.find_spec(m) is None]
+    if not missing:
+        return None
+    return (
+        f"the bench needs {' and '.join(missing)}: install them with "
+        "pip install -e '.[bench]' (or pip install 'stepchat[bench]')"
+    )
+
+
 def run(args: argparse.Namespace) -> int:
     """The `stepchat bench` handler; returns the exit status."""
+    hint = missing_bench_extra()
+    if hint is not None and not (args.scale or args.pairs or args.startup):
+        print(f"stepchat bench: {hint}", file=sys.stderr)
+        return 2
+    from stepchat.bench import workload as wl
+    from stepchat.bench.arms import Shared
+    from stepchat.bench.progress import ProgressBar
     from stepchat.config import load_config
     from stepchat.runtime import load_model_and_embedder, load_store
 
     if args.scale:
         return _run_scale(args)
+    if args.startup:
+        from stepchat.bench.startup import main as run_startup
+
+        return run_startup(max(1, args.runs), args.out)
+    if args.pairs:
+        return _run_pairs(args)
     try:
         workloads = build_workloads(args)
     except wl.WorkloadError as exc:

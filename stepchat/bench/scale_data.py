@@ -70,15 +70,14 @@ def requests(count: int, seed: int) -> list[tuple[str, TaskKind]]:
 
 
 def minilm_embed() -> Embed:
-    """Batch embedding with the shipped MiniLM model (two threads: nothing else runs)."""
+    """Embedding with the shipped MiniLM model (two threads: nothing else runs)."""
     from stepchat.embed.minilm import MiniLMEmbedder
 
     embedder = MiniLMEmbedder(threads=2)
 
     def embed(texts: list[str]) -> np.ndarray:
         parts = [
-            np.asarray(embedder.embed_many(texts[i : i + EMBED_CHUNK], batch_size=128),
-                       dtype=np.float32)
+            np.asarray(embedder.embed_many(texts[i : i + EMBED_CHUNK]), dtype=np.float32)
             for i in range(0, len(texts), EMBED_CHUNK)
         ]
         return np.concatenate(parts) if parts else np.empty((0, 384), np.float32)

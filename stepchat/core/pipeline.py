@@ -27,10 +27,13 @@ from stepchat.core.tasks.json_task import JsonHandler
 from stepchat.core.tasks.linear_task import LinearHandler
 from stepchat.core.tasks.text_task import TextHandler
 from stepchat.core.types import (
+    CACHE_STEP,
     Answer,
     AnswerStep,
     CacheEntry,
     CachePath,
+    ChatMessage,
+    Step,
     StepStatus,
     TaskKind,
     Timings,
@@ -109,39 +112,51 @@ class StepCache:
         self,
         prompt: str | bytes,
         *,
+        history: Sequence[ChatMessage] = (),
         on_event: EventSink = ignore_events,
         cancel: CancelToken | None = None,
         reuse: bool = True,
         store: bool = True,
         verify: bool = True,
     ) -> Answer:
-        """Serve `prompt`. `verify=False` serves the model's text unchanged (a baseline)."""
+        """Serve `prompt`, the newest turn after `history` (earlier user and assistant turns).
+
+        In a conversation, open text can lean on earlier turns ("and in winter?"), so it is
+        neither served from nor written to the cache; equations and JSON objects are checked
+        against the request itself and are reused as usual. `verify=False` serves the model's
+        text unchanged (a baseline).
+        """
         total = _Stopwatch(self.clock)
         text, notes = clean_prompt(prompt)
         handler, task = self.detect(text)
-        gen = Generation(self.backend, self.settings, on_event, cancel, clock=self.clock)
+        gen = Generation(
+            self.backend, self.settings, on_event, cancel, clock=self.clock,
+            history=tuple(history),
+        )
         timings = Timings()
         if not verify:
             handler.generate(task, gen, verify=False)
             steps = [AnswerStep(gen.last_text, "raw", StepStatus.REGENERATED)]
-            plain = self._finish(
-                task, gen.last_text, CachePath.MISS, steps, gen, timings, total, notes,
-                on_event=on_event,
-            )
+            plain = self._finish(task, gen.last_text, CachePath.MISS, steps, gen, timings, notes)
+            plain.timings.total_ms = total.ms()
             on_event(DoneEvent(plain))
             return plain
+        if history and task.kind == TaskKind.TEXT and (reuse or store):
+            notes.append("a follow-up in a conversation: open text is not cached")
+            reuse = store = False
 
         candidate, vector = (None, None)
         if reuse:
-            candidate, vector = self._retrieve(task, timings, on_event)
+            candidate, vector = self._retrieve(handler, task, timings, on_event)
         reason = handler.skip_reason(task, candidate.constraints) if candidate else None
+        reusing = candidate is not None and reason is None
         method: str | None = None
-        if candidate is not None and reason is None:
+        if reusing:
+            assert candidate is not None
             on_event(RouteEvent(CachePath.PATCHED))
             steps, method = self._reuse(handler, task, candidate, gen, timings, on_event)
         else:
-            path = CachePath.SKIP_REUSE if reason else CachePath.MISS
-            on_event(RouteEvent(path, reason))
+            on_event(RouteEvent(CachePath.SKIP_REUSE if reason else CachePath.MISS, reason))
             on_event(StageEvent("generate"))
             steps = handler.generate(task, gen)
 
@@ -149,17 +164,15 @@ class StepCache:
         check = _Stopwatch(self.clock)
         verified = handler.integrity(task, answer_text)
         timings.verify_ms += check.ms()
-        if candidate is not None and reason is None:
-            reused_all = all(s.status == StepStatus.REUSED for s in steps)
-            path = CachePath.REUSE_ONLY if reused_all else CachePath.PATCHED
-        answer = self._finish(
-            task, answer_text, path, steps, gen, timings, total, notes,
-            on_event=on_event, skip_reason=reason, verified=verified, method=method,
-            matched=candidate.id if candidate else None,
-        )
-        if candidate is not None and reason is None:
+        path = _path_of(steps, reusing=reusing, skipped=reason is not None)
+        answer = self._finish(task, answer_text, path, steps, gen, timings, notes)
+        answer.skip_reason, answer.verified, answer.patch_method = reason, verified, method
+        answer.matched_entry = candidate.id if reusing and candidate else None
+        for index, step in enumerate(steps):
+            on_event(StepEvent(index, step))
+        if reusing and candidate is not None:
             self.store.touch(candidate.id, self.clock.now())
-        if store and verified is not False and _adds_information(path, gen):
+        if store and verified is not False and _adds_information(reusing, gen):
             answer.stored_entry = self._store(task, answer, vector, timings, on_event)
         answer.notes.extend(_store_notes(self.store))
         answer.timings.total_ms = total.ms()
@@ -169,8 +182,9 @@ class StepCache:
     # ------------------------------------------------------------------ stages
 
     def _retrieve(
-        self, task: Task, timings: Timings, on_event: EventSink
+        self, handler: TaskHandler, task: Task, timings: Timings, on_event: EventSink
     ) -> tuple[CacheEntry | None, list[float] | None]:
+        """The cached request to reuse, or the closest one to explain a skip, or None."""
         on_event(StageEvent("retrieve"))
         if self.settings.signature_lookup:
             watch = _Stopwatch(self.clock)
@@ -195,8 +209,18 @@ class StepCache:
             if task.kind == TaskKind.TEXT
             else self.settings.min_similarity
         )
-        if hits and hits[0].similarity >= floor:
-            return hits[0].entry, vector
+        # A handler whose own test decides (the text gate) compares every neighbour found;
+        # the floor then only chooses which rejected neighbour is worth naming in a skip.
+        reuse_floor = floor if handler.candidate_floor is None else handler.candidate_floor
+        usable = [
+            h.entry
+            for h in hits
+            if h.similarity >= reuse_floor
+            and handler.skip_reason(task, h.entry.constraints) is None
+        ]
+        close = [h.entry for h in hits if h.similarity >= floor]
+        if usable or close:
+            return (usable or close)[0], vector
         return None, vector
 
     def _reuse(
@@ -212,7 +236,7 @@ class StepCache:
         cached = candidate.steps
         watch = _Stopwatch(self.clock)
         passed = handler.verify(task, cached, candidate.constraints)
-        steps = [AnswerStep(s.text, s.kind, StepStatus.REUSED, s.key) for s in cached]
+        steps = [AnswerStep(s.text, s.kind, StepStatus.REUSED, s.key, s.origin) for s in cached]
         whole = all(passed) and handler.integrity(task, handler.stitch(cached)) is not False
         method: str | None = None
         if not whole and self.settings.substitution:
@@ -220,22 +244,10 @@ class StepCache:
             if swapped is not None:
                 method = "substitution"
                 passed = handler.verify(task, swapped, candidate.constraints)
-                steps = [
-                    AnswerStep(
-                        new.text,
-                        new.kind,
-                        StepStatus.REUSED if new.text == old.text else StepStatus.PATCHED,
-                        new.key,
-                    )
-                    for new, old in zip(swapped, cached, strict=True)
-                ]
+                steps = [_substituted(new, old) for new, old in zip(swapped, cached, strict=True)]
                 stitched = handler.stitch(swapped)
                 whole = all(passed) and handler.integrity(task, stitched) is not False
         timings.verify_ms += watch.ms()
-        for index, (step, ok) in enumerate(zip(steps, passed, strict=True)):
-            if not ok:
-                break
-            on_event(StepEvent(index, step))
         if whole:
             return steps, method
         on_event(StageEvent("generate"))
@@ -287,48 +299,55 @@ class StepCache:
         steps: list[AnswerStep],
         gen: Generation,
         timings: Timings,
-        total: _Stopwatch,
         notes: list[str],
-        *,
-        on_event: EventSink | None,
-        skip_reason: str | None = None,
-        verified: bool | None = None,
-        method: str | None = None,
-        matched: str | None = None,
     ) -> Answer:
+        """The answer with its token story: only reused model text counts as saved."""
         timings.generate_ms = gen.generate_ms
-        saved = 0
-        if path in (CachePath.REUSE_ONLY, CachePath.PATCHED):
-            saved = max(0, self.backend.count_tokens(text) - gen.generated_tokens)
-        answer = Answer(
+        saved = sum(
+            self.backend.count_tokens(s.text)
+            for s in steps
+            if s.status == StepStatus.REUSED and s.origin == "model"
+        )
+        return Answer(
             prompt=task.prompt,
             task=task.kind,
             text=text,
             path=path,
             steps=steps,
             model=self.backend.model_id,
-            skip_reason=skip_reason,
             timings=timings,
             tokens=TokenCounts(gen.prompt_tokens, gen.generated_tokens, saved),
-            matched_entry=matched,
-            verified=verified,
-            patch_method=method,
             notes=notes + gen.notes,
         )
-        for index, step in enumerate(steps):
-            if on_event is not None:
-                on_event(StepEvent(index, step))
-        timings.total_ms = total.ms()
-        return answer
 
 
-def _adds_information(path: CachePath, gen: Generation) -> bool:
-    """Store misses and skips, and patches the model contributed to. A reuse-only answer is
-    already cached, and a patch made only by substitution or the solver is rebuilt from the
-    same entry in milliseconds, so storing it would cost an embedding and a write for nothing."""
-    if path == CachePath.REUSE_ONLY:
-        return False
-    return path != CachePath.PATCHED or gen.generated_tokens > 0
+def _substituted(new: Step, old: Step) -> AnswerStep:
+    """A cached step after substitution: a value the prompt states is a fill, not a reuse."""
+    if new.text == old.text:
+        return AnswerStep(old.text, old.kind, StepStatus.REUSED, old.key, old.origin)
+    if new.origin == "prompt":
+        return AnswerStep(new.text, new.kind, StepStatus.FALLBACK, new.key, "prompt")
+    return AnswerStep(new.text, new.kind, StepStatus.PATCHED, new.key, old.origin)
+
+
+def _path_of(steps: Sequence[AnswerStep], *, reusing: bool, skipped: bool) -> CachePath:
+    """How the answer was served, counted honestly: a hit needs a step from the cache."""
+    from_cache = sum(1 for s in steps if s.status in CACHE_STEP)
+    by_solver = all(s.status == StepStatus.FALLBACK for s in steps) and bool(steps)
+    if reusing and from_cache:
+        all_reused = all(s.status == StepStatus.REUSED for s in steps)
+        return CachePath.REUSE_ONLY if all_reused else CachePath.PATCHED
+    if skipped:
+        return CachePath.SKIP_REUSE
+    return CachePath.SOLVER if by_solver else CachePath.MISS
+
+
+def _adds_information(reusing: bool, gen: Generation) -> bool:
+    """Store what was written fresh, and patches the model contributed to. An answer rebuilt
+    from a cached entry without the model (reused, substituted, solved, filled) is rebuilt
+    from the same entry in milliseconds next time, so storing it would cost an embedding and
+    a write for nothing."""
+    return not reusing or gen.generated_tokens > 0
 
 
 def _constant_changes(entry: CacheEntry, task: Task) -> int:

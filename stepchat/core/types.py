@@ -35,6 +35,13 @@ class CachePath(StrEnum):
     PATCHED = "patched"
     SKIP_REUSE = "skip-reuse"
     MISS = "miss"
+    SOLVER = "solver"
+    """No cached step survived or none was needed: the exact solver or the values the prompt
+    states wrote the whole answer. Not a cache hit, whatever was looked up."""
+
+
+CACHE_STEP = frozenset({StepStatus.REUSED, StepStatus.PATCHED})
+"""Statuses of steps served from the cache, as they were or patched."""
 
 
 @dataclass(frozen=True)
@@ -43,11 +50,14 @@ class Step:
 
     `kind` is task specific: "equation", "prose" and "final" for linear equations,
     "member" for a JSON key (then `key` names it), "paragraph" for generic text.
+    `origin` says who wrote it ("model", "solver", or "prompt" for a value the request
+    states): only reused model text counts as tokens the cache saved.
     """
 
     text: str
     kind: str
     key: str | None = None
+    origin: str | None = None
 
 
 @dataclass(frozen=True)
@@ -58,10 +68,20 @@ class AnswerStep:
     kind: str
     status: StepStatus
     key: str | None = None
+    origin: str | None = None
 
     @property
     def step(self) -> Step:
-        return Step(self.text, self.kind, self.key)
+        """The step as it is stored, with who wrote it."""
+        return Step(self.text, self.kind, self.key, self.origin or _ORIGIN[self.status])
+
+
+_ORIGIN = {
+    StepStatus.REUSED: "model",
+    StepStatus.PATCHED: "model",
+    StepStatus.REGENERATED: "model",
+    StepStatus.FALLBACK: "solver",
+}
 
 
 @dataclass
@@ -159,11 +179,19 @@ class Answer:
     patch_method: str | None = None
     notes: list[str] = field(default_factory=list)
 
+    @property
+    def hit(self) -> bool:
+        """Served at least one step from the cache (as it was, or patched)."""
+        return self.path in (CachePath.REUSE_ONLY, CachePath.PATCHED) and any(
+            s.status in CACHE_STEP for s in self.steps
+        )
+
     def to_record(self) -> dict[str, Any]:
         """The JSON record of `stepchat ask --json`; scripts depend on these names."""
         return {
             "answer": self.text,
             "path": str(self.path),
+            "hit": self.hit,
             "task": str(self.task),
             "steps": [
                 {"text": s.text, "status": str(s.status), "kind": s.kind, "key": s.key}
@@ -186,4 +214,7 @@ def step_to_dict(step: Step) -> dict[str, Any]:
 
 
 def step_from_dict(data: dict[str, Any]) -> Step:
-    return Step(text=str(data["text"]), kind=str(data["kind"]), key=data.get("key"))
+    return Step(
+        text=str(data["text"]), kind=str(data["kind"]), key=data.get("key"),
+        origin=data.get("origin"),
+    )

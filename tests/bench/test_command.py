@@ -120,3 +120,19 @@ def test_scale_workload_past_the_real_pool_is_synthetic_and_says_so() -> None:
     assert np.allclose(np.linalg.norm(grown.vectors, axis=1), 1.0, atol=1e-5)
     best = scale_data.exact_bests(grown)
     assert best.shape == (10,) and (best > 0.5).all()  # each lookup has a close family member
+
+
+def test_bench_without_its_extra_says_how_to_install_it(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "gptcache" else real(name)
+    )
+    from stepchat.bench.command import main
+
+    assert main(["--quick"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "gptcache" in err and "[bench]" in err

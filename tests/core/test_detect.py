@@ -50,6 +50,13 @@ def test_json_needs_the_word_and_keys() -> None:
     assert read_spec("Return JSON please") is None
 
 
-def test_text_constraints_capture_constants_and_names() -> None:
-    task = TextHandler().detect("Write a note to Alice about the 3 meetings on Friday.")
-    assert task.constraints["slots"] == ["Alice", "3", "Friday"]
+def test_text_signature_is_the_reduced_request() -> None:
+    """Near repeats share a signature (found without embedding); a changed name does not."""
+    handler = TextHandler()
+    first = handler.detect("What is the capital of France?")
+    assert handler.detect("what's the capital of france").signature == first.signature
+    assert handler.detect("Hi! What is the capital of France? Thanks").signature == (
+        first.signature
+    )
+    assert handler.detect("What is the capital of Germany?").signature != first.signature
+    assert first.constraints == {"request": "What is the capital of France?"}

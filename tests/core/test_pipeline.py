@@ -38,11 +38,13 @@ def final_line(text: str) -> str:
 def test_miss_then_constant_change_then_paraphrase_then_rename() -> None:
     cache = make()
     first = cache.answer(BASE)
-    assert first.path == CachePath.MISS and final_line(first.text) == "x = 5"
+    assert first.path == CachePath.SOLVER and final_line(first.text) == "x = 5"
+    assert not first.hit
     assert first.stored_entry is not None
 
     changed = cache.answer("Solve for x: 3x + 7 = 20. Show each step.")
-    assert changed.path == CachePath.PATCHED
+    # No cached line holds for the new constant: the solver rewrote them all.
+    assert changed.path == CachePath.SOLVER and not changed.hit
     assert final_line(changed.text) == "x = 13/3"
     assert changed.verified is True
 
@@ -56,7 +58,8 @@ def test_miss_then_constant_change_then_paraphrase_then_rename() -> None:
     assert len(cache.backend.calls) == calls  # type: ignore[attr-defined]
     assert renamed.patch_method == "substitution"
     assert final_line(renamed.text) == "y = 5"
-    assert renamed.tokens.generated == 0 and renamed.tokens.saved > 0
+    # The cached steps were the solver's, so reusing them saves no model tokens.
+    assert renamed.hit and renamed.tokens.generated == 0 and renamed.tokens.saved == 0
 
 
 def test_solver_first_answers_equations_without_the_model() -> None:
@@ -118,10 +121,11 @@ def test_json_entity_change_and_added_key() -> None:
 
     other = cache.answer(PERSON.format(name="Bob", age=41, city="Rome"))
     assert json.loads(other.text) == {"name": "Bob", "age": 41, "city": "Rome"}
-    assert other.path == CachePath.PATCHED
+    # Every value is stated: the prompt wrote the answer, not the cache.
+    assert other.path == CachePath.SOLVER and not other.hit
     assert other.stored_entry is None and cache.store.count() == 1
     assert {s.key: s.status for s in other.steps} == {
-        "name": StepStatus.PATCHED, "age": StepStatus.PATCHED, "city": StepStatus.PATCHED
+        "name": StepStatus.FALLBACK, "age": StepStatus.FALLBACK, "city": StepStatus.FALLBACK
     }
 
     added = cache.answer(
@@ -132,10 +136,11 @@ def test_json_entity_change_and_added_key() -> None:
     assert list(obj) == ["name", "age", "city", "email"]
     assert obj["email"] == "bob@example.com"
     statuses = {s.key: s.status for s in added.steps}
-    assert statuses["email"] == StepStatus.PATCHED
-    # Bob's object was rebuilt from Alice's by substitution and not stored again, so the
-    # stated members come from her entry, rewritten: reused where equal, patched where not.
-    assert statuses["name"] == StepStatus.PATCHED
+    # The new key is the model's; the stated members are filled from the prompt. Nothing
+    # came from the cache, so this is not a hit, and the model's member makes it worth storing.
+    assert statuses["email"] == StepStatus.REGENERATED
+    assert statuses["name"] == StepStatus.FALLBACK
+    assert not added.hit and added.path == CachePath.MISS
     assert added.stored_entry is not None
     schema = cache.backend.schemas[-1]  # type: ignore[attr-defined]
     assert schema is not None and schema["required"] == ["email"]
@@ -185,7 +190,7 @@ def test_no_store_and_no_reuse() -> None:
     assert cache.store.count() == 0
     cache.answer(BASE)
     again = cache.answer(BASE, reuse=False, store=False)
-    assert again.path == CachePath.MISS and cache.store.count() == 1
+    assert again.path == CachePath.SOLVER and cache.store.count() == 1
 
 
 def test_plain_generation_serves_the_model_text_unchanged() -> None:
@@ -225,7 +230,7 @@ def test_scopes_do_not_mix_models() -> None:
     a = StepCache(ScriptedBackend([GOOD_STEPS], model_id="a"), emb, store)
     b = StepCache(ScriptedBackend([GOOD_STEPS], model_id="b"), emb, store)
     a.answer(BASE)
-    assert b.answer(BASE).path == CachePath.MISS
+    assert b.answer(BASE).matched_entry is None
 
 
 def test_json_values_listed_without_their_keys_are_not_served_stale() -> None:
@@ -234,7 +239,7 @@ def test_json_values_listed_without_their_keys_are_not_served_stale() -> None:
     assert json.loads(first.text) == {"name": "Bob", "age": 40}
     second = cache.answer("Return only a JSON object with keys name and age for Alice, 31.")
     assert json.loads(second.text) == {"name": "Alice", "age": 31}
-    assert second.path == CachePath.PATCHED
+    assert second.path == CachePath.SOLVER
 
 
 def test_a_member_carrying_an_old_constant_fails_even_when_no_key_states_it() -> None:

@@ -42,6 +42,15 @@ class Generation:
     last_text: str = ""
     notes: list[str] = field(default_factory=list)
     clock: Clock = field(default_factory=SystemClock)
+    history: tuple[ChatMessage, ...] = ()
+    """Earlier turns of the conversation, oldest first, for requests that read them."""
+
+    def conversation(self, request: str) -> list[ChatMessage]:
+        """System prompt, earlier turns, then the request: what a chat model expects."""
+        messages = [ChatMessage("system", self.settings.system_prompt)] if (
+            self.settings.system_prompt
+        ) else []
+        return [*messages, *self.history, ChatMessage("user", request)]
 
     def complete(
         self,
@@ -79,6 +88,9 @@ class TaskHandler(Protocol):
     """The task-specific half of the pipeline: detection, steps, checks and patches."""
 
     kind: TaskKind
+    candidate_floor: float | None
+    """Cosine similarity a neighbour needs before `skip_reason` is asked about it; None means
+    the engine's `min_similarity`. A handler whose own test is exact can take any neighbour."""
 
     def detect(self, prompt: str) -> Task | None: ...
 

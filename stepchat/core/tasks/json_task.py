@@ -62,6 +62,7 @@ def spec_of(task: Task) -> JsonSpec:
 
 class JsonHandler:
     kind = TaskKind.JSON
+    candidate_floor: float | None = None
 
     def __init__(
         self, strict: bool = True, fill_stated: bool = True, min_key_overlap: float = 0.5
@@ -157,7 +158,7 @@ class JsonHandler:
             if key in spec.entities:
                 text = member_text(key, spec.entities[key])
                 changed = changed or text != step.text
-                out.append(Step(text, "member", key))
+                out.append(Step(text, "member", key, "prompt"))
             else:
                 out.append(step)
         return out if changed else None
@@ -208,8 +209,9 @@ class JsonHandler:
         if self.fill_stated:
             for key, value in spec.entities.items():
                 if key not in good:
-                    fill = StepStatus.PATCHED if hit else StepStatus.FALLBACK
-                    good[key] = AnswerStep(member_text(key, value), "member", fill, key)
+                    good[key] = AnswerStep(
+                        member_text(key, value), "member", StepStatus.FALLBACK, key, "prompt"
+                    )
         missing = tuple(k for k in spec.keys if k not in good)
         if missing:
             good.update(self._ask_for(task, spec, missing, good, status, gen))

@@ -1,9 +1,4 @@
-"""Generic text: paragraphs and list items as steps.
-
-Text cannot be checked, so a reused step holds only when it mentions none of the
-constants or names that differ between the cached request and the new one; those steps
-are substituted when the change is a clean one-to-one swap, else regenerated in place.
-"""
+"""Generic text: paragraphs and list items as steps, served whole from the cache or not at all."""
 
 from __future__ import annotations
 
@@ -12,18 +7,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from stepchat.core.tasks.base import Generation, Task
-from stepchat.core.tasks.common import (
-    has_negation,
-    mask_slots,
-    mentions_any,
-    replace_tokens,
-    slot_mapping,
-    slots_in,
-)
-from stepchat.core.types import AnswerStep, ChatMessage, Step, StepStatus, TaskKind
+from stepchat.core.textgate.gate import compare
+from stepchat.core.textgate.normalize import GateOptions, reduce_text
+from stepchat.core.types import AnswerStep, Step, StepStatus, TaskKind
 
 _ITEM = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
-_OPERATION = re.compile(r"^\s*(\w+)")
 
 
 def segment_text(text: str) -> list[Step]:
@@ -58,16 +46,24 @@ def stitch_text(steps: Sequence[Step]) -> str:
 
 
 class TextHandler:
+    """Open text: reused whole, and only when the text gate shows the request is the same.
+
+    A paragraph cannot be checked, and one that does not mention a changed name can still
+    depend on it ("Its capital is Paris."), so nothing is substituted or patched: a request
+    that differs in a name, number, unit, direction or polarity goes to the model, and the
+    skip reason says what changed.
+    """
+
     kind = TaskKind.TEXT
+    candidate_floor: float | None = 0.3
+    """The gate decides; any of the nearest requests is worth comparing."""
+
+    def __init__(self, gate: GateOptions | None = None) -> None:
+        self.gate = gate or GateOptions()
 
     def detect(self, prompt: str) -> Task:
-        op = _OPERATION.match(prompt)
-        constraints: dict[str, Any] = {
-            "slots": slots_in(prompt),
-            "operation": op.group(1).lower() if op else "",
-            "negated": has_negation(prompt),
-        }
-        return Task(TaskKind.TEXT, prompt, f"text|{mask_slots(prompt)}", constraints)
+        reduced = reduce_text(prompt, self.gate)
+        return Task(TaskKind.TEXT, prompt, f"text|{reduced.key()}", {"request": prompt})
 
     def segment(self, text: str) -> list[Step]:
         return segment_text(text)
@@ -76,20 +72,16 @@ class TextHandler:
         return stitch_text(steps)
 
     def skip_reason(self, task: Task, cached: dict[str, Any]) -> str | None:
-        if cached.get("operation") != task.constraints["operation"]:
-            before, after = cached.get("operation"), task.constraints["operation"]
-            return f"operation changed ({before} -> {after})"
-        if bool(cached.get("negated")) != task.constraints["negated"]:
-            return "negation changed"
-        return None
+        request = cached.get("request")
+        if not isinstance(request, str):
+            return "cached before requests were compared word by word"
+        return compare(request, task.prompt, self.gate).reason
 
     def verify(
         self, task: Task, steps: Sequence[Step], cached: dict[str, Any] | None = None
     ) -> list[bool]:
-        if cached is None:
-            return [True] * len(steps)
-        gone = set(cached.get("slots", [])) - set(task.constraints["slots"])
-        return [not mentions_any(s.text, gone) for s in steps]
+        """Reached only for a request the gate found to be the same: every step holds."""
+        return [True] * len(steps)
 
     def integrity(self, task: Task, text: str) -> bool | None:
         return None
@@ -97,55 +89,16 @@ class TextHandler:
     def substitute(
         self, task: Task, cached: dict[str, Any], steps: Sequence[Step]
     ) -> list[Step] | None:
-        mapping = slot_mapping(cached.get("slots", []), task.constraints["slots"])
-        if not mapping:
-            return None
-        return [Step(replace_tokens(s.text, mapping), s.kind, s.key) for s in steps]
+        """Never: a name swapped into a paragraph is an unchecked claim."""
+        return None
 
     def generate(self, task: Task, gen: Generation, *, verify: bool = True) -> list[AnswerStep]:
-        messages = [ChatMessage("user", task.prompt)]
-        if gen.settings.system_prompt:
-            messages.insert(0, ChatMessage("system", gen.settings.system_prompt))
-        reply = gen.complete(messages, StepStatus.REGENERATED)
+        reply = gen.complete(gen.conversation(task.prompt), StepStatus.REGENERATED)
         steps = self.segment(reply.text) or [Step(reply.text.strip(), "paragraph")]
         return [AnswerStep(s.text, s.kind, StepStatus.REGENERATED) for s in steps]
 
     def patch(
         self, task: Task, steps: Sequence[AnswerStep], passed: Sequence[bool], gen: Generation
     ) -> list[AnswerStep]:
-        out: list[AnswerStep] = []
-        i = 0
-        while i < len(steps):
-            if passed[i]:
-                out.append(steps[i])
-                i += 1
-                continue
-            j = i
-            while j < len(steps) and not passed[j]:
-                j += 1
-            out.extend(self._rewrite_block(task, out, steps[i:j], gen))
-            i = j
-        return out
-
-    def _rewrite_block(
-        self,
-        task: Task,
-        before: Sequence[AnswerStep],
-        block: Sequence[AnswerStep],
-        gen: Generation,
-    ) -> list[AnswerStep]:
-        context = stitch_text([s.step for s in before]) or "(nothing yet)"
-        old = stitch_text([s.step for s in block])
-        reply = gen.complete(
-            [
-                ChatMessage(
-                    "user",
-                    f"Request: {task.prompt}\n\nAnswer so far:\n{context}\n\n"
-                    f"Rewrite the next part so it fits the request:\n{old}\n\n"
-                    "Reply with the rewritten part only.",
-                )
-            ],
-            StepStatus.PATCHED,
-        )
-        fresh = self.segment(reply.text) or [Step(reply.text.strip(), block[0].kind)]
-        return [AnswerStep(s.text, s.kind, StepStatus.PATCHED) for s in fresh]
+        """Every step passes `verify`, so there is never anything to patch."""
+        return list(steps)
