@@ -3,20 +3,31 @@
 The shipped `models.toml` lists the bundled models; the user's `config.toml` (see
 `stepchat.paths`) may add models, pick a default and tune the cache without editing the
 repository. `$STEPCHAT_CONFIG` points at another config file.
+
+Both files are validated by pydantic against the dataclasses below (and `PipelineSettings`
+for `[cache]`): TOML already has types, so a string where a number belongs, an unknown key
+or a value outside the allowed ones is an error, reported in one line that names the file,
+the key and what was expected (`stepchat.config_errors`). Every field's docstring is its
+documentation.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import tomllib
 from dataclasses import dataclass, field, fields, replace
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, ClassVar
 from urllib.parse import urlparse
+
+from annotated_types import Ge, Interval, MinLen
 
 from stepchat.core.settings import PipelineSettings
 from stepchat.paths import UserPaths, user_paths
+
+_STRICT: dict[str, Any] = {"extra": "forbid", "use_attribute_docstrings": True}
 
 
 class ConfigError(Exception):
@@ -25,17 +36,30 @@ class ConfigError(Exception):
 
 @dataclass(frozen=True)
 class ModelSpec:
-    id: str
+    """One `[[models]]` entry: a local GGUF model and how to run it."""
+
+    __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
+
+    id: Annotated[str, MinLen(1)]
+    """Short name used by `--model`, `default` and the cache scope."""
     name: str
-    source: str
-    context: int = 2048
+    """What the app shows for this model."""
+    source: Annotated[str, MinLen(1)]
+    """A GGUF path ("~" expanded), or "package:<python package>/<file>" for a bundled one."""
+    context: Annotated[int, Ge(16)] = 2048
+    """Context window in tokens (prompt and reply together)."""
     chat_format: str = "chatml"
-    temperature: float = 0.0
-    top_p: float = 1.0
-    repeat_penalty: float = 1.1
+    """llama.cpp chat template name, e.g. "chatml"."""
+    temperature: Annotated[float, Ge(0.0)] = 0.0
+    """Sampling temperature; 0 is greedy and repeatable."""
+    top_p: Annotated[float, Interval(gt=0.0, le=1.0)] = 1.0
+    """Nucleus sampling mass."""
+    repeat_penalty: Annotated[float, Ge(0.0)] = 1.1
     """Small models loop at temperature 0 ("john_john_john..."); a mild penalty breaks it."""
-    max_tokens: int = 256
+    max_tokens: Annotated[int, Ge(1)] = 256
+    """The most tokens one reply of this model may have (every model call is capped by it)."""
     seed: int = 42
+    """Sampling seed, so answers are repeatable."""
 
     def gguf_path(self) -> Path:
         """Where the GGUF file is; raises ConfigError naming the file and the fix."""
@@ -63,9 +87,49 @@ class ModelSpec:
 
 @dataclass(frozen=True)
 class CacheLimits:
-    max_entries: int = 50_000
-    max_bytes: int = 512 * 1024 * 1024
-    ttl_days: float = 90.0
+    """The `[limits]` section: how big and how old the cache may get."""
+
+    __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
+
+    max_entries: Annotated[int, Ge(1)] = 50_000
+    """Most cached requests kept; the least recently hit go first."""
+    max_bytes: Annotated[int, Ge(1)] = 512 * 1024 * 1024
+    """Most bytes of prompts, steps and vectors kept; the least recently hit go first."""
+    ttl_days: Annotated[float, Ge(0.0)] = 90.0
+    """Entries not hit for this many days are evicted; 0 keeps them forever."""
+
+
+@dataclass(frozen=True)
+class CacheSection(PipelineSettings):
+    """The `[cache]` section: the pipeline's knobs, and where the cache lives."""
+
+    uri: Annotated[str, MinLen(1)] | None = None
+    """A local directory, or `s3://bucket/prefix` for one cache shared through an
+    S3-compatible bucket. Endpoint, region and credentials come from the environment
+    (AWS_ENDPOINT_URL, AWS_REGION, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY), never from
+    this file. Unset: the cache folder in the user's data directory."""
+
+    def pipeline(self) -> PipelineSettings:
+        """The pipeline's knobs alone (the core knows nothing of where the cache lives)."""
+        return PipelineSettings(**{f.name: getattr(self, f.name) for f in fields(PipelineSettings)})
+
+
+@dataclass(frozen=True)
+class ConfigFile:
+    """What `models.toml` and the user's `config.toml` may contain."""
+
+    __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
+
+    default: Annotated[str, MinLen(1)] | None = None
+    """Id of the model to run when none is given."""
+    threads: Annotated[int, Ge(1)] | None = None
+    """CPU threads the model may use (default 2)."""
+    models: list[ModelSpec] = field(default_factory=list)
+    """Models to add; an entry with the id of a shipped one replaces it."""
+    cache: CacheSection = field(default_factory=CacheSection)
+    """Where the cache lives and how it reuses, checks and patches answers."""
+    limits: CacheLimits = field(default_factory=CacheLimits)
+    """How big and how old the cache may get."""
 
 
 @dataclass(frozen=True)
@@ -92,6 +156,10 @@ class Config:
             known = ", ".join(sorted(self.models))
             raise ConfigError(f"unknown model {key!r} (known: {known})") from None
 
+    def pipeline_for(self, model_id: str | None = None) -> PipelineSettings:
+        """The pipeline settings for one model: its `max_tokens` caps every reply."""
+        return replace(self.pipeline, max_tokens=self.model(model_id).max_tokens)
+
 
 def _read_toml(path: Path) -> dict[str, Any]:
     try:
@@ -103,37 +171,34 @@ def _read_toml(path: Path) -> dict[str, Any]:
         raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
 
 
-def _models_from(data: dict[str, Any], origin: str) -> dict[str, ModelSpec]:
-    known = {f.name for f in fields(ModelSpec)}
-    out: dict[str, ModelSpec] = {}
-    for raw in data.get("models", []):
-        unknown = set(raw) - known
-        if unknown:
-            raise ConfigError(f"{origin}: unknown model field(s): {', '.join(sorted(unknown))}")
-        try:
-            spec = ModelSpec(**raw)
-        except TypeError as exc:
-            raise ConfigError(f"{origin}: model entry is missing a field: {exc}") from None
-        out[spec.id] = spec
-    return out
+def parse_config_file(data: dict[str, Any], origin: str) -> ConfigFile:
+    """`data` (a parsed TOML file) checked against `ConfigFile`; ConfigError names the key."""
+    from pydantic import TypeAdapter, ValidationError
 
+    from stepchat.config_errors import describe_validation_error
 
-def _section(data: dict[str, Any], name: str, cls: type, origin: str) -> dict[str, Any]:
-    section = data.get(name, {})
-    known = {f.name for f in fields(cls)}
-    unknown = set(section) - known
-    if unknown:
-        raise ConfigError(f"{origin}: unknown [{name}] key(s): {', '.join(sorted(unknown))}")
-    return dict(section)
+    cache = data.get("cache")
+    if isinstance(cache, dict) and "max_tokens" in cache:
+        raise ConfigError(
+            f"{origin}: [cache] max_tokens: not a cache setting "
+            "(set max_tokens on the model's [[models]] entry)"
+        )
+    # Strict JSON-mode validation: TOML values keep their types (no "3" -> 3), and tables
+    # become the dataclasses. Dates, the one TOML type JSON lacks, turn into strings.
+    try:
+        text = json.dumps(data, default=str)
+        return TypeAdapter(ConfigFile).validate_json(text, strict=True)
+    except ValidationError as exc:
+        raise ConfigError(f"{origin}: {describe_validation_error(exc, data)}") from None
 
 
 def load_config(paths: UserPaths | None = None) -> Config:
     """The shipped models plus the user's config file, if there is one."""
     paths = paths or user_paths()
     shipped_text = resources.files("stepchat").joinpath("models.toml").read_text()
-    shipped = tomllib.loads(shipped_text)
-    models = _models_from(shipped, "models.toml")
-    default_model = str(shipped.get("default", next(iter(models))))
+    shipped = parse_config_file(tomllib.loads(shipped_text), "models.toml")
+    models = {spec.id: spec for spec in shipped.models}
+    default_model = shipped.default or next(iter(models))
     pipeline = PipelineSettings()
     limits = CacheLimits()
     threads = 2
@@ -142,33 +207,31 @@ def load_config(paths: UserPaths | None = None) -> Config:
     override = os.environ.get("STEPCHAT_CONFIG")
     config_file = Path(override) if override else paths.config_file
     if config_file.exists():
-        user = _read_toml(config_file)
         origin = str(config_file)
-        models.update(_models_from(user, origin))
-        default_model = str(user.get("default", default_model))
-        cache = dict(user.get("cache", {}))
-        cache_uri = _cache_uri(cache.pop("uri", None), origin)
-        pipeline = replace(
-            pipeline, **_section({"cache": cache}, "cache", PipelineSettings, origin)
-        )
-        limits = replace(limits, **_section(user, "limits", CacheLimits, origin))
-        threads = int(user.get("threads", threads))
+        user = parse_config_file(_read_toml(config_file), origin)
+        models.update({spec.id: spec for spec in user.models})
+        default_model = user.default or default_model
+        pipeline = user.cache.pipeline()
+        cache_uri = _cache_uri(user.cache.uri, origin)
+        limits = user.limits
+        threads = user.threads if user.threads is not None else threads
     if default_model not in models:
         raise ConfigError(f"default model {default_model!r} is not listed in any models.toml")
     return Config(models, default_model, pipeline, limits, threads, paths, cache_uri)
 
 
-def _cache_uri(value: Any, origin: str) -> str | None:
+def _cache_uri(value: str | None, origin: str) -> str | None:
     """`[cache] uri`: a local directory or `s3://bucket/prefix`, never with credentials."""
     if value is None:
         return None
-    if not isinstance(value, str) or not value.strip():
-        raise ConfigError(f"{origin}: [cache] uri must be a non-empty string")
+    where = f"{origin}: [cache] uri"
+    if not value.strip():
+        raise ConfigError(f"{where}: expected a directory or s3://bucket/prefix, got \"\"")
     parsed = urlparse(value.strip())
     if parsed.username or parsed.password or parsed.query:
         raise ConfigError(
-            f"{origin}: [cache] uri must name only the bucket and prefix; credentials and "
-            "endpoint come from AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_ENDPOINT_URL"
+            f"{where}: expected only the bucket and prefix (credentials and endpoint come "
+            "from AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_ENDPOINT_URL)"
         )
     from stepchat.core.ports import StoreError
     from stepchat.store.location import CacheLocation
@@ -176,4 +239,4 @@ def _cache_uri(value: Any, origin: str) -> str | None:
     try:
         return CacheLocation.of(value).uri
     except StoreError as exc:
-        raise ConfigError(f"{origin}: {exc}") from None
+        raise ConfigError(f"{where}: {str(exc).split(': ', 1)[-1]}") from None

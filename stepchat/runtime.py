@@ -49,26 +49,38 @@ def load_embedder() -> Embedder:
 
 
 def open_store(
-    where: Path | str, dim: int, limits: CacheLimits | None = None
+    where: Path | str,
+    dim: int,
+    limits: CacheLimits | None = None,
+    *,
+    read_only: bool = False,
 ) -> tuple[Store, list[str]]:
     """The LanceDB cache with hit counts written off the fast path, and notes for the user.
 
     `where` is a local directory or a bucket URI. A damaged or outdated local table is moved
     aside or migrated (see `stepchat.store.maintenance`); raises StoreError only when the
-    cache cannot be used at all.
+    cache cannot be used at all. `read_only` writes no byte: it raises StoreError instead of
+    creating, repairing or tidying anything.
     """
     from stepchat.store.deferred import DeferredTouchStore
     from stepchat.store.maintenance import open_lance
 
-    store, notes = open_lance(where, dim, limits=limits)
+    store, notes = open_lance(where, dim, limits=limits, read_only=read_only)
     return DeferredTouchStore(store), notes
 
 
-def open_shared_store(uri: str, dim: int, limits: CacheLimits | None = None) -> Store:
+def open_shared_store(
+    uri: str, dim: int, limits: CacheLimits | None = None, *, read_only: bool = False
+) -> Store:
     """A bucket cache for answering: while the bucket is down, requests answer without it."""
     from stepchat.store.shared import SharedStore
 
-    return SharedStore(lambda: open_store(uri, dim, limits)[0], name=uri)
+    return SharedStore(lambda: open_store(uri, dim, limits, read_only=read_only)[0], name=uri)
+
+
+def _remote(where: str) -> bool:
+    """Whether a cache location is a bucket URI rather than a local directory."""
+    return "://" in where
 
 
 def load_store(where: Path | str, dim: int, limits: CacheLimits | None = None) -> Store:
@@ -84,6 +96,22 @@ def flush_store(store: Store) -> None:
     flush = getattr(store, "flush", None)
     if callable(flush):
         flush()
+
+
+def close_store(store: Store) -> None:
+    """Write queued hit counts and finish background upkeep (a sweep the open started), so
+    a one-shot process leaves the cache within its limits. Raises StoreError (full disk)."""
+    flush_store(store)
+    close = getattr(store, "close", None)
+    if callable(close):
+        close()
+
+
+def purge_store(store: Store) -> None:
+    """Make deletions final on disk (no file keeps an evicted prompt); a no-op in memory."""
+    purge = getattr(store, "purge", None)
+    if callable(purge):
+        purge()
 
 
 def load_model_and_embedder(
@@ -104,11 +132,15 @@ def load_parts(config: Config, model_id: str | None = None) -> Parts:
     return Parts(backend, embedder, store, warnings)
 
 
-def lazy_store(config: Config, *, fallback: bool = True) -> LazyStore:
+def lazy_store(
+    config: Config, *, fallback: bool = True, writable: bool = True
+) -> LazyStore:
     """The cache, opened on first need, with its signature index in front.
 
     With `fallback`, an unusable cache directory gives an in-memory store for this run (an
     answer matters more than the cache); without it, the StoreError reaches the caller.
+    `writable=False` (`--no-store`) opens the table read-only and leaves the index out:
+    SQLite writes its journal even to read, and a no-store run writes no byte.
     """
     from stepchat.store.lazy import LazyStore
     from stepchat.store.signature_index import SignatureIndex
@@ -117,14 +149,14 @@ def lazy_store(config: Config, *, fallback: bool = True) -> LazyStore:
 
     def open_real() -> tuple[Store, list[str]]:
         if fallback:
-            return open_store_or_memory(config, EMBED_DIM)
-        return open_store(where, EMBED_DIM, config.limits)
+            return open_store_or_memory(config, EMBED_DIM, writable=writable)
+        return open_store(where, EMBED_DIM, config.limits, read_only=not writable)
 
-    if "://" in where:
-        # A bucket is shared: a local copy of its signatures would serve entries other
-        # servers evicted and miss the ones they added, so every lookup asks the bucket.
-        return LazyStore(open_real, None)
-    return LazyStore(open_real, SignatureIndex(Path(where)))
+    ttl = config.limits.ttl_days * 86400 if config.limits.ttl_days > 0 else None
+    # A bucket is shared: a local copy of its signatures would serve entries other servers
+    # evicted and miss the ones they added, so there every lookup asks the bucket.
+    index = SignatureIndex(Path(where)) if writable and not _remote(where) else None
+    return LazyStore(open_real, index, max_age_seconds=ttl)
 
 
 def open_cache_store(config: Config) -> LazyStore:
@@ -136,32 +168,44 @@ def open_cache_store(config: Config) -> LazyStore:
     return store
 
 
-def lazy_parts(config: Config, model_id: str | None = None) -> Parts:
+def lazy_parts(
+    config: Config, model_id: str | None = None, *, writable: bool = True
+) -> Parts:
     """The real stack, each part loaded on first need; nothing heavy is imported here.
 
     The store's notes (a table moved aside or migrated) appear in `warnings` once it opens.
+    `writable=False` (`--no-store`) reads the cache and writes no byte.
     """
     from stepchat.lazy import LazyBackend, LazyEmbedder
 
     spec = config.model(model_id)
     backend = LazyBackend(spec.id, lambda: load_backend(config, spec.id))
     embedder = LazyEmbedder(EMBED_NAME, EMBED_DIM, load_embedder)
-    store = lazy_store(config)
+    store = lazy_store(config, writable=writable)
     return Parts(backend, embedder, store, store.notes)
 
 
-def open_store_or_memory(config: Config, dim: int) -> tuple[Store, list[str]]:
+def open_store_or_memory(
+    config: Config, dim: int, *, writable: bool = True
+) -> tuple[Store, list[str]]:
     """The persistent cache, or an in-memory one when the cache dir is unusable; with notes.
 
-    A bucket cache is opened on first use, so a bucket that is down now is used once it is up.
-    """
-    if config.cache_uri and "://" in config.cache_uri:
-        return open_shared_store(config.cache_uri, dim, config.limits), []
-    try:
-        return open_store(config.cache_location, dim, config.limits)
-    except StoreError as exc:
-        from stepchat.store.memory import MemoryStore
+    A bucket cache is opened on first use, so a bucket that is down now is used once it is
+    up. Read-only with no local cache yet is an empty in-memory cache and no note: nothing
+    is created (not even the data folder)."""
+    from stepchat.store.memory import MemoryStore
 
+    where = config.cache_location
+    if _remote(where):
+        return open_shared_store(where, dim, config.limits, read_only=not writable), []
+    if not writable:
+        from stepchat.store.lance import TABLE_NAME
+
+        if not (Path(where) / f"{TABLE_NAME}.lance").is_dir():
+            return MemoryStore(), []
+    try:
+        return open_store(where, dim, config.limits, read_only=not writable)
+    except StoreError as exc:
         return MemoryStore(), [f"{exc}; answering without a persistent cache this run"]
 
 
@@ -169,6 +213,8 @@ def build_cache(config: Config, parts: Parts, clock: Clock | None = None) -> Ste
     """The engine over loaded parts. sympy and jsonschema load here, after the app paints."""
     from stepchat.core.pipeline import StepCache
 
-    return StepCache(
-        parts.backend, parts.embedder, parts.store, settings=config.pipeline, clock=clock
-    )
+    # A backend built from a models.toml entry runs under that entry's settings (its
+    # max_tokens caps every reply); one from elsewhere (tests) under the configured ones.
+    known = parts.backend.model_id in config.models
+    settings = config.pipeline_for(parts.backend.model_id) if known else config.pipeline
+    return StepCache(parts.backend, parts.embedder, parts.store, settings=settings, clock=clock)

@@ -302,7 +302,7 @@ def test_lance_optimizes_fragments_periodically(lance_dir: Path) -> None:
         store.add(make_entry(f"e{i}", f"Solve x + {i} = 9.", created=T0 + i))
     assert store.stats()["fragments"] == 4
     store.add(make_entry("e4", "Solve x + 4 = 9.", created=T0 + 4))
-    store.wait_for_index(timeout=60)  # compaction runs in the background
+    store.wait_for_upkeep(timeout=60)  # compaction runs in the background
     stats = store.stats()
     assert stats["fragments"] == 1
     assert stats["rows"] == 5 and stats["index"] == "flat"
@@ -319,8 +319,8 @@ def test_lance_index_keeps_exact_top_hit(lance_dir: Path) -> None:
     store.optimize()  # starts the build in the background
     hits = store.search(EMBED.embed(prompts[5]), scope="s1", task=TaskKind.LINEAR, k=1)
     assert hits[0].entry.id == "e5"  # searches keep working meanwhile
-    store.wait_for_index(timeout=120)
-    assert not store.indexing
+    store.wait_for_upkeep(timeout=120)
+    assert not store.upkeep_running
     assert store.index_kind() == "IVF_SQ"
     for i in (0, 17, 333, 599):
         hits = store.search(EMBED.embed(prompts[i]), scope="s1", task=TaskKind.LINEAR, k=1)

@@ -139,9 +139,9 @@ def test_upkeep_runs_beside_requests(tmp_path: Path) -> None:
         store.add(entry(i, vectors[i]))
         hits = store.search(vectors[i].tolist(), scope="s", task=TaskKind.LINEAR, k=1)
         assert hits[0].entry.id == f"e{i}"
-        during.append(store.indexing)
+        during.append(store.upkeep_running)
     assert during[0], "the first request waited for the build"
-    store.wait_for_index(timeout=600)
+    store.wait_for_upkeep(timeout=600)
     assert store.index_kind() == "IVF_SQ" and store.count() == 20_010
     for i in (0, 20_005):
         hits = store.search(vectors[i].tolist(), scope="s", task=TaskKind.LINEAR, k=1)

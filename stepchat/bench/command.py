@@ -115,6 +115,13 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         "(default 100000; embedding 100k prompts takes ~10 min on 2 idle cores)",
     )
     parser.add_argument(
+        "--json-phrasings",
+        type=Path,
+        metavar="FILE",
+        help="JSON requests in ordinary words with their stated values (JSONL): how many "
+        "values are read and how many wrong members are served, each on a fresh cache",
+    )
+    parser.add_argument(
         "--startup",
         action="store_true",
         help="whole-process start-up bench instead: --help, ask on a hit, a miss, the app",
@@ -211,7 +218,7 @@ def print_tables(results: dict[str, Any], stream: TextIO) -> None:
     stream.flush()
 
 
-def _quiet_imports() -> None:
+def quiet_imports() -> None:
     """Keep hub progress bars and Rust log lines off the terminal during the run."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
@@ -222,7 +229,7 @@ def _quiet_imports() -> None:
 def _run_scale(args: argparse.Namespace) -> int:
     from stepchat.bench.scale import run_scale, scale_table
 
-    _quiet_imports()
+    quiet_imports()
     args.out.mkdir(parents=True, exist_ok=True)
     done: list[dict[str, Any]] = []
 
@@ -256,7 +263,7 @@ def _run_pairs(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"stepchat bench: {exc}", file=sys.stderr)
         return 2
-    _quiet_imports()
+    quiet_imports()
     config = load_config()
     print(f"stepchat bench: {len(pairs)} pairs; loading the embedder", file=sys.stderr)
     embedder = load_embedder()
@@ -297,6 +304,10 @@ def run(args: argparse.Namespace) -> int:
 
     if args.scale:
         return _run_scale(args)
+    if args.json_phrasings:
+        from stepchat.bench import phrasings
+
+        return phrasings.run(args)
     if args.startup:
         from stepchat.bench.startup import main as run_startup
 
@@ -311,7 +322,7 @@ def run(args: argparse.Namespace) -> int:
     if args.write_workload is not None:
         wl.dump(next(iter(workloads.values())), args.write_workload)
         return 0
-    _quiet_imports()
+    quiet_imports()
     config = load_config()
     if args.threads:
         config = replace(config, threads=args.threads)
@@ -325,7 +336,7 @@ def run(args: argparse.Namespace) -> int:
         def new_store() -> Any:
             return load_store(Path(tmp) / f"store-{next(counter)}", embedder.dim)
 
-        shared = Shared(backend, embedder, config.pipeline, new_store)
+        shared = Shared(backend, embedder, config.pipeline_for(model_id), new_store)
         meta = {
             "model": backend.model_id,
             "threads": config.threads,

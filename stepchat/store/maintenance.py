@@ -47,7 +47,8 @@ def open_lance(
     damaged or foreign table in a bucket is a StoreError naming the fix.
     """
     location = where if isinstance(where, CacheLocation) else CacheLocation.of(where)
-    if location.remote:
+    if location.remote or options.get("read_only"):
+        # Repairs write: a shared bucket and a read-only opening leave them to others.
         return LanceStore(location, dim, **options), []
     directory = location.path
     try:

@@ -24,13 +24,14 @@ from textual import work
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.css.query import NoMatches
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.worker import get_current_worker
 
 from stepchat.config import Config
 from stepchat.core.events import PipelineEvent
 from stepchat.core.ports import Clock, GenerationCancelled, SystemClock
-from stepchat.runtime import Parts, build_cache, flush_store
+from stepchat.runtime import Parts, build_cache, close_store
 from stepchat.store.shared import SHARED_NOTE
 from stepchat.tui.commands import palette_commands
 from stepchat.tui.errors import describe
@@ -44,6 +45,7 @@ from stepchat.tui.messages import (
     PipelineUpdate,
     PromptSubmitted,
 )
+from stepchat.tui.sanitize import one_line
 from stepchat.tui.screens.chat import ChatScreen
 from stepchat.tui.screens.dialogs import ConversationPickerScreen, ModelPickerScreen
 from stepchat.tui.screens.inspector import InspectorScreen
@@ -122,6 +124,26 @@ class StepchatApp(App[int]):
 
     # -- state -------------------------------------------------------------------------
 
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Every toast shows its text literally, whoever raises it (screens call this too).
+
+        Toasts carry prompts, model names and error text; parsed as markup, `[/nope]` raised
+        a MarkupError that closed the app and `[bold red]Bob[/]` restyled the toast. No toast
+        of this app uses markup on purpose, so `markup` is accepted and ignored.
+        """
+        super().notify(
+            one_line(message), title=one_line(title), severity=severity, timeout=timeout,
+            markup=False,
+        )
+
     @property
     def busy(self) -> bool:
         """A prompt is being answered or is waiting for the model to load."""
@@ -161,6 +183,10 @@ class StepchatApp(App[int]):
         self.refresh_savings()
 
     def _save_conversation(self) -> None:
+        """Write the conversation to history, unless no-store is on: then nothing of this
+        turn reaches the disk, neither the cache nor the transcript."""
+        if not self.store_answers:
+            return
         self.conversation.updated = self.clock.now()
         self.conversation.model = self.model_id
         try:
@@ -202,9 +228,12 @@ class StepchatApp(App[int]):
         the model has loaded. The parts being replaced (a model switch) get their queued hit
         counts written first.
         """
+        if previous is not None:
+            try:
+                close_store(previous.store)
+            except Exception as exc:  # a full disk loses hit counts, not the model switch
+                self.notify(f"hit counts not saved: {describe(exc)}", severity="warning")
         try:
-            if previous is not None:
-                flush_store(previous.store)
             parts = self._load(self.config, model_id)
             entries = parts.store.count()
         except Exception as exc:
@@ -270,7 +299,7 @@ class StepchatApp(App[int]):
         """Write the store's queued bookkeeping; called when the app has exited."""
         if self.parts is not None:
             try:
-                flush_store(self.parts.store)
+                close_store(self.parts.store)
             except Exception as exc:  # exiting: report, never raise
                 print(f"stepchat: could not save hit counts: {describe(exc)}", file=sys.stderr)
 
@@ -379,6 +408,9 @@ class StepchatApp(App[int]):
         self.stats.record(message.record)
         self.stats.entries = message.entries
         await active.view.finish(message.record)
+        for note in message.record.get("notes", []):
+            # e.g. "the answer was not cached: … No space left on device", "prompt truncated"
+            self.notify(str(note), severity="warning")
         self._save_conversation()
         self.refresh_savings()
         self.chat.follow()

@@ -11,13 +11,14 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from stepchat.paths import ensure_private_dir
-from stepchat.tui.sanitize import one_line
+from stepchat.tui.sanitize import clean, one_line
 
 FORMAT_VERSION = 1
 
@@ -163,29 +164,47 @@ class History:
         return out
 
 
+_MD_ANYWHERE = re.compile(r"([\\`*_\[\]<>!|~])")
+_MD_LINE_START = re.compile(r"^(\s*)(\d*)((?<![0-9])[#+=-]|(?<=[0-9])[.)](?=\s|$))", re.M)
+_STATUSES = {"reused", "patched", "regenerated", "fallback"}
+
+
+def md_literal(text: str) -> str:
+    """`text` for a Markdown file, shown as written: controls and escapes removed, and the
+    characters that would start emphasis, links, images, HTML, code, tables, headings or
+    lists backslash-escaped (so a prompt cannot add a link or hide text in a comment)."""
+    text = _MD_ANYWHERE.sub(r"\\\1", clean(text))
+    return _MD_LINE_START.sub(lambda m: f"{m.group(1)}{m.group(2)}\\{m.group(3)}", text)
+
+
 def to_markdown(conversation: Conversation) -> str:
     """The transcript as Markdown, each step tagged with where it came from."""
-    lines = [f"# {conversation.title}", "", f"Model: `{conversation.model}`", ""]
+    title, model = md_literal(conversation.title), md_literal(conversation.model)
+    lines = [f"# {title}", "", f"Model: {model}", ""]
     for turn in conversation.turns:
         lines += ["## You", ""]
-        lines += [f"> {line}" if line else ">" for line in turn.prompt.splitlines()] or [">"]
+        prompt = md_literal(turn.prompt).splitlines()
+        lines += [f"> {line}" if line else ">" for line in prompt] or [">"]
         lines.append("")
         if turn.record is not None:
             record = turn.record
-            lines += [f"## stepchat ({record.get('path', '?')})", ""]
+            lines += [f"## stepchat ({md_literal(str(record.get('path', '?')))})", ""]
             if record.get("skip_reason"):
-                lines += [f"*skip-reuse: {record['skip_reason']}*", ""]
+                lines += [f"*skip-reuse: {md_literal(one_line(str(record['skip_reason'])))}*", ""]
             for step in record.get("steps", []):
-                lines += [f"<!-- {step.get('status', '?')} -->", str(step.get("text", "")), ""]
+                status = str(step.get("status", "?"))
+                label = status if status in _STATUSES else "?"
+                lines += [f"<!-- {label} -->", md_literal(str(step.get("text", ""))), ""]
             tokens = record.get("tokens", {})
             lines += [
-                f"*{tokens.get('generated', 0)} tokens generated, {tokens.get('saved', 0)} saved*",
+                f"*{int(tokens.get('generated', 0))} tokens generated, "
+                f"{int(tokens.get('saved', 0))} saved*",
                 "",
             ]
         elif turn.cancelled:
             lines += ["*cancelled*", ""]
         elif turn.error:
-            lines += [f"*error: {turn.error}*", ""]
+            lines += [f"*error: {md_literal(one_line(turn.error))}*", ""]
     return "\n".join(lines).rstrip() + "\n"
 
 

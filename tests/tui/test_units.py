@@ -186,3 +186,24 @@ def test_importing_the_app_loads_no_heavy_module() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
     )
     assert out.stdout.strip() == ""
+
+
+# ---- JSON members nothing confirmed -----------------------------------------------------
+
+
+def test_unchecked_json_members_carry_a_mark_and_checked_ones_do_not() -> None:
+    from textual.widgets import Static
+
+    from stepchat.tui.widgets.steps import step_body, step_from_record
+
+    def shown(check: str | None) -> str:
+        step = step_from_record(
+            {"text": '"role": "admin"', "status": "patched", "kind": "member", "key": "role",
+             "check": check}
+        )
+        body = step_body(step)
+        assert isinstance(body, Static)
+        return str(body.content)
+
+    assert "? unchecked" in shown("typed") and "? unchecked" in shown("unchecked")
+    assert "?" not in shown("stated") and "?" not in shown("open") and "?" not in shown(None)

@@ -16,7 +16,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Footer, Header, Static
 
 from stepchat.tui.history import Conversation
-from stepchat.tui.sanitize import plain
+from stepchat.tui.sanitize import one_line, plain
 from stepchat.tui.screens.base import AppScreen
 from stepchat.tui.stats import SessionStats
 from stepchat.tui.widgets.prompt import PromptInput
@@ -133,4 +133,4 @@ class ChatScreen(AppScreen):
     def refresh_savings(self, state: PanelState, stats: SessionStats) -> None:
         self.query_one(SavingsPanel).show(state, stats)
         self.query_one(StatusLine).show(state, stats)
-        self.sub_title = state.model
+        self.sub_title = one_line(state.model)

@@ -22,6 +22,7 @@ from textual.widgets import DataTable, Footer, Header, Input, Static
 
 from stepchat.core.ports import Store
 from stepchat.core.types import CacheEntry
+from stepchat.runtime import purge_store
 from stepchat.tui.errors import describe
 from stepchat.tui.messages import CacheChanged, CacheOpFailed, EntriesLoaded
 from stepchat.tui.sanitize import clean, one_line, plain
@@ -154,13 +155,17 @@ class InspectorScreen(AppScreen):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="inspector-write")
     def evict_entries(self, store: Store, ids: list[str] | None, note: str) -> None:
-        """Delete the given entries (all of them when `ids` is None) and report the new count."""
+        """Delete the given entries (all of them when `ids` is None) and report the new count.
+
+        The deletions are purged before the note is shown: an evicted or wrong entry's text
+        is gone from the cache's files, not only hidden from lookups."""
         try:
             if ids is None:
                 store.clear()
             else:
                 for entry_id in ids:
                     store.delete(entry_id)
+                purge_store(store)
             count = store.count()
         except Exception as exc:
             self.post_message(CacheOpFailed(describe(exc)))

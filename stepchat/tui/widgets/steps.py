@@ -37,6 +37,9 @@ BADGES: dict[StepStatus, str] = {
     StepStatus.FALLBACK: "∑ solver",
 }
 
+UNCHECKED_MARKS = frozenset({"typed", "unchecked"})
+"""Checks after which a JSON member is served but not vouched for: marked "? unchecked"."""
+
 PATH_LABELS: dict[str, str] = {
     CachePath.REUSE_ONLY: "served from the cache",
     CachePath.PATCHED: "from the cache, patched",
@@ -61,6 +64,7 @@ def step_from_record(data: dict[str, Any]) -> AnswerStep:
         kind=str(data.get("kind", "paragraph")),
         status=status,
         key=data.get("key"),
+        check=data.get("check"),
     )
 
 
@@ -68,7 +72,10 @@ def step_body(step: AnswerStep) -> Widget:
     """Equations and JSON members literally, whole JSON highlighted, prose as Markdown."""
     text = clean(step.text)
     if step.kind in PLAIN_KINDS:
-        return Static(Text(text), classes="body", markup=False)
+        body = Text(text)
+        if step.check in UNCHECKED_MARKS:
+            body.append("  ? unchecked", style="italic")  # nothing in the prompt confirms it
+        return Static(body, classes="body", markup=False)
     if text.lstrip().startswith(("{", "[")):
         syntax = Syntax(text, "json", background_color="default", word_wrap=True)
         return Static(syntax, classes="body", markup=False)
@@ -79,7 +86,8 @@ class StepBlock(Horizontal):
     """One step of an answer: a coloured badge beside its text."""
 
     def __init__(self, step: AnswerStep, index: int = 0) -> None:
-        super().__init__(classes=f"step -{step.status.value}")
+        unchecked = " -unchecked" if step.check in UNCHECKED_MARKS else ""
+        super().__init__(classes=f"step -{step.status.value}{unchecked}")
         self.step = step
         self.index = index
 
