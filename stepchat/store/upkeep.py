@@ -227,8 +227,10 @@ class UpkeepMixin:
             self._wanted.add(job)
             if self._worker is not None and self._worker.is_alive():
                 return
+            # Not a daemon: a process that ends without `close()` still waits for the job
+            # at exit, instead of tearing LanceDB's runtime down under it (SIGABRT).
             self._worker = threading.Thread(
-                target=self._work, name="stepchat-lance-upkeep", daemon=True
+                target=self._work, name="stepchat-lance-upkeep", daemon=False
             )
             self._worker.start()
 
