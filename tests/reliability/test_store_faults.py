@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 
 import lancedb
@@ -59,7 +60,11 @@ def test_corrupt_table_is_moved_aside_and_a_fresh_cache_starts(tmp_path: Path, p
     store, warnings = open_store_or_memory(config, DIM)
     assert not isinstance(store, MemoryStore)
     assert store.count() == 0
-    store.add(entry_for("b"))
+    fresh = entry_for("b")
+    # Hit now: `entry_for` dates entries to 1970, past the default TTL, and the sweep the
+    # write starts would race the read below.
+    fresh.created = fresh.last_hit = time.time()
+    store.add(fresh)
     assert store.get("b") is not None
     aside = [p for p in directory.parent.iterdir() if p.name != "cache"]
     assert len(aside) == 1 and STAMP.match(aside[0].name), aside
