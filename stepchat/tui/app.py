@@ -32,7 +32,6 @@ from stepchat.config import Config
 from stepchat.core.events import PipelineEvent
 from stepchat.core.ports import Clock, GenerationCancelled, SystemClock
 from stepchat.runtime import Parts, build_cache, close_store
-from stepchat.store.shared import SHARED_NOTE
 from stepchat.tui.commands import palette_commands
 from stepchat.tui.errors import describe
 from stepchat.tui.history import Conversation, History, HistoryError, Turn, export_markdown
@@ -387,6 +386,13 @@ class StepchatApp(App[int]):
         active = self.active
         return active if active is not None and active.request == request else None
 
+    def _settle(self, request: int) -> ActiveRequest | None:
+        """The request a result belongs to, now no longer active; None for a stale result."""
+        active = self._current(request)
+        if active is not None:
+            self.active = None
+        return active
+
     def on_pipeline_update(self, message: PipelineUpdate) -> None:
         active = self._current(message.request)
         if active is not None:
@@ -394,14 +400,10 @@ class StepchatApp(App[int]):
             self.chat.follow()
 
     async def on_answer_ready(self, message: AnswerReady) -> None:
-        active = self._current(message.request)
+        active = self._settle(message.request)
         if active is None:
             return
-        self.active = None
         active.turn.record = message.record
-        for note in message.record.get("notes", []):
-            if str(note).startswith(SHARED_NOTE):  # the team cache went away or came back
-                self.notify(str(note), severity="warning")
         if not self.model_ready and message.record.get("hit"):
             self.notify("Answered from the cache; the model is still loading.",
                         title="From the cache")
@@ -409,17 +411,17 @@ class StepchatApp(App[int]):
         self.stats.entries = message.entries
         await active.view.finish(message.record)
         for note in message.record.get("notes", []):
-            # e.g. "the answer was not cached: … No space left on device", "prompt truncated"
+            # e.g. "the answer was not cached: … No space left on device", "prompt truncated",
+            # "shared cache s3://… unreachable …; answering without it"
             self.notify(str(note), severity="warning")
         self._save_conversation()
         self.refresh_savings()
         self.chat.follow()
 
     async def on_answer_failed(self, message: AnswerFailed) -> None:
-        active = self._current(message.request)
+        active = self._settle(message.request)
         if active is None:
             return
-        self.active = None
         active.turn.error = message.error
         active.turn.cancelled = message.cancelled
         await active.view.fail(message.error, cancelled=message.cancelled)
