@@ -16,10 +16,11 @@ from __future__ import annotations
 import json
 import os
 import tomllib
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any, ClassVar
+from urllib.parse import urlparse
 
 from annotated_types import Ge, Interval, MinLen
 
@@ -99,6 +100,21 @@ class CacheLimits:
 
 
 @dataclass(frozen=True)
+class CacheSection(PipelineSettings):
+    """The `[cache]` section: the pipeline's knobs, and where the cache lives."""
+
+    uri: Annotated[str, MinLen(1)] | None = None
+    """A local directory, or `s3://bucket/prefix` for one cache shared through an
+    S3-compatible bucket. Endpoint, region and credentials come from the environment
+    (AWS_ENDPOINT_URL, AWS_REGION, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY), never from
+    this file. Unset: the cache folder in the user's data directory."""
+
+    def pipeline(self) -> PipelineSettings:
+        """The pipeline's knobs alone (the core knows nothing of where the cache lives)."""
+        return PipelineSettings(**{f.name: getattr(self, f.name) for f in fields(PipelineSettings)})
+
+
+@dataclass(frozen=True)
 class ConfigFile:
     """What `models.toml` and the user's `config.toml` may contain."""
 
@@ -110,8 +126,8 @@ class ConfigFile:
     """CPU threads the model may use (default 2)."""
     models: list[ModelSpec] = field(default_factory=list)
     """Models to add; an entry with the id of a shipped one replaces it."""
-    cache: PipelineSettings = field(default_factory=PipelineSettings)
-    """How the cache reuses, checks and patches answers."""
+    cache: CacheSection = field(default_factory=CacheSection)
+    """Where the cache lives and how it reuses, checks and patches answers."""
     limits: CacheLimits = field(default_factory=CacheLimits)
     """How big and how old the cache may get."""
 
@@ -124,6 +140,13 @@ class Config:
     limits: CacheLimits = field(default_factory=CacheLimits)
     threads: int = 2
     paths: UserPaths = field(default_factory=user_paths)
+    cache_uri: str | None = None
+    """`[cache] uri`: a bucket (`s3://bucket/prefix`) shared by a team; None is the local dir."""
+
+    @property
+    def cache_location(self) -> str:
+        """Where the cache lives: the configured URI, else the local data dir."""
+        return self.cache_uri or str(self.paths.cache_dir)
 
     def model(self, model_id: str | None = None) -> ModelSpec:
         key = model_id or self.default_model
@@ -179,16 +202,41 @@ def load_config(paths: UserPaths | None = None) -> Config:
     pipeline = PipelineSettings()
     limits = CacheLimits()
     threads = 2
+    cache_uri: str | None = None
 
     override = os.environ.get("STEPCHAT_CONFIG")
     config_file = Path(override) if override else paths.config_file
     if config_file.exists():
-        user = parse_config_file(_read_toml(config_file), str(config_file))
+        origin = str(config_file)
+        user = parse_config_file(_read_toml(config_file), origin)
         models.update({spec.id: spec for spec in user.models})
         default_model = user.default or default_model
-        pipeline = user.cache
+        pipeline = user.cache.pipeline()
+        cache_uri = _cache_uri(user.cache.uri, origin)
         limits = user.limits
         threads = user.threads if user.threads is not None else threads
     if default_model not in models:
         raise ConfigError(f"default model {default_model!r} is not listed in any models.toml")
-    return Config(models, default_model, pipeline, limits, threads, paths)
+    return Config(models, default_model, pipeline, limits, threads, paths, cache_uri)
+
+
+def _cache_uri(value: str | None, origin: str) -> str | None:
+    """`[cache] uri`: a local directory or `s3://bucket/prefix`, never with credentials."""
+    if value is None:
+        return None
+    where = f"{origin}: [cache] uri"
+    if not value.strip():
+        raise ConfigError(f"{where}: expected a directory or s3://bucket/prefix, got \"\"")
+    parsed = urlparse(value.strip())
+    if parsed.username or parsed.password or parsed.query:
+        raise ConfigError(
+            f"{where}: expected only the bucket and prefix (credentials and endpoint come "
+            "from AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_ENDPOINT_URL)"
+        )
+    from stepchat.core.ports import StoreError
+    from stepchat.store.location import CacheLocation
+
+    try:
+        return CacheLocation.of(value).uri
+    except StoreError as exc:
+        raise ConfigError(f"{where}: {str(exc).split(': ', 1)[-1]}") from None

@@ -27,6 +27,7 @@ _EXPECTED = {
     "model_type": "a table",
     "list_type": "an array",
     "too_short": "a non-empty value",
+    "string_too_short": "a non-empty string",
 }
 
 

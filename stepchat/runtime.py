@@ -49,24 +49,45 @@ def load_embedder() -> Embedder:
 
 
 def open_store(
-    directory: Path, dim: int, limits: CacheLimits | None = None, *, read_only: bool = False
+    where: Path | str,
+    dim: int,
+    limits: CacheLimits | None = None,
+    *,
+    read_only: bool = False,
 ) -> tuple[MaintainedStore, list[str]]:
     """The LanceDB cache with hit counts written off the fast path, and notes for the user.
 
-    A damaged or outdated table is moved aside or migrated (see `stepchat.store.maintenance`);
-    raises StoreError only when the directory cannot be used at all. `read_only` writes no
-    byte: it raises StoreError instead of creating, repairing or tidying anything.
+    `where` is a local directory or a bucket URI. A damaged or outdated local table is moved
+    aside or migrated (see `stepchat.store.maintenance`); raises StoreError only when the
+    cache cannot be used at all. `read_only` writes no byte: it raises StoreError instead of
+    creating, repairing or tidying anything.
     """
     from stepchat.store.deferred import DeferredTouchStore
     from stepchat.store.maintenance import open_lance
 
-    store, notes = open_lance(directory, dim, limits=limits, read_only=read_only)
+    store, notes = open_lance(where, dim, limits=limits, read_only=read_only)
     return DeferredTouchStore(store), notes
 
 
-def load_store(directory: Path, dim: int, limits: CacheLimits | None = None) -> Store:
+def open_shared_store(
+    uri: str, dim: int, limits: CacheLimits | None = None, *, read_only: bool = False
+) -> MaintainedStore:
+    """A bucket cache for answering: while the bucket is down, requests answer without it."""
+    from stepchat.store.shared import SharedStore
+
+    return SharedStore(lambda: open_store(uri, dim, limits, read_only=read_only)[0], name=uri)
+
+
+def _remote(where: str) -> bool:
+    """Whether a cache location is a bucket URI rather than a local directory."""
+    return "://" in where
+
+
+def load_store(
+    where: Path | str, dim: int, limits: CacheLimits | None = None
+) -> MaintainedStore:
     """`open_store` for callers without a place to show notes: they go to the log (stderr)."""
-    store, notes = open_store(directory, dim, limits)
+    store, notes = open_store(where, dim, limits)
     for note in notes:
         logging.getLogger("stepchat").warning("stepchat: %s", note)
     return store
@@ -117,15 +138,17 @@ def lazy_store(
     from stepchat.store.lazy import LazyStore
     from stepchat.store.signature_index import SignatureIndex
 
-    directory = config.paths.cache_dir
+    where = config.cache_location
 
     def open_real() -> tuple[MaintainedStore, list[str]]:
         if fallback:
             return open_store_or_memory(config, EMBED_DIM, writable=writable)
-        return open_store(directory, EMBED_DIM, config.limits, read_only=not writable)
+        return open_store(where, EMBED_DIM, config.limits, read_only=not writable)
 
     ttl = config.limits.ttl_days * 86400 if config.limits.ttl_days > 0 else None
-    index = SignatureIndex(directory) if writable else None
+    # A bucket is shared: a local copy of its signatures would serve entries other servers
+    # evicted and miss the ones they added, so there every lookup asks the bucket.
+    index = SignatureIndex(Path(where)) if writable and not _remote(where) else None
     return LazyStore(open_real, index, max_age_seconds=ttl)
 
 
@@ -160,17 +183,21 @@ def open_store_or_memory(
 ) -> tuple[MaintainedStore, list[str]]:
     """The persistent cache, or an in-memory one when the cache dir is unusable; with notes.
 
-    Read-only with no cache on disk yet is an empty in-memory cache and no note: nothing is
-    created (not even the data folder)."""
+    A bucket cache is opened on first use, so a bucket that is down now is used once it is
+    up. Read-only with no local cache yet is an empty in-memory cache and no note: nothing
+    is created (not even the data folder)."""
     from stepchat.store.memory import MemoryStore
 
+    where = config.cache_location
+    if _remote(where):
+        return open_shared_store(where, dim, config.limits, read_only=not writable), []
     if not writable:
         from stepchat.store.lance import TABLE_NAME
 
-        if not (config.paths.cache_dir / f"{TABLE_NAME}.lance").is_dir():
+        if not (Path(where) / f"{TABLE_NAME}.lance").is_dir():
             return MemoryStore(), []
     try:
-        return open_store(config.paths.cache_dir, dim, config.limits, read_only=not writable)
+        return open_store(where, dim, config.limits, read_only=not writable)
     except StoreError as exc:
         return MemoryStore(), [f"{exc}; answering without a persistent cache this run"]
 

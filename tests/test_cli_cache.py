@@ -16,10 +16,15 @@ from stepchat.backends.scripted import ScriptedBackend
 from stepchat.embed.hashed import HashedEmbedder
 
 
-@pytest.fixture
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+@pytest.fixture(params=["local", "bucket"])
+def home(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A private STEPCHAT_HOME whose cache is on local disk, or in an S3 bucket."""
     monkeypatch.setenv("STEPCHAT_HOME", str(tmp_path))
     monkeypatch.delenv("STEPCHAT_CONFIG", raising=False)
+    if request.param == "bucket":
+        uri = request.getfixturevalue("bucket_uri")
+        (tmp_path / "config").mkdir()
+        (tmp_path / "config" / "config.toml").write_text(f'[cache]\nuri = "{uri}"\n')
     monkeypatch.setattr(
         runtime, "load_backend", lambda config, model_id=None: ScriptedBackend(['{"a": 1}'])
     )

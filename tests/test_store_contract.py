@@ -63,16 +63,21 @@ def open_lance(path: Path, **kwargs: object) -> LanceStore:
     return LanceStore(path, DIM, consistency_seconds=0.0, **kwargs)  # type: ignore[arg-type]
 
 
-@pytest.fixture(params=["memory", "lance", "deferred"])
+@pytest.fixture(params=["memory", "lance", "lance-no-mirror", "deferred", "bucket"])
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[MaintainedStore]:
-    """Every store the app can be handed; `deferred` is what production uses (LanceDB with
-    hit counts queued off the fast path)."""
+    """Every store the app can be handed: in memory, on local disk (searched in the in-memory
+    mirror, or through LanceDB as big tables are), `deferred` as production uses it (LanceDB
+    with hit counts queued off the fast path) and in an S3 bucket (SeaweedFS on loopback)."""
     if request.param == "memory":
         yield MemoryStore()
     elif request.param == "lance":
         yield open_lance(tmp_path / "cache")
-    else:
+    elif request.param == "lance-no-mirror":
+        yield open_lance(tmp_path / "cache", mirror_limit=0)
+    elif request.param == "deferred":
         yield DeferredTouchStore(open_lance(tmp_path / "cache"))
+    else:
+        yield LanceStore(request.getfixturevalue("bucket_uri"), DIM, consistency_seconds=0.0)
 
 
 @pytest.fixture
@@ -303,6 +308,7 @@ def test_lance_optimizes_fragments_periodically(lance_dir: Path) -> None:
         store.add(make_entry(f"e{i}", f"Solve x + {i} = 9.", created=T0 + i))
     assert store.stats()["fragments"] == 4
     store.add(make_entry("e4", "Solve x + 4 = 9.", created=T0 + 4))
+    store.wait_for_upkeep(timeout=60)  # compaction runs in the background
     stats = store.stats()
     assert stats["fragments"] == 1
     assert stats["rows"] == 5 and stats["index"] == "flat"
@@ -311,7 +317,7 @@ def test_lance_optimizes_fragments_periodically(lance_dir: Path) -> None:
 
 
 def test_lance_index_keeps_exact_top_hit(lance_dir: Path) -> None:
-    store = open_lance(lance_dir, index_threshold=600, optimize_every=0)
+    store = open_lance(lance_dir, index_threshold=600, optimize_every=0, mirror_limit=0)
     prompts = [f"Solve {i}x + {i % 7} = {i * 3} for x, then check item {i}." for i in range(600)]
     for i, prompt in enumerate(prompts):
         store.add(make_entry(f"e{i}", prompt, created=T0 + i, signature=f"sig-{i}"))
@@ -319,9 +325,9 @@ def test_lance_index_keeps_exact_top_hit(lance_dir: Path) -> None:
     store.optimize()  # starts the build in the background
     hits = store.search(EMBED.embed(prompts[5]), scope="s1", task=TaskKind.LINEAR, k=1)
     assert hits[0].entry.id == "e5"  # searches keep working meanwhile
-    store.wait_for_index(timeout=120)
-    assert not store.indexing
-    assert store.index_kind() == "IVF_PQ"
+    store.wait_for_upkeep(timeout=120)
+    assert not store.upkeep_running
+    assert store.index_kind() == "IVF_SQ"
     for i in (0, 17, 333, 599):
         hits = store.search(EMBED.embed(prompts[i]), scope="s1", task=TaskKind.LINEAR, k=1)
         assert hits[0].entry.id == f"e{i}"

@@ -1,20 +1,23 @@
 """`stepchat bench --scale`: how the persistent store behaves with many entries.
 
-For each size the store is filled with synthetic entries (random unit vectors, short
-linear/JSON prompts and steps) in bulk through LanceDB itself — one `add` per row would
-measure compaction, not the store at that size — then reopened the way stepchat opens it
-and optimised (which builds the ANN index past the store's threshold, here in the
-foreground so it is in place before anything is measured). Then it measures
-lookup latency (and whether the nearest entry is found), single inserts, eviction of the
-least-recently-hit entries, disk size, process RSS and the index kind in use.
+For each size the store is filled in bulk through LanceDB itself (one `add` per row would
+measure compaction, not the store at that size) with the entries of `scale_data`, then
+opened the way stepchat opens it and optimised in the foreground, which builds the indexes
+a table of that size gets; that time is the index build time. Then a fresh process opens
+the store the way the app does (model and embedder loaded first, so its RSS is the app's)
+and measures lookups, single inserts and an eviction; the bench process judges every lookup
+against an exhaustive scan of the same vectors (top-1 recall) and measures disk bytes.
+
+With `uri`, each size lives under that bucket prefix instead of a local temp directory.
 """
 
 from __future__ import annotations
 
 import json
 import math
-import resource
-import statistics
+import os
+import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -23,71 +26,57 @@ from typing import Any
 
 import numpy as np
 
-from stepchat.bench.metrics import percentile
-from stepchat.core.types import CacheEntry, Step, TaskKind
+from stepchat.bench import scale_data
+from stepchat.bench.scale_data import Workload
 
 SCOPE = "bench-scale"
 DIM = 384
 """MiniLM's dimension, so sizes and timings match the shipped embedder."""
-FILL_BATCH = 10_000
+FILL_BATCH = 20_000
+RECALL_TOLERANCE = 1e-5
+"""A returned entry counts as the nearest when it is as similar as the true nearest (ties)."""
 
 
-def _rss_bytes() -> int:
-    """Current resident set size of this process (Linux /proc), else the peak."""
-    try:
-        pages = int(Path("/proc/self/statm").read_text().split()[1])
-        return pages * resource.getpagesize()
-    except (OSError, ValueError, IndexError):
-        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
-
-
-def _unit(rng: np.random.Generator, n: int, dim: int) -> np.ndarray:
-    vecs = rng.standard_normal((n, dim)).astype("float32")
-    return vecs / np.linalg.norm(vecs, axis=1, keepdims=True)
-
-
-def _columns(start: int, vectors: np.ndarray, now: float) -> dict[str, list[Any]]:
-    """Synthetic rows, column by column, in the store's on-disk layout."""
-    n = len(vectors)
-    ids = [f"scale-{start + i}" for i in range(n)]
-    tasks = [str(TaskKind.LINEAR) if (start + i) % 2 == 0 else str(TaskKind.JSON) for i in range(n)]
-    prompts = [
-        f"Solve for x: {i % 9 + 2}x + {i % 17} = {i % 41}. Show each step."
-        for i in range(start, start + n)
-    ]
+def _columns(start: int, workload: Workload, end: int, now: float) -> dict[str, list[Any]]:
+    """Rows `start:end` of the workload, column by column, in the store's on-disk layout."""
+    n = end - start
     steps = json.dumps(
         [{"text": "2x + 3 = 7", "kind": "equation"}, {"text": "x = 2", "kind": "final"}]
     )
     return {
-        "id": ids,
-        "prompt": prompts,
+        "id": [f"scale-{i}" for i in range(start, end)],
+        "prompt": workload.prompts[start:end],
         "scope": [SCOPE] * n,
-        "task": tasks,
-        "signature": [f"sig-{start + i}" for i in range(n)],
+        "task": [str(t) for t in workload.tasks[start:end]],
+        "signature": [f"sig-{i}" for i in range(start, end)],
         "constraints": ["{}"] * n,
         "steps": [steps] * n,
-        "model": ["synthetic"] * n,
-        "created": [now - (start + i) for i in range(n)],
-        "last_hit": [now - (start + i) for i in range(n)],
+        "model": ["bench"] * n,
+        "created": [now - i for i in range(start, end)],
+        "last_hit": [now - i for i in range(start, end)],
         "hits": [0] * n,
         "tokens": [40] * n,
     }
 
 
-def bulk_fill(directory: Path, vectors: np.ndarray, now: float) -> None:
-    """Append synthetic rows straight into the store's LanceDB table, in big batches."""
+def bulk_fill(location: str, workload: Workload, now: float) -> None:
+    """Append the workload's rows straight into the store's LanceDB table, in big batches."""
     import lancedb
     import pyarrow as pa
 
     from stepchat.store.lance import TABLE_NAME
+    from stepchat.store.location import CacheLocation
 
-    table = lancedb.connect(directory).open_table(TABLE_NAME)
+    where = CacheLocation.of(location)
+    table = lancedb.connect(where.uri, storage_options=where.storage_options()).open_table(
+        TABLE_NAME
+    )
     schema = table.schema
-    for start in range(0, len(vectors), FILL_BATCH):
-        chunk = vectors[start : start + FILL_BATCH]
-        cols = _columns(start, chunk, now)
-        flat = pa.array(chunk.reshape(-1), type=pa.float32())
-        vector = pa.FixedSizeListArray.from_arrays(flat, chunk.shape[1])
+    for start in range(0, len(workload), FILL_BATCH):
+        end = min(start + FILL_BATCH, len(workload))
+        cols = _columns(start, workload, end, now)
+        flat = pa.array(workload.vectors[start:end].reshape(-1), type=pa.float32())
+        vector = pa.FixedSizeListArray.from_arrays(flat, DIM)
         arrays = [
             vector if f.name == "vector" else pa.array(cols[f.name], type=f.type) for f in schema
         ]
@@ -97,83 +86,82 @@ def bulk_fill(directory: Path, vectors: np.ndarray, now: float) -> None:
 def _timed(fn: Callable[[], Any]) -> tuple[float, Any]:
     start = time.perf_counter()
     result = fn()
-    return (time.perf_counter() - start) * 1000, result
+    return time.perf_counter() - start, result
+
+
+def _probe(location: str, queries: Path, tasks: list[str], *, with_model: bool,
+           inserts: int, evict: int) -> dict[str, Any]:
+    """Run `stepchat.bench.scale_probe` in a fresh process; its JSON report."""
+    spec = {
+        "location": location, "queries": str(queries), "tasks": tasks, "scope": SCOPE,
+        "with_model": with_model, "inserts": inserts, "evict": evict,
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "stepchat.bench.scale_probe"],
+        input=json.dumps(spec), capture_output=True, text=True, env=os.environ.copy(),
+        check=False,
+    )
+    if done.returncode != 0:
+        tail = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        raise RuntimeError(f"scale probe failed: {tail}")
+    report: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return report
 
 
 def measure_size(
     size: int,
-    workdir: Path,
+    location: str,
+    workload: Workload,
     *,
-    lookups: int = 200,
     inserts: int = 100,
     evict: int = 100,
-    seed: int = 7,
+    with_model: bool = True,
 ) -> dict[str, Any]:
-    """Fill a fresh store with `size` entries and measure it."""
+    """Fill a fresh store at `location` with `size` entries and measure it."""
     from stepchat.store.lance import LanceStore
 
-    rng = np.random.default_rng(seed)
-    directory = workdir / f"store-{size}"
     now = time.time()
-    vectors = _unit(rng, size, DIM)
-    LanceStore(directory, dim=DIM)  # creates the table with the store's schema
-    fill_ms, _ = _timed(lambda: bulk_fill(directory, vectors, now))
-    # Build the index in the foreground: the bench measures the store once it has landed.
-    open_ms, store = _timed(lambda: LanceStore(directory, dim=DIM, background_index=False))
-    optimize_ms, _ = _timed(store.optimize)
+    LanceStore(location, dim=DIM)  # creates the table with the store's schema
+    fill_s, _ = _timed(lambda: bulk_fill(location, workload, now))
+    store = LanceStore(location, dim=DIM, background_index=False)
+    build_s, _ = _timed(store.optimize)
+    kind = store.index_kind()
+    del store
 
-    picks = rng.integers(0, size, lookups)
-    lookup_ms: list[float] = []
+    with tempfile.TemporaryDirectory(prefix="stepchat-scale-q-") as tmp:
+        queries = Path(tmp) / "queries.npy"
+        np.save(queries, workload.queries)
+        tasks = [str(t) for t in workload.query_tasks]
+        probe = _probe(location, queries, tasks, with_model=with_model, inserts=inserts,
+                       evict=evict)
+    best = scale_data.exact_bests(workload)
     found = 0
-    for i in picks:
-        noisy = vectors[i] + rng.standard_normal(DIM).astype("float32") * 0.01
-        query = (noisy / np.linalg.norm(noisy)).tolist()
-        task = TaskKind.LINEAR if i % 2 == 0 else TaskKind.JSON
-        start = time.perf_counter()
-        hits = store.search(query, scope=SCOPE, task=task, k=4)
-        ms = (time.perf_counter() - start) * 1000
-        lookup_ms.append(ms)
-        found += bool(hits) and hits[0].entry.id == f"scale-{i}"
-
-    insert_ms: list[float] = []
-    for vec in _unit(rng, inserts, DIM):
-        entry = CacheEntry(
-            id=f"new-{len(insert_ms)}",
-            prompt="Solve for x: 2x + 3 = 7.",
-            vector=vec.tolist(),
-            scope=SCOPE,
-            task=TaskKind.LINEAR,
-            signature=f"new-{len(insert_ms)}",
-            constraints={},
-            steps=[Step("x = 2", "final")],
-            model="synthetic",
-            created=now,
-            last_hit=now,
-        )
-        start = time.perf_counter()
-        store.add(entry)
-        insert_ms.append((time.perf_counter() - start) * 1000)
-
-    total = store.count()
-    evict_ms, evicted = _timed(
-        lambda: store.evict_to_limits(max_entries=max(total - evict, 0), max_bytes=2**62)
-    )
-    stats = store.stats()
+    for i, entry_id in enumerate(probe["top1"]):
+        if entry_id is None or not entry_id.startswith("scale-"):
+            continue
+        row = int(entry_id.removeprefix("scale-"))
+        found += float(workload.vectors[row] @ workload.queries[i]) >= best[i] - RECALL_TOLERANCE
+    lookups = len(probe["top1"])
     return {
         "entries": size,
-        "index": store.index_kind(),
-        "fill_s": fill_ms / 1000,
-        "open_s": open_ms / 1000,
-        "optimize_s": optimize_ms / 1000,
-        "lookup_p50_ms": percentile(lookup_ms, 50),
-        "lookup_p95_ms": percentile(lookup_ms, 95),
-        "lookup_top1_found": found / lookups if lookups else math.nan,
-        "insert_mean_ms": statistics.fmean(insert_ms) if insert_ms else math.nan,
-        "insert_p95_ms": percentile(insert_ms, 95),
-        "evict_ms": evict_ms,
-        "evicted": evicted,
-        "disk_bytes": stats["disk_bytes"],
-        "rss_bytes": _rss_bytes(),
+        "vectors": "synthetic" if workload.synthetic else "MiniLM",
+        "where": "bucket" if "://" in location else "local disk",
+        "index": kind,
+        "search": probe["search"],
+        "fill_s": fill_s,
+        "index_build_s": build_s,
+        "open_s": probe["open_s"],
+        "lookup_p50_ms": probe["lookup_p50_ms"],
+        "lookup_p95_ms": probe["lookup_p95_ms"],
+        "top1_recall": found / lookups if lookups else math.nan,
+        "insert_mean_ms": probe["insert_mean_ms"],
+        "insert_p95_ms": probe["insert_p95_ms"],
+        "evict_ms": probe["evict_ms"],
+        "evicted": probe["evicted"],
+        "disk_bytes": probe["disk_bytes"],
+        "rss_bytes": probe["rss_bytes"],
+        "rss_store_bytes": probe["rss_store_bytes"],
+        "rss_with_model": with_model,
     }
 
 
@@ -182,12 +170,27 @@ def run_scale(
     *,
     on_done: Callable[[dict[str, Any]], None] | None = None,
     workdir: Path | None = None,
+    uri: str | None = None,
+    lookups: int = 200,
+    with_model: bool = True,
+    embed: scale_data.Embed | None = None,
+    vectors_dir: Path | None = None,
+    real_limit: int = scale_data.REAL_LIMIT,
 ) -> list[dict[str, Any]]:
+    """Measure each size in a fresh store (a temp dir, or `uri/scale-N` in a bucket);
+    sizes past `real_limit` get synthetic vectors grown from the real ones."""
+    embed = embed or scale_data.minilm_embed()
+    real_pool = min(max(sizes), real_limit)
     results = []
     with tempfile.TemporaryDirectory(prefix="stepchat-scale-") as tmp:
         base = workdir or Path(tmp)
+        stamp = time.strftime("%Y%m%d%H%M%S")
         for size in sizes:
-            row = measure_size(size, base)
+            workload = scale_data.build(size, lookups, embed, vectors_dir, real_pool)
+            location = (
+                f"{uri.rstrip('/')}/scale-{stamp}-{size}" if uri else str(base / f"store-{size}")
+            )
+            row = measure_size(size, location, workload, with_model=with_model)
             results.append(row)
             if on_done is not None:
                 on_done(row)
@@ -196,15 +199,19 @@ def run_scale(
 
 def scale_table(rows: list[dict[str, Any]]) -> str:
     head = (
-        "| entries | index | lookup p50 ms | lookup p95 ms | top-1 found | insert mean ms | "
-        "insert p95 ms | evict 100 ms | disk MB | RSS MB | fill s | optimize s |\n"
-        "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
+        "| entries | vectors | where | search | lookup p50 ms | lookup p95 ms | top-1 recall "
+        "| index build s | insert mean ms | insert p95 ms | evict 100 ms | disk MB "
+        "| RSS MB | RSS above model+embedder MB |\n"
+        "|---:|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
     )
     body = "".join(
-        f"| {r['entries']:,} | {r['index']} | {r['lookup_p50_ms']:.1f} | {r['lookup_p95_ms']:.1f} "
-        f"| {r['lookup_top1_found'] * 100:.0f}% | {r['insert_mean_ms']:.1f} "
-        f"| {r['insert_p95_ms']:.1f} | {r['evict_ms']:.0f} | {r['disk_bytes'] / 2**20:.1f} "
-        f"| {r['rss_bytes'] / 2**20:.0f} | {r['fill_s']:.1f} | {r['optimize_s']:.1f} |\n"
+        f"| {r['entries']:,} | {r['vectors']} | {r['where']} | {r['search']} "
+        f"| {r['lookup_p50_ms']:.1f} | {r['lookup_p95_ms']:.1f} "
+        f"| {r['top1_recall'] * 100:.1f}% | {r['index_build_s']:.1f} "
+        f"| {r['insert_mean_ms']:.1f} | {r['insert_p95_ms']:.1f} | {r['evict_ms']:.0f} "
+        f"| {r['disk_bytes'] / 2**20:.1f} | {r['rss_bytes'] / 2**20:.0f} "
+        f"| {r['rss_store_bytes'] / 2**20:.0f} |\n"
         for r in rows
     )
     return head + body
+

@@ -180,6 +180,7 @@ class StepCache:
         _stop_if_cancelled(cancel)
         if store:
             self._keep(task, answer, route, gen, timings, on_event)
+        answer.notes.extend(self.store.drain_notes())
         answer.timings.total_ms = total.ms()
         on_event(DoneEvent(answer))
         return answer

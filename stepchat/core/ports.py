@@ -119,6 +119,11 @@ class Store(Protocol):
         nothing keeps this default."""
         return None
 
+    def drain_notes(self) -> list[str]:
+        """One-line notes for the user since the last call (a shared cache that went away or
+        came back). A store with nothing to say keeps this default."""
+        return []
+
     def close(self) -> None:
         """Finish background upkeep before the process ends (after `flush`), so a one-shot
         process leaves the cache within its limits. Raises StoreError. A store without

@@ -92,6 +92,9 @@ class DeferredTouchStore(MaintainedStore):
         self.flush()
         self.inner.close()
 
+    def drain_notes(self) -> list[str]:
+        return self.inner.drain_notes()
+
     def stats(self) -> dict[str, Any]:
         self.flush()
         return self.inner.stats()

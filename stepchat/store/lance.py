@@ -5,14 +5,16 @@ Why the extra machinery around LanceDB:
   and `get` of hot entries are answered from memory (a signature map and a small LRU), which
   is reloaded when another process commits a new table version.
 - One-row appends leave one fragment each and slow every later query, so the table is
-  compacted every `optimize_every` writes.
-- Flat search is fast below tens of thousands of rows; an IVF_PQ index (cosine) is built
-  once the table reaches `index_threshold` rows, and searches then re-rank candidates on the
-  exact vectors so similarities stay exact.
+  compacted every `optimize_every` writes, in a background thread (requests never wait).
+- Up to `mirror_limit` rows, vectors are also kept in memory and searched exactly there
+  (`stepchat.store.mirror`); hits are then read by row id. Past `index_threshold` rows the
+  table gets the ANN and scalar indexes of `stepchat.store.indexing`, built in the
+  background; bigger tables are searched through them.
+- The table may live in an S3-compatible bucket (`stepchat.store.location`).
 - Two processes may write one table: a commit that loses a race is retried with backoff, and
   replacing an entry is one `merge_insert` commit, so a crash never leaves it half-replaced.
-- Size is bounded by `CacheLimits`, checked on open and after every write; a background
-  thread evicts expired and least-recently-hit entries, so no request waits for the sweep.
+- Size is bounded by `CacheLimits`, checked on open and after every write; the same
+  background worker evicts expired and least-recently-hit entries, so no request waits.
   Deletions made final on disk, and surviving another process dropping old versions, are
   `stepchat.store.upkeep`'s part.
 Every LanceDB failure surfaces as a one-line `StoreError`; a table that cannot be read is a
@@ -42,6 +44,10 @@ from stepchat.config import CacheLimits
 from stepchat.core.ports import MaintainedStore, SearchHit, StoreError
 from stepchat.core.types import CacheEntry, step_from_dict, steps_json
 from stepchat.paths import ensure_private_dir
+from stepchat.store.indexing import DEFAULT_PLAN, IndexPlan
+from stepchat.store.location import CacheLocation
+from stepchat.store.mirror import NO_ROW, VectorMirror
+from stepchat.store.snapshot import Snapshot, apply_snapshot, read_snapshot
 from stepchat.store.sql import sql_str
 from stepchat.store.upkeep import UpkeepMixin, survives_cleanup, vanished
 
@@ -88,17 +94,6 @@ def _first_line(exc: BaseException) -> str:
     return _SOURCE_LOCATION.sub("", text.splitlines()[0])[:200]
 
 
-def _sub_vectors(dim: int) -> int:
-    """PQ sub-vector count: the divisor of `dim` closest to 16 dimensions per sub-vector."""
-    divisors = [d for d in range(1, dim + 1) if dim % d == 0]
-    return min(divisors, key=lambda d: abs(dim / d - 16))
-
-
-def _index_label(index_type: str) -> str:
-    """LanceDB's 'IvfHnswSq' spelled the way its create_index takes it: 'IVF_HNSW_SQ'."""
-    return re.sub(r"(?<!^)(?=[A-Z])", "_", index_type).upper()
-
-
 def _dir_bytes(directory: Path) -> int:
     total = 0
     for root, _dirs, files in os.walk(directory):
@@ -114,16 +109,19 @@ class LanceStore(UpkeepMixin, MaintainedStore):
     """A `Store` on LanceDB; safe to share between threads of one process.
 
     `read_only` opens an existing table without writing a byte (`--no-store`): no folder is
-    created or tightened, no upkeep runs, and any write is a StoreError.
+    created or tightened, nothing is written to a bucket, no upkeep runs, and any write is
+    a StoreError.
     """
 
     def __init__(
         self,
-        directory: Path,
+        directory: Path | str | CacheLocation,
         dim: int,
         *,
         optimize_every: int = 64,
         index_threshold: int = 20_000,
+        mirror_limit: int = 30_000,
+        plan: IndexPlan = DEFAULT_PLAN,
         consistency_seconds: float = 1.0,
         lru_size: int = 256,
         background_index: bool = True,
@@ -132,11 +130,17 @@ class LanceStore(UpkeepMixin, MaintainedStore):
         keep_versions: timedelta = _KEEP_OLD_VERSIONS,
         read_only: bool = False,
     ) -> None:
-        self.directory = Path(directory)
+        self.location = (
+            directory if isinstance(directory, CacheLocation) else CacheLocation.of(directory)
+        )
+        self.directory = Path(self.location.uri)
         self.read_only = read_only
         self.dim = dim
         self.optimize_every = optimize_every
         self.index_threshold = index_threshold
+        self.mirror_limit = mirror_limit
+        self._mirror: VectorMirror | None = None
+        self._mirror_stamp: dict[str, float] = {}
         self._lru_size = lru_size
         self._lock = threading.RLock()
         self._lru: OrderedDict[str, CacheEntry] = OrderedDict()
@@ -146,17 +150,17 @@ class LanceStore(UpkeepMixin, MaintainedStore):
         self._writes = 0
         self._index_kind: str | None = None
         self.background_index = background_index
-        self._indexer: threading.Thread | None = None
+        self.plan = plan
         self.limits = limits
         self.evict_every = evict_every
         self.keep_versions = keep_versions
         self.evicted = 0
         self._init_upkeep()
-        if read_only:
-            if not (self.directory / f"{TABLE_NAME}.lance").is_dir():
-                raise StoreError(f"cache store {self.directory}: no cache yet")
-        else:
-            self._check_directory()
+        if not self.location.remote:
+            if not read_only:
+                self._check_directory()
+            elif not (self.directory / f"{TABLE_NAME}.lance").is_dir():
+                raise StoreError(f"cache store {self.location}: no cache yet")
         os.environ.setdefault("LANCEDB_LOG", "error")
         with self._guard("open"):
             import lancedb
@@ -165,11 +169,15 @@ class LanceStore(UpkeepMixin, MaintainedStore):
             self._pa = pa
             self._schema = self._arrow_schema()
             self._db = lancedb.connect(
-                self.directory, read_consistency_interval=timedelta(seconds=consistency_seconds)
+                self.location.uri,
+                read_consistency_interval=timedelta(seconds=consistency_seconds),
+                storage_options=self.location.storage_options(),
             )
-            exists = (self.directory / f"{TABLE_NAME}.lance").exists()
+            exists = self._table_exists()
         if exists:
             self._table = self._open_existing()
+        elif read_only:
+            raise StoreError(f"cache store {self.location}: no cache yet")
         else:
             with self._guard("create"):
                 # exist_ok: another process may create the table at the same moment.
@@ -208,6 +216,12 @@ class LanceStore(UpkeepMixin, MaintainedStore):
                 self._catch_up()
                 time.sleep(_OPEN_WAIT_S)
 
+    def _table_exists(self) -> bool:
+        if not self.location.remote:
+            return (self.directory / f"{TABLE_NAME}.lance").exists()
+        listing: Any = self._db.list_tables()
+        return TABLE_NAME in list(getattr(listing, "tables", None) or dict(listing)["tables"])
+
     def _open_existing(self) -> Any:
         """Open the table; a table another process is creating right now is waited for
         (bounded), so it is never mistaken for a corrupt one and moved aside."""
@@ -232,16 +246,19 @@ class LanceStore(UpkeepMixin, MaintainedStore):
         except StoreError:
             raise
         except Exception as exc:
+            remote = self.location.explain(str(exc))
+            if remote is not None:  # an unreachable bucket is not a damaged table
+                raise StoreError(f"cache store {self.location}: {action} failed: {remote}") from exc
             cls = CorruptStoreError if corrupt else StoreError
             raise cls(
-                f"cache store {self.directory}: {action} failed: {_first_line(exc)}"
+                f"cache store {self.location}: {action} failed: {_first_line(exc)}"
             ) from exc
 
     def _retry(self, write: Callable[[], T]) -> T:
         """Run one commit, retrying when another writer committed first (or dropped the
         version this handle was on). Every write goes through here, so `read_only` holds."""
         if self.read_only:
-            raise StoreError(f"cache store {self.directory}: opened read-only")
+            raise StoreError(f"cache store {self.location}: opened read-only")
         for attempt in range(_COMMIT_TRIES):
             try:
                 return write()
@@ -287,29 +304,47 @@ class LanceStore(UpkeepMixin, MaintainedStore):
         stored_dim = getattr(vector_type, "list_size", None)
         if version != str(SCHEMA_VERSION) or set(schema.names) != set(self._schema.names):
             raise SchemaMismatchError(
-                f"cache store {self.directory}: schema version {version}, this stepchat "
+                f"cache store {self.location}: schema version {version}, this stepchat "
                 f"reads {SCHEMA_VERSION} (fix: stepchat cache clear)",
                 version,
                 stored_dim,
             )
         if stored_dim != self.dim:
             raise SchemaMismatchError(
-                f"cache store {self.directory}: vectors have {stored_dim} dimensions, the "
+                f"cache store {self.location}: vectors have {stored_dim} dimensions, the "
                 f"embedder gives {self.dim} (fix: stepchat cache clear)",
                 version,
                 stored_dim,
             )
 
     def _reload(self) -> None:
-        """Rebuild the in-memory signature map from the table; forget cached entries."""
-        rows = self._table.search().select(_KEY_COLUMNS).limit(None).to_arrow().to_pylist()
+        """Rebuild the in-memory signature map (and vector mirror) from the table."""
+        self._install(self._read_state())
+
+    def _read_state(self) -> Snapshot:
+        """Everything `_install` needs, read without touching memory state, so a background
+        thread can read while requests go on."""
+        limit = self.mirror_limit
+        return read_snapshot(self._table, self.dim, limit, dict(self._mirror_stamp))
+
+    def _install(self, state: Snapshot) -> None:
+        """Swap in what `_read_state` read (under the lock); cached entries are forgotten."""
         self._signatures.clear()
         self._keys.clear()
         self._lru.clear()
-        for row in rows:
-            self._remember(row["id"], row["scope"], row["signature"], row["created"])
+        for entry_id, scope, signature, created in zip(
+            state.ids, state.scopes, state.signatures, state.created, strict=True
+        ):
+            self._remember(entry_id, scope, signature, created)
         self._remeasured()
-        self._seen_version = self._table.version
+        complete = True
+        if len(state) > self.mirror_limit:
+            self._mirror, self._mirror_stamp = None, {}
+        else:
+            if self._mirror is None:
+                self._mirror, self._mirror_stamp = VectorMirror(self.dim), {}
+            complete = apply_snapshot(self._mirror, self._mirror_stamp, state)
+        self._seen_version = state.version if complete else -1  # -1: read again next time
 
     def _remember(self, entry_id: str, scope: str, signature: str, created: float) -> None:
         key = (scope, signature)
@@ -319,14 +354,19 @@ class LanceStore(UpkeepMixin, MaintainedStore):
             self._signatures[key] = (created, entry_id)
 
     def _sync(self) -> None:
-        """Reload when another process committed since we last looked."""
-        if self._table.version != self._seen_version:
+        """Reload when another process committed since we last looked.
+
+        Not while our own upkeep runs: its commits move the version too, and it re-reads
+        the table itself when it ends, so no request pays for a re-read meanwhile.
+        """
+        if self._table.version != self._seen_version and not self.upkeeping:
             self._reload()
 
     def _committed(self, commits: int = 1, reload: bool = False) -> None:
-        """After our own `commits` writes: follow them, or reload if another writer came between."""
+        """After our own `commits` writes: follow them, or reload if another writer came
+        between (unless it may have been our own upkeep, which re-reads when it ends)."""
         version = self._table.version
-        if reload or version != self._seen_version + commits:
+        if reload or (version != self._seen_version + commits and not self.upkeeping):
             self._reload()
         else:
             self._seen_version = version
@@ -334,6 +374,9 @@ class LanceStore(UpkeepMixin, MaintainedStore):
     def _forget(self, entry_id: str) -> None:
         """Drop a deleted entry from memory; find the next newest of its signature if needed."""
         self._lru.pop(entry_id, None)
+        if self._mirror is not None:
+            self._mirror.drop(entry_id)
+            self._mirror_stamp.pop(entry_id, None)
         self._measured_drop(entry_id)
         key = self._keys.pop(entry_id, None)
         if key is None or self._signatures.get(key, (0.0, ""))[1] != entry_id:
@@ -416,8 +459,12 @@ class LanceStore(UpkeepMixin, MaintainedStore):
             self._committed()
             self._remember(entry.id, entry.scope, entry.signature, entry.created)
             self._measured_add(entry.id, entry.size_bytes() - 4 * self.dim, entry.last_hit)
-            self._lru.pop(entry.id, None)
-            self._wrote()
+            stored = self._entry(row)
+            self._cache(stored)
+            if self._mirror is not None:
+                self._mirror.put(entry.id, entry.scope, str(entry.task), entry.vector)
+                self._mirror_stamp[entry.id] = stored.created
+            self._after_write()
 
     def add_many(self, entries: Sequence[CacheEntry]) -> None:
         """New entries in one commit (migration, bulk loads); ids must not be stored yet."""
@@ -439,21 +486,37 @@ class LanceStore(UpkeepMixin, MaintainedStore):
         where = f"scope = {sql_str(scope)} AND task = {sql_str(str(task))}"
         with self._lock, self._guard("search"):
             self._sync()
-            # search() is typed as the generic builder; with a vector it is the vector one.
-            vector_query: Any = self._table.search(
-                [float(v) for v in vector], vector_column_name="vector"
-            )
-            query = vector_query.distance_type("cosine").where(where, prefilter=True).limit(k)
-            if self.index_kind() != "flat":
-                # PQ distances are approximate; re-rank on the stored vectors.
-                query = query.refine_factor(10)
-            rows = query.to_arrow().to_pylist()
-            hits = []
-            for row in rows:
-                entry = self._entry(row)
-                self._cache(entry)
-                hits.append(SearchHit(_copy(entry), 1.0 - float(row["_distance"])))
-            return hits
+            if self._mirror is not None:
+                found = self._mirror.search(vector, scope, str(task), k)
+            else:
+                found = self._nearest_in_table(vector, where, k)
+            fetched = self._fetch([(entry_id, row) for entry_id, _sim, row in found])
+            return [
+                SearchHit(_copy(fetched[entry_id]), sim)
+                for entry_id, sim, _row in found
+                if entry_id in fetched
+            ]
+
+    def _nearest_in_table(
+        self, vector: Sequence[float], where: str, k: int
+    ) -> list[tuple[str, float, int]]:
+        """LanceDB's search, returning only ids and row ids: reading whole rows inside the
+        search doubled its time (18 -> 8 ms at 100k); `_fetch` reads the few hits after."""
+        # search() is typed as the generic builder; with a vector it is the vector one.
+        vector_query: Any = self._table.search(
+            [float(v) for v in vector], vector_column_name="vector"
+        )
+        query = (
+            vector_query.distance_type("cosine")
+            .where(where, prefilter=True)
+            .select(["id"])
+            .with_row_id(True)
+            .limit(k)
+        )
+        if self.index_kind() != "flat":
+            query = self.plan.tune(query)
+        rows = query.to_arrow().to_pylist()
+        return [(r["id"], 1.0 - float(r["_distance"]), int(r["_rowid"])) for r in rows]
 
     @survives_cleanup
     def find_signature(self, *, scope: str, signature: str) -> CacheEntry | None:
@@ -474,14 +537,40 @@ class LanceStore(UpkeepMixin, MaintainedStore):
             self._sync()
             if entry_id not in self._keys:
                 return None
-            entry = self._lru.get(entry_id)
-            if entry is None:
-                rows = self._query_rows(f"id = {sql_str(entry_id)}", limit=1)
-                if not rows:
-                    return None
-                entry = self._entry(rows[0])
+            row = self._mirror.row_of(entry_id) if self._mirror is not None else NO_ROW
+            entry = self._fetch([(entry_id, row)]).get(entry_id)
+            return None if entry is None else _copy(entry)
+
+    def _fetch(self, wanted: list[tuple[str, int]]) -> dict[str, CacheEntry]:
+        """Entries by id: from memory, else by row id (~1 ms), else by an id filter.
+
+        A row id read before another process compacted the table may point elsewhere now,
+        so a row whose id is not the one asked for falls back to the filter.
+        """
+        found: dict[str, CacheEntry] = {}
+        by_row: dict[int, str] = {}
+        for entry_id, row in wanted:
+            cached = self._lru.get(entry_id)
+            if cached is not None:
+                found[entry_id] = cached
+            elif row != NO_ROW:
+                by_row[row] = entry_id
+        if by_row:
+            taken: list[dict[str, Any]] = (
+                self._table.take_row_ids(list(by_row)).to_arrow().to_pylist()
+            )
+            asked = set(by_row.values())
+            for got in taken:
+                if got["id"] in asked:
+                    found[got["id"]] = self._entry(got)
+        rest = [entry_id for entry_id, _row in wanted if entry_id not in found]
+        if rest:
+            where = "id IN (" + ", ".join(sql_str(i) for i in rest) + ")"
+            for record in self._query_rows(where, limit=len(rest)):
+                found[record["id"]] = self._entry(record)
+        for entry in found.values():
             self._cache(entry)
-            return _copy(entry)
+        return found
 
     @survives_cleanup
     def touch(self, entry_id: str, when: float) -> None:
@@ -500,7 +589,7 @@ class LanceStore(UpkeepMixin, MaintainedStore):
             if entry is not None:
                 entry.hits += 1
                 entry.last_hit = float(when)
-            self._wrote()
+            self._after_write()
 
     @survives_cleanup
     def delete(self, entry_id: str) -> bool:
@@ -511,7 +600,7 @@ class LanceStore(UpkeepMixin, MaintainedStore):
             self._retry(lambda: self._table.delete(f"id = {sql_str(entry_id)}"))
             self._committed()
             self._forget(entry_id)
-            self._wrote()
+            self._after_write()
             return True
 
     @survives_cleanup
@@ -556,87 +645,6 @@ class LanceStore(UpkeepMixin, MaintainedStore):
 
         return pc
 
-    def _wrote(self) -> None:
-        self._after_write()
-
-    @survives_cleanup
-    def optimize(self) -> None:
-        """Compact fragments and fold new rows into the index; start the index when big.
-
-        Building the index takes seconds (12 s at 20k rows on two cores), so with
-        `background_index` it runs in a thread and searches stay flat until it lands.
-        """
-        with self._lock, self._guard("optimize"):
-            self._writes = 0
-            if self.indexing:
-                return  # compaction would race the index build's commit
-            rows = int(self._table.count_rows())
-            if rows >= self.index_threshold and self.index_kind() == "flat":
-                self.build_index(wait=not self.background_index)
-                if self.indexing:
-                    return
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", UserWarning)
-                self._retry(lambda: self._table.optimize(cleanup_older_than=self.keep_versions))
-            self._committed(reload=True)
-
-    @property
-    def indexing(self) -> bool:
-        """Whether an index build is running in the background."""
-        return self._indexer is not None and self._indexer.is_alive()
-
-    def build_index(self, wait: bool = True) -> None:
-        """An IVF_PQ index on the vectors (cosine); only worth it for big tables."""
-        if wait:
-            self._create_index()
-            return
-        with self._lock:
-            if self.indexing:
-                return
-            self._indexer = threading.Thread(
-                target=self._create_index_logged, name="stepchat-lance-index", daemon=True
-            )
-            self._indexer.start()
-
-    def wait_for_index(self, timeout: float | None = None) -> None:
-        """Block until a background index build has finished (for tests and the bench)."""
-        if self._indexer is not None:
-            self._indexer.join(timeout)
-
-    def _create_index_logged(self) -> None:
-        try:
-            self._create_index()
-        except StoreError as exc:
-            log.warning("%s", exc)  # searches stay flat; the next optimize tries again
-
-    def _create_index(self) -> None:
-        # Runs without the store lock: reads and appends go on while the index trains.
-        with self._guard("index"):
-            from lancedb.index import IvfPq
-
-            rows = int(self._table.count_rows())
-            config = IvfPq(
-                distance_type="cosine",
-                num_partitions=max(1, min(rows // 256, int(rows**0.5))),
-                num_sub_vectors=_sub_vectors(self.dim),
-            )
-            self._table.create_index("vector", config=config, replace=True)
-        with self._lock, self._guard("index"):
-            self._index_kind = None
-            self._committed(reload=True)
-
-    def index_kind(self) -> str:
-        """'flat' (exhaustive search) or the vector index type, e.g. 'IVF_PQ'."""
-        if self._index_kind is None:
-            with self._lock, self._guard("index"):
-                kind = "flat"
-                for index in self._table.list_indices():
-                    if "vector" in list(index.columns):
-                        kind = _index_label(str(index.index_type))
-                        break
-                self._index_kind = kind
-        return self._index_kind
-
     @survives_cleanup
     def stats(self) -> dict[str, Any]:
         with self._lock, self._guard("stats"):
@@ -644,12 +652,12 @@ class LanceStore(UpkeepMixin, MaintainedStore):
             return {
                 "rows": int(table_stats["num_rows"]),
                 "data_bytes": int(table_stats["total_bytes"]),
-                "disk_bytes": _dir_bytes(self.directory),
+                "disk_bytes": self._disk_bytes(table_stats),
                 "fragments": int(table_stats["fragment_stats"]["num_fragments"]),
                 "index": self.index_kind(),
                 "version": int(self._table.version),
                 "schema_version": SCHEMA_VERSION,
-                "directory": str(self.directory),
+                "directory": str(self.location),
             }
 
     @survives_cleanup
@@ -661,13 +669,22 @@ class LanceStore(UpkeepMixin, MaintainedStore):
         safe when no other process is reading the cache.
         """
         keep = self.keep_versions if keep_versions is None else keep_versions
-        before = _dir_bytes(self.directory)
+        before = self._disk_bytes()
         with self._lock, self._guard("compact"), warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)
             self._retry(lambda: self._table.optimize(cleanup_older_than=keep))
             self._committed(reload=True)
             self._writes = 0
-        return {"before": before, "after": _dir_bytes(self.directory)}
+        return {"before": before, "after": self._disk_bytes()}
+
+    def _disk_bytes(self, table_stats: Any = None) -> int:
+        """Bytes of the cache's files; in a bucket, the table's data bytes (no listing)."""
+        if not self.location.remote:
+            return _dir_bytes(self.directory)
+        if table_stats is None:
+            with self._lock, self._guard("stats"):
+                table_stats = self._table.stats()
+        return int(table_stats["total_bytes"])
 
 
 def _copy(entry: CacheEntry) -> CacheEntry:

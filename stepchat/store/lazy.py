@@ -141,6 +141,11 @@ class LazyStore(MaintainedStore):
         inner.flush()
         self._reconcile(inner)
 
+    def drain_notes(self) -> list[str]:
+        """Notes of the opened store for the user (a shared cache that went away or came
+        back); never opens the table to ask."""
+        return self._inner.drain_notes() if self._inner is not None else []
+
     def close(self) -> None:
         """Finish the table's background upkeep (a sweep started on open), then bring the
         index in step with what it left; nothing to do when the table was never opened."""

@@ -22,6 +22,7 @@ from stepchat.store.lance import (
     LanceStore,
     SchemaMismatchError,
 )
+from stepchat.store.location import CacheLocation
 
 
 def move_aside(directory: Path, label: str) -> Path:
@@ -36,14 +37,20 @@ def move_aside(directory: Path, label: str) -> Path:
     return target
 
 
-def open_lance(directory: Path, dim: int, **options: Any) -> tuple[LanceStore, list[str]]:
-    """A usable LanceStore at `directory`, and what the user should be told about it.
+def open_lance(
+    where: Path | str | CacheLocation, dim: int, **options: Any
+) -> tuple[LanceStore, list[str]]:
+    """A usable LanceStore at `where`, and what the user should be told about it.
 
-    Raises StoreError only when the directory itself cannot be used (not writable).
+    Raises StoreError only when the directory itself cannot be used (not writable). A cache
+    in a bucket is shared: nothing there is moved or migrated on one reader's say-so, so a
+    damaged or foreign table in a bucket is a StoreError naming the fix.
     """
-    directory = Path(directory)
-    if options.get("read_only"):
-        return LanceStore(directory, dim, **options), []  # repairs write: leave them to others
+    location = where if isinstance(where, CacheLocation) else CacheLocation.of(where)
+    if location.remote or options.get("read_only"):
+        # Repairs write: a shared bucket and a read-only opening leave them to others.
+        return LanceStore(location, dim, **options), []
+    directory = location.path
     try:
         return LanceStore(directory, dim, **options), []
     except CorruptStoreError as exc:

@@ -1,4 +1,4 @@
-"""Keeping the LanceDB cache within its limits and its deletions final, in any process pattern.
+"""Upkeep of the LanceDB cache table: limits, compaction, index builds and purges.
 
 Why this is more than a counter:
 - `stepchat ask` is one process per question and writes at most one entry, so a sweep
@@ -7,6 +7,13 @@ Why this is more than a counter:
   the byte sum of its rows' column lengths, its oldest hit), and a sweep starts as soon as
   one is crossed; compaction starts on open when fragments have piled up. `close()` waits
   for that work, so a one-shot process leaves the cache within its limits.
+- Sweeps, compaction and index builds (seconds at 20k rows, minutes at a million) all run
+  in one background worker, one job after another, without the store lock: LanceDB tables
+  take reads, appends and maintenance at once, so requests never wait for them. Only the
+  final swap of the store's in-memory state takes the lock, and only if nobody wrote
+  meanwhile (else the next request re-reads the table anyway). Until a build commits,
+  searches use what is already there (the mirror, or the older index plus an exhaustive
+  scan of newer rows), so a half-built index never answers.
 - A deleted row stays in its data file (LanceDB only marks it deleted) and in older table
   versions. `purge()` rewrites the files so the row's text is gone from disk when the
   eviction returns: LanceDB compacts a fragment whose deletions are a small fraction only
@@ -34,7 +41,12 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from stepchat.config import CacheLimits
 from stepchat.core.ports import StoreError
+from stepchat.store.indexing import SCALAR_COLUMNS, IndexPlan
 from stepchat.store.sql import sql_str
+
+if TYPE_CHECKING:
+    from stepchat.store.mirror import VectorMirror
+    from stepchat.store.snapshot import Snapshot
 
 log = logging.getLogger("stepchat.store")
 
@@ -75,19 +87,32 @@ def survives_cleanup(method: F) -> F:
     return cast(F, run)
 
 
+def index_label(index_type: str) -> str:
+    """LanceDB's 'IvfHnswSq' spelled the way its create_index takes it: 'IVF_HNSW_SQ'."""
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", index_type).upper()
+
+
 class UpkeepMixin:
-    """Limits, sweeps, compaction on open and purges for `LanceStore`."""
+    """Limits, sweeps, compaction, index builds and purges for `LanceStore`."""
 
     limits: CacheLimits | None
     dim: int
     optimize_every: int
     evict_every: int
+    index_threshold: int
     keep_versions: timedelta
+    background_index: bool
+    """Compaction and index builds run in the background worker (else in the caller)."""
+    plan: IndexPlan
     read_only: bool
     evicted: int
+    upkeeping: bool = False
+    """True while compaction or a build runs (its commits are ours; skip re-reads)."""
     _table: Any
     _lock: threading.RLock
     _keys: dict[str, tuple[str, str]]
+    _index_kind: str | None
+    _mirror: VectorMirror | None
     _writes: int
     _seen_version: int
 
@@ -102,12 +127,16 @@ class UpkeepMixin:
 
         def _forget(self, entry_id: str) -> None: ...
 
-        def optimize(self) -> None: ...
+        def _read_state(self) -> Snapshot: ...
+
+        def _install(self, state: Snapshot) -> None: ...
 
     def _init_upkeep(self) -> None:
         self._since_sweep = 0
-        self._janitor: threading.Thread | None = None
+        self._appended = False
+        self._worker: threading.Thread | None = None
         self._wanted: set[str] = set()
+        self._upkeep_lock = threading.Lock()
         self._sizes: dict[str, int] | None = None
         self._oldest_hit = float("inf")
 
@@ -166,17 +195,22 @@ class UpkeepMixin:
         try:
             if self.over_limits():
                 self._want("sweep")
-            with self._lock, self._guard("stats"):
-                fragments = int(self._table.stats()["fragment_stats"]["num_fragments"])
-            if self.optimize_every and fragments > max(2, self.optimize_every // 4):
-                self._want("compact")
+            if self._fragments_piled():
+                self.optimize()
         except StoreError as exc:
             log.warning("%s", exc)  # upkeep is best effort; the cache still answers
+
+    def _fragments_piled(self) -> bool:
+        """Whether one-row appends (of any process) left enough fragments to compact."""
+        with self._lock, self._guard("stats"):
+            fragments = int(self._table.stats()["fragment_stats"]["num_fragments"])
+        return bool(self.optimize_every) and fragments > max(2, self.optimize_every // 4)
 
     def _after_write(self) -> None:
         """After one write: compact every `optimize_every` writes of this process, sweep
         every `evict_every` writes and at once when a limit is crossed."""
         self._writes += 1
+        self._appended = True
         if self.optimize_every and self._writes >= self.optimize_every:
             self.optimize()
         if self.limits is None:
@@ -187,45 +221,146 @@ class UpkeepMixin:
             self._want("sweep")
 
     def _want(self, job: str) -> None:
-        """Queue `job` for the background janitor; start it unless it is running. A job
-        asked for while a sweep runs is run after it, never dropped."""
+        """Queue `job` ('sweep' or 'optimize') for the background worker; start it unless
+        it is running. A job asked for while another runs is run after it, never dropped."""
         with self._lock:
             self._wanted.add(job)
-            if self._janitor is not None and self._janitor.is_alive():
+            if self._worker is not None and self._worker.is_alive():
                 return
-            self._janitor = threading.Thread(
-                target=self._janitor_loop, name="stepchat-lance-upkeep", daemon=True
+            # Not a daemon: a process that ends without `close()` still waits for the job
+            # at exit, instead of tearing LanceDB's runtime down under it (SIGABRT).
+            self._worker = threading.Thread(
+                target=self._work, name="stepchat-lance-upkeep", daemon=False
             )
-            self._janitor.start()
+            self._worker.start()
 
-    def _janitor_loop(self) -> None:
+    def _work(self) -> None:
         while True:
             with self._lock:
                 if not self._wanted:
                     return
                 jobs, self._wanted = self._wanted, set()
-            try:
-                if "sweep" in jobs:
-                    self.sweep()
-                if "compact" in jobs:
-                    self.optimize()
-            except StoreError as exc:
-                log.warning("%s", exc)  # the cache may grow past its limits until next time
+            # Evict first: compaction then rewrites what is left.
+            for job, run in (("sweep", self.sweep), ("optimize", self._upkeep)):
+                if job not in jobs:
+                    continue
+                try:
+                    run()
+                except StoreError as exc:
+                    # The cache may grow past its limits, or searches keep what they had,
+                    # until the next try.
+                    log.warning("%s", exc)
 
     @property
-    def sweeping(self) -> bool:
-        """Whether background upkeep (a sweep or a compaction) is running."""
-        return self._janitor is not None and self._janitor.is_alive()
+    def upkeep_running(self) -> bool:
+        """Whether background upkeep (a sweep, compaction or an index build) is running."""
+        return self._worker is not None and self._worker.is_alive()
 
-    def wait_for_sweep(self, timeout: float | None = None) -> None:
-        """Block until background upkeep has finished (tests, exit)."""
-        janitor = self._janitor
-        if janitor is not None:
-            janitor.join(timeout)
+    def wait_for_upkeep(self, timeout: float | None = None) -> None:
+        """Block until background upkeep has finished (tests, the bench, exit)."""
+        worker = self._worker
+        if worker is not None:
+            worker.join(timeout)
 
     def close(self) -> None:
-        """Finish background upkeep: a one-shot process must not leave a sweep half done."""
-        self.wait_for_sweep()
+        """Finish background upkeep: a one-shot process must not leave a sweep half done,
+        nor the fragments its own writes added while a compaction ran (they never wait for
+        one, so they can land beside it)."""
+        self.wait_for_upkeep()
+        if not self._appended:
+            return
+        self._appended = False
+        try:
+            if self._fragments_piled():
+                self.optimize()
+                self.wait_for_upkeep()
+        except StoreError as exc:
+            log.warning("%s", exc)  # the next process to open the cache compacts it
+
+    # ------------------------------------------------------------------ compaction and indexes
+
+    def optimize(self) -> None:
+        """Compact fragments, fold new rows into the indexes, build them once the table is big.
+
+        With `background_index` this queues the work and returns at once: a build takes
+        seconds to minutes (1M rows), and appends and hits must not wait for it.
+        """
+        self._writes = 0
+        if self.background_index:
+            self._want("optimize")
+        else:
+            self._upkeep()
+
+    def build_index(self, wait: bool = True) -> None:
+        """Build the vector and scalar indexes now, whatever the table's size."""
+        if wait:
+            with self._guard("index"):
+                self._create_indexes(int(self._table.count_rows()))
+            self._follow_upkeep()
+            return
+        self.optimize()
+
+    @survives_cleanup
+    def _upkeep(self) -> None:
+        """Runs without the store lock: LanceDB tables take reads, appends and maintenance
+        at once, so requests go on; only the final swap of in-memory state takes the lock."""
+        with self._upkeep_lock:
+            self.upkeeping = True
+            try:
+                with self._guard("optimize"):
+                    rows = int(self._table.count_rows())
+                    if rows >= self.index_threshold and self.index_kind() == "flat":
+                        self._create_indexes(rows)
+                    with warnings.catch_warnings():
+                        warnings.simplefilter("ignore", UserWarning)
+                        keep = self.keep_versions
+                        self._retry(lambda: self._table.optimize(cleanup_older_than=keep))
+            finally:
+                try:
+                    self._follow_upkeep()
+                finally:
+                    self.upkeeping = False
+
+    def _follow_upkeep(self) -> None:
+        """Re-read keys (row ids move when fragments merge) and swap them in; if someone
+        wrote between the read and the swap, read again (a few times, then leave it to the
+        next request)."""
+        for _ in range(3):
+            with self._guard("optimize"):
+                state = self._read_state()
+            with self._lock:
+                self._index_kind = None
+                if self._table.version == state.version:
+                    self._install(state)
+                    return
+        with self._lock:
+            self._seen_version = -1
+
+    def _create_indexes(self, rows: int) -> None:
+        config = self.plan.vector_config(rows, self.dim)
+        self._retry(lambda: self._table.create_index("vector", config=config, replace=True))
+        from lancedb.index import Bitmap
+
+        for column in SCALAR_COLUMNS:
+            self._retry(
+                functools.partial(self._table.create_index, column, config=Bitmap(), replace=True)
+            )
+
+    def search_path(self) -> str:
+        """How a search runs now: 'mirror' (in memory, exact), 'flat', or the index type."""
+        return "mirror" if self._mirror is not None else self.index_kind()
+
+    def index_kind(self) -> str:
+        """'flat' (exhaustive search) or the vector index type, e.g. 'IVF_SQ'."""
+        if self._index_kind is None:
+            with self._lock, self._guard("index"):
+                kind = "flat"
+                for index in self._table.list_indices():
+                    if "vector" in list(index.columns):
+                        kind = index_label(str(index.index_type))
+                        break
+                self._index_kind = kind
+        return self._index_kind
 
     # ------------------------------------------------------------------ eviction
 
@@ -315,4 +450,3 @@ class UpkeepMixin:
         with suppress(Exception):
             self._table.checkout_latest()
         self._seen_version = -1
-

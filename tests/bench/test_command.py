@@ -87,14 +87,39 @@ def test_progress_bar_off_a_terminal_prints_a_line_per_tenth() -> None:
 
 @pytest.mark.slow
 def test_scale_bench_measures_a_real_store(tmp_path: Path) -> None:
-    from stepchat.bench.scale import measure_size, scale_table
+    """Real MiniLM vectors, a real LanceDB cache, the probe in a process of its own."""
+    from stepchat.bench.scale import run_scale, scale_table
 
-    row = measure_size(500, tmp_path, lookups=20, inserts=5, evict=10)
-    assert row["index"] == "flat"
-    assert row["lookup_top1_found"] == 1.0
-    assert row["evicted"] == 10
-    assert row["disk_bytes"] > 0 and row["rss_bytes"] > 0
-    assert "| 500 | flat |" in scale_table([row])
+    rows = run_scale(
+        [400, 1200], workdir=tmp_path, lookups=30, with_model=False, vectors_dir=tmp_path / "v"
+    )
+    small, big = rows
+    assert small["vectors"] == "MiniLM" and small["search"] == "mirror"
+    assert small["top1_recall"] == 1.0 and big["top1_recall"] == 1.0
+    assert small["evicted"] == 100 and big["entries"] == 1200
+    assert small["disk_bytes"] > 0 and small["rss_store_bytes"] > 0
+    assert "| 400 | MiniLM | local disk | mirror |" in scale_table(rows)
+    assert len(list((tmp_path / "v").glob("minilm-1200-*.npy"))) == 1  # one embedding served both
+
+
+def test_scale_workload_past_the_real_pool_is_synthetic_and_says_so() -> None:
+    import numpy as np
+
+    from stepchat.bench import scale_data
+
+    def embed(texts: list[str]) -> np.ndarray:
+        rng = np.random.default_rng(len(texts))
+        v = rng.standard_normal((len(texts), 16)).astype(np.float32)
+        return v / np.linalg.norm(v, axis=1, keepdims=True)
+
+    real = scale_data.build(150, 10, embed, None, real_pool=200)
+    grown = scale_data.build(1000, 10, embed, None, real_pool=200)
+    assert not real.synthetic and len(real) == 150 and real.vectors.shape == (150, 16)
+    assert grown.synthetic and len(grown) == 1000 and grown.queries.shape == (10, 16)
+    assert all(p.startswith("synthetic #") for p in grown.prompts[:5])
+    assert np.allclose(np.linalg.norm(grown.vectors, axis=1), 1.0, atol=1e-5)
+    best = scale_data.exact_bests(grown)
+    assert best.shape == (10,) and (best > 0.5).all()  # each lookup has a close family member
 
 
 def test_bench_without_its_extra_says_how_to_install_it(

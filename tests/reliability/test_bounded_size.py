@@ -43,7 +43,7 @@ def test_max_entries_keeps_the_recently_hit(tmp_path: Path) -> None:
         store.add(_entry(f"e{i}", NOW + i))
         if i == 3:
             store.touch("e0", NOW + 100)  # an old entry hit recently survives
-        store.wait_for_sweep(timeout=30)
+        store.wait_for_upkeep(timeout=30)
     assert store.count() <= 10 + 5
     store.sweep()
     assert store.count() == 10
@@ -56,7 +56,7 @@ def test_max_bytes_and_ttl(tmp_path: Path) -> None:
     store.add(_entry("stale", NOW - 8 * 86400))
     for i in range(10):
         store.add(_entry(f"big{i}", NOW + i, prompt_bytes=5_000))
-    store.wait_for_sweep(timeout=30)  # crossing a limit already started a sweep
+    store.wait_for_upkeep(timeout=30)  # crossing a limit already started a sweep
     store.sweep(now=NOW + 60)
     assert store.get("stale") is None
     total = sum(e.size_bytes() for e in store.entries())
@@ -78,9 +78,9 @@ def test_eviction_never_blocks_the_write_that_triggers_it(tmp_path: Path) -> Non
     started = time.perf_counter()
     store.add(_entry("e2", NOW + 2))  # the third write starts the sweep
     assert time.perf_counter() - started < 0.5
-    assert store.sweeping
+    assert store.upkeep_running
     assert store.get("e2") is not None  # reads go on during the sweep
-    store.wait_for_sweep(timeout=30)
+    store.wait_for_upkeep(timeout=30)
     assert store.count() == 2
 
 
