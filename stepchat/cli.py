@@ -64,6 +64,9 @@ def build_parser() -> argparse.ArgumentParser:
     cache_sub.add_parser("clear", help="remove every entry")
     cache_sub.add_parser("stats", help="entry count, size on disk, index kind")
 
+    from stepchat.serve.command import register as register_serve
+
+    register_serve(sub)
     try:
         from stepchat.bench.command import register
     except ImportError:  # the bench is optional at import time only
@@ -89,6 +92,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cache(config, args)
         if args.command == "bench":
             return int(args.run_bench(args))
+        if args.command == "serve":
+            return int(args.run_serve(config, args))
         from stepchat.tui import run
 
         return run(config, args.model)

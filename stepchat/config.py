@@ -22,11 +22,41 @@ class ConfigError(Exception):
     """The configuration is invalid; the message is one line for the user."""
 
 
+MODEL_KINDS = ("llama", "openai")
+"""`llama`: a GGUF file run in process by llama.cpp; `openai`: any OpenAI-compatible server."""
+
+_COMMON_FIELDS = frozenset(
+    {"id", "name", "kind", "context", "temperature", "top_p", "max_tokens", "seed"}
+)
+_KIND_FIELDS = {
+    "llama": frozenset({"source", "chat_format", "repeat_penalty"}),
+    "openai": frozenset({"base_url", "model", "api_key_env", "timeout_s"}),
+}
+_REQUIRED = {"llama": ("source",), "openai": ("base_url", "model")}
+
+
 @dataclass(frozen=True)
 class ModelSpec:
+    """One `[[models]]` entry: a local GGUF (`kind = "llama"`) or a server (`"openai"`).
+
+    Every field is used: `context` sizes llama.cpp's window, or bounds what is sent to a
+    server (history is trimmed and the reply budget clamped to fit); `max_tokens` is the
+    longest reply the model writes in one call.
+    """
+
     id: str
     name: str
-    source: str
+    source: str = ""
+    """llama: "package:<dist>/<file>" or a path to a GGUF file."""
+    kind: str = "llama"
+    base_url: str = ""
+    """openai: the server's root or its `/v1` URL."""
+    model: str = ""
+    """openai: the model name the server expects in each request."""
+    api_key_env: str = ""
+    """openai: the name of the environment variable holding the key (never the key)."""
+    timeout_s: float = 120.0
+    """openai: seconds to wait for the server to connect or send the next piece."""
     context: int = 2048
     chat_format: str = "chatml"
     temperature: float = 0.0
@@ -35,6 +65,22 @@ class ModelSpec:
     """Small models loop at temperature 0 ("john_john_john..."); a mild penalty breaks it."""
     max_tokens: int = 256
     seed: int = 42
+
+    @property
+    def is_server(self) -> bool:
+        return self.kind == "openai"
+
+    def api_key(self) -> str | None:
+        """The key from `$api_key_env`; raises ConfigError naming the variable, never a value."""
+        if not self.api_key_env:
+            return None
+        key = os.environ.get(self.api_key_env, "")
+        if not key:
+            raise ConfigError(
+                f"model {self.id}: environment variable {self.api_key_env} is not set "
+                f"(fix: export {self.api_key_env}=<key> or remove api_key_env)"
+            )
+        return key
 
     def gguf_path(self) -> Path:
         """Where the GGUF file is; raises ConfigError naming the file and the fix."""
@@ -84,6 +130,11 @@ class Config:
             known = ", ".join(sorted(self.models))
             raise ConfigError(f"unknown model {key!r} (known: {known})") from None
 
+    def pipeline_for(self, model_id: str) -> PipelineSettings:
+        """The cache settings under one model: its entry's `max_tokens` is the reply budget."""
+        spec = self.models.get(model_id)
+        return replace(self.pipeline, max_tokens=spec.max_tokens) if spec else self.pipeline
+
 
 def _read_toml(path: Path) -> dict[str, Any]:
     try:
@@ -95,6 +146,25 @@ def _read_toml(path: Path) -> dict[str, Any]:
         raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
 
 
+def _check_kind(raw: dict[str, Any], origin: str) -> None:
+    """Each kind takes its own fields: a `source` on a server entry is a mistake, not a no-op."""
+    label = f"{origin}: model {raw.get('id', '?')}"
+    kind = raw.get("kind", "llama")
+    if kind not in MODEL_KINDS:
+        raise ConfigError(f"{label}: unknown kind {kind!r} (known: {', '.join(MODEL_KINDS)})")
+    foreign = set(raw) - _COMMON_FIELDS - _KIND_FIELDS[kind]
+    if foreign:
+        raise ConfigError(
+            f"{label}: {', '.join(sorted(foreign))} do(es) not apply to kind = {kind!r}"
+        )
+    missing = [name for name in _REQUIRED[kind] if not raw.get(name)]
+    if missing:
+        raise ConfigError(f"{label}: kind = {kind!r} needs {', '.join(missing)}")
+    base_url = str(raw.get("base_url", ""))
+    if base_url and not base_url.startswith(("http://", "https://")):
+        raise ConfigError(f"{label}: base_url must start with http:// or https://")
+
+
 def _models_from(data: dict[str, Any], origin: str) -> dict[str, ModelSpec]:
     known = {f.name for f in fields(ModelSpec)}
     out: dict[str, ModelSpec] = {}
@@ -102,6 +172,7 @@ def _models_from(data: dict[str, Any], origin: str) -> dict[str, ModelSpec]:
         unknown = set(raw) - known
         if unknown:
             raise ConfigError(f"{origin}: unknown model field(s): {', '.join(sorted(unknown))}")
+        _check_kind(raw, origin)
         try:
             spec = ModelSpec(**raw)
         except TypeError as exc:
@@ -110,8 +181,15 @@ def _models_from(data: dict[str, Any], origin: str) -> dict[str, ModelSpec]:
     return out
 
 
+_MOVED = {"max_tokens": "the reply budget is each model entry's max_tokens"}
+"""[cache] keys that now live elsewhere, with where."""
+
+
 def _section(data: dict[str, Any], name: str, cls: type, origin: str) -> dict[str, Any]:
     section = data.get(name, {})
+    moved = sorted(set(section) & set(_MOVED)) if name == "cache" else []
+    if moved:
+        raise ConfigError(f"{origin}: [cache] {moved[0]} is not read: {_MOVED[moved[0]]}")
     known = {f.name for f in fields(cls)}
     unknown = set(section) - known
     if unknown:

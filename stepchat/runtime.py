@@ -32,9 +32,15 @@ class Parts:
 
 
 def load_backend(config: Config, model_id: str | None = None) -> Backend:
+    """The backend the model entry's `kind` names: a local GGUF, or an OpenAI-compatible server."""
+    spec = config.model(model_id)
+    if spec.is_server:
+        from stepchat.backends.openai_http import OpenAIHttpBackend
+
+        return OpenAIHttpBackend.from_spec(spec)
     from stepchat.backends.llama_cpp import LlamaCppBackend
 
-    return LlamaCppBackend(config.model(model_id), threads=config.threads)
+    return LlamaCppBackend(spec, threads=config.threads)
 
 
 def load_embedder() -> Embedder:
@@ -107,6 +113,5 @@ def build_cache(config: Config, parts: Parts, clock: Clock | None = None) -> Ste
     """The engine over loaded parts. sympy and jsonschema load here, after the app paints."""
     from stepchat.core.pipeline import StepCache
 
-    return StepCache(
-        parts.backend, parts.embedder, parts.store, settings=config.pipeline, clock=clock
-    )
+    settings = config.pipeline_for(parts.backend.model_id)
+    return StepCache(parts.backend, parts.embedder, parts.store, settings=settings, clock=clock)

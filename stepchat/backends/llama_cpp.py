@@ -149,9 +149,18 @@ class LlamaCppBackend:
             self.load_seconds = None
 
     def count_tokens(self, text: str) -> int:
-        with self._lock:
-            self._load_locked()
-            return len(self._llm.tokenize(text.encode("utf-8"), add_bos=False, special=False))
+        """Tokens under the model's tokenizer, without waiting for a running generation.
+
+        Tokenizing reads only the model's vocabulary, never the context a generation
+        decodes into (llama.cpp's own server tokenizes on request threads while its main
+        loop decodes), so a cache hit can count its tokens while another request generates.
+        """
+        llm = self._llm
+        if llm is None:
+            with self._lock:
+                self._load_locked()
+                llm = self._llm
+        return len(llm.tokenize(text.encode("utf-8"), add_bos=False, special=False))
 
     def complete(
         self,

@@ -169,7 +169,7 @@ def print_tables(results: dict[str, Any], stream: TextIO) -> None:
     stream.flush()
 
 
-def _quiet_imports() -> None:
+def quiet_imports() -> None:
     """Keep hub progress bars and Rust log lines off the terminal during the run."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
@@ -180,7 +180,7 @@ def _quiet_imports() -> None:
 def _run_scale(args: argparse.Namespace) -> int:
     from stepchat.bench.scale import run_scale, scale_table
 
-    _quiet_imports()
+    quiet_imports()
     args.out.mkdir(parents=True, exist_ok=True)
     done: list[dict[str, Any]] = []
 
@@ -211,7 +211,7 @@ def run(args: argparse.Namespace) -> int:
     if args.write_workload is not None:
         wl.dump(next(iter(workloads.values())), args.write_workload)
         return 0
-    _quiet_imports()
+    quiet_imports()
     config = load_config()
     if args.threads:
         config = replace(config, threads=args.threads)

@@ -28,6 +28,7 @@ from textual.worker import get_current_worker
 from stepchat.config import Config
 from stepchat.core.events import PipelineEvent
 from stepchat.core.ports import Clock, GenerationCancelled, SystemClock
+from stepchat.modelstate import check_model
 from stepchat.runtime import Parts, build_cache, flush_store
 from stepchat.tui.commands import palette_commands
 from stepchat.tui.errors import describe
@@ -424,7 +425,8 @@ class StepchatApp(App[int]):
             self.push_screen(InspectorScreen())
 
     def action_pick_model(self) -> None:
-        self.push_screen(ModelPickerScreen(self.config.models, self.model_id), self.switch_model)
+        picker = ModelPickerScreen(self.config.models, self.model_id, check_model)
+        self.push_screen(picker, self.switch_model)
 
     def switch_model(self, model_id: str | None) -> None:
         """Load another model; the pipeline scopes the cache by model id, so none is shared."""

@@ -6,9 +6,11 @@ and never reach into the dialog's widgets.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar
 
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -17,6 +19,7 @@ from textual.widgets import Button, Label, OptionList
 from textual.widgets.option_list import Option
 
 from stepchat.config import ModelSpec
+from stepchat.modelstate import ModelState
 from stepchat.tui.history import Summary
 from stepchat.tui.sanitize import clean, one_line
 from stepchat.tui.stats import format_age
@@ -55,23 +58,32 @@ class ConfirmScreen(ModalScreen[bool]):
         self.dismiss(value)
 
 
+StateCheck = Callable[[ModelSpec], ModelState]
+
+
 class ModelPickerScreen(ModalScreen[str | None]):
-    """Models from models.toml and the user's config; the current one is marked."""
+    """Models from models.toml and the user's config, each with its state; the current one
+    is marked. States are checked in a worker (a server may take seconds to refuse), and
+    each line is filled in as its check returns."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss_none", "Close")]
 
-    def __init__(self, models: dict[str, ModelSpec], current: str) -> None:
+    def __init__(
+        self, models: dict[str, ModelSpec], current: str, check: StateCheck | None = None
+    ) -> None:
         super().__init__(classes="dialog-screen")
         self._models = models
         self._current = current
+        self._check = check
+        self.states: dict[str, ModelState] = {}
+
+    def _prompt(self, spec: ModelSpec, state: str) -> Text:
+        mark = "● " if spec.id == self._current else "  "
+        return Text(f"{mark}{clean(spec.name)}  ({clean(spec.id)})  ·  {one_line(state, 60)}")
 
     def compose(self) -> ComposeResult:
-        options = []
-        for spec in self._models.values():
-            mark = "● " if spec.id == self._current else "  "
-            options.append(
-                Option(Text(f"{mark}{clean(spec.name)}  ({clean(spec.id)})"), id=spec.id)
-            )
+        waiting = "checking…" if self._check else ""
+        options = [Option(self._prompt(s, waiting), id=s.id) for s in self._models.values()]
         with Vertical(classes="dialog", id="models"):
             yield Label("Switch model", classes="dialog-title")
             yield Label(
@@ -87,6 +99,21 @@ class ModelPickerScreen(ModalScreen[str | None]):
         if self._current in ids:
             option_list.highlighted = ids.index(self._current)
         option_list.focus()
+        if self._check is not None:
+            self.check_states(self._check)
+
+    @work(thread=True, exit_on_error=False, group="model-states")
+    def check_states(self, check: StateCheck) -> None:
+        for spec in list(self._models.values()):
+            state = check(spec)
+            self.app.call_from_thread(self._show_state, spec, state)
+
+    def _show_state(self, spec: ModelSpec, state: ModelState) -> None:
+        self.states[spec.id] = state
+        if self.is_mounted:
+            self.query_one(OptionList).replace_option_prompt(
+                spec.id, self._prompt(spec, state.detail)
+            )
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
