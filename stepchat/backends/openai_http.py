@@ -39,8 +39,9 @@ def estimate_tokens(text: str) -> int:
 
 JSON_FORMATS: tuple[str | None, ...] = ("json_schema", "json_object", None)
 """`response_format` shapes tried in order for schema-constrained replies (None: plain)."""
-_REJECTED = frozenset({400, 422})
-"""Statuses with which servers refuse a request field they do not understand."""
+_REJECTED = frozenset({400, 422, 500})
+"""Statuses with which servers refuse a field they do not understand (llama-cpp-python's
+server answers a failed validation with 500)."""
 
 
 def api_root(base_url: str) -> str:
@@ -326,7 +327,8 @@ class OpenAIHttpBackend:
             try:
                 return self._open(self._body(messages, max_tokens, stop, json_schema))
             except HttpStatusError as exc:
-                if json_schema is None or exc.status not in _REJECTED:
+                refused_shape = exc.status in _REJECTED and "response_format" in str(exc)
+                if json_schema is None or not refused_shape:
                     raise
                 if self._json_format == len(JSON_FORMATS) - 1:
                     self._json_format = start
