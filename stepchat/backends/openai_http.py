@@ -327,13 +327,14 @@ class OpenAIHttpBackend:
             try:
                 return self._open(self._body(messages, max_tokens, stop, json_schema))
             except HttpStatusError as exc:
+                if json_schema is None:
+                    raise
                 refused_shape = exc.status in _REJECTED and "response_format" in str(exc)
-                if json_schema is None or not refused_shape:
-                    raise
-                if self._json_format == len(JSON_FORMATS) - 1:
-                    self._json_format = start
-                    raise
-                self._json_format += 1
+                if refused_shape and self._json_format < len(JSON_FORMATS) - 1:
+                    self._json_format += 1
+                    continue
+                self._json_format = start
+                raise
 
     def _read_stream(
         self,
