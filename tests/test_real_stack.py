@@ -92,7 +92,8 @@ def test_json_flow(cache: StepCache) -> None:
     assert json.loads(first.text) == {"name": "Alice", "age": 30, "city": "Paris"}
     other = cache.answer(PERSON.format(name="Bob", age=41, city="Rome"))
     assert json.loads(other.text) == {"name": "Bob", "age": 41, "city": "Rome"}
-    assert other.path == CachePath.PATCHED
+    # Every value is stated: filled from the prompt, not counted as a cache hit.
+    assert other.path == CachePath.SOLVER and not other.hit
     added = cache.answer(
         "Return a JSON object with keys name, age, city and email for a person whose name "
         "is Bob, age is 41 and city is Rome."
@@ -103,8 +104,43 @@ def test_json_flow(cache: StepCache) -> None:
     assert {k: obj[k] for k in expected} == expected
     assert isinstance(obj["email"], str)
     statuses = {s.key: s.status for s in added.steps}
-    assert statuses["name"] in (StepStatus.REUSED, StepStatus.PATCHED)
-    assert statuses["email"] in (StepStatus.PATCHED, StepStatus.FALLBACK)
+    assert statuses["name"] == StepStatus.FALLBACK
+    assert statuses["email"] in (StepStatus.REGENERATED, StepStatus.FALLBACK)
+
+
+LOOKALIKES = [
+    ("What is the capital of France?", "What is the capital of Germany?"),
+    ("What does HTTP status 404 mean?", "What does HTTP status 403 mean?"),
+    ("What is the population of Tokyo?", "What is the population of Osaka?"),
+    ("Convert 5 kilometers to miles.", "Convert 5 miles to kilometers."),
+    (
+        "Write a Python function that sorts a list in ascending order.",
+        "Write a Python function that sorts a list in descending order.",
+    ),
+    (
+        "How long should I boil an egg for a soft yolk?",
+        "How long should I boil an egg for a hard yolk?",
+    ),
+]
+
+
+@pytest.mark.parametrize(("first", "second"), LOOKALIKES)
+def test_text_lookalikes_are_answered_by_the_model(
+    cache: StepCache, first: str, second: str
+) -> None:
+    """A changed name, number, direction or word sends the request to the model, with why."""
+    cache.answer(first)
+    answer = cache.answer(second)
+    assert answer.path == CachePath.SKIP_REUSE and not answer.hit
+    assert answer.skip_reason and answer.tokens.generated > 0
+    assert all(s.status == StepStatus.REGENERATED for s in answer.steps)
+
+
+def test_text_near_repeat_is_served_from_the_cache(cache: StepCache) -> None:
+    first = cache.answer("What is the capital of Italy?")
+    again = cache.answer("what's the capital of italy")
+    assert again.path == CachePath.REUSE_ONLY and again.hit and again.text == first.text
+    assert again.tokens.generated == 0 and again.tokens.saved > 0
 
 
 def test_cli_ask_json_record(home: Path) -> None:

@@ -7,6 +7,9 @@ max tokens are identical) and starts each seed with an empty cache of its own:
   so the text is exactly what the model wrote;
 - `exact`: a dict keyed by the exact prompt in front of `nocache`;
 - `gptcache`: the GPTCache library as a whole-response semantic cache in front of `nocache`;
+- `solver`: our engine with reuse and storing off: the exact solver, stated-value fills and
+  the model with the same checks, but nothing from a cache, so the tables show what reuse adds
+  beyond the deterministic path;
 - `stepcache-paper`: our engine with the paper's settings (`PipelineSettings.paper()`);
 - `stepcache`: our engine as shipped.
 """
@@ -24,7 +27,7 @@ from stepchat.core.settings import PipelineSettings
 from stepchat.core.types import Answer, ChatMessage
 from stepchat.store.memory import MemoryStore
 
-ARM_NAMES = ("nocache", "exact", "gptcache", "stepcache-paper", "stepcache")
+ARM_NAMES = ("nocache", "exact", "gptcache", "solver", "stepcache-paper", "stepcache")
 
 WARMUP_REPLIES = {
     "Solve for q: 7q - 2 = 12. Show each step.": "7q - 2 = 12\n7q = 14\nq = 2",
@@ -155,13 +158,17 @@ class GPTCacheArm:
 
 
 class StepCacheArm:
-    def __init__(self, shared: Shared, *, name: str, settings: PipelineSettings) -> None:
+    def __init__(
+        self, shared: Shared, *, name: str, settings: PipelineSettings, reuse: bool = True
+    ) -> None:
         self.name = name
-        self.store = shared.new_store()
+        self.reuse = reuse
+        self.store = shared.new_store() if reuse else MemoryStore()
         self.engine = StepCache(shared.backend, shared.embedder, self.store, settings=settings)
 
     def serve(self, prompt: str) -> Served:
-        return served_from_answer(self.engine.answer(prompt))
+        answer = self.engine.answer(prompt, reuse=self.reuse, store=self.reuse)
+        return served_from_answer(answer)
 
 
 def make_arm(name: str, shared: Shared) -> Arm:
@@ -172,6 +179,8 @@ def make_arm(name: str, shared: Shared) -> Arm:
         return ExactArm(shared)
     if name == "gptcache":
         return GPTCacheArm(shared)
+    if name == "solver":
+        return StepCacheArm(shared, name=name, settings=shared.settings, reuse=False)
     if name == "stepcache-paper":
         return StepCacheArm(shared, name=name, settings=shared.settings.paper())
     if name == "stepcache":

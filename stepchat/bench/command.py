@@ -101,6 +101,14 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         help="store scale bench instead, e.g. 1000,10000,100000",
     )
     parser.add_argument(
+        "--pairs",
+        type=Path,
+        nargs="+",
+        metavar="FILE",
+        help="labelled request pairs (JSONL {id, a, b, same, category, source}) instead: "
+        "how often B is served from A's cached answer, per category",
+    )
+    parser.add_argument(
         "--write-workload",
         type=Path,
         metavar="FILE",
@@ -196,6 +204,31 @@ def _run_scale(args: argparse.Namespace) -> int:
     return 0
 
 
+def _run_pairs(args: argparse.Namespace) -> int:
+    from stepchat.bench.pairs import report, run_pairs, summary, tradeoff_table
+    from stepchat.bench.pairs_data import load_pairs
+    from stepchat.config import load_config
+    from stepchat.runtime import load_embedder
+
+    try:
+        pairs = [pair for path in args.pairs for pair in load_pairs(path)]
+    except ValueError as exc:
+        print(f"stepchat bench: {exc}", file=sys.stderr)
+        return 2
+    _quiet_imports()
+    config = load_config()
+    print(f"stepchat bench: {len(pairs)} pairs; loading the embedder", file=sys.stderr)
+    embedder = load_embedder()
+    progress = ProgressBar(len(pairs))
+    tallies = run_pairs(pairs, embedder, config.pipeline, on_pair=progress.advance)
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "pairs.md").write_text(report(tallies, [str(p) for p in args.pairs]))
+    (args.out / "pairs.json").write_text(json.dumps(summary(tallies), indent=2) + "\n")
+    print(tradeoff_table(tallies))
+    print(f"stepchat bench: wrote {args.out}/pairs.md and pairs.json", file=sys.stderr)
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     """The `stepchat bench` handler; returns the exit status."""
     from stepchat.config import load_config
@@ -203,6 +236,8 @@ def run(args: argparse.Namespace) -> int:
 
     if args.scale:
         return _run_scale(args)
+    if args.pairs:
+        return _run_pairs(args)
     try:
         workloads = build_workloads(args)
     except wl.WorkloadError as exc:

@@ -67,12 +67,17 @@ def main_table(summary: dict[str, Any]) -> str:
 
 def paths_table(summary: dict[str, Any]) -> str:
     paths = sorted({p for m in summary.values() for p in m["paths"]})
-    head = "| arm | " + " | ".join(paths) + " | errors |\n"
-    head += "|---|" + "---:|" * (len(paths) + 1) + "\n"
+    """Path shares; "from cache" is the share with at least one step served from a cache."""
+    head = "| arm | from cache | " + " | ".join(paths) + " | errors |\n"
+    head += "|---|" + "---:|" * (len(paths) + 2) + "\n"
     rows = []
     for arm, m in summary.items():
         cells = [_pm(m["paths"][p], ".1f", 100) + "%" if p in m["paths"] else "–" for p in paths]
-        rows.append(f"| {arm} | " + " | ".join(cells) + f" | {_pm(m['errors'], '.0f')} |")
+        share = m["hits_total"] / m["requests"] if m["requests"] else 0.0
+        rows.append(
+            f"| {arm} | {share * 100:.1f}% | " + " | ".join(cells)
+            + f" | {_pm(m['errors'], '.0f')} |"
+        )
     return head + "\n".join(rows) + "\n"
 
 

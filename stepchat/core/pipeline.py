@@ -208,8 +208,16 @@ class StepCache:
             if task.kind == TaskKind.TEXT
             else self.settings.min_similarity
         )
+        # A handler whose own test decides (the text gate) compares every neighbour found;
+        # the floor then only chooses which rejected neighbour is worth naming in a skip.
+        reuse_floor = floor if handler.candidate_floor is None else handler.candidate_floor
+        usable = [
+            h.entry
+            for h in hits
+            if h.similarity >= reuse_floor
+            and handler.skip_reason(task, h.entry.constraints) is None
+        ]
         close = [h.entry for h in hits if h.similarity >= floor]
-        usable = [e for e in close if handler.skip_reason(task, e.constraints) is None]
         if usable or close:
             return (usable or close)[0], vector
         return None, vector

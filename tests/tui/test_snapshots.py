@@ -92,7 +92,7 @@ def test_streaming_tokens_under_settled_steps(snap_compare: Any, make_app: Any) 
 
 
 def test_skip_reuse_note(snap_compare: Any, make_app: Any) -> None:
-    """Two turns. The second ('2x + 4 = x + 9') shows the route 'cache skipped (skip-reuse)'
+    """Two turns. The second ('2x + 4 = x + 9') shows the route 'cache skipped'
     and under it the dim italic line 'skip-reuse: equation structure changed (unknown on
     both sides)', then its blue '✚ new' steps."""
 
@@ -112,8 +112,8 @@ def test_savings_panel_after_several_turns(snap_compare: Any, make_app: Any) -> 
     """After four turns (miss in blue, patched with magenta solver steps, patched by
     renaming in amber, reuse-only in green) the panel shows: this answer 'reuse-only',
     0 of 11 tok generated, 11 saved; session requests 4, hit rate 75%, the tokens saved
-    (28 when written), a time-saved estimate from the measured model speed, and the cache
-    entries (2: a patch made without the model is not stored again)."""
+    (only reused model text counts), a time-saved estimate from the measured model speed, and
+    the cache entries (2: a patch made without the model is not stored again)."""
 
     async def run_before(pilot: Any) -> None:
         await settle(pilot)

@@ -88,6 +88,9 @@ class TaskHandler(Protocol):
     """The task-specific half of the pipeline: detection, steps, checks and patches."""
 
     kind: TaskKind
+    candidate_floor: float | None
+    """Cosine similarity a neighbour needs before `skip_reason` is asked about it; None means
+    the engine's `min_similarity`. A handler whose own test is exact can take any neighbour."""
 
     def detect(self, prompt: str) -> Task | None: ...
 

@@ -62,6 +62,7 @@ def spec_of(task: Task) -> JsonSpec:
 
 class JsonHandler:
     kind = TaskKind.JSON
+    candidate_floor: float | None = None
 
     def __init__(
         self, strict: bool = True, fill_stated: bool = True, min_key_overlap: float = 0.5

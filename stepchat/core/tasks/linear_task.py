@@ -54,6 +54,7 @@ def _operation(prompt: str) -> str:
 
 class LinearHandler:
     kind = TaskKind.LINEAR
+    candidate_floor: float | None = None
 
     def __init__(self, strategy: str = "solver-first", repair_tries: int = 2) -> None:
         self.strategy = strategy

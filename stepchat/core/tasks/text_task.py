@@ -55,6 +55,8 @@ class TextHandler:
     """
 
     kind = TaskKind.TEXT
+    candidate_floor: float | None = 0.3
+    """The gate decides; any of the nearest requests is worth comparing."""
 
     def __init__(self, gate: GateOptions | None = None) -> None:
         self.gate = gate or GateOptions()

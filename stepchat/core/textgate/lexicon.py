@@ -19,7 +19,10 @@ _LEADING = [
     "hello all", "hi everyone", "hello everyone", "hi guys", "hey guys", "hi folks",
     "good morning", "good afternoon", "good evening",
     "ok", "okay", "so", "yeah", "alright", "oh",
-    "quick question", "quick one", "silly question",
+    "quick question", "quick one", "quick q", "silly question", "dumb question",
+    "sorry if this is a dumb question but", "sorry if this is a silly question but",
+    "sorry if this is obvious but", "this might be a silly question but",
+    "this may be a dumb question but",
     "just wondering", "i was wondering", "i am wondering", "i wonder",
     "sorry", "sorry to bother you", "sorry to bother you but", "but", "excuse me",
     "could you tell me", "can you tell me", "would you tell me", "please tell me",
@@ -41,6 +44,7 @@ _TRAILING = [
     "thanks", "thank you", "many thanks", "thanks a lot", "thanks so much", "thank you so much",
     "thanks in advance", "thank you in advance", "cheers", "ta", "thx", "ty",
     "if you can", "if possible", "if you could", "if you know",
+    "i have always wondered", "just curious", "out of curiosity", "asking for a friend",
 ]
 TRAILING_FILLER: tuple[tuple[str, ...], ...] = tuple(
     sorted((tuple(p.split()) for p in _TRAILING), key=len, reverse=True)

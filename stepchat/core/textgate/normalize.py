@@ -35,6 +35,8 @@ _TOKEN = re.compile(
     r"|[a-z](?:[a-z0-9]|[-.+#'](?=[a-z0-9+#]))*[+#]*"  # words: wi-fi, node.js, c++, c#, ipv4
     r"|[=<>+*/^%&|$£€¥-]"  # operators and currencies: "21+1" must not read as "1+1"
 )
+_ACRONYM = re.compile(r"\b(?:[a-z]\.){2,}(?![a-z])")
+"""`b.m.i.` and `u.s.a.` read as `bmi` and `usa`."""
 _CLAUSE = re.compile(r"[,:](?!\d)|(?<!\d)[,:]|;|[?!]+|\s[-—–]+\s|\.{2,}|\.(?=\s|$)")
 
 
@@ -83,8 +85,9 @@ def reduce_text(text: str, options: GateOptions | None = None) -> Reduced:
     """The meaning-bearing tokens of `text`; equal results mean the same request."""
     options = options or GateOptions()
     lowered = unicodedata.normalize("NFKC", text).translate(_APOSTROPHES).lower()
+    lowered = _ACRONYM.sub(lambda m: m.group(0).replace(".", ""), lowered)
     raw = [
-        tuple(t.strip("'") for t in _TOKEN.findall(part))
+        tuple(piece for t in _TOKEN.findall(part) for piece in _compound_parts(t.strip("'")))
         for part in _CLAUSE.split(_expand_contractions(lowered))
     ]
     clauses = [c for c in raw if c]
@@ -93,6 +96,15 @@ def reduce_text(text: str, options: GateOptions | None = None) -> Reduced:
         clauses = list(_strip_filler([c for c in clauses if c]))
     reduced = (_canonical_tokens(c, options) for c in clauses)
     return Reduced(tuple(c for c in reduced if c))
+
+
+def _compound_parts(token: str) -> tuple[str, ...]:
+    """`cold-brew` reads as `cold brew`, `linked-list` as `linked list` (after `e-mail` ->
+    `email`, whose parts mean nothing alone)."""
+    if "-" not in token or not token.replace("-", "").isalnum():
+        return (token,)
+    token = SPELLING.get(token, token)
+    return tuple(part for part in token.split("-") if part)
 
 
 def _drop_hesitation(tokens: tuple[str, ...]) -> tuple[str, ...]:

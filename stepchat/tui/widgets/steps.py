@@ -39,9 +39,10 @@ BADGES: dict[StepStatus, str] = {
 
 PATH_LABELS: dict[str, str] = {
     CachePath.REUSE_ONLY: "served from the cache",
-    CachePath.PATCHED: "cached answer, patched",
+    CachePath.PATCHED: "from the cache, patched",
     CachePath.SKIP_REUSE: "cache skipped",
     CachePath.MISS: "not in the cache",
+    CachePath.SOLVER: "written by the solver",
 }
 
 PLAIN_KINDS = frozenset({"equation", "final", "prose", "member"})
@@ -158,7 +159,7 @@ class AnswerView(Vertical):
         """The path once known, followed by the running stage until the answer is in."""
         if self.path is None:
             return Text(self.status_text or "…")
-        text = f"{PATH_LABELS.get(self.path, self.path)} ({self.path})"
+        text = PATH_LABELS.get(self.path, self.path)
         if self.record is None and self.status_text:
             text += f" · {self.status_text}"
         return Text(text)
