@@ -109,6 +109,21 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         "how often B is served from A's cached answer, per category",
     )
     parser.add_argument(
+        "--serve",
+        action="store_true",
+        help="load bench instead: concurrent clients against stepchat serve and against "
+        "the model's server directly",
+    )
+    parser.add_argument(
+        "--serve-clients", type=_int_list, default=None, metavar="LIST",
+        help="--serve: concurrent clients per level (default 1,4,16)",
+    )
+    parser.add_argument(
+        "--serve-requests", type=int, default=None, metavar="N",
+        help="--serve: requests replayed per level, from the start of the workload "
+        "(default 48)",
+    )
+    parser.add_argument(
         "--write-workload",
         type=Path,
         metavar="FILE",
@@ -215,7 +230,7 @@ def _run_pairs(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"stepchat bench: {exc}", file=sys.stderr)
         return 2
-    _quiet_imports()
+    quiet_imports()
     config = load_config()
     print(f"stepchat bench: {len(pairs)} pairs; loading the embedder", file=sys.stderr)
     embedder = load_embedder()
@@ -243,6 +258,10 @@ def run(args: argparse.Namespace) -> int:
     except wl.WorkloadError as exc:
         print(f"stepchat bench: {exc}", file=sys.stderr)
         return 2
+    if args.serve:
+        from stepchat.bench.serve_load import run_from_args
+
+        return run_from_args(args, next(iter(workloads.values())))
     if args.write_workload is not None:
         wl.dump(next(iter(workloads.values())), args.write_workload)
         return 0
@@ -260,7 +279,7 @@ def run(args: argparse.Namespace) -> int:
         def new_store() -> Any:
             return load_store(Path(tmp) / f"store-{next(counter)}", embedder.dim)
 
-        shared = Shared(backend, embedder, config.pipeline, new_store)
+        shared = Shared(backend, embedder, config.pipeline_for(backend.model_id), new_store)
         meta = {
             "model": backend.model_id,
             "threads": config.threads,
