@@ -44,7 +44,7 @@ from typing import Any, Generic, TypeVar
 
 from stepchat.core.events import PipelineEvent
 from stepchat.core.pipeline import StepCache
-from stepchat.core.ports import Backend, CancelToken, Clock, Embedder, GenerationCancelled, Store
+from stepchat.core.ports import Backend, CancelToken, GenerationCancelled
 from stepchat.core.prompt import clean_prompt
 from stepchat.core.settings import PipelineSettings
 from stepchat.core.types import Answer, ChatMessage, Completion, TaskKind
@@ -138,26 +138,22 @@ class ModelLanes:
 
     def __init__(
         self,
-        backend: Backend,
-        embedder: Embedder,
-        store: Store,
-        settings: PipelineSettings,
+        engine: StepCache,
         engine_lock: threading.Lock,
         *,
         context: int,
         queue_limit: int = 32,
         cache_limit: int = 256,
-        clock: Clock | None = None,
     ) -> None:
-        self.backend = backend
-        self.embedder = embedder
-        self.store = store
-        self.settings = settings
+        """`engine` is the model's engine as configured; each request runs a copy of it
+        with the lane's backend and the request's system prompt."""
+        self.engine = engine
+        self.backend = engine.backend
         self.context = context
         self.queue_limit = queue_limit
         self.cache_limit = cache_limit
-        self.clock = clock
         self.engine_lock = engine_lock
+        backend = engine.backend
         self.cache_lane: _Lane[tuple[Answer, list[PipelineEvent]] | None] = _Lane(
             f"cache-{backend.model_id}"
         )
@@ -225,9 +221,10 @@ class ModelLanes:
     # ------------------------------------------------------------------ worker side
 
     def _engine(self, backend: Backend, job: Job) -> StepCache:
-        system = self.settings.system_prompt if job.system_prompt is None else job.system_prompt
-        settings = replace(self.settings, system_prompt=system)
-        return StepCache(backend, self.embedder, self.store, settings=settings, clock=self.clock)
+        base = self.engine
+        system = job.system_prompt
+        settings = base.settings if system is None else replace(base.settings, system_prompt=system)
+        return StepCache(backend, base.embedder, base.store, settings=settings, clock=base.clock)
 
     def _without_model(self, job: Job) -> tuple[Answer, list[PipelineEvent]] | None:
         if job.cancel.is_set():

@@ -43,7 +43,7 @@ class ModelPool:
             lanes.close()
         first = next(iter(self.lanes.values()))
         with first.engine_lock:
-            flush_store(first.store)
+            flush_store(first.engine.store)
 
 
 def open_pool(
@@ -51,7 +51,13 @@ def open_pool(
 ) -> tuple[ModelPool, list[str]]:
     """Load every model now (a missing GGUF or an unreachable server fails here, not on the
     first request), the embedder and the cache store; with notes for the log."""
-    from stepchat.runtime import load_backend, load_embedder, open_store_or_memory
+    from stepchat.runtime import (
+        Parts,
+        build_cache,
+        load_backend,
+        load_embedder,
+        open_store_or_memory,
+    )
 
     backends = []
     for model_id in model_ids:
@@ -68,10 +74,7 @@ def open_pool(
     lock = threading.Lock()
     lanes = {
         backend.model_id: ModelLanes(
-            backend,
-            embedder,
-            store,
-            config.pipeline_for(backend.model_id),
+            build_cache(config, Parts(backend, embedder, store)),
             lock,
             context=config.model(backend.model_id).context,
             queue_limit=queue_limit,

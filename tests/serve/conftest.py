@@ -15,6 +15,7 @@ from fastapi import FastAPI
 
 from stepchat.backends.scripted import Reply, ScriptedBackend
 from stepchat.bench.servers import free_port
+from stepchat.core.pipeline import StepCache
 from stepchat.core.ports import CancelToken, GenerationCancelled
 from stepchat.core.settings import PipelineSettings
 from stepchat.core.types import ChatMessage, Completion
@@ -45,16 +46,9 @@ class HeldBackend(ScriptedBackend):
         self.cancelled = 0
         self.token_delay = token_delay
 
-    def complete(
-        self,
-        messages: Sequence[ChatMessage],
-        *,
-        max_tokens: int,
-        stop: Sequence[str] = (),
-        json_schema: dict[str, Any] | None = None,
-        on_token: Callable[[str], None] | None = None,
-        cancel: CancelToken | None = None,
-    ) -> Completion:
+    def complete(self, messages: Sequence[ChatMessage], **kwargs: Any) -> Completion:
+        cancel: CancelToken | None = kwargs.get("cancel")
+        on_token: Callable[[str], None] | None = kwargs.pop("on_token", None)
         self.started.set()
         while not self.release.wait(0.01):
             if cancel is not None and cancel.is_set():
@@ -67,10 +61,7 @@ class HeldBackend(ScriptedBackend):
                 on_token(piece)
 
         try:
-            return super().complete(
-                messages, max_tokens=max_tokens, stop=stop, json_schema=json_schema,
-                on_token=slow, cancel=cancel,
-            )
+            return super().complete(messages, on_token=slow, **kwargs)
         except GenerationCancelled:
             self.cancelled += 1
             raise
@@ -83,15 +74,11 @@ def make_pool(
     queue: int = 8,
     settings: PipelineSettings | None = None,
 ) -> ModelPool:
-    lanes = ModelLanes(
-        backend,
-        HashedEmbedder(),
-        store if store is not None else MemoryStore(),
-        settings or PipelineSettings(),
-        threading.Lock(),
-        context=2048,
-        queue_limit=queue,
+    engine = StepCache(
+        backend, HashedEmbedder(), store if store is not None else MemoryStore(),
+        settings=settings or PipelineSettings(),
     )
+    lanes = ModelLanes(engine, threading.Lock(), context=2048, queue_limit=queue)
     return ModelPool({backend.model_id: lanes})
 
 

@@ -15,15 +15,11 @@ from stepchat.core.events import ignore_events
 from stepchat.serve.app import create_app
 from stepchat.serve.lanes import Job
 from stepchat.store.memory import MemoryStore
-from tests.serve.conftest import (
-    LINEAR_PROMPT,
-    MODEL,
-    TEXT_PROMPT,
-    TEXT_REPLY,
-    HeldBackend,
-    live,
-    make_pool,
-    user,
+from tests.serve import conftest as fx
+from tests.serve.conftest import HeldBackend, live, make_pool
+
+LINEAR_PROMPT, MODEL, TEXT_PROMPT, TEXT_REPLY = (
+    fx.LINEAR_PROMPT, fx.MODEL, fx.TEXT_PROMPT, fx.TEXT_REPLY
 )
 
 OTHER_TEXT = "Write a short poem about the sea."
@@ -32,7 +28,7 @@ OTHER_TEXT = "Write a short poem about the sea."
 def ask(base_url: str, prompt: str, timeout: float = 30) -> httpx.Response:
     return httpx.post(
         base_url + "/chat/completions",
-        json={"model": MODEL, "messages": user(prompt)}, timeout=timeout,
+        json={"model": MODEL, "messages": fx.user(prompt)}, timeout=timeout,
     )
 
 
@@ -102,7 +98,7 @@ def test_a_client_that_goes_away_mid_stream_cancels_its_generation(store: Memory
     with live(create_app(make_pool(backend, store))) as url:
         with httpx.stream(
             "POST", url + "/chat/completions", timeout=30,
-            json={"model": MODEL, "messages": user(OTHER_TEXT), "stream": True},
+            json={"model": MODEL, "messages": fx.user(OTHER_TEXT), "stream": True},
         ) as reply:
             lines = reply.iter_lines()
             assert next(line for line in lines if '"content"' in line)
