@@ -1,4 +1,4 @@
-"""The `stepchat` command: the app, one-shot questions, cache housekeeping and the bench.
+"""The `stepchat` command: the app, one-shot questions, cache housekeeping, the bench, the server.
 
 Every failure a user can cause or meet (a bad prompt, a missing model, an unusable cache)
 ends as one line on stderr and exit status 2, never a traceback.

@@ -169,7 +169,8 @@ def run_serve_bench(
             user_config = config.paths.config_file
             if user_config.exists():
                 env["STEPCHAT_CONFIG"] = str(user_config)
-            with running(serve_command(port, [spec.id], ["--queue", str(max(levels) * 2)]),
+            extra = ["--queue", str(max(levels) * 2), "--threads", str(config.threads)]
+            with running(serve_command(port, [spec.id], extra),
                          f"http://127.0.0.1:{port}/health", out / f"serve-{clients}.log",
                          env=env):
                 url = f"http://127.0.0.1:{port}/v1"

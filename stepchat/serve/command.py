@@ -13,6 +13,7 @@ import ipaddress
 import logging
 import os
 import sys
+from dataclasses import replace
 from typing import Any
 
 from stepchat.config import Config, ConfigError
@@ -41,6 +42,10 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument(
         "--queue", type=int, default=DEFAULT_QUEUE, metavar="N",
         help=f"requests that may wait for each model before 503 (default {DEFAULT_QUEUE})",
+    )
+    parser.add_argument(
+        "--threads", type=int, metavar="N",
+        help="model threads for local models (default: the configured threads)",
     )
     parser.add_argument(
         "--max-body", type=int, default=None, metavar="BYTES",
@@ -88,6 +93,8 @@ def run(config: Config, args: argparse.Namespace) -> int:
     token = bearer_token(args.host, args.token_env)
     if args.queue < 0:
         raise ConfigError("--queue must be 0 or more")
+    if args.threads:
+        config = replace(config, threads=max(1, args.threads))
     model_ids = args.serve_models or [args.model or config.default_model]
     for model_id in model_ids:
         config.model(model_id)
