@@ -106,13 +106,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _ask(config: Config, args: argparse.Namespace) -> int:
-    from stepchat.runtime import build_cache, flush_store, load_parts
+    """One answer. Parts load as the request needs them: a structural hit reads only the
+    signature index; the embedder and the model load only when a request gets that far."""
+    from stepchat.runtime import build_cache, flush_store, lazy_parts
 
     # Bytes from stdin: clean_prompt turns non-UTF-8 input into a one-line error.
     prompt: str | bytes = sys.stdin.buffer.read() if args.prompt == "-" else args.prompt
-    parts = load_parts(config, args.model_override or args.model)
-    for warning in parts.warnings:
-        print(f"stepchat: {warning}", file=sys.stderr)
+    parts = lazy_parts(config, args.model_override or args.model)
     cache = build_cache(config, parts)
     try:
         answer = cache.answer(
@@ -122,6 +122,8 @@ def _ask(config: Config, args: argparse.Namespace) -> int:
         )
     finally:
         flush_store(parts.store)
+        for warning in parts.warnings:
+            print(f"stepchat: {warning}", file=sys.stderr)
     if args.json:
         print(json.dumps(answer.to_record(), ensure_ascii=False))
     else:
@@ -132,9 +134,10 @@ def _ask(config: Config, args: argparse.Namespace) -> int:
 
 
 def _open_store(config: Config) -> Any:
-    from stepchat.runtime import EMBED_DIM, load_store
+    """The cache with its signature index, so evictions reach the index too."""
+    from stepchat.runtime import open_cache_store
 
-    return load_store(config.paths.cache_dir, EMBED_DIM)
+    return open_cache_store(config)
 
 
 def _summary(entry: CacheEntry) -> str:

@@ -1,7 +1,10 @@
 """Assembles the real parts (model, embedder, store) for the CLI, the app and the bench.
 
 Imports of the heavy adapters happen inside the functions, so importing this module is
-cheap and the app can paint before torch, llama.cpp and LanceDB load.
+cheap and the app can paint before torch, llama.cpp and LanceDB load. `lazy_parts` is what
+`ask` and the app use: each part loads when a request first needs it (the store's signature
+index, then the table, then the embedder, then the model); `load_parts` loads everything
+up front for the bench, whose timings must measure serving, not start-up.
 """
 
 from __future__ import annotations
@@ -16,9 +19,11 @@ from stepchat.core.ports import Backend, Clock, Embedder, Store, StoreError
 
 if TYPE_CHECKING:
     from stepchat.core.pipeline import StepCache
+    from stepchat.store.lazy import LazyStore
 
 EMBED_DIM = 384
 """all-MiniLM-L6-v2's vector size: the cache table's width, known without loading torch."""
+EMBED_NAME = "all-MiniLM-L6-v2"
 
 
 @dataclass
@@ -85,10 +90,8 @@ def load_model_and_embedder(
     """Both loaded now, so a request's recorded times measure serving, not start-up."""
     backend = load_backend(config, model_id)
     embedder = load_embedder()
-    for part in (backend, embedder):
-        load = getattr(part, "load", None)
-        if callable(load):
-            load()
+    backend.load()
+    embedder.load()
     return backend, embedder
 
 
@@ -97,6 +100,48 @@ def load_parts(config: Config, model_id: str | None = None) -> Parts:
     backend, embedder = load_model_and_embedder(config, model_id)
     store, warnings = open_store_or_memory(config, embedder.dim)
     return Parts(backend, embedder, store, warnings)
+
+
+def lazy_store(config: Config, *, fallback: bool = True) -> LazyStore:
+    """The cache, opened on first need, with its signature index in front.
+
+    With `fallback`, an unusable cache directory gives an in-memory store for this run (an
+    answer matters more than the cache); without it, the StoreError reaches the caller.
+    """
+    from stepchat.store.lazy import LazyStore
+    from stepchat.store.signature_index import SignatureIndex
+
+    directory = config.paths.cache_dir
+
+    def open_real() -> tuple[Store, list[str]]:
+        if fallback:
+            return open_store_or_memory(config, EMBED_DIM)
+        return open_store(directory, EMBED_DIM, config.limits)
+
+    return LazyStore(open_real, SignatureIndex(directory))
+
+
+def open_cache_store(config: Config) -> LazyStore:
+    """The cache for housekeeping commands: opened now, notes to the log, errors raised."""
+    store = lazy_store(config, fallback=False)
+    store.load()
+    for note in store.notes:
+        logging.getLogger("stepchat").warning("stepchat: %s", note)
+    return store
+
+
+def lazy_parts(config: Config, model_id: str | None = None) -> Parts:
+    """The real stack, each part loaded on first need; nothing heavy is imported here.
+
+    The store's notes (a table moved aside or migrated) appear in `warnings` once it opens.
+    """
+    from stepchat.lazy import LazyBackend, LazyEmbedder
+
+    spec = config.model(model_id)
+    backend = LazyBackend(spec.id, lambda: load_backend(config, spec.id))
+    embedder = LazyEmbedder(EMBED_NAME, EMBED_DIM, load_embedder)
+    store = lazy_store(config)
+    return Parts(backend, embedder, store, store.notes)
 
 
 def open_store_or_memory(config: Config, dim: int) -> tuple[Store, list[str]]:

@@ -203,3 +203,18 @@ def test_http_unreachable_server_is_a_one_line_backend_error() -> None:
 def test_sse_parser_joins_multiline_data_and_skips_comments() -> None:
     raw = [b": ping\n", b"data: a\n", b"data: b\n", b"\n", b"event: x\n", b"data: [DONE]\n", b"\n"]
     assert list(sse_events(iter(raw))) == ["a\nb", "[DONE]"]  # type: ignore[arg-type]
+
+
+def test_tokens_counted_before_loading_match_the_loaded_model(spec: ModelSpec) -> None:
+    """A cache hit counts the tokens it saved from the vocabulary alone; the figures must
+    be the loaded model's own."""
+    texts = ["x = 13/3", "When it rains, wear a waterproof jacket.", '{"name": "Bob"}', "東京"]
+    unloaded = LlamaCppBackend(spec, threads=1)
+    before = [unloaded.count_tokens(t) for t in texts]
+    assert not unloaded.loaded
+    loaded = LlamaCppBackend(spec, threads=1)
+    loaded.load()
+    assert before == [loaded.count_tokens(t) for t in texts]
+    assert all(n > 0 for n in before)
+    loaded.close()
+    unloaded.close()

@@ -39,7 +39,8 @@ def test_ask_then_list_show_stats_evict_clear(
     code, out, _ = run(capsys, "ask", "--json", "Solve for x: 2x + 1 = 9. Show each step.")
     assert code == 0
     record = json.loads(out)
-    assert record["answer"].splitlines()[-1] == "x = 4" and record["path"] == "miss"
+    assert record["answer"].splitlines()[-1] == "x = 4" and record["path"] == "solver"
+    assert record["hit"] is False
     entry_id = record["stored_entry"]
 
     code, out, _ = run(capsys, "ask", "Solve for x: 2x + 1 = 9, step by step.")

@@ -340,3 +340,14 @@ def test_sql_str_doubles_quotes_and_refuses_nul() -> None:
     assert sql_str("o'brien") == "'o''brien'"
     with pytest.raises(StoreError):
         sql_str("a\x00b")
+
+
+def test_signature_ids_name_the_newest_entry_per_signature(store: Store) -> None:
+    """What a signature index is reconciled against: both stores must report the same."""
+    store.add(make_entry("old", "Solve 3x + 5 = 20", created=T0))
+    store.add(make_entry("new", "Solve 3x + 7 = 20", created=T0 + 5))
+    store.add(make_entry("other", "Solve 2x = 4", signature="sig-b", created=T0 + 1))
+    ids = store.signature_ids()  # type: ignore[attr-defined]
+    assert ids == {("s1", "sig-a"): "new", ("s1", "sig-b"): "other"}
+    store.delete("new")
+    assert store.signature_ids()[("s1", "sig-a")] == "old"  # type: ignore[attr-defined]

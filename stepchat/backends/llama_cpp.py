@@ -70,6 +70,10 @@ def _counting_llama() -> type:
     return CountingLlama
 
 
+def _count(llm: Any, text: str) -> int:
+    return len(llm.tokenize(text.encode("utf-8"), add_bos=False, special=False))
+
+
 def _first_line(exc: BaseException) -> str:
     text = str(exc).strip() or type(exc).__name__
     return text.splitlines()[0]
@@ -86,6 +90,8 @@ class LlamaCppBackend:
         self._llm: Any = None
         # llama.cpp contexts are not thread safe: one generation at a time.
         self._lock = threading.Lock()
+        self._vocab: Any = None
+        self._vocab_lock = threading.Lock()
         self.load_seconds: float | None = None
 
     @property
@@ -143,24 +149,49 @@ class LlamaCppBackend:
     def close(self) -> None:
         """Free the model's memory; the next call loads it again."""
         with self._lock:
-            if self._llm is not None:
-                self._llm.close()
-            self._llm = None
+            for llm in (self._llm, self._vocab):
+                if llm is not None:
+                    llm.close()
+            self._llm = self._vocab = None
             self.load_seconds = None
 
     def count_tokens(self, text: str) -> int:
-        """Tokens under the model's tokenizer, without waiting for a running generation.
+        """Tokens under the model's tokenizer, without loading the model or waiting for it.
 
-        Tokenizing reads only the model's vocabulary, never the context a generation
-        decodes into (llama.cpp's own server tokenizes on request threads while its main
-        loop decodes), so a cache hit can count its tokens while another request generates.
+        Before the model is loaded only its vocabulary is read (a fifth of a second), so a
+        cache hit can count what it saved without loading the model. Once it is loaded,
+        tokenizing reads only the vocabulary, never the context a generation decodes into
+        (llama.cpp's own server tokenizes on request threads while its main loop decodes),
+        so it takes no generation lock: a hit counts its tokens while another request
+        generates.
         """
         llm = self._llm
-        if llm is None:
-            with self._lock:
-                self._load_locked()
-                llm = self._llm
-        return len(llm.tokenize(text.encode("utf-8"), add_bos=False, special=False))
+        if llm is not None:
+            return _count(llm, text)
+        with self._vocab_lock:
+            if self._vocab is None:
+                self._vocab = self._open_vocab()
+            return _count(self._vocab, text)
+
+    def _open_vocab(self) -> Any:
+        try:
+            path = self.spec.gguf_path()
+            _route_native_logs()
+            import llama_cpp
+
+            return llama_cpp.Llama(model_path=str(path), vocab_only=True, verbose=False)
+        except ConfigError as exc:
+            raise BackendError(str(exc)) from None
+        except ImportError as exc:
+            raise BackendError(
+                f"llama-cpp-python is not installed ({_first_line(exc)}) "
+                "(fix: pip install llama-cpp-python)"
+            ) from None
+        except (ValueError, RuntimeError, OSError) as exc:
+            raise BackendError(
+                f"model {self.spec.id}: cannot read the vocabulary of {self.spec.source}: "
+                f"{_first_line(exc)} (fix: reinstall or re-download the GGUF file)"
+            ) from None
 
     def complete(
         self,
@@ -241,7 +272,4 @@ class LlamaCppBackend:
 
     def _prompt_tokens(self, messages: Sequence[ChatMessage]) -> int:
         """Prompt size when no generation ran: the messages' own tokens."""
-        return sum(
-            len(self._llm.tokenize(m.content.encode("utf-8"), add_bos=False, special=False))
-            for m in messages
-        )
+        return sum(_count(self._llm, m.content) for m in messages)

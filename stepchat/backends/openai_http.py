@@ -186,14 +186,18 @@ class OpenAIHttpBackend:
     def __repr__(self) -> str:  # the key never appears in logs or tracebacks
         return f"OpenAIHttpBackend({self.url!r}, model={self.served_model!r})"
 
-    def load(self) -> None:
-        """Check the server answers, so an unreachable one is reported before the first prompt."""
+    def load(self) -> float:
+        """Nothing to load (the server holds the model), but check that the server answers,
+        so an unreachable one is reported when the model is selected, not mid-answer.
+        Returns the seconds the check took."""
+        started = time.perf_counter()
         try:
             probe_server(self.base_url, self._api_key, timeout=min(self._timeout, 10.0))
         except BackendError as exc:
             raise BackendError(
                 f"model {self.model_id}: {exc} (fix: start the server or correct base_url)"
             ) from None
+        return time.perf_counter() - started
 
     @property
     def json_format(self) -> str | None:

@@ -26,6 +26,10 @@ class ScriptedBackend:
     def count_tokens(self, text: str) -> int:
         return len(text.split())
 
+    def load(self) -> float:
+        """Nothing to load: a script is ready at once."""
+        return 0.0
+
     def complete(
         self,
         messages: Sequence[ChatMessage],

@@ -21,13 +21,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from stepchat.bench.records import ARM_NAMES
 from stepchat.core.pipeline import StepCache
 from stepchat.core.ports import Backend, Embedder, Store
 from stepchat.core.settings import PipelineSettings
 from stepchat.core.types import Answer, ChatMessage
 from stepchat.store.memory import MemoryStore
 
-ARM_NAMES = ("nocache", "exact", "gptcache", "solver", "stepcache-paper", "stepcache")
+__all__ = ["ARM_NAMES", "Shared", "make_arm"]
 
 WARMUP_REPLIES = {
     "Solve for q: 7q - 2 = 12. Show each step.": "7q - 2 = 12\n7q = 14\nq = 2",

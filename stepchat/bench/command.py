@@ -17,15 +17,15 @@ import tempfile
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from stepchat.bench import workload as wl
-from stepchat.bench.arms import ARM_NAMES, Shared
-from stepchat.bench.metrics import per_seed, summarise
-from stepchat.bench.progress import ProgressBar
-from stepchat.bench.records import Request
-from stepchat.bench.report import main_table, paths_table, write_outputs
-from stepchat.bench.runner import Record, run_bench
+from stepchat.bench.records import ARM_NAMES
+
+if TYPE_CHECKING:
+    from stepchat.bench.arms import Shared
+    from stepchat.bench.progress import ProgressBar
+    from stepchat.bench.records import Request
+    from stepchat.bench.runner import Record
 
 DEFAULT_SEEDS = (42, 43, 44)
 QUICK_BASES = 2
@@ -101,6 +101,18 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         help="store scale bench instead, e.g. 1000,10000,100000",
     )
     parser.add_argument(
+        "--startup",
+        action="store_true",
+        help="whole-process start-up bench instead: --help, ask on a hit, a miss, the app",
+    )
+    parser.add_argument(
+        "--runs",
+        type=int,
+        default=5,
+        metavar="N",
+        help="--startup: measured runs per case, after one discarded warm-up (default 5)",
+    )
+    parser.add_argument(
         "--pairs",
         type=Path,
         nargs="+",
@@ -135,6 +147,8 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
 
 def build_workloads(args: argparse.Namespace) -> dict[int, list[Request]]:
     """Seed → requests: generated per seed, or the same file for every seed."""
+    from stepchat.bench import workload as wl
+
     seeds = list(args.seeds or DEFAULT_SEEDS)
     if args.quick:
         seeds = seeds[:1]
@@ -160,6 +174,10 @@ def execute(
     stdout: TextIO | None = None,
 ) -> dict[str, Any]:
     """Run, judge, summarise and write every output; returns results.json's content."""
+    from stepchat.bench.metrics import per_seed, summarise
+    from stepchat.bench.report import write_outputs
+    from stepchat.bench.runner import run_bench
+
     out.mkdir(parents=True, exist_ok=True)
     records: list[Record] = []
     with (out / "requests.jsonl").open("w", encoding="utf-8") as log:
@@ -188,6 +206,8 @@ def execute(
 
 
 def print_tables(results: dict[str, Any], stream: TextIO) -> None:
+    from stepchat.bench.report import main_table, paths_table
+
     stream.write("\n" + main_table(results["summary"]) + "\n" + paths_table(results["summary"]))
     stream.flush()
 
@@ -222,6 +242,7 @@ def _run_scale(args: argparse.Namespace) -> int:
 def _run_pairs(args: argparse.Namespace) -> int:
     from stepchat.bench.pairs import report, run_pairs, summary, tradeoff_table
     from stepchat.bench.pairs_data import load_pairs
+    from stepchat.bench.progress import ProgressBar
     from stepchat.config import load_config
     from stepchat.runtime import load_embedder
 
@@ -244,13 +265,37 @@ def _run_pairs(args: argparse.Namespace) -> int:
     return 0
 
 
+def missing_bench_extra() -> str | None:
+    """The one-line hint when the bench's own dependencies are not installed, else None."""
+    import importlib.util
+
+    missing = [m for m in ("gptcache", "matplotlib") if importlib.util.find_spec(m) is None]
+    if not missing:
+        return None
+    return (
+        f"the bench needs {' and '.join(missing)}: install them with "
+        "pip install -e '.[bench]' (or pip install 'stepchat[bench]')"
+    )
+
+
 def run(args: argparse.Namespace) -> int:
     """The `stepchat bench` handler; returns the exit status."""
+    hint = missing_bench_extra()
+    if hint is not None and not (args.scale or args.pairs or args.startup):
+        print(f"stepchat bench: {hint}", file=sys.stderr)
+        return 2
+    from stepchat.bench import workload as wl
+    from stepchat.bench.arms import Shared
+    from stepchat.bench.progress import ProgressBar
     from stepchat.config import load_config
     from stepchat.runtime import load_model_and_embedder, load_store
 
     if args.scale:
         return _run_scale(args)
+    if args.startup:
+        from stepchat.bench.startup import main as run_startup
+
+        return run_startup(max(1, args.runs), args.out)
     if args.pairs:
         return _run_pairs(args)
     try:

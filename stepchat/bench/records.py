@@ -5,6 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+ARM_NAMES = ("nocache", "exact", "gptcache", "solver", "stepcache-paper", "stepcache")
+"""The bench arms (see `stepchat.bench.arms`), named here so the command line can list them
+without importing the engine."""
+
 
 @dataclass(frozen=True)
 class Request:

@@ -52,6 +52,11 @@ class Backend(Protocol):
         """Tokens `text` costs under this model's tokenizer."""
         ...
 
+    def load(self) -> float:
+        """Make the model ready now instead of on the first call (idempotent), so a caller
+        can load it ahead of need and show progress; returns the seconds it took."""
+        ...
+
 
 @runtime_checkable
 class Embedder(Protocol):
@@ -61,6 +66,10 @@ class Embedder(Protocol):
     dim: int
 
     def embed(self, text: str) -> list[float]: ...
+
+    def load(self) -> float:
+        """Load the weights now instead of on the first `embed` (idempotent); seconds."""
+        ...
 
 
 class StoreError(Exception):

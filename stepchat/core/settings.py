@@ -29,9 +29,10 @@ class PipelineSettings:
     """Check JSON types and entity values too, not only syntax and required keys."""
     min_similarity: float = 0.55
     """Cosine similarity below which the nearest cached request is not a candidate."""
-    text_min_similarity: float = 0.8
-    """Open text is reused only when the text gate shows the request is the same; this floor
-    picks which close requests are compared at all (and named in a skip reason)."""
+    text_min_similarity: float = 0.6
+    """Open text is reused only when the text gate shows the request is the same; a rejected
+    neighbour at least this similar is named in the skip reason ("a name changed: France ->
+    Germany", cosine 0.66), a farther one leaves the request a plain miss."""
     json_min_key_overlap: float = 0.5
     """Jaccard overlap of key sets below which a JSON request is treated as new."""
     max_tokens: int = 256

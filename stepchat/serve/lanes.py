@@ -83,6 +83,9 @@ class _RefusesToGenerate:
     def count_tokens(self, text: str) -> int:
         return self.inner.count_tokens(text)
 
+    def load(self) -> float:
+        return 0.0
+
 
 class _GeneratesUnlocked:
     """The model lane's backend: lets go of the engine lock while the model generates."""
@@ -101,6 +104,9 @@ class _GeneratesUnlocked:
 
     def count_tokens(self, text: str) -> int:
         return self.inner.count_tokens(text)
+
+    def load(self) -> float:
+        return self.inner.load()
 
 
 @dataclass(eq=False)

@@ -59,17 +59,11 @@ def open_pool(
         open_store_or_memory,
     )
 
-    backends = []
-    for model_id in model_ids:
-        backend = load_backend(config, model_id)
-        load = getattr(backend, "load", None)
-        if callable(load):
-            load()
-        backends.append(backend)
+    backends = [load_backend(config, model_id) for model_id in model_ids]
+    for backend in backends:
+        backend.load()
     embedder = load_embedder()
-    load = getattr(embedder, "load", None)
-    if callable(load):
-        load()
+    embedder.load()
     store, notes = open_store_or_memory(config, embedder.dim)
     lock = threading.Lock()
     lanes = {

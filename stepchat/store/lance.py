@@ -422,6 +422,12 @@ class LanceStore:
             found = self._signatures.get((scope, signature))
             return self.get(found[1]) if found else None
 
+    def signature_ids(self) -> dict[tuple[str, str], str]:
+        """The newest entry id of every (scope, signature): what a signature index mirrors."""
+        with self._lock, self._guard("lookup"):
+            self._sync()
+            return {key: entry_id for key, (_, entry_id) in self._signatures.items()}
+
     def get(self, entry_id: str) -> CacheEntry | None:
         with self._lock, self._guard("get"):
             self._sync()

@@ -40,6 +40,15 @@ class MemoryStore:
             return None
         return copy.deepcopy(max(found, key=lambda e: e.created))
 
+    def signature_ids(self) -> dict[tuple[str, str], str]:
+        """The newest entry id of every (scope, signature), as `LanceStore` reports it."""
+        newest: dict[tuple[str, str], CacheEntry] = {}
+        for entry in self._rows.values():
+            key = (entry.scope, entry.signature)
+            if key not in newest or entry.created >= newest[key].created:
+                newest[key] = entry
+        return {key: entry.id for key, entry in newest.items()}
+
     def get(self, entry_id: str) -> CacheEntry | None:
         entry = self._rows.get(entry_id)
         return copy.deepcopy(entry) if entry else None

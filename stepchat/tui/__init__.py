@@ -23,13 +23,13 @@ def run(config: Config, model_id: str | None = None) -> int:
     for key, value in QUIET_ENV.items():
         os.environ.setdefault(key, value)
 
-    from stepchat.runtime import load_parts
+    from stepchat.runtime import lazy_parts
     from stepchat.tui.app import build_app
 
     if model_id is not None:
         # An unknown id is reported by the app's loading state, not as a traceback here.
         config = replace(config, default_model=model_id)
-    app = build_app(config, load_parts)
+    app = build_app(config, lazy_parts)
     try:
         result = app.run()
     finally:

@@ -1,11 +1,12 @@
 """The stepchat terminal app: owns the conversation, the cache and the workers.
 
 Built from injected parts by `build_app(config, load, clock)`, used by the CLI (with
-`stepchat.runtime.load_parts`) and by the tests (with the scripted backend, hashed embedder
+`stepchat.runtime.lazy_parts`) and by the tests (with the scripted backend, hashed embedder
 and in-memory store), so there is no module-level state. The window paints first; the
-heavy parts (model, embedder, LanceDB) load afterwards in a thread worker while the user
-may already type. Workers are thin: each calls one core function and posts a message
-from `stepchat.tui.messages`; the handlers here update the screens.
+parts load afterwards in a thread worker while the user may already type: the cache first,
+so a cached answer is served while the embedder and the model are still loading. Workers
+are thin: each calls one core function and posts a message from `stepchat.tui.messages`;
+the handlers here update the screens.
 
 Importing this module must not import torch, sentence_transformers, llama_cpp or lancedb
 (tests/tui/test_import_hygiene.py): the real adapters are imported by `load` only.
@@ -22,6 +23,7 @@ from typing import TYPE_CHECKING, ClassVar
 from textual import work
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.worker import get_current_worker
 
@@ -36,6 +38,7 @@ from stepchat.tui.history import Conversation, History, HistoryError, Turn, expo
 from stepchat.tui.messages import (
     AnswerFailed,
     AnswerReady,
+    ModelLoaded,
     PartsFailed,
     PartsLoaded,
     PipelineUpdate,
@@ -106,6 +109,7 @@ class StepchatApp(App[int]):
         self.parts: Parts | None = None
         self.cache: StepCache | None = None
         self.loading = False
+        self.model_ready = False
         self.load_error: str | None = None
         self.reuse = True
         self.store_answers = True
@@ -136,9 +140,11 @@ class StepchatApp(App[int]):
         if self.loading:
             status = "loading model, embedder and cache…"
         elif self.load_error:
-            status = "not loaded"
+            status = "not loaded" if self.cache is None else "answers from the cache only"
         elif self.active is not None:
             status = "answering…"
+        elif not self.model_ready:
+            status = "answers from the cache; loading model…"
         else:
             status = "ready"
         return PanelState(self.model_name, status, self.reuse, self.store_answers)
@@ -179,6 +185,7 @@ class StepchatApp(App[int]):
         self.parts = None
         self.cache = None
         self.loading = True
+        self.model_ready = False
         self.load_error = None
         self.chat.show_banner(
             f"Loading {self.model_name}, the embedder and the cache… you can type meanwhile.",
@@ -189,9 +196,11 @@ class StepchatApp(App[int]):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="load")
     def load_parts(self, model_id: str, previous: Parts | None = None) -> None:
-        """Load model, embedder and store; report them with the store's count, or the error.
+        """Open the cache, report it, then load the embedder and the model and report that.
 
-        The parts being replaced (a model switch) get their queued hit counts written first.
+        Reporting the cache first lets a prompt typed meanwhile be answered from it before
+        the model has loaded. The parts being replaced (a model switch) get their queued hit
+        counts written first.
         """
         try:
             if previous is not None:
@@ -202,6 +211,13 @@ class StepchatApp(App[int]):
             self.post_message(PartsFailed(model_id, describe(exc)))
             return
         self.post_message(PartsLoaded(parts, model_id, entries))
+        try:
+            parts.embedder.load()
+            parts.backend.load()
+        except Exception as exc:
+            self.post_message(PartsFailed(model_id, describe(exc)))
+            return
+        self.post_message(ModelLoaded(parts, model_id))
 
     def on_parts_loaded(self, message: PartsLoaded) -> None:
         if message.model_id != self.model_id:
@@ -210,11 +226,26 @@ class StepchatApp(App[int]):
         self.cache = build_cache(self.config, message.parts, self.clock)
         self.loading = False
         self.stats.entries = message.entries
-        self.chat.show_banner(None)
+        if not self.model_ready:
+            self.chat.show_banner(
+                f"Cached answers are served now; {self.model_name} and the embedder are "
+                "still loading.",
+                "loading",
+            )
         self.refresh_savings()
         active = self.active
         if active is not None and not active.cancel.is_set():
             self._serve(active)
+
+    def on_model_loaded(self, message: ModelLoaded) -> None:
+        if message.model_id != self.model_id or message.parts is not self.parts:
+            return
+        self.model_ready = True
+        try:
+            self.chat.show_banner(None)
+            self.refresh_savings()
+        except NoMatches:  # the model finished loading as the app was closing
+            pass
 
     async def on_parts_failed(self, message: PartsFailed) -> None:
         if message.model_id != self.model_id:
@@ -228,7 +259,7 @@ class StepchatApp(App[int]):
         )
         self.refresh_savings()
         active = self.active
-        if active is not None:
+        if active is not None and self.cache is None:
             self.active = None
             active.turn.error = f"model not loaded: {message.error}"
             await active.view.fail(active.turn.error)
@@ -339,6 +370,9 @@ class StepchatApp(App[int]):
             return
         self.active = None
         active.turn.record = message.record
+        if not self.model_ready and message.record.get("hit"):
+            self.notify("Answered from the cache; the model is still loading.",
+                        title="From the cache")
         self.stats.record(message.record)
         self.stats.entries = message.entries
         await active.view.finish(message.record)

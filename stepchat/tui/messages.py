@@ -27,11 +27,20 @@ class PromptSubmitted(Message):
 
 @dataclass
 class PartsLoaded(Message):
-    """Model, embedder and store are ready; `entries` is the store's row count."""
+    """The cache is open, so cached answers can be served; the model and the embedder may
+    still be loading (see `ModelLoaded`). `entries` is the store's row count."""
 
     parts: Parts
     model_id: str
     entries: int
+
+
+@dataclass
+class ModelLoaded(Message):
+    """The model and the embedder of `parts` finished loading: every request can be served."""
+
+    parts: Parts
+    model_id: str
 
 
 @dataclass

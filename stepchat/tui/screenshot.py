@@ -29,12 +29,12 @@ async def record(out: Path, prompts: tuple[str, ...], size: tuple[int, int] = (1
         os.environ.setdefault(key, value)
     from stepchat.config import load_config
     from stepchat.paths import UserPaths
-    from stepchat.runtime import load_parts
+    from stepchat.runtime import lazy_parts
     from stepchat.tui.app import build_app
 
     root = Path(tempfile.mkdtemp(prefix="stepchat-shot-"))
     config = load_config(UserPaths(root / "config", root / "data"))
-    app = build_app(config, load_parts, blink=False)
+    app = build_app(config, lazy_parts, blink=False)
     async with app.run_test(size=size) as pilot:
         while app.cache is None and app.load_error is None:
             await pilot.pause(0.2)

@@ -95,3 +95,19 @@ def test_scale_bench_measures_a_real_store(tmp_path: Path) -> None:
     assert row["evicted"] == 10
     assert row["disk_bytes"] > 0 and row["rss_bytes"] > 0
     assert "| 500 | flat |" in scale_table([row])
+
+
+def test_bench_without_its_extra_says_how_to_install_it(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "gptcache" else real(name)
+    )
+    from stepchat.bench.command import main
+
+    assert main(["--quick"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "gptcache" in err and "[bench]" in err

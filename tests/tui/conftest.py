@@ -21,6 +21,7 @@ from stepchat.core import pipeline
 from stepchat.core.ports import FixedClock
 from stepchat.core.settings import PipelineSettings
 from stepchat.embed.hashed import HashedEmbedder
+from stepchat.lazy import LazyBackend
 from stepchat.paths import UserPaths
 from stepchat.runtime import Parts
 from stepchat.store.memory import MemoryStore
@@ -36,7 +37,9 @@ class FakeLoader:
     """`load` for build_app: scripted backend per model id, one shared embedder and store.
 
     `gate`, when given, makes loading wait until the test sets it (the loading state);
-    `error`, when given, makes loading fail with it (the error state).
+    `error`, when given, makes loading fail with it (the error state); `model_gate`, when
+    given, makes the model's own load wait for it, behind the lazy proxy the real loader
+    uses, while the cache is already open.
     """
 
     def __init__(
@@ -45,10 +48,12 @@ class FakeLoader:
         *,
         gate: threading.Event | None = None,
         error: Exception | None = None,
+        model_gate: threading.Event | None = None,
     ) -> None:
         self.replies = list(replies)
         self.gate = gate
         self.error = error
+        self.model_gate = model_gate
         self.store = MemoryStore()
         self.embedder = HashedEmbedder()
         self.backends: list[ScriptedBackend] = []
@@ -62,7 +67,25 @@ class FakeLoader:
             raise self.error
         backend = ScriptedBackend(self.replies, model_id=model_id or config.default_model)
         self.backends.append(backend)
-        return Parts(backend, self.embedder, self.store)
+        gate = self.model_gate
+        if gate is None:
+            return Parts(backend, self.embedder, self.store)
+        return Parts(LazyBackend(backend.model_id, lambda: GatedBackend(backend, gate)),
+                     self.embedder, self.store)
+
+
+class GatedBackend(ScriptedBackend):
+    """A scripted model whose load waits for a gate, as a real model's load takes time."""
+
+    def __init__(self, script: ScriptedBackend, gate: threading.Event) -> None:
+        super().__init__(script._replies, model_id=script.model_id)
+        self.gate = gate
+        self.loaded = False
+
+    def load(self) -> float:
+        self.gate.wait(timeout=120)
+        self.loaded = True
+        return 0.0
 
 
 class TickingClock(FixedClock):

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from textual.widgets import Static
 
+from stepchat.backends.scripted import ScriptedBackend
 from stepchat.config import Config, ConfigError
 from stepchat.core.ports import FixedClock
 from stepchat.core.types import ChatMessage
@@ -113,6 +114,77 @@ async def test_prompt_typed_while_loading_is_answered_after_load(make_app: Any) 
         await settle(pilot)
         assert app.conversation.turns[0].record is not None
         assert not app.busy
+
+
+async def until(pilot: Any, condition: Any, timeout: float = 20.0) -> None:
+    """Pause until `condition()` holds; `settle` cannot be used while a load is held."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not condition():
+        assert loop.time() < deadline, "condition not reached"
+        await pilot.pause(0.02)
+
+
+def seed(loader: FakeLoader, config: Config) -> None:
+    """Put PROMPT's answer in the loader's cache, as an earlier session would have."""
+    from stepchat.core.pipeline import StepCache
+
+    from .conftest import TEST_PIPELINE
+
+    backend = ScriptedBackend(LINEAR_REPLIES[:1], model_id=config.default_model)
+    StepCache(backend, loader.embedder, loader.store, settings=TEST_PIPELINE).answer(PROMPT)
+
+
+async def test_a_cache_hit_is_answered_before_the_model_loads(
+    make_app: Any, config: Config
+) -> None:
+    model_gate = threading.Event()
+    loader = FakeLoader(LINEAR_REPLIES[:1], model_gate=model_gate)
+    seed(loader, config)
+    app = make_app(loader)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: app.cache is not None)
+            assert not app.model_ready
+            assert app.panel_state().status == "answers from the cache; loading model…"
+            banner = app.chat.query_one("#banner", Static)
+            assert "Cached answers are served now" in banner.content.plain
+            app.chat.prompt.text = PROMPT
+            await pilot.press("enter")
+            await until(pilot, lambda: not app.busy)
+            await pilot.pause(0.3)  # the answer's handler finishes painting
+            record = app.conversation.turns[0].record
+            assert record is not None and record["path"] == "reuse-only"
+            assert not app.model_ready and app.parts is not None
+            assert not app.parts.backend.loaded  # type: ignore[attr-defined]
+            assert any("model is still loading" in n.message for n in app._notifications)
+
+            model_gate.set()
+            await settle(pilot)
+            assert app.model_ready and app.panel_state().status == "ready"
+            assert not app.chat.query_one("#banner").display
+    finally:
+        model_gate.set()
+
+
+async def test_a_miss_typed_before_the_model_loads_waits_for_it(make_app: Any) -> None:
+    model_gate = threading.Event()
+    loader = FakeLoader(LINEAR_REPLIES[:1], model_gate=model_gate)
+    app = make_app(loader)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: app.cache is not None)
+            app.chat.prompt.text = PROMPT
+            await pilot.press("enter")
+            await pilot.pause(0.2)
+            assert app.busy and app.conversation.turns[0].record is None
+            model_gate.set()
+            await settle(pilot)
+            record = app.conversation.turns[0].record
+            assert record is not None and record["path"] == "miss"
+            assert not any("still loading" in n.message for n in app._notifications)
+    finally:
+        model_gate.set()
 
 
 # ---- cancel -----------------------------------------------------------------------------
