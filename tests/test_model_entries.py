@@ -74,12 +74,13 @@ def test_a_server_entry_builds_the_http_backend_with_its_fields(
 
 
 def test_the_local_entry_max_tokens_reaches_the_engine(tmp_path: Path) -> None:
-    config = load(tmp_path, "")
+    source = load(tmp_path, "").model().source
+    config = load(tmp_path, f'default = "short"\n[[models]]\nid = "short"\nname = "S"\n'
+                            f'source = "{source}"\nmax_tokens = 99\n')
     backend = load_backend(config)
-    assert isinstance(backend, LlamaCppBackend)
-    bundled = config.model()
+    assert isinstance(backend, LlamaCppBackend) and backend.spec.source == source
     cache = build_cache(config, Parts(backend, HashedEmbedder(), MemoryStore()))
-    assert cache.settings.max_tokens == bundled.max_tokens
+    assert cache.settings.max_tokens == 99 != config.pipeline.max_tokens
     assert config.pipeline_for("not-an-entry") == config.pipeline
 
 
