@@ -1,13 +1,19 @@
 """The `stepchat` command: the app, one-shot questions, cache housekeeping, the bench, the server.
 
 Every failure a user can cause or meet (a bad prompt, a missing model, an unusable cache)
-ends as one line on stderr and exit status 2, never a traceback.
+ends as one line on stderr and exit status 2, never a traceback. An answer that was computed
+is always printed, even when the cache cannot keep it (a full disk): a warning line follows.
+Whatever is printed for a person passes through `safetext.clean` (prompts and steps come
+from users, the model and files on disk, and may carry terminal escapes); `--json` spells
+control and bidirectional characters as `\\uXXXX`.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
 import re
 import sys
 import time
@@ -18,7 +24,9 @@ from stepchat import __version__
 from stepchat.config import Config, ConfigError, load_config
 from stepchat.core.ports import BackendError, GenerationCancelled, StoreError
 from stepchat.core.prompt import PromptError
+from stepchat.core.safetext import clean, escape_json_controls, one_line
 from stepchat.core.types import CacheEntry
+from stepchat.paths import PRIVATE_UMASK
 
 _DURATION = re.compile(r"^(\d+(?:\.\d+)?)([smhdw])$")
 _UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
@@ -63,6 +71,9 @@ def build_parser() -> argparse.ArgumentParser:
     evict.add_argument("--older-than", type=parse_duration, metavar="DURATION")
     cache_sub.add_parser("clear", help="remove every entry")
     cache_sub.add_parser("stats", help="entry count, size on disk, index kind")
+    cache_sub.add_parser(
+        "compact", help="rewrite the cache files now: evicted prompts leave no trace on disk"
+    )
 
     from stepchat.serve.command import register as register_serve
 
@@ -76,14 +87,30 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _say(text: str) -> None:
+    """A line (or lines) for a person on stdout, with no terminal controls in it."""
+    print(clean(text))
+
+
+def _warn(message: str) -> None:
+    """One line on stderr."""
+    print(f"stepchat: {one_line(message)}", file=sys.stderr)
+
+
 def _fail(message: str) -> int:
-    print(f"stepchat: {message}", file=sys.stderr)
+    _warn(message)
     return 2
+
+
+def _print_json(data: Any, indent: int | None = None) -> None:
+    print(escape_json_controls(json.dumps(data, ensure_ascii=False, indent=indent)))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.command != "bench":
+        os.umask(PRIVATE_UMASK)  # the cache's files, history and exports: the user's only
     try:
         config = load_config()
         if args.command == "ask":
@@ -107,30 +134,48 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _ask(config: Config, args: argparse.Namespace) -> int:
     """One answer. Parts load as the request needs them: a structural hit reads only the
-    signature index; the embedder and the model load only when a request gets that far."""
-    from stepchat.runtime import build_cache, flush_store, lazy_parts
+    signature index; the embedder and the model load only when a request gets that far.
+    Without storing, the cache is opened read-only: no byte is written, not even hits."""
+    from stepchat.runtime import build_cache, lazy_parts
 
     # Bytes from stdin: clean_prompt turns non-UTF-8 input into a one-line error.
     prompt: str | bytes = sys.stdin.buffer.read() if args.prompt == "-" else args.prompt
-    parts = lazy_parts(config, args.model_override or args.model)
+    store = not (args.no_cache or args.no_store)
+    parts = lazy_parts(config, args.model_override or args.model, writable=store)
     cache = build_cache(config, parts)
     try:
-        answer = cache.answer(
-            prompt,
-            reuse=not args.no_cache,
-            store=not (args.no_cache or args.no_store),
-        )
+        answer = cache.answer(prompt, reuse=not args.no_cache, store=store)
+    except BaseException:
+        _close_quietly(parts.store)
+        raise
     finally:
-        flush_store(parts.store)
         for warning in parts.warnings:
-            print(f"stepchat: {warning}", file=sys.stderr)
+            _warn(warning)
     if args.json:
-        print(json.dumps(answer.to_record(), ensure_ascii=False))
+        _print_json(answer.to_record())
     else:
-        print(answer.text)
-        for note in answer.notes:
-            print(f"stepchat: {note}", file=sys.stderr)
+        _say(answer.text)
+        loose = [json.dumps(s.key) for s in answer.steps
+                 if s.key and s.check in ("typed", "unchecked")]
+        if loose:
+            _warn(f"not confirmed by the prompt: {', '.join(loose)}")
+    for note in answer.notes:
+        _warn(note)
+    from stepchat.runtime import close_store
+
+    try:
+        close_store(parts.store)
+    except StoreError as exc:
+        _warn(f"hit counts not saved: {exc}")
     return 0
+
+
+def _close_quietly(store: Any) -> None:
+    """On the way out after a failure: finish what can be finished, report nothing more."""
+    from stepchat.runtime import close_store
+
+    with contextlib.suppress(StoreError):
+        close_store(store)
 
 
 def _open_store(config: Config) -> Any:
@@ -142,11 +187,10 @@ def _open_store(config: Config) -> Any:
 
 def _summary(entry: CacheEntry) -> str:
     when = time.strftime("%Y-%m-%d %H:%M", time.localtime(entry.last_hit))
-    prompt = " ".join(entry.prompt.split())
-    if len(prompt) > 60:
-        prompt = prompt[:59] + "…"
     counts = f"{len(entry.steps):>3} steps {entry.hits:>4} hits"
-    return f"{entry.id}  {entry.task:<6} {counts}  {when}  {prompt}"
+    return (
+        f"{one_line(entry.id)}  {entry.task:<6} {counts}  {when}  {one_line(entry.prompt, 60)}"
+    )
 
 
 def _cache(config: Config, args: argparse.Namespace) -> int:
@@ -154,31 +198,43 @@ def _cache(config: Config, args: argparse.Namespace) -> int:
     action = args.cache_command
     if action == "list":
         for entry in store.entries(limit=args.limit):
-            print(_summary(entry))
+            _say(_summary(entry))
         return 0
     if action == "show":
         found = store.get(args.entry_id)
         if found is None:
             return _fail(f"no cache entry {args.entry_id!r} (see: stepchat cache list)")
-        print(json.dumps(_entry_record(found), indent=2, ensure_ascii=False))
+        _print_json(_entry_record(found), indent=2)
         return 0
     if action == "evict":
-        if args.older_than is not None:
-            removed = store.evict_older_than(args.older_than, time.time())
-            print(f"evicted {removed} entries not hit for {args.older_than:.0f} s")
-            return 0
-        if not args.entry_id:
-            return _fail("cache evict needs an entry id or --older-than DURATION")
-        if not store.delete(args.entry_id):
-            return _fail(f"no cache entry {args.entry_id!r} (see: stepchat cache list)")
-        print(f"evicted {args.entry_id}")
-        return 0
+        return _evict(store, args)
     if action == "clear":
-        print(f"cleared {store.clear()} entries")
+        _say(f"cleared {store.clear()} entries")
+        return 0
+    if action == "compact":
+        before = store.stats()["disk_bytes"]
+        store.purge()
+        _say(f"compacted: {before} -> {store.stats()['disk_bytes']} bytes on disk")
         return 0
     stats = store.stats()
     for key, value in stats.items():
-        print(f"{key}: {value}")
+        _say(f"{key}: {value}")
+    return 0
+
+
+def _evict(store: Any, args: argparse.Namespace) -> int:
+    """Evictions are final on disk when this returns: the files holding the prompt are
+    rewritten (`LanceStore.purge`), so no data file or old version keeps its text."""
+    if args.older_than is not None:
+        removed = store.evict_older_than(args.older_than, time.time())
+        _say(f"evicted {removed} entries not hit for {args.older_than:.0f} s")
+        return 0
+    if not args.entry_id:
+        return _fail("cache evict needs an entry id or --older-than DURATION")
+    if not store.delete(args.entry_id):
+        return _fail(f"no cache entry {args.entry_id!r} (see: stepchat cache list)")
+    store.purge()
+    _say(f"evicted {args.entry_id}")
     return 0
 
 

@@ -3,84 +3,73 @@
 The shipped `models.toml` lists the bundled models; the user's `config.toml` (see
 `stepchat.paths`) may add models, pick a default and tune the cache without editing the
 repository. `$STEPCHAT_CONFIG` points at another config file.
+
+Both files are validated by pydantic against the dataclasses below (and `PipelineSettings`
+for `[cache]`): TOML already has types, so a string where a number belongs, an unknown key
+or a value outside the allowed ones is an error, reported in one line that names the file,
+the key and what was expected (`stepchat.config_errors`). Every field's docstring is its
+documentation.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import tomllib
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, ClassVar, Literal
+
+from annotated_types import Ge, Gt, Interval, MinLen
+from pydantic import Discriminator, StringConstraints, Tag
 
 from stepchat.core.settings import PipelineSettings
 from stepchat.paths import UserPaths, user_paths
+
+_STRICT: dict[str, Any] = {"extra": "forbid", "use_attribute_docstrings": True}
 
 
 class ConfigError(Exception):
     """The configuration is invalid; the message is one line for the user."""
 
 
-MODEL_KINDS = ("llama", "openai")
-"""`llama`: a GGUF file run in process by llama.cpp; `openai`: any OpenAI-compatible server."""
-
-_COMMON_FIELDS = frozenset(
-    {"id", "name", "kind", "context", "temperature", "top_p", "max_tokens", "seed"}
-)
-_KIND_FIELDS = {
-    "llama": frozenset({"source", "chat_format", "repeat_penalty"}),
-    "openai": frozenset({"base_url", "model", "api_key_env", "timeout_s"}),
-}
-_REQUIRED = {"llama": ("source",), "openai": ("base_url", "model")}
-
-
 @dataclass(frozen=True)
-class ModelSpec:
-    """One `[[models]]` entry: a local GGUF (`kind = "llama"`) or a server (`"openai"`).
+class ModelCommon:
+    """What every `[[models]]` entry has, whichever `kind` it is."""
 
-    Every field is used: `context` sizes llama.cpp's window, or bounds what is sent to a
-    server (history is trimmed and the reply budget clamped to fit); `max_tokens` is the
-    longest reply the model writes in one call.
-    """
+    __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
 
-    id: str
+    id: Annotated[str, MinLen(1)]
+    """Short name used by `--model`, `default` and the cache scope."""
     name: str
-    source: str = ""
-    """llama: "package:<dist>/<file>" or a path to a GGUF file."""
-    kind: str = "llama"
-    base_url: str = ""
-    """openai: the server's root or its `/v1` URL."""
-    model: str = ""
-    """openai: the model name the server expects in each request."""
-    api_key_env: str = ""
-    """openai: the name of the environment variable holding the key (never the key)."""
-    timeout_s: float = 120.0
-    """openai: seconds to wait for the server to connect or send the next piece."""
-    context: int = 2048
-    chat_format: str = "chatml"
-    temperature: float = 0.0
-    top_p: float = 1.0
-    repeat_penalty: float = 1.1
-    """Small models loop at temperature 0 ("john_john_john..."); a mild penalty breaks it."""
-    max_tokens: int = 256
+    """What the app shows for this model."""
+    context: Annotated[int, Ge(16)] = 2048
+    """Context window in tokens (prompt and reply together); for a server, what stepchat
+    sends is trimmed to fit it."""
+    temperature: Annotated[float, Ge(0.0)] = 0.0
+    """Sampling temperature; 0 is greedy and repeatable."""
+    top_p: Annotated[float, Interval(gt=0.0, le=1.0)] = 1.0
+    """Nucleus sampling mass."""
+    max_tokens: Annotated[int, Ge(1)] = 256
+    """The most tokens one reply of this model may have (every model call is capped by it)."""
     seed: int = 42
+    """Sampling seed, so answers are repeatable."""
 
-    @property
-    def is_server(self) -> bool:
-        return self.kind == "openai"
 
-    def api_key(self) -> str | None:
-        """The key from `$api_key_env`; raises ConfigError naming the variable, never a value."""
-        if not self.api_key_env:
-            return None
-        key = os.environ.get(self.api_key_env, "")
-        if not key:
-            raise ConfigError(
-                f"model {self.id}: environment variable {self.api_key_env} is not set "
-                f"(fix: export {self.api_key_env}=<key> or remove api_key_env)"
-            )
-        return key
+@dataclass(frozen=True, kw_only=True)
+class ModelSpec(ModelCommon):
+    """A `[[models]]` entry with `kind = "llama"` (the default): a local GGUF model run in
+    process by llama.cpp, and how to run it."""
+
+    kind: Literal["llama"] = "llama"
+    """"llama": a GGUF file run in process (the default)."""
+    source: Annotated[str, MinLen(1)]
+    """A GGUF path ("~" expanded), or "package:<python package>/<file>" for a bundled one."""
+    chat_format: str = "chatml"
+    """llama.cpp chat template name, e.g. "chatml"."""
+    repeat_penalty: Annotated[float, Ge(0.0)] = 1.1
+    """Small models loop at temperature 0 ("john_john_john..."); a mild penalty breaks it."""
 
     def gguf_path(self) -> Path:
         """Where the GGUF file is; raises ConfigError naming the file and the fix."""
@@ -106,23 +95,105 @@ class ModelSpec:
         return path
 
 
+URL_PATTERN = r"^https?://[^\s/]+"
+"""What a server's `base_url` must look like: http(s), a host, no spaces."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class ServerSpec(ModelCommon):
+    """A `[[models]]` entry with `kind = "openai"`: a model behind any OpenAI-compatible
+    server (llama.cpp's server, Ollama, LM Studio, vLLM), reached over HTTP."""
+
+    kind: Literal["openai"]
+    """"openai": a model served over the OpenAI chat-completions API."""
+    base_url: Annotated[str, StringConstraints(pattern=URL_PATTERN)]
+    """The server's root or its `/v1` URL, e.g. "http://127.0.0.1:8080/v1"."""
+    model: Annotated[str, MinLen(1)]
+    """The model name the server expects in each request."""
+    api_key_env: str = ""
+    """The name of the environment variable holding the API key (never the key itself);
+    empty when the server needs none."""
+    timeout_s: Annotated[float, Gt(0.0)] = 120.0
+    """Seconds to wait for the server to connect or send the next piece of a reply."""
+
+    def api_key(self) -> str | None:
+        """The key from `$api_key_env`; raises ConfigError naming the variable, never a value."""
+        if not self.api_key_env:
+            return None
+        key = os.environ.get(self.api_key_env, "")
+        if not key:
+            raise ConfigError(
+                f"model {self.id}: environment variable {self.api_key_env} is not set "
+                f"(fix: export {self.api_key_env}=<key> or remove api_key_env)"
+            )
+        return key
+
+
+ModelEntry = ModelSpec | ServerSpec
+"""One `[[models]]` entry of either kind."""
+
+KIND_SPECS: dict[str, type[ModelEntry]] = {"llama": ModelSpec, "openai": ServerSpec}
+"""Each `kind` and the shape of its entries."""
+
+
+def _entry_kind(entry: Any) -> str | None:
+    """The `kind` an entry names; an entry without one is a local GGUF, and so is what is
+    not a table at all (its shape then reports "expected a table")."""
+    if isinstance(entry, dict):
+        kind = entry.get("kind", "llama")
+        return kind if isinstance(kind, str) else None
+    return getattr(entry, "kind", "llama")
+
+ModelEntryField = Annotated[
+    Annotated[ModelSpec, Tag("llama")] | Annotated[ServerSpec, Tag("openai")],
+    Discriminator(_entry_kind),
+]
+"""How a `[[models]]` table is read: its `kind` picks the shape, and each shape takes only
+its own keys, so a `source` on a server entry is an error, not silently ignored."""
+
+
 @dataclass(frozen=True)
 class CacheLimits:
-    max_entries: int = 50_000
-    max_bytes: int = 512 * 1024 * 1024
-    ttl_days: float = 90.0
+    """The `[limits]` section: how big and how old the cache may get."""
+
+    __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
+
+    max_entries: Annotated[int, Ge(1)] = 50_000
+    """Most cached requests kept; the least recently hit go first."""
+    max_bytes: Annotated[int, Ge(1)] = 512 * 1024 * 1024
+    """Most bytes of prompts, steps and vectors kept; the least recently hit go first."""
+    ttl_days: Annotated[float, Ge(0.0)] = 90.0
+    """Entries not hit for this many days are evicted; 0 keeps them forever."""
+
+
+@dataclass(frozen=True)
+class ConfigFile:
+    """What `models.toml` and the user's `config.toml` may contain."""
+
+    __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
+
+    default: Annotated[str, MinLen(1)] | None = None
+    """Id of the model to run when none is given."""
+    threads: Annotated[int, Ge(1)] | None = None
+    """CPU threads the model may use (default 2)."""
+    models: list[ModelEntryField] = field(default_factory=list)
+    """Models to add; an entry with the id of a shipped one replaces it."""
+    cache: PipelineSettings = field(default_factory=PipelineSettings)
+    """How the cache reuses, checks and patches answers."""
+    limits: CacheLimits = field(default_factory=CacheLimits)
+    """How big and how old the cache may get."""
 
 
 @dataclass(frozen=True)
 class Config:
-    models: dict[str, ModelSpec]
+    models: dict[str, ModelEntry]
     default_model: str
     pipeline: PipelineSettings = field(default_factory=PipelineSettings)
     limits: CacheLimits = field(default_factory=CacheLimits)
     threads: int = 2
     paths: UserPaths = field(default_factory=user_paths)
 
-    def model(self, model_id: str | None = None) -> ModelSpec:
+    def model(self, model_id: str | None = None) -> ModelEntry:
         key = model_id or self.default_model
         try:
             return self.models[key]
@@ -130,10 +201,9 @@ class Config:
             known = ", ".join(sorted(self.models))
             raise ConfigError(f"unknown model {key!r} (known: {known})") from None
 
-    def pipeline_for(self, model_id: str) -> PipelineSettings:
-        """The cache settings under one model: its entry's `max_tokens` is the reply budget."""
-        spec = self.models.get(model_id)
-        return replace(self.pipeline, max_tokens=spec.max_tokens) if spec else self.pipeline
+    def pipeline_for(self, model_id: str | None = None) -> PipelineSettings:
+        """The pipeline settings for one model: its `max_tokens` caps every reply."""
+        return replace(self.pipeline, max_tokens=self.model(model_id).max_tokens)
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
@@ -146,64 +216,34 @@ def _read_toml(path: Path) -> dict[str, Any]:
         raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
 
 
-def _check_kind(raw: dict[str, Any], origin: str) -> None:
-    """Each kind takes its own fields: a `source` on a server entry is a mistake, not a no-op."""
-    label = f"{origin}: model {raw.get('id', '?')}"
-    kind = raw.get("kind", "llama")
-    if kind not in MODEL_KINDS:
-        raise ConfigError(f"{label}: unknown kind {kind!r} (known: {', '.join(MODEL_KINDS)})")
-    foreign = set(raw) - _COMMON_FIELDS - _KIND_FIELDS[kind]
-    if foreign:
+def parse_config_file(data: dict[str, Any], origin: str) -> ConfigFile:
+    """`data` (a parsed TOML file) checked against `ConfigFile`; ConfigError names the key."""
+    from pydantic import TypeAdapter, ValidationError
+
+    from stepchat.config_errors import describe_validation_error
+
+    cache = data.get("cache")
+    if isinstance(cache, dict) and "max_tokens" in cache:
         raise ConfigError(
-            f"{label}: {', '.join(sorted(foreign))} do(es) not apply to kind = {kind!r}"
+            f"{origin}: [cache] max_tokens: not a cache setting "
+            "(set max_tokens on the model's [[models]] entry)"
         )
-    missing = [name for name in _REQUIRED[kind] if not raw.get(name)]
-    if missing:
-        raise ConfigError(f"{label}: kind = {kind!r} needs {', '.join(missing)}")
-    base_url = str(raw.get("base_url", ""))
-    if base_url and not base_url.startswith(("http://", "https://")):
-        raise ConfigError(f"{label}: base_url must start with http:// or https://")
-
-
-def _models_from(data: dict[str, Any], origin: str) -> dict[str, ModelSpec]:
-    known = {f.name for f in fields(ModelSpec)}
-    out: dict[str, ModelSpec] = {}
-    for raw in data.get("models", []):
-        unknown = set(raw) - known
-        if unknown:
-            raise ConfigError(f"{origin}: unknown model field(s): {', '.join(sorted(unknown))}")
-        _check_kind(raw, origin)
-        try:
-            spec = ModelSpec(**raw)
-        except TypeError as exc:
-            raise ConfigError(f"{origin}: model entry is missing a field: {exc}") from None
-        out[spec.id] = spec
-    return out
-
-
-_MOVED = {"max_tokens": "the reply budget is each model entry's max_tokens"}
-"""[cache] keys that now live elsewhere, with where."""
-
-
-def _section(data: dict[str, Any], name: str, cls: type, origin: str) -> dict[str, Any]:
-    section = data.get(name, {})
-    moved = sorted(set(section) & set(_MOVED)) if name == "cache" else []
-    if moved:
-        raise ConfigError(f"{origin}: [cache] {moved[0]} is not read: {_MOVED[moved[0]]}")
-    known = {f.name for f in fields(cls)}
-    unknown = set(section) - known
-    if unknown:
-        raise ConfigError(f"{origin}: unknown [{name}] key(s): {', '.join(sorted(unknown))}")
-    return dict(section)
+    # Strict JSON-mode validation: TOML values keep their types (no "3" -> 3), and tables
+    # become the dataclasses. Dates, the one TOML type JSON lacks, turn into strings.
+    try:
+        text = json.dumps(data, default=str)
+        return TypeAdapter(ConfigFile).validate_json(text, strict=True)
+    except ValidationError as exc:
+        raise ConfigError(f"{origin}: {describe_validation_error(exc, data)}") from None
 
 
 def load_config(paths: UserPaths | None = None) -> Config:
     """The shipped models plus the user's config file, if there is one."""
     paths = paths or user_paths()
     shipped_text = resources.files("stepchat").joinpath("models.toml").read_text()
-    shipped = tomllib.loads(shipped_text)
-    models = _models_from(shipped, "models.toml")
-    default_model = str(shipped.get("default", next(iter(models))))
+    shipped = parse_config_file(tomllib.loads(shipped_text), "models.toml")
+    models = {spec.id: spec for spec in shipped.models}
+    default_model = shipped.default or next(iter(models))
     pipeline = PipelineSettings()
     limits = CacheLimits()
     threads = 2
@@ -211,13 +251,12 @@ def load_config(paths: UserPaths | None = None) -> Config:
     override = os.environ.get("STEPCHAT_CONFIG")
     config_file = Path(override) if override else paths.config_file
     if config_file.exists():
-        user = _read_toml(config_file)
-        origin = str(config_file)
-        models.update(_models_from(user, origin))
-        default_model = str(user.get("default", default_model))
-        pipeline = replace(pipeline, **_section(user, "cache", PipelineSettings, origin))
-        limits = replace(limits, **_section(user, "limits", CacheLimits, origin))
-        threads = int(user.get("threads", threads))
+        user = parse_config_file(_read_toml(config_file), str(config_file))
+        models.update({spec.id: spec for spec in user.models})
+        default_model = user.default or default_model
+        pipeline = user.cache
+        limits = user.limits
+        threads = user.threads if user.threads is not None else threads
     if default_model not in models:
         raise ConfigError(f"default model {default_model!r} is not listed in any models.toml")
     return Config(models, default_model, pipeline, limits, threads, paths)

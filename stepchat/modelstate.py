@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from stepchat.config import ConfigError, ModelSpec
+from stepchat.config import ConfigError, ModelEntry, ModelSpec
 from stepchat.core.ports import BackendError
 
 PROBE_TIMEOUT_S = 2.0
@@ -22,9 +22,9 @@ class ModelState:
     """"local GGUF", "reachable", or why not ("unreachable: connection refused ...")."""
 
 
-def check_model(spec: ModelSpec, timeout: float = PROBE_TIMEOUT_S) -> ModelState:
+def check_model(spec: ModelEntry, timeout: float = PROBE_TIMEOUT_S) -> ModelState:
     """The entry's state; never raises."""
-    if not spec.is_server:
+    if isinstance(spec, ModelSpec):
         try:
             spec.gguf_path()
         except ConfigError as exc:
@@ -39,6 +39,6 @@ def check_model(spec: ModelSpec, timeout: float = PROBE_TIMEOUT_S) -> ModelState
     return ModelState(True, f"reachable at {spec.base_url}")
 
 
-def _reason(message: str, spec: ModelSpec) -> str:
+def _reason(message: str, spec: ModelEntry) -> str:
     """The message without the `model <id>: ` prefix the picker already shows."""
     return message.removeprefix(f"model {spec.id}: ")

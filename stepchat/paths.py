@@ -34,6 +34,21 @@ class UserPaths:
         """Saved conversations, one JSON file each."""
         return self.data_dir / "history"
 
+    @property
+    def exports_dir(self) -> Path:
+        """Conversations exported to Markdown."""
+        return self.data_dir / "exports"
+
+    @property
+    def screenshots_dir(self) -> Path:
+        """SVG screenshots taken from the app's command palette."""
+        return self.data_dir / "screenshots"
+
+    @property
+    def ui_file(self) -> Path:
+        """What the app remembers between runs (the chosen theme); written by the app."""
+        return self.config_dir / "ui.json"
+
 
 def user_paths() -> UserPaths:
     home = os.environ.get("STEPCHAT_HOME")
@@ -46,8 +61,30 @@ def user_paths() -> UserPaths:
     )
 
 
+PRIVATE_UMASK = 0o077
+"""The process umask for commands that write the user's data: whatever stepchat or a library
+(LanceDB's table folders and files) creates is readable by the user only."""
+
+
 def ensure_private_dir(path: Path) -> Path:
-    """Create `path` (and parents) with mode 0700; tighten it if it already exists."""
-    path.mkdir(parents=True, exist_ok=True, mode=0o700)
+    """Create `path` with mode 0700, and every missing parent too; tighten `path` if it exists.
+
+    `mkdir(parents=True, mode=...)` applies the mode to the last component only, which left
+    `$STEPCHAT_HOME/data` and the platform data dir world-readable; existing parents are
+    the user's and are left alone.
+    """
+    missing: list[Path] = []
+    probe = path
+    while not probe.exists() and probe != probe.parent:
+        missing.append(probe)
+        probe = probe.parent
+    for directory in reversed(missing):
+        try:
+            directory.mkdir(mode=0o700)
+        except FileExistsError:
+            continue  # another stepchat process created it a moment ago, also 0700
+        os.chmod(directory, 0o700)
+    if not path.is_dir():
+        raise NotADirectoryError(20, "Not a directory", str(path))
     os.chmod(path, 0o700)
     return path

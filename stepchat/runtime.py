@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from stepchat.config import CacheLimits, Config
+from stepchat.config import CacheLimits, Config, ServerSpec
 from stepchat.core.ports import Backend, Clock, Embedder, Store, StoreError
 
 if TYPE_CHECKING:
@@ -39,7 +39,7 @@ class Parts:
 def load_backend(config: Config, model_id: str | None = None) -> Backend:
     """The backend the model entry's `kind` names: a local GGUF, or an OpenAI-compatible server."""
     spec = config.model(model_id)
-    if spec.is_server:
+    if isinstance(spec, ServerSpec):
         from stepchat.backends.openai_http import OpenAIHttpBackend
 
         return OpenAIHttpBackend.from_spec(spec)
@@ -55,17 +55,18 @@ def load_embedder() -> Embedder:
 
 
 def open_store(
-    directory: Path, dim: int, limits: CacheLimits | None = None
+    directory: Path, dim: int, limits: CacheLimits | None = None, *, read_only: bool = False
 ) -> tuple[Store, list[str]]:
     """The LanceDB cache with hit counts written off the fast path, and notes for the user.
 
     A damaged or outdated table is moved aside or migrated (see `stepchat.store.maintenance`);
-    raises StoreError only when the directory cannot be used at all.
+    raises StoreError only when the directory cannot be used at all. `read_only` writes no
+    byte: it raises StoreError instead of creating, repairing or tidying anything.
     """
     from stepchat.store.deferred import DeferredTouchStore
     from stepchat.store.maintenance import open_lance
 
-    store, notes = open_lance(directory, dim, limits=limits)
+    store, notes = open_lance(directory, dim, limits=limits, read_only=read_only)
     return DeferredTouchStore(store), notes
 
 
@@ -82,6 +83,22 @@ def flush_store(store: Store) -> None:
     flush = getattr(store, "flush", None)
     if callable(flush):
         flush()
+
+
+def close_store(store: Store) -> None:
+    """Write queued hit counts and finish background upkeep (a sweep the open started), so
+    a one-shot process leaves the cache within its limits. Raises StoreError (full disk)."""
+    flush_store(store)
+    close = getattr(store, "close", None)
+    if callable(close):
+        close()
+
+
+def purge_store(store: Store) -> None:
+    """Make deletions final on disk (no file keeps an evicted prompt); a no-op in memory."""
+    purge = getattr(store, "purge", None)
+    if callable(purge):
+        purge()
 
 
 def load_model_and_embedder(
@@ -102,11 +119,15 @@ def load_parts(config: Config, model_id: str | None = None) -> Parts:
     return Parts(backend, embedder, store, warnings)
 
 
-def lazy_store(config: Config, *, fallback: bool = True) -> LazyStore:
+def lazy_store(
+    config: Config, *, fallback: bool = True, writable: bool = True
+) -> LazyStore:
     """The cache, opened on first need, with its signature index in front.
 
     With `fallback`, an unusable cache directory gives an in-memory store for this run (an
     answer matters more than the cache); without it, the StoreError reaches the caller.
+    `writable=False` (`--no-store`) opens the table read-only and leaves the index out:
+    SQLite writes its journal even to read, and a no-store run writes no byte.
     """
     from stepchat.store.lazy import LazyStore
     from stepchat.store.signature_index import SignatureIndex
@@ -115,10 +136,12 @@ def lazy_store(config: Config, *, fallback: bool = True) -> LazyStore:
 
     def open_real() -> tuple[Store, list[str]]:
         if fallback:
-            return open_store_or_memory(config, EMBED_DIM)
-        return open_store(directory, EMBED_DIM, config.limits)
+            return open_store_or_memory(config, EMBED_DIM, writable=writable)
+        return open_store(directory, EMBED_DIM, config.limits, read_only=not writable)
 
-    return LazyStore(open_real, SignatureIndex(directory))
+    ttl = config.limits.ttl_days * 86400 if config.limits.ttl_days > 0 else None
+    index = SignatureIndex(directory) if writable else None
+    return LazyStore(open_real, index, max_age_seconds=ttl)
 
 
 def open_cache_store(config: Config) -> LazyStore:
@@ -130,27 +153,40 @@ def open_cache_store(config: Config) -> LazyStore:
     return store
 
 
-def lazy_parts(config: Config, model_id: str | None = None) -> Parts:
+def lazy_parts(
+    config: Config, model_id: str | None = None, *, writable: bool = True
+) -> Parts:
     """The real stack, each part loaded on first need; nothing heavy is imported here.
 
     The store's notes (a table moved aside or migrated) appear in `warnings` once it opens.
+    `writable=False` (`--no-store`) reads the cache and writes no byte.
     """
     from stepchat.lazy import LazyBackend, LazyEmbedder
 
     spec = config.model(model_id)
     backend = LazyBackend(spec.id, lambda: load_backend(config, spec.id))
     embedder = LazyEmbedder(EMBED_NAME, EMBED_DIM, load_embedder)
-    store = lazy_store(config)
+    store = lazy_store(config, writable=writable)
     return Parts(backend, embedder, store, store.notes)
 
 
-def open_store_or_memory(config: Config, dim: int) -> tuple[Store, list[str]]:
-    """The persistent cache, or an in-memory one when the cache dir is unusable; with notes."""
-    try:
-        return open_store(config.paths.cache_dir, dim, config.limits)
-    except StoreError as exc:
-        from stepchat.store.memory import MemoryStore
+def open_store_or_memory(
+    config: Config, dim: int, *, writable: bool = True
+) -> tuple[Store, list[str]]:
+    """The persistent cache, or an in-memory one when the cache dir is unusable; with notes.
 
+    Read-only with no cache on disk yet is an empty in-memory cache and no note: nothing is
+    created (not even the data folder)."""
+    from stepchat.store.memory import MemoryStore
+
+    if not writable:
+        from stepchat.store.lance import TABLE_NAME
+
+        if not (config.paths.cache_dir / f"{TABLE_NAME}.lance").is_dir():
+            return MemoryStore(), []
+    try:
+        return open_store(config.paths.cache_dir, dim, config.limits, read_only=not writable)
+    except StoreError as exc:
         return MemoryStore(), [f"{exc}; answering without a persistent cache this run"]
 
 
@@ -158,5 +194,8 @@ def build_cache(config: Config, parts: Parts, clock: Clock | None = None) -> Ste
     """The engine over loaded parts. sympy and jsonschema load here, after the app paints."""
     from stepchat.core.pipeline import StepCache
 
-    settings = config.pipeline_for(parts.backend.model_id)
+    # A backend built from a models.toml entry runs under that entry's settings (its
+    # max_tokens caps every reply); one from elsewhere (tests) under the configured ones.
+    known = parts.backend.model_id in config.models
+    settings = config.pipeline_for(parts.backend.model_id) if known else config.pipeline
     return StepCache(parts.backend, parts.embedder, parts.store, settings=settings, clock=clock)

@@ -136,7 +136,7 @@ def test_a_damaged_index_falls_back_to_the_table(
 ) -> None:
     table.store.add(entry("a"))
     (tmp_path / INDEX_FILE).write_bytes(b"this is not a database" * 100)
-    with caplog.at_level(logging.WARNING):
+    with caplog.at_level(logging.INFO):
         found = table.run(tmp_path).find_signature(scope="s1", signature=entry("a").signature)
     assert found is not None and found.id == "a"
     assert "signature index" in caplog.text

@@ -81,7 +81,6 @@ def test_the_local_entry_max_tokens_reaches_the_engine(tmp_path: Path) -> None:
     assert isinstance(backend, LlamaCppBackend) and backend.spec.source == source
     cache = build_cache(config, Parts(backend, HashedEmbedder(), MemoryStore()))
     assert cache.settings.max_tokens == 99 != config.pipeline.max_tokens
-    assert config.pipeline_for("not-an-entry") == config.pipeline
 
 
 def test_a_missing_key_variable_is_named_not_shown(
@@ -97,28 +96,35 @@ def test_a_missing_key_variable_is_named_not_shown(
 @pytest.mark.parametrize(
     ("entry", "words"),
     [
-        ('kind = "ollama"\nsource = "x.gguf"', "unknown kind 'ollama'"),
-        ('kind = "openai"\nmodel = "m"', "needs base_url"),
-        ('kind = "openai"\nbase_url = "http://h"', "needs model"),
-        ('kind = "openai"\nbase_url = "ftp://h"\nmodel = "m"', "http:// or https://"),
+        ('kind = "ollama"\nsource = "x.gguf"', 'kind: expected "llama" or "openai", got "ollama"'),
+        ('kind = "openai"\nmodel = "m"', "base_url: missing (required)"),
+        ('kind = "openai"\nbase_url = "http://h"', "model: missing (required)"),
+        ('kind = "openai"\nbase_url = "ftp://h"\nmodel = "m"',
+         "base_url: expected a URL starting with http:// or https://"),
         ('kind = "openai"\nbase_url = "http://h"\nmodel = "m"\nsource = "x.gguf"',
-         "source do(es) not apply to kind = 'openai'"),
+         'source: not a key of kind = "openai" (only kind = "llama" takes it)'),
         ('kind = "openai"\nbase_url = "http://h"\nmodel = "m"\nchat_format = "chatml"',
-         "chat_format"),
-        ('source = "x.gguf"\nbase_url = "http://h"', "base_url do(es) not apply to kind = 'llama'"),
-        ('source = "x.gguf"\napi_key_env = "K"', "api_key_env"),
-        ('name2 = "x"\nsource = "x.gguf"', "unknown model field(s): name2"),
-        ("", "needs source"),
+         'chat_format: not a key of kind = "openai"'),
+        ('source = "x.gguf"\nbase_url = "http://h"',
+         'base_url: not a key of kind = "llama" (only kind = "openai" takes it)'),
+        ('source = "x.gguf"\napi_key_env = "K"', 'api_key_env: not a key of kind = "llama"'),
+        ('kind = "openai"\nbase_url = "http://h"\nmodel = "m"\ntimeout_s = 0',
+         "timeout_s: expected a number > 0"),
+        ('name2 = "x"\nsource = "x.gguf"', "name2: unknown key"),
+        ("", "source: missing (required)"),
     ],
 )
 def test_entry_mistakes_are_one_line_errors(tmp_path: Path, entry: str, words: str) -> None:
+    """Each names the file, the entry and the key, and says what the entry's kind expects."""
     with pytest.raises(ConfigError) as info:
         load(tmp_path, f'[[models]]\nid = "m"\nname = "M"\n{entry}\n')
-    assert words in str(info.value) and "\n" not in str(info.value)
+    message = str(info.value)
+    assert message.startswith(f"{tmp_path / 'config' / 'config.toml'}: [[models]] #1 ('m') ")
+    assert words in message and "\n" not in message
 
 
 def test_cache_max_tokens_points_at_the_model_entry(tmp_path: Path) -> None:
-    with pytest.raises(ConfigError, match="each model entry's max_tokens"):
+    with pytest.raises(ConfigError, match=r"set max_tokens on the model's \[\[models\]\] entry"):
         load(tmp_path, "[cache]\nmax_tokens = 64\n")
 
 

@@ -114,10 +114,13 @@ def test_other_errors_are_not_retried(serve_peer: Any) -> None:
 
 def test_without_constrained_decoding_the_json_task_repairs_once(serve_peer: Any) -> None:
     """A server with no JSON mode answers in prose; the engine asks once for a repair, and
-    the answer that reaches the user is the requested object."""
-    peer = Peer({None}, 400, replies=["Sure! The name is Bob.", '{"name": "Bob", "age": 40}'])
+    the answer that reaches the user is the requested object. (The hobby is not stated, so
+    the model must write the object: one whose every value is stated is filled from the
+    prompt without it.)"""
+    repaired = '{"name": "Bob", "age": 40, "hobby": "chess"}'
+    peer = Peer({None}, 400, replies=["Sure! The name is Bob.", repaired])
     backend = serve_peer(peer)
     cache = StepCache(backend, HashedEmbedder(), MemoryStore())
-    answer = cache.answer("Return only a JSON object with keys name and age for Bob, 40.")
-    assert json.loads(answer.text) == {"name": "Bob", "age": 40}
+    answer = cache.answer("Return only a JSON object with keys name, age and hobby for Bob, 40.")
+    assert json.loads(answer.text) == json.loads(repaired)
     assert backend.json_format is None

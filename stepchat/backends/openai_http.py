@@ -21,7 +21,7 @@ import urllib.request
 from collections.abc import Callable, Iterator, Sequence
 from typing import IO, Any
 
-from stepchat.config import ModelSpec
+from stepchat.config import ServerSpec
 from stepchat.core.ports import BackendError, CancelToken, GenerationCancelled
 from stepchat.core.types import ChatMessage, Completion
 
@@ -169,7 +169,7 @@ class OpenAIHttpBackend:
         """Index into JSON_FORMATS of the shape this server accepts (learned on first use)."""
 
     @classmethod
-    def from_spec(cls, spec: ModelSpec) -> OpenAIHttpBackend:
+    def from_spec(cls, spec: ServerSpec) -> OpenAIHttpBackend:
         """The backend a `kind = "openai"` entry describes; the key is read from its variable."""
         return cls(
             spec.base_url,

@@ -212,7 +212,8 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def _same_value(expected: Any, actual: Any) -> bool:
+def same_value(expected: Any, actual: Any) -> bool:
+    """Equal as JSON values: booleans are not numbers, numbers compare exactly, text trimmed."""
     if isinstance(expected, bool) or isinstance(actual, bool):
         return isinstance(expected, bool) and isinstance(actual, bool) and expected == actual
     if isinstance(expected, int | float):
@@ -242,7 +243,7 @@ def check_json(output: str, schema: dict[str, Any], equals: dict[str, Any]) -> V
     for key, value in equals.items():
         if key not in data:
             return Verdict(False, f"missing key {key!r}")
-        if not _same_value(value, data[key]):
+        if not same_value(value, data[key]):
             return Verdict(False, f"{key} is {data[key]!r}, expected {value!r}")
     return PASS
 

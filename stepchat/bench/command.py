@@ -101,6 +101,13 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         help="store scale bench instead, e.g. 1000,10000,100000",
     )
     parser.add_argument(
+        "--json-phrasings",
+        type=Path,
+        metavar="FILE",
+        help="JSON requests in ordinary words with their stated values (JSONL): how many "
+        "values are read and how many wrong members are served, each on a fresh cache",
+    )
+    parser.add_argument(
         "--startup",
         action="store_true",
         help="whole-process start-up bench instead: --help, ask on a hit, a miss, the app",
@@ -292,6 +299,10 @@ def run(args: argparse.Namespace) -> int:
 
     if args.scale:
         return _run_scale(args)
+    if args.json_phrasings:
+        from stepchat.bench import phrasings
+
+        return phrasings.run(args)
     if args.startup:
         from stepchat.bench.startup import main as run_startup
 
@@ -324,7 +335,7 @@ def run(args: argparse.Namespace) -> int:
         def new_store() -> Any:
             return load_store(Path(tmp) / f"store-{next(counter)}", embedder.dim)
 
-        shared = Shared(backend, embedder, config.pipeline_for(backend.model_id), new_store)
+        shared = Shared(backend, embedder, config.pipeline_for(model_id), new_store)
         meta = {
             "model": backend.model_id,
             "threads": config.threads,

@@ -14,10 +14,11 @@ file stops the bench instead of quietly shifting its figures.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from stepchat.bench.records import json_lines
 
 CATEGORIES = frozenset(
     {
@@ -85,19 +86,9 @@ def load_pairs(path: str | Path) -> list[Pair]:
     reviews refer to pairs by id; so is a file with no pairs, which would measure nothing.
     """
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ValueError(f"{path}: cannot read pairs file ({exc})") from None
     pairs: list[Pair] = []
     seen: set[str] = set()
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"{path}:{number}: not valid JSON ({exc.msg})") from None
+    for number, row in json_lines(path, "pairs file"):
         problem = _problem(row)
         if problem is None and row["id"] in seen:
             problem = f"duplicate id {row['id']!r}"

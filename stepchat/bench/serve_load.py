@@ -33,7 +33,7 @@ from stepchat.bench.servers import (
     running,
     serve_command,
 )
-from stepchat.config import Config, ModelSpec
+from stepchat.config import Config, ModelEntry, ServerSpec
 
 DEFAULT_LEVELS = (1, 4, 16)
 DEFAULT_REQUESTS = 48
@@ -133,10 +133,10 @@ def serve_table(rows: Sequence[dict[str, Any]]) -> str:
 
 
 @contextmanager
-def direct_server(spec: ModelSpec, config: Config, log: Path) -> Iterator[tuple[str, str]]:
+def direct_server(spec: ModelEntry, config: Config, log: Path) -> Iterator[tuple[str, str]]:
     """The model without the cache, as (base URL, model name): a llama_cpp.server started on
     the entry's GGUF, or the server a `kind = "openai"` entry names."""
-    if spec.is_server:
+    if isinstance(spec, ServerSpec):
         yield api_root(spec.base_url), spec.model
         return
     port = free_port()
@@ -151,7 +151,7 @@ def direct_server(spec: ModelSpec, config: Config, log: Path) -> Iterator[tuple[
 
 def run_serve_bench(
     config: Config,
-    spec: ModelSpec,
+    spec: ModelEntry,
     requests: Sequence[Request],
     levels: Sequence[int],
     out: Path,
@@ -160,6 +160,7 @@ def run_serve_bench(
     out.mkdir(parents=True, exist_ok=True)
     rows: list[dict[str, Any]] = []
     settings = {"max_tokens": spec.max_tokens, "temperature": spec.temperature}
+    direct_key = spec.api_key() if isinstance(spec, ServerSpec) else None
     with tempfile.TemporaryDirectory(prefix="stepchat-serve-bench-") as tmp, \
             direct_server(spec, config, out / "direct.log") as (direct_url, direct_model):
         for clients in levels:
@@ -177,7 +178,7 @@ def run_serve_bench(
                 rows.append(_measure("stepchat serve", url, spec.id, requests, clients,
                                      settings, out))
             rows.append(_measure("model server", direct_url, direct_model, requests, clients,
-                                 {**settings, "api_key": spec.api_key()}, out))
+                                 {**settings, "api_key": direct_key}, out))
     (out / "serve.json").write_text(json.dumps(rows, indent=2) + "\n")
     (out / "serve.md").write_text("# stepchat bench --serve\n\n" + serve_table(rows))
     return rows

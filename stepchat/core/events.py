@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from stepchat.core.types import Answer, AnswerStep, CachePath, StepStatus
+from stepchat.core.types import Answer, AnswerStep, CachePath, StepStatus, TaskKind
 
 
 @dataclass(frozen=True)
@@ -25,6 +25,9 @@ class RouteEvent:
 
     path: CachePath
     skip_reason: str | None = None
+    task: TaskKind | None = None
+    """What kind of request it is, so a view can render the text it streams (Markdown for
+    open text, literally for equations and JSON)."""
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,7 @@ re-checking a reused step costs microseconds.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 from fractions import Fraction
@@ -79,9 +80,10 @@ def clean_latex(text: str) -> str:
     return text
 
 
-def _candidate_spans(line: str) -> list[str]:
-    """Maximal runs around each '=' made of math characters and lone letters."""
-    spans: list[str] = []
+def _math_runs(line: str) -> list[tuple[int, int]]:
+    """(start, end) of the maximal runs around each '=' made of math characters and lone
+    letters; one run may hold several '=' (a chain such as `3x = 20 - 5 = 15`)."""
+    runs: list[tuple[int, int]] = []
     n = len(line)
     hi = 0
     for eq in (i for i, ch in enumerate(line) if ch == "="):
@@ -93,10 +95,14 @@ def _candidate_spans(line: str) -> list[str]:
         hi = eq + 1
         while hi < n and _is_math_at(line, hi):
             hi += 1
-        span = line[lo:hi].strip().rstrip(".")
-        if span.count("=") == 1:
-            spans.append(span)
-    return spans
+        runs.append((lo, hi))
+    return runs
+
+
+def _candidate_spans(line: str) -> list[str]:
+    """The runs with exactly one '=', stripped of a sentence's full stop."""
+    spans = (line[lo:hi].strip().rstrip(".") for lo, hi in _math_runs(line))
+    return [span for span in spans if span.count("=") == 1]
 
 
 def _is_math_at(line: str, i: int) -> bool:
@@ -131,6 +137,43 @@ def find_equation(line: str) -> FoundEquation | None:
             if found is not None:
                 return found
     return None
+
+
+def equations_in(line: str) -> tuple[list[FoundEquation], str]:
+    """Every equation a line states, and the words around them.
+
+    A chain `a = b = c` states `a = b` and `b = c`. Words are trimmed off the left edge of a
+    run until it parses ("so x = 5"); a run that does not parse at all (`x = 5 (`, a lone
+    `=`) stays in the returned text, where a checker of the words will not accept it.
+    """
+    line = clean_latex(line)
+    found: list[FoundEquation] = []
+    rest: list[str] = []
+    pos = 0
+    for lo, hi in _math_runs(line):
+        rest.append(line[pos:lo])
+        pos = hi
+        equations, words = _equations_in_run(line[lo:hi])
+        found += equations
+        rest.append(words)
+    rest.append(line[pos:])
+    return found, " ".join(part.strip() for part in rest if part.strip())
+
+
+def _equations_in_run(run: str) -> tuple[list[FoundEquation], str]:
+    text = run.strip()
+    stop = "." if text.endswith(".") else ""
+    sides = text.removesuffix(".").split("=")
+    first = sides[0].split()
+    for start in range(len(first) + 1):
+        lead = " ".join(first[start:])
+        if not lead:
+            break
+        chain = [lead, *sides[1:]]
+        equations = [_parse_cached(f"{a} = {b}") for a, b in itertools.pairwise(chain)]
+        if all(eq is not None for eq in equations):
+            return [eq for eq in equations if eq is not None], " ".join(first[:start]) + stop
+    return [], text
 
 
 @lru_cache(maxsize=4096)

@@ -4,6 +4,13 @@ Text from prompts, the model and the cache reaches sympy only through here: ever
 a number, a one-letter name, an operator or a bracket, and the parser builds sympy objects
 directly (no `eval`, no `sympify`/`parse_expr` on strings). Sizes are bounded so a hostile
 line cannot hang a check: numbers are short, exponents are small literals, nesting is shallow.
+
+Short text can still describe enormous work: `((x^4)^4)^4...` is a polynomial of degree 4^20,
+`(x + 1)` nested five powers deep expands to 1,025 terms with 300-digit coefficients, and
+`(2^4)^4...` is an integer sympy computes at once. So every sub-expression carries an upper
+bound on what expanding it can produce (`Size`: degree, number of terms, coefficient bits),
+computed from its parts *before* the sympy object is built; past `MAX_DEGREE`, `MAX_TERMS`
+or `MAX_COEFFICIENT_BITS` the text is not an equation this checker takes.
 """
 
 from __future__ import annotations
@@ -11,6 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from fractions import Fraction
+from math import comb
 
 import sympy
 
@@ -18,6 +26,13 @@ MAX_EQUATION_CHARS = 400
 MAX_NUMBER_DIGITS = 24
 MAX_EXPONENT = 4
 MAX_DEPTH = 40
+MAX_DEGREE = 12
+"""Highest total degree an expression may expand to (a linear step needs 1; `(x+1)^2 - x^2`
+style rewrites a little more)."""
+MAX_TERMS = 256
+"""Most monomials an expression may expand to."""
+MAX_COEFFICIENT_BITS = 2048
+"""Most bits of the numerator (and of the denominator) of the expanded coefficients."""
 
 _TOKEN = re.compile(r"\s*(?:(\d+(?:\.\d+)?)|([A-Za-z])|(\*\*|[-+*/^()=]))")
 _SYMBOLS = {"−": "-", "–": "-", "×": "*", "·": "*", "÷": "/", "⋅": "*"}
@@ -25,6 +40,85 @@ _SYMBOLS = {"−": "-", "–": "-", "×": "*", "·": "*", "÷": "/", "⋅": "*"}
 
 class MathSyntaxError(ValueError):
     """The text is not an equation (or expression) this parser accepts."""
+
+
+class TooLargeError(MathSyntaxError):
+    """The text parses, but expanding it would cost more than a check may spend."""
+
+
+@dataclass(frozen=True)
+class Size:
+    """Upper bounds on an expression once expanded: `numerator / denominator` where the
+    numerator is a polynomial with integer coefficients.
+
+    `num_bits` bounds the bits of the sum of the numerator's absolute coefficients (a norm
+    that is sub-multiplicative, so products and powers are bounded by products and powers
+    of the parts), `den_bits` the bits of the denominator, `terms` the monomial count.
+    """
+
+    degree: int
+    terms: int
+    num_bits: int
+    den_bits: int
+    names: frozenset[str]
+
+    @staticmethod
+    def number(value: Fraction) -> Size:
+        return Size(0, 1, max(1, abs(value.numerator).bit_length()),
+                    value.denominator.bit_length(), frozenset())
+
+    @staticmethod
+    def variable(name: str) -> Size:
+        return Size(1, 1, 1, 1, frozenset({name}))
+
+    def plus(self, other: Size) -> Size:
+        return Size(
+            max(self.degree, other.degree),
+            self.terms + other.terms,
+            max(self.num_bits + other.den_bits, other.num_bits + self.den_bits) + 1,
+            self.den_bits + other.den_bits,
+            self.names | other.names,
+        ).checked()
+
+    def times(self, other: Size) -> Size:
+        return Size(
+            self.degree + other.degree,
+            self.terms * other.terms,
+            self.num_bits + other.num_bits,
+            self.den_bits + other.den_bits,
+            self.names | other.names,
+        ).checked()
+
+    def over(self, other: Size) -> Size:
+        """Division swaps the divisor's numerator and denominator bounds."""
+        flipped = Size(other.degree, other.terms, other.den_bits, other.num_bits, other.names)
+        return self.times(flipped)
+
+    def power(self, exponent: int) -> Size:
+        if exponent == 0:
+            return Size.number(Fraction(1))
+        return Size(
+            self.degree * exponent,
+            comb(self.terms + exponent - 1, exponent),  # monomials of a multinomial power
+            self.num_bits * exponent,
+            self.den_bits * exponent,
+            self.names,
+        ).checked()
+
+    def checked(self) -> Size:
+        """This size with the term count capped by what its degree allows; raise if too big."""
+        if self.degree > MAX_DEGREE:
+            raise TooLargeError(f"expression of degree {self.degree} is too large to check")
+        if max(self.num_bits, self.den_bits) > MAX_COEFFICIENT_BITS:
+            raise TooLargeError("expression coefficients are too large to check")
+        monomials = comb(self.degree + len(self.names), len(self.names))
+        terms = min(self.terms, monomials)
+        if terms > MAX_TERMS:
+            raise TooLargeError(f"expression of {terms} terms is too large to check")
+        return Size(self.degree, terms, self.num_bits, self.den_bits, self.names)
+
+
+Sized = tuple[sympy.Expr, Size]
 
 
 @dataclass(frozen=True)
@@ -86,52 +180,57 @@ class _Parser:
         if tok.kind != "op" or tok.text != op:
             raise MathSyntaxError(f"expected {op!r}")
 
-    def expr(self) -> sympy.Expr:
+    def expr(self) -> Sized:
         self.depth += 1
         if self.depth > MAX_DEPTH:
             raise MathSyntaxError("nesting too deep")
-        left = self.term()
+        left, size = self.term()
         while (tok := self.peek()) is not None and tok.kind == "op" and tok.text in "+-":
             self.take()
-            right = self.term()
+            right, right_size = self.term()
+            size = size.plus(right_size)
             left = left + right if tok.text == "+" else left - right
         self.depth -= 1
-        return left
+        return left, size
 
     def _starts_atom(self, tok: Token | None) -> bool:
         if tok is None:
             return False
         return tok.kind in ("num", "var") or (tok.kind == "op" and tok.text == "(")
 
-    def term(self) -> sympy.Expr:
-        left = self.unary()
+    def term(self) -> Sized:
+        left, size = self.unary()
         while True:
             tok = self.peek()
             if tok is not None and tok.kind == "op" and tok.text in "*/":
                 self.take()
-                right = self.unary()
+                right, right_size = self.unary()
                 if tok.text == "*":
+                    size = size.times(right_size)
                     left = left * right
                 else:
                     if right == 0:
                         raise MathSyntaxError("division by zero")
+                    size = size.over(right_size)
                     left = left / right
             elif self._starts_atom(tok) and not (tok is not None and tok.kind == "num"):
                 # implicit product: 3x, 2(x + 1), (x + 1)(x - 1); never "x 3"
-                left = left * self.power()
+                right, right_size = self.power()
+                size = size.times(right_size)
+                left = left * right
             else:
-                return left
+                return left, size
 
-    def unary(self) -> sympy.Expr:
+    def unary(self) -> Sized:
         tok = self.peek()
         if tok is not None and tok.kind == "op" and tok.text in "+-":
             self.take()
-            inner = self.unary()
-            return -inner if tok.text == "-" else inner
+            inner, size = self.unary()
+            return (-inner if tok.text == "-" else inner), size
         return self.power()
 
-    def power(self) -> sympy.Expr:
-        base = self.atom()
+    def power(self) -> Sized:
+        base, size = self.atom()
         tok = self.peek()
         if tok is not None and tok.kind == "op" and tok.text == "^":
             self.take()
@@ -141,15 +240,18 @@ class _Parser:
             exponent = int(exp_tok.text)
             if exponent > MAX_EXPONENT:
                 raise MathSyntaxError("exponent too large")
-            return sympy.Pow(base, exponent)
-        return base
+            # The bound first: sympy evaluates (2^4)^4... and combines (x^4)^4 at once.
+            size = size.power(exponent)
+            return sympy.Pow(base, exponent), size
+        return base, size
 
-    def atom(self) -> sympy.Expr:
+    def atom(self) -> Sized:
         tok = self.take()
         if tok.kind == "num":
-            return sympy.Rational(Fraction(tok.text))
+            value = Fraction(tok.text)
+            return sympy.Rational(value), Size.number(value)
         if tok.kind == "var":
-            return sympy.Symbol(tok.text)
+            return sympy.Symbol(tok.text), Size.variable(tok.text)
         if tok.text == "(":
             inner = self.expr()
             self.expect_op(")")
@@ -157,19 +259,26 @@ class _Parser:
         raise MathSyntaxError(f"unexpected {tok.text!r}")
 
 
-def parse_expression(text: str) -> sympy.Expr:
+def parse_sized(text: str) -> Sized:
+    """The expression and the bound on its expansion; raises MathSyntaxError/TooLargeError."""
     parser = _Parser(tokenize(text))
     if not parser.tokens:
         raise MathSyntaxError("empty expression")
-    expr = parser.expr()
+    expr, size = parser.expr()
     if parser.peek() is not None:
         raise MathSyntaxError(f"unexpected {parser.peek().text!r}")  # type: ignore[union-attr]
-    return expr
+    return expr, size
+
+
+def parse_expression(text: str) -> sympy.Expr:
+    return parse_sized(text)[0]
 
 
 def parse_equation(text: str) -> tuple[sympy.Expr, sympy.Expr]:
-    """`lhs = rhs` as two sympy expressions."""
+    """`lhs = rhs` as two sympy expressions whose difference is small enough to expand."""
     if text.count("=") != 1:
         raise MathSyntaxError("an equation has exactly one '='")
     left, right = text.split("=")
-    return parse_expression(left), parse_expression(right)
+    (lhs, left_size), (rhs, right_size) = parse_sized(left), parse_sized(right)
+    left_size.plus(right_size)  # `lhs - rhs` is expanded too: bound it as a whole
+    return lhs, rhs

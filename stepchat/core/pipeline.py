@@ -19,7 +19,16 @@ from stepchat.core.events import (
     StepEvent,
     ignore_events,
 )
-from stepchat.core.ports import Backend, CancelToken, Clock, Embedder, Store, SystemClock
+from stepchat.core.ports import (
+    Backend,
+    CancelToken,
+    Clock,
+    Embedder,
+    GenerationCancelled,
+    Store,
+    StoreError,
+    SystemClock,
+)
 from stepchat.core.prompt import PromptError, clean_prompt
 from stepchat.core.settings import DEFAULT_SETTINGS, PipelineSettings
 from stepchat.core.tasks.base import Generation, Task, TaskHandler
@@ -50,6 +59,14 @@ _ENTRY_SERIAL = itertools.count()
 def scope_of(model_id: str, system_prompt: str) -> str:
     """Entries are only ever reused under the same model and system prompt."""
     return hashlib.blake2b(f"{model_id}\x1f{system_prompt}".encode(), digest_size=8).hexdigest()
+
+
+def _stop_if_cancelled(cancel: CancelToken | None) -> None:
+    """A cancelled request ends at the next stage boundary, model or not: the backend only
+    looks at the token between tokens, and a request served without the model (the solver,
+    a reuse) would otherwise run on and store after the user pressed Esc."""
+    if cancel is not None and cancel.is_set():
+        raise GenerationCancelled()
 
 
 class _Stopwatch:
@@ -146,20 +163,26 @@ class StepCache:
             reuse = store = False
 
         candidate, vector = (None, None)
+        _stop_if_cancelled(cancel)
         if reuse:
             candidate, vector = self._retrieve(handler, task, timings, on_event)
+            _stop_if_cancelled(cancel)
         reason = handler.skip_reason(task, candidate.constraints) if candidate else None
         reusing = candidate is not None and reason is None
         method: str | None = None
         if reusing:
             assert candidate is not None
-            on_event(RouteEvent(CachePath.PATCHED))
+            on_event(RouteEvent(CachePath.PATCHED, task=task.kind))
             steps, method = self._reuse(handler, task, candidate, gen, timings, on_event)
         else:
-            on_event(RouteEvent(CachePath.SKIP_REUSE if reason else CachePath.MISS, reason))
+            route = CachePath.SKIP_REUSE if reason else CachePath.MISS
+            on_event(RouteEvent(route, reason, task.kind))
             on_event(StageEvent("generate"))
             steps = handler.generate(task, gen)
+        _stop_if_cancelled(cancel)
 
+        if isinstance(handler, JsonHandler):
+            steps = handler.annotate(task, steps)  # each member says what checked it
         answer_text = handler.stitch([s.step for s in steps])
         check = _Stopwatch(self.clock)
         verified = handler.integrity(task, answer_text)
@@ -170,10 +193,16 @@ class StepCache:
         answer.matched_entry = candidate.id if reusing and candidate else None
         for index, step in enumerate(steps):
             on_event(StepEvent(index, step))
-        if reusing and candidate is not None:
-            self.store.touch(candidate.id, self.clock.now())
-        if store and verified is not False and _adds_information(reusing, gen):
-            answer.stored_entry = self._store(task, answer, vector, timings, on_event)
+        _stop_if_cancelled(cancel)
+        try:
+            if store and reusing and candidate is not None:
+                self.store.touch(candidate.id, self.clock.now())
+            if store and verified is not False and _adds_information(reusing, gen):
+                answer.stored_entry = self._store(task, answer, vector, timings, on_event)
+        except StoreError as exc:
+            # The answer is computed and correct; a cache that cannot take it (a full disk,
+            # a read-only folder) must not throw it away. The caller shows the note.
+            answer.notes.append(f"the answer was not cached: {exc}")
         answer.timings.total_ms = total.ms()
         on_event(DoneEvent(answer))
         return answer
@@ -249,6 +278,7 @@ class StepCache:
         timings.verify_ms += watch.ms()
         if whole:
             return steps, method
+        _stop_if_cancelled(gen.cancel)
         on_event(StageEvent("generate"))
         calls_before = gen.calls
         patched = handler.patch(task, steps, passed, gen)

@@ -6,11 +6,9 @@ answer says so, so the conversation goes on either way.
 
 from __future__ import annotations
 
-import re
+from stepchat.core.safetext import ESCAPE_SEQUENCE, UNSAFE
 
 MAX_PROMPT_CHARS = 6000
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\x80-\x9f]")
-_ESCAPE = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b.")
 
 
 class PromptError(ValueError):
@@ -31,7 +29,9 @@ def clean_prompt(prompt: str | bytes) -> tuple[str, list[str]]:
         raise PromptError("the prompt is not UTF-8 text") from None
     if "\x00" in prompt:
         raise PromptError("the prompt contains binary data (NUL bytes)")
-    text = _CONTROL.sub("", _ESCAPE.sub("", prompt)).strip()
+    # Escape sequences, C0/C1 controls and bidirectional overrides (U+202E) go: a prompt is
+    # stored and shown again later (cache list, the inspector), and must read as it is.
+    text = UNSAFE.sub("", ESCAPE_SEQUENCE.sub("", prompt)).strip()
     if not text:
         raise PromptError("the prompt is empty")
     if len(text) > MAX_PROMPT_CHARS:

@@ -6,6 +6,7 @@ serialised to JSON (CLI `--json`, bench `requests.jsonl`) without any adapter in
 
 from __future__ import annotations
 
+import json
 from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -62,13 +63,19 @@ class Step:
 
 @dataclass(frozen=True)
 class AnswerStep:
-    """A step as served, with the status the UI colours and the bench counts."""
+    """A step as served, with the status the UI colours and the bench counts.
+
+    `check` says what verified a JSON member: "stated" (equals a value the prompt states),
+    "open" (the prompt leaves it to the model), "typed" (only its type could be checked) or
+    "unchecked"; None where the task has no per-step check to report.
+    """
 
     text: str
     kind: str
     status: StepStatus
     key: str | None = None
     origin: str | None = None
+    check: str | None = None
 
     @property
     def step(self) -> Step:
@@ -152,12 +159,10 @@ class CacheEntry:
     tokens: int = 0
 
     def size_bytes(self) -> int:
-        """A rough on-disk size: text, steps and the vector."""
-        return (
-            len(self.prompt.encode())
-            + sum(len(s.text.encode()) for s in self.steps)
-            + 4 * len(self.vector)
-        )
+        """What the entry weighs against the cache's byte limit: its prompt (UTF-8), its
+        steps as stored (`steps_json`) and its vector (float32). A store can sum this from
+        column lengths without decoding a row, so the limit is checked on every open."""
+        return len(self.prompt.encode()) + len(steps_json(self.steps)) + 4 * len(self.vector)
 
 
 @dataclass
@@ -194,7 +199,10 @@ class Answer:
             "hit": self.hit,
             "task": str(self.task),
             "steps": [
-                {"text": s.text, "status": str(s.status), "kind": s.kind, "key": s.key}
+                {
+                    "text": s.text, "status": str(s.status), "kind": s.kind, "key": s.key,
+                    "check": s.check,
+                }
                 for s in self.steps
             ],
             "skip_reason": self.skip_reason,
@@ -211,6 +219,11 @@ class Answer:
 
 def step_to_dict(step: Step) -> dict[str, Any]:
     return {k: v for k, v in asdict(step).items() if v is not None}
+
+
+def steps_json(steps: list[Step]) -> str:
+    """Steps as a store keeps them: a JSON array, ASCII only (its length is its byte size)."""
+    return json.dumps([step_to_dict(s) for s in steps])
 
 
 def step_from_dict(data: dict[str, Any]) -> Step:

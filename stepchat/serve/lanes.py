@@ -42,13 +42,13 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any, Generic, TypeVar
 
+from stepchat.core.conversation import dropped_note, fit_history
 from stepchat.core.events import PipelineEvent
 from stepchat.core.pipeline import StepCache
 from stepchat.core.ports import Backend, CancelToken, GenerationCancelled
 from stepchat.core.prompt import clean_prompt
 from stepchat.core.settings import PipelineSettings
 from stepchat.core.types import Answer, ChatMessage, Completion, TaskKind
-from stepchat.serve.turns import history_budget, trim_history
 
 T = TypeVar("T")
 
@@ -277,18 +277,21 @@ class ModelLanes:
         return answer
 
     def _fit_history(self, job: Job, settings: PipelineSettings) -> tuple[ChatMessage, ...]:
-        """Earlier turns trimmed, oldest first, to what fits the model's context."""
+        """Earlier turns, whole exchanges dropped oldest first, to what fits the model's
+        context beside the system prompt, the request and the reply (the app's rule)."""
         if not job.history:
             return ()
-        count = self.backend.count_tokens
-        budget = history_budget(
-            self.context, settings.max_tokens, settings.system_prompt, job.prompt, count
+        fitted = fit_history(
+            job.history,
+            job.prompt,
+            count_tokens=self.backend.count_tokens,
+            context=self.context,
+            reply_tokens=settings.max_tokens,
+            system_prompt=settings.system_prompt,
         )
-        kept = trim_history(job.history, budget, count)
-        dropped = len(job.history) - len(kept)
-        if dropped:
-            job.notes.append(f"{dropped} earlier message(s) left out to fit the context")
-        return kept
+        if fitted.dropped:
+            job.notes.append(dropped_note(fitted.dropped))
+        return fitted.messages
 
     def close(self) -> None:
         """Stop: queued jobs are dropped, running ones cancelled at their next token."""

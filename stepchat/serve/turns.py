@@ -10,15 +10,13 @@ would make every follow-up a miss, even "Solve for x: 3x + 5 = 20" asked on turn
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from stepchat.core.types import ChatMessage
 from stepchat.serve.protocol import ApiError, MessageIn
 
 _SYSTEM_ROLES = frozenset({"system", "developer"})
-_TOKENS_PER_MESSAGE = 4
-"""Role and separator tokens a chat template adds around every message."""
 
 
 @dataclass(frozen=True)
@@ -68,35 +66,3 @@ def split_turns(messages: Sequence[MessageIn]) -> Turns:
         raise ApiError(400, "the last message must be the user's", param="messages")
     return Turns("\n\n".join(system) if system else None, tuple(rest[:-1]), rest[-1].content)
 
-
-def trim_history(
-    history: Sequence[ChatMessage],
-    budget: int,
-    count_tokens: Callable[[str], int],
-) -> tuple[ChatMessage, ...]:
-    """The newest turns that fit in `budget` tokens; older ones are dropped whole.
-
-    Dropping from the oldest end keeps the turns a follow-up most likely refers to, and an
-    assistant turn never leads what is kept (a reply without its question misleads).
-    """
-    kept: list[ChatMessage] = []
-    used = 0
-    for message in reversed(history):
-        cost = count_tokens(message.content) + _TOKENS_PER_MESSAGE
-        if used + cost > budget:
-            break
-        kept.append(message)
-        used += cost
-    kept.reverse()
-    while kept and kept[0].role == "assistant":
-        kept.pop(0)
-    return tuple(kept)
-
-
-def history_budget(
-    context: int, max_tokens: int, system_prompt: str, prompt: str,
-    count_tokens: Callable[[str], int],
-) -> int:
-    """Tokens left for earlier turns once the system prompt, request and reply have room."""
-    fixed = count_tokens(system_prompt) + count_tokens(prompt) + 2 * _TOKENS_PER_MESSAGE
-    return max(0, context - max_tokens - fixed)

@@ -11,8 +11,10 @@ Why the extra machinery around LanceDB:
   exact vectors so similarities stay exact.
 - Two processes may write one table: a commit that loses a race is retried with backoff, and
   replacing an entry is one `merge_insert` commit, so a crash never leaves it half-replaced.
-- Size is bounded by `CacheLimits`: every `evict_every` writes a background thread evicts
-  expired and least-recently-hit entries, so no request waits for the sweep.
+- Size is bounded by `CacheLimits`, checked on open and after every write; a background
+  thread evicts expired and least-recently-hit entries, so no request waits for the sweep.
+  Deletions made final on disk, and surviving another process dropping old versions, are
+  `stepchat.store.upkeep`'s part.
 Every LanceDB failure surfaces as a one-line `StoreError`; a table that cannot be read is a
 `CorruptStoreError` and one written under another schema a `SchemaMismatchError`, so the
 opener (`stepchat.store.maintenance`) can move it aside or migrate it.
@@ -38,8 +40,12 @@ from typing import Any, TypeVar
 
 from stepchat.config import CacheLimits
 from stepchat.core.ports import SearchHit, StoreError
-from stepchat.core.types import CacheEntry, TaskKind, step_from_dict, step_to_dict
+from stepchat.core.types import CacheEntry, TaskKind, step_from_dict, steps_json
 from stepchat.paths import ensure_private_dir
+from stepchat.store.sql import sql_str
+from stepchat.store.upkeep import UpkeepMixin, survives_cleanup, vanished
+
+__all__ = ["CorruptStoreError", "LanceStore", "SchemaMismatchError", "sql_str"]
 
 log = logging.getLogger("stepchat.store")
 
@@ -73,16 +79,13 @@ class SchemaMismatchError(StoreError):
         self.dim = dim
 
 
-def sql_str(value: str) -> str:
-    """`value` as a SQL string literal: single quotes doubled, NULs refused."""
-    if "\x00" in value:
-        raise StoreError("cache store: NUL character in a filter value")
-    return "'" + value.replace("'", "''") + "'"
+_SOURCE_LOCATION = re.compile(r",? /\S+\.rs:\d+:\d+")
+"""Where in LanceDB's Rust sources an error was raised: noise in a line for the user."""
 
 
 def _first_line(exc: BaseException) -> str:
     text = str(exc).strip() or type(exc).__name__
-    return text.splitlines()[0][:200]
+    return _SOURCE_LOCATION.sub("", text.splitlines()[0])[:200]
 
 
 def _sub_vectors(dim: int) -> int:
@@ -107,8 +110,12 @@ def _dir_bytes(directory: Path) -> int:
     return total
 
 
-class LanceStore:
-    """A `Store` on LanceDB; safe to share between threads of one process."""
+class LanceStore(UpkeepMixin):
+    """A `Store` on LanceDB; safe to share between threads of one process.
+
+    `read_only` opens an existing table without writing a byte (`--no-store`): no folder is
+    created or tightened, no upkeep runs, and any write is a StoreError.
+    """
 
     def __init__(
         self,
@@ -123,8 +130,10 @@ class LanceStore:
         limits: CacheLimits | None = None,
         evict_every: int = 32,
         keep_versions: timedelta = _KEEP_OLD_VERSIONS,
+        read_only: bool = False,
     ) -> None:
         self.directory = Path(directory)
+        self.read_only = read_only
         self.dim = dim
         self.optimize_every = optimize_every
         self.index_threshold = index_threshold
@@ -141,20 +150,13 @@ class LanceStore:
         self.limits = limits
         self.evict_every = evict_every
         self.keep_versions = keep_versions
-        self._since_sweep = 0
-        self._janitor: threading.Thread | None = None
         self.evicted = 0
-        try:
-            ensure_private_dir(self.directory)
-        except OSError as exc:
-            raise StoreError(
-                f"cache store: cannot create {self.directory}: {exc.strerror or exc} "
-                "(fix: choose a writable STEPCHAT_HOME)"
-            ) from None
-        if not os.access(self.directory, os.W_OK | os.X_OK):
-            raise StoreError(
-                f"cache store: {self.directory} is not writable (fix: chmod u+rwx or move it)"
-            )
+        self._init_upkeep()
+        if read_only:
+            if not (self.directory / f"{TABLE_NAME}.lance").is_dir():
+                raise StoreError(f"cache store {self.directory}: no cache yet")
+        else:
+            self._check_directory()
         os.environ.setdefault("LANCEDB_LOG", "error")
         with self._guard("open"):
             import lancedb
@@ -174,9 +176,37 @@ class LanceStore:
                 self._table = self._db.create_table(
                     TABLE_NAME, schema=self._schema, exist_ok=True
                 )
-        self._check_schema()
-        with self._guard("read", corrupt=True):
-            self._reload()
+        self._read_consistent()
+        self._upkeep_on_open()
+
+    def _check_directory(self) -> None:
+        try:
+            ensure_private_dir(self.directory)
+        except OSError as exc:
+            raise StoreError(
+                f"cache store: cannot create {self.directory}: {exc.strerror or exc} "
+                "(fix: choose a writable STEPCHAT_HOME)"
+            ) from None
+        if not os.access(self.directory, os.W_OK | os.X_OK):
+            raise StoreError(
+                f"cache store: {self.directory} is not writable (fix: chmod u+rwx or move it)"
+            )
+
+    def _read_consistent(self) -> None:
+        """Check the schema and read the keys. A file that vanished mid-read was dropped by
+        another process's `clear` or purge, not damaged: read the newest version again
+        (bounded) before calling the table corrupt."""
+        for attempt in range(_OPEN_TRIES):
+            try:
+                self._check_schema()
+                with self._guard("read", corrupt=True):
+                    self._reload()
+                return
+            except CorruptStoreError as exc:
+                if attempt == _OPEN_TRIES - 1 or not vanished(exc):
+                    raise
+                self._catch_up()
+                time.sleep(_OPEN_WAIT_S)
 
     def _open_existing(self) -> Any:
         """Open the table; a table another process is creating right now is waited for
@@ -208,12 +238,16 @@ class LanceStore:
             ) from exc
 
     def _retry(self, write: Callable[[], T]) -> T:
-        """Run one commit, retrying when another writer committed first."""
+        """Run one commit, retrying when another writer committed first (or dropped the
+        version this handle was on). Every write goes through here, so `read_only` holds."""
+        if self.read_only:
+            raise StoreError(f"cache store {self.directory}: opened read-only")
         for attempt in range(_COMMIT_TRIES):
             try:
                 return write()
             except Exception as exc:
-                if attempt == _COMMIT_TRIES - 1 or not _CONFLICT.search(str(exc)):
+                retry = _CONFLICT.search(str(exc)) or vanished(exc)
+                if attempt == _COMMIT_TRIES - 1 or not retry:
                     raise
                 time.sleep(random.uniform(0.005, 0.02) * (attempt + 1))
                 with contextlib.suppress(Exception):
@@ -274,6 +308,7 @@ class LanceStore:
         self._lru.clear()
         for row in rows:
             self._remember(row["id"], row["scope"], row["signature"], row["created"])
+        self._remeasured()
         self._seen_version = self._table.version
 
     def _remember(self, entry_id: str, scope: str, signature: str, created: float) -> None:
@@ -299,6 +334,7 @@ class LanceStore:
     def _forget(self, entry_id: str) -> None:
         """Drop a deleted entry from memory; find the next newest of its signature if needed."""
         self._lru.pop(entry_id, None)
+        self._measured_drop(entry_id)
         key = self._keys.pop(entry_id, None)
         if key is None or self._signatures.get(key, (0.0, ""))[1] != entry_id:
             return
@@ -327,7 +363,7 @@ class LanceStore:
             "task": str(entry.task),
             "signature": entry.signature,
             "constraints": json.dumps(entry.constraints, sort_keys=True),
-            "steps": json.dumps([step_to_dict(s) for s in entry.steps]),
+            "steps": steps_json(entry.steps),
             "model": entry.model,
             "created": float(entry.created),
             "last_hit": float(entry.last_hit),
@@ -360,6 +396,7 @@ class LanceStore:
 
     # ------------------------------------------------------------------ Store protocol
 
+    @survives_cleanup
     def add(self, entry: CacheEntry) -> None:
         row = self._row(entry)
         data = self._pa.Table.from_pylist([row], schema=self._schema)
@@ -378,6 +415,7 @@ class LanceStore:
                 self._retry(lambda: self._table.add(data))
             self._committed()
             self._remember(entry.id, entry.scope, entry.signature, entry.created)
+            self._measured_add(entry.id, entry.size_bytes() - 4 * self.dim, entry.last_hit)
             self._lru.pop(entry.id, None)
             self._wrote()
 
@@ -390,6 +428,7 @@ class LanceStore:
             self._retry(lambda: self._table.add(data))
             self._committed(reload=True)
 
+    @survives_cleanup
     def search(
         self, vector: Sequence[float], *, scope: str, task: TaskKind, k: int = 4
     ) -> list[SearchHit]:
@@ -416,6 +455,7 @@ class LanceStore:
                 hits.append(SearchHit(_copy(entry), 1.0 - float(row["_distance"])))
             return hits
 
+    @survives_cleanup
     def find_signature(self, *, scope: str, signature: str) -> CacheEntry | None:
         with self._lock, self._guard("lookup"):
             self._sync()
@@ -428,6 +468,7 @@ class LanceStore:
             self._sync()
             return {key: entry_id for key, (_, entry_id) in self._signatures.items()}
 
+    @survives_cleanup
     def get(self, entry_id: str) -> CacheEntry | None:
         with self._lock, self._guard("get"):
             self._sync()
@@ -442,6 +483,7 @@ class LanceStore:
             self._cache(entry)
             return _copy(entry)
 
+    @survives_cleanup
     def touch(self, entry_id: str, when: float) -> None:
         with self._lock, self._guard("touch"):
             self._sync()
@@ -460,6 +502,7 @@ class LanceStore:
                 entry.last_hit = float(when)
             self._wrote()
 
+    @survives_cleanup
     def delete(self, entry_id: str) -> bool:
         with self._lock, self._guard("delete"):
             self._sync()
@@ -471,21 +514,24 @@ class LanceStore:
             self._wrote()
             return True
 
+    @survives_cleanup
     def clear(self) -> int:
         """Delete every entry and the old table versions that still hold their prompts."""
         with self._lock, self._guard("clear"):
             count = int(self._table.count_rows())
             if count:
-                self._table.delete("true")
+                self._retry(lambda: self._table.delete("true"))
             with warnings.catch_warnings():
-                # LanceDB warns that readers of old versions will fail; clearing means it.
+                # LanceDB warns that readers of old versions will fail: they retry on the
+                # new one (`survives_cleanup`); clearing means it.
                 warnings.simplefilter("ignore", UserWarning)
-                self._table.optimize(cleanup_older_than=timedelta(0))
+                self._retry(lambda: self._table.optimize(cleanup_older_than=timedelta(0)))
             self._index_kind = None
             self._committed(reload=True)
             self._writes = 0
             return count
 
+    @survives_cleanup
     def entries(self, limit: int | None = None) -> list[CacheEntry]:
         with self._lock, self._guard("list"):
             self._sync()
@@ -498,6 +544,7 @@ class LanceStore:
                 order = order[:limit]
             return [self._entry(row) for row in table.take(order).to_pylist()]
 
+    @survives_cleanup
     def count(self) -> int:
         with self._lock, self._guard("count"):
             return int(self._table.count_rows())
@@ -510,11 +557,9 @@ class LanceStore:
         return pc
 
     def _wrote(self) -> None:
-        self._writes += 1
-        if self.optimize_every and self._writes >= self.optimize_every:
-            self.optimize()
-        self._schedule_sweep()
+        self._after_write()
 
+    @survives_cleanup
     def optimize(self) -> None:
         """Compact fragments and fold new rows into the index; start the index when big.
 
@@ -592,6 +637,7 @@ class LanceStore:
                 self._index_kind = kind
         return self._index_kind
 
+    @survives_cleanup
     def stats(self) -> dict[str, Any]:
         with self._lock, self._guard("stats"):
             table_stats: Any = self._table.stats()
@@ -606,96 +652,7 @@ class LanceStore:
                 "directory": str(self.directory),
             }
 
-    def evict_older_than(self, seconds: float, now: float) -> int:
-        """Delete entries not hit within `seconds` before `now`; returns how many."""
-        where = f"last_hit < {float(now) - float(seconds)!r}"
-        with self._lock, self._guard("evict"):
-            doomed = int(self._table.count_rows(where))
-            if doomed:
-                self._retry(lambda: self._table.delete(where))
-                self._committed(reload=True)
-            return doomed
-
-    def evict_to_limits(self, max_entries: int, max_bytes: int) -> int:
-        """Delete least-recently-hit entries until both limits hold; returns how many.
-
-        Bytes are `CacheEntry.size_bytes()` summed (text, steps and vector), so the limit
-        means the same for every store. The scan runs without the store lock (LanceDB
-        reads are thread-safe), so requests only wait for the delete commits.
-        """
-        with self._guard("evict"):
-            rows = (
-                self._table.search()
-                .select(["id", "last_hit", "prompt", "steps"])
-                .limit(None)
-                .to_arrow()
-                .to_pylist()
-            )
-        rows.sort(key=lambda r: r["last_hit"])
-        sizes = [_row_bytes(r, self.dim) for r in rows]
-        total = sum(sizes)
-        count = len(rows)
-        doomed: list[str] = []
-        for row, size in zip(rows, sizes, strict=True):
-            if count <= max_entries and total <= max_bytes:
-                break
-            doomed.append(row["id"])
-            count -= 1
-            total -= size
-        if not doomed:
-            return 0
-        with self._lock, self._guard("evict"):
-            for start in range(0, len(doomed), 500):
-                where = "id IN (" + ", ".join(sql_str(i) for i in doomed[start : start + 500]) + ")"
-                self._delete_where(where)
-            self._committed(reload=True)
-        return len(doomed)
-
-    def _delete_where(self, where: str) -> None:
-        self._retry(lambda: self._table.delete(where))
-
-    def sweep(self, now: float | None = None) -> int:
-        """Enforce `limits` once: expired entries first, then least-recently-hit ones."""
-        limits = self.limits
-        if limits is None:
-            return 0
-        now = time.time() if now is None else now
-        removed = 0
-        if limits.ttl_days > 0:
-            removed += self.evict_older_than(limits.ttl_days * 86400, now)
-        removed += self.evict_to_limits(limits.max_entries, limits.max_bytes)
-        self.evicted += removed
-        return removed
-
-    @property
-    def sweeping(self) -> bool:
-        """Whether a background eviction sweep is running."""
-        return self._janitor is not None and self._janitor.is_alive()
-
-    def wait_for_sweep(self, timeout: float | None = None) -> None:
-        """Block until a background eviction sweep has finished (tests, exit)."""
-        if self._janitor is not None:
-            self._janitor.join(timeout)
-
-    def _schedule_sweep(self) -> None:
-        """Every `evict_every` writes, sweep in a thread: the writing request returns at once."""
-        if self.limits is None or not self.evict_every:
-            return
-        self._since_sweep += 1
-        if self._since_sweep < self.evict_every or self.sweeping:
-            return
-        self._since_sweep = 0
-        self._janitor = threading.Thread(
-            target=self._sweep_logged, name="stepchat-lance-evict", daemon=True
-        )
-        self._janitor.start()
-
-    def _sweep_logged(self) -> None:
-        try:
-            self.sweep()
-        except StoreError as exc:
-            log.warning("%s", exc)  # the cache may grow past its limits until the next sweep
-
+    @survives_cleanup
     def compact(self, keep_versions: timedelta | None = None) -> dict[str, int]:
         """Merge fragments and drop old table versions; returns disk bytes before and after.
 
@@ -711,15 +668,6 @@ class LanceStore:
             self._committed(reload=True)
             self._writes = 0
         return {"before": before, "after": _dir_bytes(self.directory)}
-
-
-def _row_bytes(row: dict[str, Any], dim: int) -> int:
-    steps = json.loads(row["steps"] or "[]")
-    return (
-        len((row["prompt"] or "").encode())
-        + sum(len(str(s.get("text", "")).encode()) for s in steps)
-        + 4 * dim
-    )
 
 
 def _copy(entry: CacheEntry) -> CacheEntry:

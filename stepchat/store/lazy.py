@@ -32,9 +32,16 @@ class SignatureSource(Protocol):
 class LazyStore:
     """A `Store` over a table opened on first need, with the structural lookup in front."""
 
-    def __init__(self, open_store: OpenStore, index: SignatureIndex | None = None) -> None:
+    def __init__(
+        self,
+        open_store: OpenStore,
+        index: SignatureIndex | None = None,
+        *,
+        max_age_seconds: float | None = None,
+    ) -> None:
         self._open_store = open_store
         self.index = index
+        self.max_age_seconds = max_age_seconds
         self._inner: Store | None = None
         self._lock = threading.Lock()
         self.notes: list[str] = []
@@ -73,15 +80,22 @@ class LazyStore:
 
     # ------------------------------------------------------------------ Store protocol
 
+    def _fresh(self, entry: CacheEntry) -> bool:
+        """Not past the TTL (`max_age_seconds` since its last hit). An expired entry is
+        never served, whether or not a sweep has deleted it yet; an index copy whose hit
+        time is that old is checked against the table, which has the hits since."""
+        limit = self.max_age_seconds
+        return limit is None or entry.last_hit >= time.time() - limit
+
     def find_signature(self, *, scope: str, signature: str) -> CacheEntry | None:
         if self._inner is None and self.index is not None:
             found = self.index.find(scope, signature)
-            if found is not None:
+            if found is not None and self._fresh(found):
                 return found
         entry = self._store().find_signature(scope=scope, signature=signature)
         if entry is not None and self.index is not None:
             self.index.put(entry)  # entries cached before the index existed join it here
-        return entry
+        return entry if entry is None or self._fresh(entry) else None
 
     def touch(self, entry_id: str, when: float) -> None:
         if self._inner is None and self.index is not None and self.index.touch(entry_id, when):
@@ -96,7 +110,8 @@ class LazyStore:
     def search(
         self, vector: Sequence[float], *, scope: str, task: TaskKind, k: int = 4
     ) -> list[SearchHit]:
-        return self._store().search(vector, scope=scope, task=task, k=k)
+        hits = self._store().search(vector, scope=scope, task=task, k=k)
+        return [hit for hit in hits if self._fresh(hit.entry)]
 
     def get(self, entry_id: str) -> CacheEntry | None:
         return self._store().get(entry_id)
@@ -111,7 +126,10 @@ class LazyStore:
         store = self._store()
         if self.index is not None:
             self.index.clear()
-        return store.clear()
+        cleared = store.clear()
+        if self.index is not None:
+            self.index.purge()
+        return cleared
 
     def entries(self, limit: int | None = None) -> list[CacheEntry]:
         return self._store().entries(limit)
@@ -131,6 +149,38 @@ class LazyStore:
         if callable(flush):
             flush()
         self._reconcile(inner)
+
+    def close(self) -> None:
+        """Finish the table's background upkeep (a sweep started on open), then bring the
+        index in step with what it left; nothing to do when the table was never opened."""
+        inner = self._inner
+        if inner is None:
+            return
+        close = getattr(inner, "close", None)
+        if callable(close):
+            close()
+        self._reconcile(inner)
+
+    def evict_older_than(self, seconds: float, now: float) -> int:
+        """Delete entries not hit for `seconds`, purged from the table and the index."""
+        store = self._store()
+        evict = getattr(store, "evict_older_than", None)
+        removed = int(evict(seconds, now)) if callable(evict) else 0
+        self._reconcile(store)
+        if removed and self.index is not None:
+            self.index.purge()
+        return removed
+
+    def purge(self) -> None:
+        """Make deletions final on disk in the table and in the index (no file keeps an
+        evicted entry's text)."""
+        store = self._store()
+        purge = getattr(store, "purge", None)
+        if callable(purge):
+            purge()
+        self._reconcile(store)
+        if self.index is not None:
+            self.index.purge()
 
     def __getattr__(self, name: str) -> Any:
         """Store-specific extras (stats, evict_older_than, index_kind): open, pass through,

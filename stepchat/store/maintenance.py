@@ -42,6 +42,8 @@ def open_lance(directory: Path, dim: int, **options: Any) -> tuple[LanceStore, l
     Raises StoreError only when the directory itself cannot be used (not writable).
     """
     directory = Path(directory)
+    if options.get("read_only"):
+        return LanceStore(directory, dim, **options), []  # repairs write: leave them to others
     try:
         return LanceStore(directory, dim, **options), []
     except CorruptStoreError as exc:

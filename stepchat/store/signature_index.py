@@ -90,6 +90,9 @@ class SignatureIndex:
                                check_same_thread=False)
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=NORMAL")
+        # Deleted rows are overwritten with zeros, not left in free pages: an evicted
+        # prompt must not stay readable in this file (see `purge` for the journal).
+        conn.execute("PRAGMA secure_delete=ON")
         with conn:
             for statement in _SCHEMA:
                 conn.execute(statement)
@@ -111,7 +114,9 @@ class SignatureIndex:
                 conn = self._connect(create)
                 return default if conn is None else work(conn)
             except (sqlite3.Error, OSError, ValueError, KeyError, TypeError) as exc:
-                log.warning("stepchat: signature index %s failed (%s); not using it", action, exc)
+                # Not a warning: the request goes on through LanceDB, and on a full disk the
+                # user is told once, by the store, that the answer was not cached.
+                log.info("stepchat: signature index %s failed (%s); not using it", action, exc)
                 self._broken = True
                 if self._conn is not None:
                     self._conn.close()
@@ -205,6 +210,15 @@ class SignatureIndex:
 
         dropped: int = self._run("reconcile", work, default=0)
         return dropped
+
+    def purge(self) -> None:
+        """Write the journal back into the file and empty it: older copies of pages that
+        held a removed entry live in the WAL until then."""
+
+        def work(conn: sqlite3.Connection) -> None:
+            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+        self._run("purge", work)
 
     def _discard(self) -> bool:
         """Delete an index that cannot be updated, so it can never serve a removed entry;

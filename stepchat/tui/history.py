@@ -2,13 +2,13 @@
 
 One file per conversation under `config.paths.history_dir` (created 0700, files 0600:
 prompts are private). A turn keeps the prompt and the answer's record, the same story
-`stepchat ask --json` prints, so the transcript can be rebuilt with its step colours.
+`stepchat ask --json` prints, so the transcript can be rebuilt with its step colours, and
+the earlier turns can be sent to the model again when the chat goes on after a restart.
 Writes go to a temporary file first and are renamed, so a crash never leaves half a file.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import time
@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from stepchat.core.types import ChatMessage
 from stepchat.paths import ensure_private_dir
 from stepchat.tui.sanitize import one_line
 
@@ -34,6 +35,10 @@ class Turn:
     record: dict[str, Any] | None = None
     error: str | None = None
     cancelled: bool = False
+    partial: str = ""
+    """What the model had streamed when the answer was cancelled (never cached)."""
+    dropped: int = 0
+    """Earlier exchanges left out of this request because they no longer fit the context."""
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"prompt": self.prompt}
@@ -43,6 +48,10 @@ class Turn:
             data["error"] = self.error
         if self.cancelled:
             data["cancelled"] = True
+        if self.partial:
+            data["partial"] = self.partial
+        if self.dropped:
+            data["dropped"] = self.dropped
         return data
 
     @classmethod
@@ -52,7 +61,28 @@ class Turn:
             record=data.get("record"),
             error=data.get("error"),
             cancelled=bool(data.get("cancelled", False)),
+            partial=str(data.get("partial", "")),
+            dropped=int(data.get("dropped", 0)),
         )
+
+    @property
+    def answer(self) -> str | None:
+        """The served answer's text, or None when the turn was not answered."""
+        if self.record is None:
+            return None
+        return str(self.record.get("answer", ""))
+
+
+def earlier_turns(turns: list[Turn]) -> list[ChatMessage]:
+    """The answered turns as chat messages, oldest first: what the model is sent as the
+    conversation so far. Cancelled and failed turns are left out: a question without its
+    answer would read as one still waiting for a reply."""
+    messages: list[ChatMessage] = []
+    for turn in turns:
+        answer = turn.answer
+        if answer:
+            messages += [ChatMessage("user", turn.prompt), ChatMessage("assistant", answer)]
+    return messages
 
 
 @dataclass
@@ -62,14 +92,23 @@ class Conversation:
     updated: float
     model: str
     turns: list[Turn] = field(default_factory=list)
+    name: str = ""
+    """A title the user gave it in the conversation picker; empty for none."""
 
     @property
     def title(self) -> str:
-        """The first prompt, on one line; conversations are named by how they started."""
+        """The user's name for it, else the first prompt on one line."""
+        if self.name:
+            return one_line(self.name, 60)
         return one_line(self.turns[0].prompt, 60) if self.turns else "(empty)"
 
+    @property
+    def worth_listing(self) -> bool:
+        """Has a turn that was not cancelled: a chat whose only turn was cancelled is noise."""
+        return any(not t.cancelled for t in self.turns)
+
     def to_json(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "version": FORMAT_VERSION,
             "id": self.id,
             "created": self.created,
@@ -77,6 +116,9 @@ class Conversation:
             "model": self.model,
             "turns": [t.to_json() for t in self.turns],
         }
+        if self.name:
+            data["name"] = self.name
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Conversation:
@@ -86,6 +128,7 @@ class Conversation:
             updated=float(data.get("updated", 0.0)),
             model=str(data.get("model", "")),
             turns=[Turn.from_json(t) for t in data.get("turns", [])],
+            name=str(data.get("name", "")),
         )
 
 
@@ -144,8 +187,31 @@ class History:
             raise HistoryError(f"{path.name} is not a stepchat conversation: {exc}") from None
 
     def delete(self, conversation_id: str) -> None:
-        with contextlib.suppress(FileNotFoundError):
+        try:
             self.path(conversation_id).unlink()
+        except FileNotFoundError:
+            return
+        except OSError as exc:
+            raise HistoryError(f"cannot delete {conversation_id}: {exc.strerror}") from None
+
+    def rename(self, conversation_id: str, name: str) -> Conversation:
+        """Give a saved conversation a title (an empty name goes back to the first prompt)."""
+        conversation = self.load(conversation_id)
+        conversation.name = " ".join(name.split())
+        self.save(conversation)
+        return conversation
+
+    def problem(self) -> str | None:
+        """Why conversations cannot be saved here, or None: checked once at start so the
+        user reads the reason once instead of a failure after every answer."""
+        for parent in (self.directory, *self.directory.parents):
+            if parent.exists():
+                if not parent.is_dir():
+                    return f"{parent} is a file, not a directory"
+                if not os.access(parent, os.W_OK | os.X_OK):
+                    return f"{parent} is not writable"
+                return None
+        return None
 
     def list(self) -> list[Summary]:
         """Saved conversations, most recently updated first; unreadable files are skipped."""
@@ -157,46 +223,7 @@ class History:
                 conv = Conversation.from_json(json.loads(path.read_text(encoding="utf-8")))
             except (OSError, ValueError, KeyError, TypeError):
                 continue
-            if conv.turns:
+            if conv.worth_listing:
                 out.append(Summary(conv.id, conv.title, conv.updated, len(conv.turns), conv.model))
         out.sort(key=lambda s: (s.updated, s.id), reverse=True)
         return out
-
-
-def to_markdown(conversation: Conversation) -> str:
-    """The transcript as Markdown, each step tagged with where it came from."""
-    lines = [f"# {conversation.title}", "", f"Model: `{conversation.model}`", ""]
-    for turn in conversation.turns:
-        lines += ["## You", ""]
-        lines += [f"> {line}" if line else ">" for line in turn.prompt.splitlines()] or [">"]
-        lines.append("")
-        if turn.record is not None:
-            record = turn.record
-            lines += [f"## stepchat ({record.get('path', '?')})", ""]
-            if record.get("skip_reason"):
-                lines += [f"*skip-reuse: {record['skip_reason']}*", ""]
-            for step in record.get("steps", []):
-                lines += [f"<!-- {step.get('status', '?')} -->", str(step.get("text", "")), ""]
-            tokens = record.get("tokens", {})
-            lines += [
-                f"*{tokens.get('generated', 0)} tokens generated, {tokens.get('saved', 0)} saved*",
-                "",
-            ]
-        elif turn.cancelled:
-            lines += ["*cancelled*", ""]
-        elif turn.error:
-            lines += [f"*error: {turn.error}*", ""]
-    return "\n".join(lines).rstrip() + "\n"
-
-
-def export_markdown(conversation: Conversation, directory: Path) -> Path:
-    """Write the transcript to `directory/<id>.md` (private) and return the path."""
-    try:
-        ensure_private_dir(directory)
-        target = directory / f"{conversation.id}.md"
-        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(to_markdown(conversation))
-        return target
-    except OSError as exc:
-        raise HistoryError(f"cannot export to {directory}: {exc.strerror}") from None

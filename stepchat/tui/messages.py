@@ -60,6 +60,14 @@ class PipelineUpdate(Message):
 
 
 @dataclass
+class HistoryTrimmed(Message):
+    """`dropped` earlier exchanges did not fit the model's context and were not sent."""
+
+    request: int
+    dropped: int
+
+
+@dataclass
 class AnswerReady(Message):
     """`request` was served: its `Answer.to_record()` and the store's new row count."""
 

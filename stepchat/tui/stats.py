@@ -1,17 +1,28 @@
 """Session totals for the savings panel, computed from answer records.
 
-Kept apart from the widgets so the arithmetic (hit rate, tokens saved, time saved at the
-model's measured speed) is tested without a terminal. Records are `Answer.to_record()`
-dicts, the same ones saved in conversations, so a reopened chat can be counted too.
+Kept apart from the widgets so the arithmetic (hit rate, tokens saved, time saved) is
+tested without a terminal. Records are `Answer.to_record()` dicts, the same ones saved in
+conversations, so a reopened chat can be counted too.
+
+Time saved is an estimate and is shown as one. Each hit is priced once, when it is served,
+from the measured cost of the answer it replaces: the answer that stored the cached entry
+this session, or else the full answer's tokens at the model's median speed. Totals are
+never re-priced afterwards, and the speed is a median over answers, so one slow first
+answer (a model warming up) does not drag every estimate with it.
 """
 
 from __future__ import annotations
 
+import statistics
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
 HIT_PATHS = frozenset({"reuse-only", "patched"})
+
+SPEED_WINDOW = 20
+"""Answers the model-speed median looks back over: recent enough to follow a model
+switch or a busy machine, long enough to ignore one outlier."""
 
 
 @dataclass
@@ -30,25 +41,38 @@ class LastAnswer:
         return self.generated + self.saved
 
 
+def is_hit(record: dict[str, Any]) -> bool:
+    """At least one step served from the cache (the record says so since `hit` exists)."""
+    if "hit" in record:
+        return bool(record["hit"])
+    return str(record.get("path")) in HIT_PATHS
+
+
 @dataclass
 class SessionStats:
     """Running totals over the answers served since the app started."""
 
     requests: int = 0
     paths: Counter[str] = field(default_factory=Counter)
+    hits: int = 0
     tokens_generated: int = 0
     tokens_saved: int = 0
-    timed_tokens: int = 0
-    timed_ms: float = 0.0
     entries: int | None = None
     last: LastAnswer | None = None
+    speeds: list[float] = field(default_factory=list)
+    """Tokens per second of each answer the model wrote, newest last."""
+    costs: dict[str, float] = field(default_factory=dict)
+    """Measured milliseconds of the answer that stored each entry this session."""
+    saved_ms: float = 0.0
+    priced_hits: int = 0
 
     def record(self, record: dict[str, Any]) -> None:
-        """Count one served answer."""
+        """Count one served answer, pricing it now if it was a hit."""
         tokens = record.get("tokens", {})
         timings = record.get("timings_ms", {})
         generated = int(tokens.get("generated", 0))
         saved = int(tokens.get("saved", 0))
+        total_ms = float(timings.get("total", 0.0))
         path = str(record.get("path", "miss"))
         self.requests += 1
         self.paths[path] += 1
@@ -56,19 +80,32 @@ class SessionStats:
         self.tokens_saved += saved
         generate_ms = float(timings.get("generate", 0.0))
         if generated > 0 and generate_ms > 0:
-            self.timed_tokens += generated
-            self.timed_ms += generate_ms
+            self.speeds = [*self.speeds, generated / (generate_ms / 1000.0)][-SPEED_WINDOW:]
+        if is_hit(record):
+            self.hits += 1
+            replaced = self._replaced_ms(record.get("matched_entry"), generated + saved)
+            if replaced is not None:
+                self.saved_ms += max(0.0, replaced - total_ms)
+                self.priced_hits += 1
+        stored = record.get("stored_entry")
+        if stored:
+            self.costs[str(stored)] = total_ms
         self.last = LastAnswer(
             path=path,
-            total_ms=float(timings.get("total", 0.0)),
+            total_ms=total_ms,
             generated=generated,
             saved=saved,
             skip_reason=record.get("skip_reason"),
         )
 
-    @property
-    def hits(self) -> int:
-        return sum(n for path, n in self.paths.items() if path in HIT_PATHS)
+    def _replaced_ms(self, matched: Any, full_tokens: int) -> float | None:
+        """What the answer this hit stands in for cost: measured, or estimated from tokens."""
+        if matched is not None and str(matched) in self.costs:
+            return self.costs[str(matched)]
+        rate = self.tokens_per_second
+        if rate is None or full_tokens <= 0:
+            return None
+        return full_tokens / rate * 1000.0
 
     @property
     def hit_rate(self) -> float | None:
@@ -77,18 +114,13 @@ class SessionStats:
 
     @property
     def tokens_per_second(self) -> float | None:
-        """The model's measured generation speed this session, if it generated anything."""
-        if self.timed_ms <= 0:
-            return None
-        return self.timed_tokens / (self.timed_ms / 1000.0)
+        """The model's median speed over recent answers it wrote, if it wrote any."""
+        return statistics.median(self.speeds) if self.speeds else None
 
     @property
     def seconds_saved(self) -> float | None:
-        """Tokens saved priced at the measured speed: an estimate, hence None until measured."""
-        rate = self.tokens_per_second
-        if rate is None or rate <= 0:
-            return None
-        return self.tokens_saved / rate
+        """Estimated seconds the hits saved; None until a hit could be priced."""
+        return self.saved_ms / 1000.0 if self.priced_hits else None
 
 
 def format_ms(ms: float) -> str:

@@ -45,9 +45,12 @@ def test_json_keys_types_and_entities() -> None:
     }
 
 
-def test_json_needs_the_word_and_keys() -> None:
+def test_json_needs_the_word_and_a_request_for_it() -> None:
     assert read_spec("Return an object with keys a and b") is None
-    assert read_spec("Return JSON please") is None
+    assert read_spec("What is JSON?") is None
+    keyless = read_spec("Return JSON please")
+    assert keyless is not None and keyless.keys == ()
+    assert keyless.schema() == {"type": "object"}
 
 
 def test_text_signature_is_the_reduced_request() -> None:
@@ -60,3 +63,32 @@ def test_text_signature_is_the_reduced_request() -> None:
     )
     assert handler.detect("What is the capital of Germany?").signature != first.signature
     assert first.constraints == {"request": "What is the capital of France?"}
+
+
+def test_json_requests_in_the_shapes_people_write() -> None:
+    shapes = {
+        "JSON with city, country and population: Osaka, Japan, 2,700,000.":
+            ("city", "country", "population"),
+        "Output only JSON: {name, age, city} for Mia, 25, from Rome.": ("name", "age", "city"),
+        "Give me name, age and city as JSON for Sam, 33, from Leeds.": ("name", "age", "city"),
+        "Fill the JSON fields name, breed and age: Rex, beagle, 4.": ("name", "breed", "age"),
+        "Describe Bruno, 40, from Lisbon as a JSON object with keys name, age and city.":
+            ("name", "age", "city"),
+        "Return a JSON object with keys a, b and c: a is 1, b is 2, c is 3.": ("a", "b", "c"),
+    }
+    for prompt, keys in shapes.items():
+        spec = read_spec(prompt)
+        assert spec is not None and spec.keys == keys, prompt
+        assert len(spec.entities) == len(keys), prompt
+    for question in ("Describe the JSON format.", "How do I return JSON from Flask?",
+                     "Convert this JSON to YAML: {\"a\": 1}", "Why is my JSON invalid?"):
+        assert read_spec(question) is None, question
+
+
+def test_an_example_object_in_the_prompt_is_not_a_stated_value() -> None:
+    spec = read_spec(
+        'Return a JSON object with keys name, age and city. Example: {"name": "Ana", "age": 31,'
+        ' "city": "Porto"}. Now do Bruno, 40, from Lisbon.'
+    )
+    assert spec is not None
+    assert spec.entities == {"name": "Bruno", "age": 40, "city": "Lisbon"}

@@ -115,7 +115,8 @@ def test_degenerate_and_both_sides_are_skipped_with_a_reason() -> None:
 
 
 def test_json_entity_change_and_added_key() -> None:
-    cache = make(['{"name": "Alice", "age": 30, "city": "Paris"}', '{"email": "bob@example.com"}'])
+    # Alice's and Bob's values are all stated, so only the email goes to the model.
+    cache = make(['{"email": "bob@example.com"}'])
     first = cache.answer(PERSON.format(name="Alice", age=30, city="Paris"))
     assert json.loads(first.text) == {"name": "Alice", "age": 30, "city": "Paris"}
 
@@ -137,11 +138,15 @@ def test_json_entity_change_and_added_key() -> None:
     assert obj["email"] == "bob@example.com"
     statuses = {s.key: s.status for s in added.steps}
     # The new key is the model's; the stated members are filled from the prompt. Nothing
-    # came from the cache, so this is not a hit, and the model's member makes it worth storing.
+    # came from the cache, so this is not a hit.
     assert statuses["email"] == StepStatus.REGENERATED
     assert statuses["name"] == StepStatus.FALLBACK
     assert not added.hit and added.path == CachePath.MISS
-    assert added.stored_entry is not None
+    # Nothing in the prompt states the email: the model's value is only type-checked, so
+    # the answer is served with that member marked, not called verified, and not cached.
+    checks = {s.key: s.check for s in added.steps}
+    assert checks == {"name": "stated", "age": "stated", "city": "stated", "email": "typed"}
+    assert added.verified is False and added.stored_entry is None
     schema = cache.backend.schemas[-1]  # type: ignore[attr-defined]
     assert schema is not None and schema["required"] == ["email"]
 

@@ -9,9 +9,12 @@ Fuzz volume: a few hundred examples per property by default (CI); set
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 from hypothesis import HealthCheck, settings
 
@@ -64,3 +67,35 @@ def solve_text(a: int, b: int, c: int) -> str:
     """`ax + b = c` solved as a person writes it (a correct model answer)."""
     shown = format_fraction(Fraction(c - b, a))
     return f"{a}x + {b} = {c}\n{a}x = {c - b}\nx = {shown}"
+
+
+ROOT = Path(__file__).resolve().parents[2]
+FAKE_CLI = [sys.executable, "-m", "tests.reliability.fake_cli"]
+"""`stepchat` with the scripted model and the hashed embedder (tests/reliability/fake_cli.py)."""
+
+
+def fake_cli(home: Path | None, *args: str, env: dict[str, str] | None = None,
+             check: bool = True) -> subprocess.CompletedProcess[str]:
+    """Run `stepchat ARGS` in a subprocess under `home` (STEPCHAT_HOME, unless None)."""
+    full = {**os.environ, "HF_HUB_OFFLINE": "1", **(env or {})}
+    if home is not None:
+        full["STEPCHAT_HOME"] = str(home)
+    out = subprocess.run([*FAKE_CLI, *args], cwd=ROOT, env=full, capture_output=True,
+                         text=True, timeout=300)
+    if check:
+        assert out.returncode == 0, out.stderr
+    return out
+
+
+def app_on_fakes(root: Path, loader: Any) -> Any:
+    """The app on the tests' fakes (`tests.tui.conftest.FakeLoader`), shipped pipeline
+    settings (solver-first), a fixed ticking clock and its folders under `root`."""
+    from stepchat.config import Config
+    from stepchat.core.settings import PipelineSettings
+    from stepchat.paths import UserPaths
+    from stepchat.tui.app import build_app
+    from tests.tui.conftest import MODELS, TickingClock
+
+    config = Config(models=dict(MODELS), default_model="tiny", pipeline=PipelineSettings(),
+                    paths=UserPaths(config_dir=root / "config", data_dir=root / "data"))
+    return build_app(config, loader, TickingClock(), blink=False)

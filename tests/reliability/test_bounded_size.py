@@ -1,7 +1,8 @@
 """Item 8: the cache stays within CacheLimits without slowing requests, and disk stays bounded.
 
-- max_entries / max_bytes / ttl_days are enforced by a background sweep every
-  `evict_every` writes, least-recently-hit first; the write that triggers it does not wait
+- max_entries / max_bytes / ttl_days are enforced by a background sweep as soon as a write
+  crosses one (and every `evict_every` writes), least-recently-hit first; the write that
+  triggers it does not wait
 - `stepchat cache evict --older-than 7d` removes exactly the entries not hit for 7 days
 - compaction drops old table versions, so add/delete churn does not grow the disk forever
 """
@@ -54,10 +55,11 @@ def test_max_bytes_and_ttl(tmp_path: Path) -> None:
     store.add(_entry("stale", NOW - 8 * 86400))
     for i in range(10):
         store.add(_entry(f"big{i}", NOW + i, prompt_bytes=5_000))
-    removed = store.sweep(now=NOW + 60)
+    store.wait_for_sweep(timeout=30)  # crossing a limit already started a sweep
+    store.sweep(now=NOW + 60)
     assert store.get("stale") is None
     total = sum(e.size_bytes() for e in store.entries())
-    assert total <= 20_000 and removed == 1 + (10 - store.count())
+    assert total <= 20_000 and store.evicted == 1 + (10 - store.count())
     assert store.get("big9") is not None
 
 

@@ -18,6 +18,7 @@ import pytest
 
 from stepchat.core.linear import find_equation
 from stepchat.core.prompt import PromptError
+from stepchat.core.textgate.gate import compare
 from stepchat.store.lance import TABLE_NAME
 from tests.reliability.helpers import expected_final, final_line, make_cache, open_lance
 
@@ -142,3 +143,28 @@ def test_each_parse_is_bounded(canary: Path) -> None:
             find_equation(line)
             assert time.perf_counter() - started < 0.5, line[:80]
     assert not canary.exists()
+
+
+def test_text_gate_is_bounded_on_long_requests(canary: Path) -> None:
+    """Comparing two pasted walls of text stays fast: no quadratic alignment, no per-word scan,
+    no regex that backtracks over a long word.
+
+    A stored 6,000-character request once made the next long one take seconds to compare,
+    and a 5,000-digit number took most of a second in the possessive rule.
+    """
+    words = [f"w{i:04d}" for i in range(3000)]
+    long_words = [
+        piece * (20_000 // len(piece))
+        for piece in ("a", "1", "s'", "x'", "a.", "ab-", "1,", "don't ", "c++", "'s", "n't",
+                      "u.s.a", "=")
+    ]
+    walls = [
+        ("x " * 3000, "y " * 3000),
+        (" ".join(words), " ".join(reversed(words))),
+        (" ".join(w.capitalize() for w in words), " ".join(words[::2] + words[1::2])),
+        *((p, f"Solve for x: {p}. Show each step.") for p in _payloads(canary) + long_words),
+    ]
+    for old, new in walls:
+        started = time.perf_counter()
+        compare(old, new)
+        assert time.perf_counter() - started < 0.5, new[:80]

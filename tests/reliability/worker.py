@@ -2,6 +2,11 @@
 
     python -m tests.reliability.worker ask DIR TAG N   # N requests through StepCache
     python -m tests.reliability.worker add DIR TAG N   # N raw adds (0 = until killed)
+    python -m tests.reliability.worker oneshot DIR TAG N  # 3 adds with optimize_every=N,
+                                                          # then the fragment count
+    python -m tests.reliability.worker adds DIR TAG N  # N adds, failures reported, not fatal
+    python -m tests.reliability.worker clear DIR TAG N # N clears
+    python -m tests.reliability.worker open DIR TAG N  # N opens (count each time)
 
 Every entry id is printed on its own line (`stored <id>`) only after the store call that
 wrote it returned, so the parent knows exactly which writes were acknowledged.
@@ -13,7 +18,7 @@ import sys
 from pathlib import Path
 
 from stepchat.core.types import CacheEntry, Step, TaskKind
-from tests.reliability.helpers import EMBED, make_cache, open_lance, solve_text
+from tests.reliability.helpers import DIM, EMBED, make_cache, open_lance, solve_text
 
 
 def entry_for(entry_id: str) -> CacheEntry:
@@ -77,6 +82,54 @@ def add(directory: Path, tag: int, count: int) -> None:
         i += 1
 
 
+def oneshot(directory: Path, tag: int, optimize_every: int) -> None:
+    """One short-lived writer, as `stepchat ask` is: open, write a little, close."""
+    store = open_lance(directory, optimize_every=optimize_every)
+    for i in range(3):
+        store.add(entry_for(f"o{tag}-{i}"))
+    getattr(store, "close", lambda: None)()  # finish upkeep, as the CLI does on exit
+    print("fragments", store.stats()["fragments"], flush=True)
+
+
+def adds(directory: Path, tag: int, count: int) -> None:
+    """N adds with stepchat's store options (a table handle may be up to 1 s stale); a
+    failed add is reported and the next one tried."""
+    from stepchat.core.ports import StoreError
+    from stepchat.store.lance import LanceStore
+
+    store = LanceStore(directory, DIM)
+    for i in range(count):
+        entry_id = f"w{tag}-{i}"
+        try:
+            store.add(entry_for(entry_id))
+        except StoreError as exc:
+            print("failed", entry_id, str(exc).replace("\n", " "), flush=True)
+        else:
+            print("stored", entry_id, flush=True)
+
+
+def clear(directory: Path, tag: int, count: int) -> None:
+    import time
+
+    from stepchat.store.lance import LanceStore
+
+    store = LanceStore(directory, DIM)
+    for _ in range(count):
+        print("cleared", store.clear(), flush=True)
+        time.sleep(0.2)
+
+
+def open_count(directory: Path, tag: int, count: int) -> None:
+    """Open the cache the way stepchat does (a damaged table is moved aside) and count."""
+    from stepchat.store.maintenance import open_lance as open_or_recover
+
+    for _ in range(count):
+        store, notes = open_or_recover(directory, DIM)
+        print("opened", store.count(), *notes, flush=True)
+
+
 if __name__ == "__main__":
     mode, directory, tag, count = sys.argv[1], Path(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
-    {"ask": ask, "add": add}[mode](directory, tag, count)
+    modes = {"ask": ask, "add": add, "adds": adds, "oneshot": oneshot, "clear": clear,
+             "open": open_count}
+    modes[mode](directory, tag, count)

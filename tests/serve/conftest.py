@@ -73,12 +73,13 @@ def make_pool(
     *,
     queue: int = 8,
     settings: PipelineSettings | None = None,
+    context: int = 2048,
 ) -> ModelPool:
     engine = StepCache(
         backend, HashedEmbedder(), store if store is not None else MemoryStore(),
         settings=settings or PipelineSettings(),
     )
-    lanes = ModelLanes(engine, threading.Lock(), context=2048, queue_limit=queue)
+    lanes = ModelLanes(engine, threading.Lock(), context=context, queue_limit=queue)
     return ModelPool({backend.model_id: lanes})
 
 

@@ -25,7 +25,7 @@ import pytest
 
 from stepchat.backends.openai_http import OpenAIHttpBackend
 from stepchat.bench.servers import free_port, llama_server_command, running, serve_command
-from stepchat.config import ModelSpec, load_config
+from stepchat.config import ModelSpec, ServerSpec, load_config
 from stepchat.core.types import ChatMessage
 from stepchat.paths import UserPaths
 
@@ -201,8 +201,8 @@ def test_a_hit_made_by_one_client_is_served_to_the_other(target: Target, llm_hom
 
 def test_the_server_entry_learns_the_json_shape_of_llama_cpp_server(llama_port: int) -> None:
     """llama-cpp-python's server refuses `json_schema` (500) and constrains `json_object`."""
-    spec = ModelSpec(id="remote", name="r", kind="openai",
-                     base_url=f"http://127.0.0.1:{llama_port}", model="smol")
+    spec = ServerSpec(id="remote", name="r", kind="openai",
+                      base_url=f"http://127.0.0.1:{llama_port}", model="smol")
     backend = OpenAIHttpBackend.from_spec(spec)
     schema = {"type": "object", "properties": {"name": {"type": "string"},
               "age": {"type": "integer"}}, "required": ["name", "age"]}

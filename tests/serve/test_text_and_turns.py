@@ -1,18 +1,25 @@
-"""Streaming text adds up to the stored answer; messages become key and history."""
+"""Streaming text adds up to the stored answer; messages become key and history, and the
+history is fitted to the context."""
 
 from __future__ import annotations
 
 import itertools
 
+import httpx2 as httpx
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from stepchat.backends.scripted import ScriptedBackend
+from stepchat.core.conversation import MESSAGE_OVERHEAD, dropped_note
+from stepchat.core.settings import PipelineSettings
 from stepchat.core.tasks.text_task import segment_text, stitch_text
 from stepchat.core.types import ChatMessage
+from stepchat.serve.app import create_app
 from stepchat.serve.protocol import ApiError, MessageIn
 from stepchat.serve.textstream import TextStreamer
-from stepchat.serve.turns import history_budget, split_turns, trim_history
+from stepchat.serve.turns import split_turns
+from tests.serve.conftest import MODEL, live, make_pool
 
 PIECES = ["Paris", " is", " big", ".", "\n", "\n\n", " ", "  \n", "- ", "1. ", "* ", "item",
           "\t", "\r\n", "2)", "word", "\n  \n", "x"]
@@ -88,21 +95,31 @@ def test_split_turns_refuses_what_it_cannot_key(messages: list[MessageIn]) -> No
     assert info.value.status == 400
 
 
-def words(text: str) -> int:
-    return len(text.split())
+def test_history_is_fitted_to_the_context_by_whole_exchanges() -> None:
+    """The server sends earlier turns by the app's rule (`fit_history`): the newest whole
+    exchanges that fit beside the system prompt, the request and the reply budget; the
+    answer's notes say how many were left out."""
+    settings = PipelineSettings(max_tokens=20)
+    backend = ScriptedBackend(["Noted."], model_id=MODEL)
 
+    def cost(text: str) -> int:  # the scripted model counts words; the template adds some
+        return backend.count_tokens(text) + MESSAGE_OVERHEAD
 
-def test_trim_keeps_the_newest_turns_that_fit() -> None:
-    history = [ChatMessage("user" if i % 2 == 0 else "assistant", f"turn {i} " + "w " * 10)
-               for i in range(10)]
-    # Each turn costs 12 words + 4 for its role: 64 fits the last four.
-    assert trim_history(history, 64, words) == tuple(history[-4:])
-    assert trim_history(history, 10_000, words) == tuple(history)
-    assert trim_history(history, 0, words) == ()
-    # Room for five, but the fifth from the end is an assistant turn: it would lead.
-    assert trim_history(history, 80, words) == tuple(history[-4:])
-
-
-def test_history_budget_leaves_room_for_the_reply() -> None:
-    assert history_budget(2048, 256, "be brief", "solve it", words) == 2048 - 256 - 4 - 8
-    assert history_budget(100, 256, "", "x", words) == 0
+    history = []
+    for i in range(5):
+        history += [{"role": "user", "content": f"question {i} " + "w " * 10},
+                    {"role": "assistant", "content": f"answer {i} " + "w " * 10}]
+    exchange = cost(history[0]["content"]) + cost(history[1]["content"])
+    prompt = "Tell me about lighthouses."
+    # Room for the reply, the request, the system prompt and two exchanges, not three.
+    context = (settings.max_tokens + cost(prompt) + cost(settings.system_prompt)
+               + 2 * exchange + exchange // 2)
+    with live(create_app(make_pool(backend, settings=settings, context=context))) as url:
+        reply = httpx.post(
+            url + "/chat/completions", timeout=30,
+            json={"model": MODEL, "messages": [*history, {"role": "user", "content": prompt}]},
+        )
+    assert reply.status_code == 200, reply.text
+    sent = [m.content for m in backend.calls[-1] if m.role != "system"]
+    assert sent == [m["content"] for m in history[-4:]] + [prompt]
+    assert dropped_note(3) in reply.json()["stepchat"]["notes"]

@@ -7,9 +7,11 @@ only when told, the cursor does not blink and every test fixes its terminal size
 
 from __future__ import annotations
 
+import io
 import itertools
+import re
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -18,8 +20,9 @@ import pytest
 from stepchat.backends.scripted import Reply, ScriptedBackend
 from stepchat.config import Config, ModelSpec
 from stepchat.core import pipeline
-from stepchat.core.ports import FixedClock
+from stepchat.core.ports import CancelToken, FixedClock, GenerationCancelled
 from stepchat.core.settings import PipelineSettings
+from stepchat.core.types import ChatMessage, Completion
 from stepchat.embed.hashed import HashedEmbedder
 from stepchat.lazy import LazyBackend
 from stepchat.paths import UserPaths
@@ -33,13 +36,48 @@ MODELS = {
 }
 
 
+class PacedBackend(ScriptedBackend):
+    """A scripted backend that streams its reply word by word and stops after `pause_at`
+    words until the test sets `release`: the app is caught mid-answer, deterministically."""
+
+    def __init__(self, reply: str, pause_at: int, model_id: str = "tiny") -> None:
+        super().__init__([reply], model_id=model_id)
+        self.reply = reply
+        self.pause_at = pause_at
+        self.paused = threading.Event()
+        self.release = threading.Event()
+
+    def complete(
+        self,
+        messages: Sequence[ChatMessage],
+        *,
+        on_token: Callable[[str], None] | None = None,
+        cancel: CancelToken | None = None,
+        **_options: Any,
+    ) -> Completion:
+        self.calls.append(list(messages))
+        pieces = re.findall(r"\S+\s*|\s+", self.reply)
+        for i, piece in enumerate(pieces):
+            if i == self.pause_at:
+                self.paused.set()
+                self.release.wait(timeout=30)
+            if cancel is not None and cancel.is_set():
+                raise GenerationCancelled()
+            if on_token is not None:
+                on_token(piece)
+        return Completion(self.reply, 10, self.count_tokens(self.reply))
+
+
 class FakeLoader:
     """`load` for build_app: scripted backend per model id, one shared embedder and store.
 
     `gate`, when given, makes loading wait until the test sets it (the loading state);
     `error`, when given, makes loading fail with it (the error state); `model_gate`, when
     given, makes the model's own load wait for it, behind the lazy proxy the real loader
-    uses, while the cache is already open.
+    uses, while the cache is already open; `errors` makes the model load of the ids it
+    names fail (after the cache opened, as a missing GGUF does); `backend` replaces the
+    scripted backend; `warnings` are the notes a real loader returns (a cache that fell
+    back to memory).
     """
 
     def __init__(
@@ -49,11 +87,17 @@ class FakeLoader:
         gate: threading.Event | None = None,
         error: Exception | None = None,
         model_gate: threading.Event | None = None,
+        errors: dict[str, Exception] | None = None,
+        backend: ScriptedBackend | None = None,
+        warnings: Sequence[str] = (),
     ) -> None:
         self.replies = list(replies)
         self.gate = gate
         self.error = error
         self.model_gate = model_gate
+        self.errors = errors or {}
+        self.backend = backend
+        self.warnings = list(warnings)
         self.store = MemoryStore()
         self.embedder = HashedEmbedder()
         self.backends: list[ScriptedBackend] = []
@@ -65,13 +109,27 @@ class FakeLoader:
             self.gate.wait(timeout=120)
         if self.error is not None:
             raise self.error
-        backend = ScriptedBackend(self.replies, model_id=model_id or config.default_model)
+        model = model_id or config.default_model
+        backend = self.backend or ScriptedBackend(self.replies, model_id=model)
         self.backends.append(backend)
+        if model in self.errors:
+            backend = BrokenBackend(backend, self.errors[model])
         gate = self.model_gate
         if gate is None:
-            return Parts(backend, self.embedder, self.store)
+            return Parts(backend, self.embedder, self.store, list(self.warnings))
         return Parts(LazyBackend(backend.model_id, lambda: GatedBackend(backend, gate)),
-                     self.embedder, self.store)
+                     self.embedder, self.store, list(self.warnings))
+
+
+class BrokenBackend(ScriptedBackend):
+    """A model whose file turns out to be missing or damaged when it is loaded."""
+
+    def __init__(self, script: ScriptedBackend, error: Exception) -> None:
+        super().__init__(script._replies, model_id=script.model_id)
+        self.error = error
+
+    def load(self) -> float:
+        raise self.error
 
 
 class GatedBackend(ScriptedBackend):
@@ -104,6 +162,20 @@ class TickingClock(FixedClock):
         with self._lock:
             self._tick += 0.002
             return self._tick
+
+    def stall(self, seconds: float) -> None:
+        """Let `seconds` pass on the stopwatch, as a slow model call would."""
+        with self._lock:
+            self._tick += seconds
+
+
+def shown_text(static: Any, width: int = 40) -> str:
+    """What a Static shows, as plain text (for asserting on panels built from renderables)."""
+    from rich.console import Console
+
+    console = Console(width=width, record=True, color_system=None, file=io.StringIO())
+    console.print(static.content)
+    return console.export_text()
 
 
 @pytest.fixture(autouse=True)
@@ -160,6 +232,39 @@ async def settle(pilot: Any, rounds: int = 4) -> None:
         await app.workers.wait_for_complete()
         await pilot.pause()
     await pilot.wait_for_scheduled_animations()
+
+
+async def wait_until(pilot: Any, predicate: Callable[[], bool], tries: int = 300) -> None:
+    """Pause until `predicate()` holds (a worker reached a point), or fail."""
+    for _ in range(tries):
+        if predicate():
+            return
+        await pilot.pause(0.01)
+    raise AssertionError("condition never became true")
+
+
+async def send_until_paused(pilot: Any, prompt: str, backend: PacedBackend) -> None:
+    """Send `prompt` and wait until the paced model stops mid-answer, its words drawn."""
+    pilot.app.chat.prompt.text = prompt
+    await pilot.press("enter")
+    await wait_until(pilot, backend.paused.is_set)
+    await pilot.pause(0.2)
+
+
+FOUR_STATUSES = {
+    "answer": "",
+    "path": "patched",
+    "task": "linear",
+    "steps": [
+        {"text": "3x + 5 = 26", "status": "reused", "kind": "equation"},
+        {"text": "3x = 21", "status": "patched", "kind": "equation"},
+        {"text": "Divide both sides by 3.", "status": "regenerated", "kind": "prose"},
+        {"text": "x = 7", "status": "fallback", "kind": "final"},
+    ],
+    "tokens": {"generated": 4, "saved": 4},
+    "timings_ms": {"total": 44.0},
+}
+"""A record with one step of each status, for pictures of the four badges."""
 
 
 async def ask(pilot: Any, prompt: str) -> None:

@@ -22,7 +22,8 @@ from stepchat.core.ports import FixedClock
 from stepchat.core.types import ChatMessage
 from stepchat.store.memory import MemoryStore
 from stepchat.tui.app import StepchatApp, build_app
-from stepchat.tui.screens.dialogs import ConversationPickerScreen, ModelPickerScreen
+from stepchat.tui.screens.conversations import ConversationPickerScreen
+from stepchat.tui.screens.dialogs import ConfirmScreen, ModelPickerScreen
 from stepchat.tui.screens.inspector import InspectorScreen
 from stepchat.tui.widgets.savings import StatusLine
 from stepchat.tui.widgets.steps import AnswerView, StepBlock, UserTurn
@@ -408,8 +409,11 @@ async def test_clear_empties_the_conversation(make_app: Any, config: Config) -> 
         await ask(pilot, PROMPT)
         path = config.paths.history_dir / f"{app.conversation.id}.json"
         assert path.exists()
-        await app.action_clear()
+        app.action_clear()
         await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("y")
+        await settle(pilot)
         assert app.conversation.turns == []
         assert not path.exists()
         assert not app.chat.query(UserTurn)
@@ -429,8 +433,8 @@ async def test_palette_lists_the_app_commands(make_app: Any) -> None:
             "Open conversation",
             "Cache inspector",
             "Switch model",
-            "Toggle no-reuse",
-            "Toggle no-store",
+            "Turn cache reuse off",
+            "Turn answer storing off",
             "Export transcript",
         } <= titles
 

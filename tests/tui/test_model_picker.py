@@ -10,7 +10,7 @@ import pytest
 from textual.widgets import OptionList
 
 from stepchat.bench.servers import free_port
-from stepchat.config import Config, ModelSpec
+from stepchat.config import Config, ServerSpec
 from stepchat.core.ports import FixedClock
 from stepchat.embed.hashed import HashedEmbedder
 from stepchat.runtime import Parts, load_backend
@@ -27,7 +27,7 @@ SIZE = (110, 36)
 
 @pytest.fixture
 def with_server(config: Config) -> Config:
-    down = ModelSpec(
+    down = ServerSpec(
         id="remote", name="Remote Server", kind="openai",
         base_url=f"http://127.0.0.1:{free_port()}", model="m", timeout_s=2,
     )
@@ -39,7 +39,7 @@ class ServerAwareLoader(FakeLoader):
 
     def __call__(self, config: Config, model_id: str | None) -> Parts:
         spec = config.model(model_id)
-        if not spec.is_server:
+        if not isinstance(spec, ServerSpec):
             return super().__call__(config, model_id)
         self.calls.append(model_id)
         backend = load_backend(config, model_id)

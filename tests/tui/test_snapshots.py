@@ -12,7 +12,7 @@ from typing import Any
 from stepchat.config import ConfigError
 from stepchat.core.events import RouteEvent, StepEvent, TokenEvent
 from stepchat.core.ports import BackendError
-from stepchat.core.types import AnswerStep, CachePath, StepStatus
+from stepchat.core.types import AnswerStep, CachePath, StepStatus, TaskKind
 from stepchat.tui.widgets.steps import AnswerView
 
 from .conftest import LINEAR_REPLIES, FakeLoader, ask, settle
@@ -65,7 +65,7 @@ def test_answer_with_all_four_step_kinds(snap_compare: Any, make_app: Any) -> No
 
     async def run_before(pilot: Any) -> None:
         await settle(pilot)
-        view = pilot.app.chat.add_turn("Solve 3x + 5 = 26 for x, and explain.")
+        view = await pilot.app.chat.add_turn("Solve 3x + 5 = 26 for x, and explain.")
         await pilot.pause()
         await view.finish(FOUR_KINDS)
         await pilot.pause()
@@ -80,12 +80,12 @@ def test_streaming_tokens_under_settled_steps(snap_compare: Any, make_app: Any) 
 
     async def run_before(pilot: Any) -> None:
         await settle(pilot)
-        view: AnswerView = pilot.app.chat.add_turn("Solve 3x + 5 = 26 for x.")
+        view: AnswerView = await pilot.app.chat.add_turn("Solve 3x + 5 = 26 for x.")
         await pilot.pause()
-        view.apply(RouteEvent(CachePath.PATCHED))
-        view.apply(StepEvent(0, AnswerStep("3x + 5 = 26", "equation", StepStatus.REUSED)))
+        await view.apply(RouteEvent(CachePath.PATCHED, task=TaskKind.LINEAR))
+        await view.apply(StepEvent(0, AnswerStep("3x + 5 = 26", "equation", StepStatus.REUSED)))
         for piece in ("Subtract", " 5", " from", " both"):
-            view.apply(TokenEvent(piece, StepStatus.PATCHED))
+            await view.apply(TokenEvent(piece, StepStatus.PATCHED))
         await pilot.pause()
 
     assert snap_compare(make_app(), terminal_size=WIDE, run_before=run_before)

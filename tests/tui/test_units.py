@@ -15,14 +15,8 @@ import pytest
 from stepchat.config import ConfigError
 from stepchat.core.ports import BackendError
 from stepchat.tui.errors import describe
-from stepchat.tui.history import (
-    Conversation,
-    History,
-    HistoryError,
-    Turn,
-    export_markdown,
-    to_markdown,
-)
+from stepchat.tui.export import export_markdown, to_markdown
+from stepchat.tui.history import Conversation, History, HistoryError, Turn
 from stepchat.tui.sanitize import clean, one_line, plain
 from stepchat.tui.stats import SessionStats, format_age, format_bytes, format_ms
 
@@ -62,29 +56,59 @@ def test_one_line() -> None:
 # ---- stats ------------------------------------------------------------------------------
 
 
-def _record(path: str, generated: int, saved: int, generate_ms: float, total_ms: float) -> dict:
+def _record(
+    path: str,
+    generated: int,
+    saved: int,
+    generate_ms: float,
+    total_ms: float,
+    *,
+    stored: str | None = None,
+    matched: str | None = None,
+) -> dict:
     return {
         "path": path,
+        "hit": path in ("reuse-only", "patched"),
         "tokens": {"prompt": 0, "generated": generated, "saved": saved},
         "timings_ms": {"generate": generate_ms, "total": total_ms},
         "skip_reason": None,
+        "stored_entry": stored,
+        "matched_entry": matched,
     }
 
 
 def test_session_stats() -> None:
     stats = SessionStats()
     assert stats.hit_rate is None and stats.seconds_saved is None
-    stats.record(_record("miss", 40, 0, 500.0, 520.0))  # 80 tok/s
-    stats.record(_record("reuse-only", 0, 40, 0.0, 3.0))
-    stats.record(_record("patched", 8, 32, 100.0, 110.0))
+    stats.record(_record("miss", 40, 0, 500.0, 520.0, stored="e1"))  # 80 tok/s
+    stats.record(_record("reuse-only", 0, 40, 0.0, 3.0, matched="e1"))
+    stats.record(_record("patched", 8, 32, 100.0, 110.0, matched="old"))
     stats.record(_record("skip-reuse", 40, 0, 500.0, 505.0))
     assert stats.requests == 4
     assert stats.hit_rate == 0.5
     assert stats.tokens_saved == 72
-    assert stats.tokens_per_second == pytest.approx(88 / 1.1)
-    assert stats.seconds_saved == pytest.approx(72 / (88 / 1.1))
+    assert stats.tokens_per_second == pytest.approx(80)
+    # The reuse replaced the measured 520 ms answer; the patch replaced an entry from an
+    # earlier session, priced as its 40 tokens at 80 tok/s (500 ms), less its own 110 ms.
+    assert stats.seconds_saved == pytest.approx((520 - 3 + 500 - 110) / 1000)
     assert stats.last is not None and stats.last.path == "skip-reuse"
     assert stats.last.full == 40
+
+
+def test_a_slow_first_answer_does_not_skew_speed_or_reprice_savings() -> None:
+    """The issue's session: the first answer ran at 2 tok/s (the model warming up), the
+    rest at 40; the pooled average said 8 tok/s and every new answer re-priced all savings.
+    The median reads 40, and a saving once counted stays counted."""
+    stats = SessionStats()
+    stats.record(_record("miss", 10, 0, 5000.0, 5100.0, stored="slow"))
+    for n in range(4):
+        stats.record(_record("miss", 40, 0, 1000.0, 1050.0, stored=f"e{n}"))
+    assert stats.tokens_per_second == pytest.approx(40)
+    stats.record(_record("reuse-only", 0, 10, 0.0, 5.0, matched="slow"))
+    first = stats.seconds_saved
+    assert first == pytest.approx(5.095)
+    stats.record(_record("miss", 40, 0, 200.0, 210.0))  # a fast answer moves the median...
+    assert stats.seconds_saved == first  # ...but not what was already saved
 
 
 def test_formats() -> None:
@@ -186,3 +210,24 @@ def test_importing_the_app_loads_no_heavy_module() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
     )
     assert out.stdout.strip() == ""
+
+
+# ---- JSON members nothing confirmed -----------------------------------------------------
+
+
+def test_unchecked_json_members_carry_a_mark_and_checked_ones_do_not() -> None:
+    from textual.widgets import Static
+
+    from stepchat.tui.widgets.steps import step_body, step_from_record
+
+    def shown(check: str | None) -> str:
+        step = step_from_record(
+            {"text": '"role": "admin"', "status": "patched", "kind": "member", "key": "role",
+             "check": check}
+        )
+        body = step_body(step)
+        assert isinstance(body, Static)
+        return str(body.content)
+
+    assert "? unchecked" in shown("typed") and "? unchecked" in shown("unchecked")
+    assert "?" not in shown("stated") and "?" not in shown("open") and "?" not in shown(None)

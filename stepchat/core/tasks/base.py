@@ -61,11 +61,12 @@ class Generation:
         max_tokens: int | None = None,
         stop: Sequence[str] = (),
     ) -> Completion:
+        cap = self.settings.max_tokens  # the model's own limit; a task may ask for less
         started = self.clock.monotonic()
         try:
             result = self.backend.complete(
                 messages,
-                max_tokens=max_tokens or self.settings.max_tokens,
+                max_tokens=min(max_tokens or cap, cap),
                 stop=stop,
                 json_schema=json_schema,
                 on_token=lambda piece: self.on_event(TokenEvent(piece, status)),

@@ -1,14 +1,21 @@
 """JSON objects: one step per requested key, stitched into exactly one object.
 
-A member holds when its key is still required, its value has the asked type and agrees
-with any value the prompt states. Values the prompt states are filled in directly; only
-the keys nobody stated go to the model, with decoding constrained to their schema.
+A member holds when its key is still required, its value has the asked type and equals
+any value the prompt states for it. Each served member says what checked it: `stated` (the
+prompt states this value), `open` (the prompt leaves the key to the model, e.g. "a short
+description"), `typed` (only its type could be checked) or `unchecked` (the prompt may state
+a value for it that could not be placed, or the model gave none). An answer is verified only
+when every member is stated or open. A member reused from another request holds only when
+the new prompt states its value, or leaves the key open in the same words: a value that came
+from an earlier prompt is never served for a prompt that does not state it.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
@@ -16,12 +23,15 @@ import jsonschema
 
 from stepchat.core.jsonextract import extract_object, is_single_object
 from stepchat.core.tasks.base import Generation, Task
-from stepchat.core.tasks.common import has_negation, mentions_any, slots_in
+from stepchat.core.tasks.common import has_negation, slots_in
 from stepchat.core.tasks.json_spec import JsonSpec, read_spec
+from stepchat.core.tasks.json_types import default_value, same_value, type_schema
 from stepchat.core.types import AnswerStep, ChatMessage, Step, StepStatus, TaskKind
 
 _SYSTEM = "You reply with exactly one JSON object and nothing else."
-_DEFAULTS: dict[str, Any] = {"string": "", "integer": 0, "number": 0, "boolean": False}
+
+STATED, OPEN, TYPED, UNCHECKED = "stated", "open", "typed", "unchecked"
+"""What checked a served member; only STATED and OPEN members make an answer verified."""
 
 
 def member_text(key: str, value: Any) -> str:
@@ -46,18 +56,27 @@ def _validator(schema_text: str) -> jsonschema.protocols.Validator:
 
 
 def _type_ok(value: Any, type_name: str) -> bool:
-    schema = json.dumps({"type": type_name})
+    schema = json.dumps(type_schema(type_name))
     return bool(_validator(schema).is_valid(value))
 
 
 def _budget(keys: int) -> int:
     """Tokens a JSON object of `keys` short members needs, with room to spare."""
-    return 16 + 40 * keys
+    return 16 + 40 * keys if keys else 200
+
+
+def wording(prompt: str) -> str:
+    """The prompt's words without case or punctuation: an open member (a description of
+    Bruno) is reused only for the same words, since any changed word may change it."""
+    return " ".join(re.findall(r"\w+", prompt.lower()))
 
 
 def spec_of(task: Task) -> JsonSpec:
     c = task.constraints
-    return JsonSpec(tuple(c["keys"]), dict(c["types"]), dict(c["entities"]), (0, 0))
+    return JsonSpec(
+        tuple(c["keys"]), dict(c["types"]), dict(c["entities"]),
+        tuple(c.get("open", ())), tuple(c.get("pending", ())),
+    )
 
 
 class JsonHandler:
@@ -83,6 +102,11 @@ class JsonHandler:
             "operation": "json",
             "slots": slots_in(prompt),
         }
+        if spec.open:
+            constraints["open"] = list(spec.open)
+            constraints["wording"] = wording(prompt)
+        if spec.pending:
+            constraints["pending"] = list(spec.pending)
         typed = ",".join(f"{k}:{spec.types[k]}" for k in sorted(spec.keys))
         # Same keys and types is the same structure however the request is phrased; the
         # checks, not the wording, decide whether the cached values still hold.
@@ -112,39 +136,77 @@ class JsonHandler:
     def verify(
         self, task: Task, steps: Sequence[Step], cached: dict[str, Any] | None = None
     ) -> list[bool]:
+        """Per member: right key, once, right type, the stated value if any. A member reused
+        from `cached` needs more: its value stated by this prompt, or its key left open by
+        the very same words."""
         spec = spec_of(task)
-        # Constants and names of the cached prompt that the new one no longer has: a member
-        # still carrying one belongs to the old request, even where no key states it.
-        gone = set(cached.get("slots", [])) - set(task.constraints["slots"]) if cached else set()
+        same_words = cached is not None and "wording" in cached and (
+            cached["wording"] == task.constraints.get("wording")
+        )
         seen: set[str] = set()
         results = []
         for step in steps:
             ok, value = member_value(step)
             key = step.key or ""
-            ok = ok and key in spec.keys and key not in seen
-            if ok and self.strict:
-                ok = _type_ok(value, spec.types[key])
+            ok = ok and key not in seen and (key in spec.keys or not spec.keys)
+            if ok and self.strict and spec.keys:
+                type_name = spec.types[key]
+                ok = _type_ok(value, type_name)
                 if ok and key in spec.entities:
-                    ok = value == spec.entities[key]
-                elif ok and gone:
-                    ok = not mentions_any(json.dumps(value, ensure_ascii=False), gone)
+                    ok = same_value(value, spec.entities[key])
+                elif ok and cached is not None:
+                    ok = key in spec.open and same_words
+                    ok = ok and not same_value(value, default_value(type_name))
+            elif ok and not spec.keys:
+                ok = cached is None
             seen.add(key)
             results.append(ok)
         return results
+
+    def annotate(self, task: Task, steps: Sequence[AnswerStep]) -> list[AnswerStep]:
+        """Each member marked with what checked it (see the module docstring)."""
+        if not self.strict:
+            return list(steps)
+        spec = spec_of(task)
+        return [replace(s, check=self._check(spec, s)) for s in steps]
+
+    @staticmethod
+    def _check(spec: JsonSpec, step: AnswerStep) -> str:
+        ok, value = member_value(step.step)
+        key = step.key or ""
+        if step.check == UNCHECKED or not ok or key not in spec.types:
+            return UNCHECKED
+        if not _type_ok(value, spec.types[key]):
+            return UNCHECKED
+        if key in spec.entities:
+            return STATED if same_value(value, spec.entities[key]) else UNCHECKED
+        if key in spec.open:
+            placeholder = same_value(value, default_value(spec.types[key]))
+            return UNCHECKED if placeholder else OPEN
+        return UNCHECKED if key in spec.pending else TYPED
 
     def integrity(self, task: Task, text: str) -> bool | None:
         if not is_single_object(text):
             return False
         obj = json.loads(text)
         spec = spec_of(task)
+        if not spec.keys:
+            # Any object answers a request that names no keys; nothing in it can be checked.
+            return not self.strict
         if set(obj) != set(spec.keys):
             return False
         if not self.strict:
             return True
-        schema = json.dumps(spec.schema(), sort_keys=True)
+        schema = json.dumps(spec.schema(typed=True), sort_keys=True)
         if not _validator(schema).is_valid(obj):
             return False
-        return all(obj[k] == v for k, v in spec.entities.items())
+        if not all(same_value(obj[k], v) for k, v in spec.entities.items()):
+            return False
+        return all(
+            k in spec.entities
+            or (k in spec.open and not same_value(obj[k], default_value(spec.types[k])))
+            for k in spec.keys
+        )
 
     def substitute(
         self, task: Task, cached: dict[str, Any], steps: Sequence[Step]
@@ -167,6 +229,9 @@ class JsonHandler:
 
     def generate(self, task: Task, gen: Generation, *, verify: bool = True) -> list[AnswerStep]:
         spec = spec_of(task)
+        if verify and self.fill_stated and spec.keys and set(spec.keys) <= set(spec.entities):
+            # Every value is stated: the prompt alone writes the object, no model needed.
+            return self.patch(task, [], [], gen)
         reply = gen.complete(
             [ChatMessage("system", _SYSTEM), ChatMessage("user", task.prompt)],
             StepStatus.REGENERATED,
@@ -201,6 +266,8 @@ class JsonHandler:
         self, task: Task, steps: Sequence[AnswerStep], passed: Sequence[bool], gen: Generation
     ) -> list[AnswerStep]:
         spec = spec_of(task)
+        if not spec.keys:
+            return [s for s, ok in zip(steps, passed, strict=True) if ok]
         good: dict[str, AnswerStep] = {
             s.key: s for s, ok in zip(steps, passed, strict=True) if ok and s.key
         }
@@ -218,8 +285,10 @@ class JsonHandler:
         still = tuple(k for k in spec.keys if k not in good)
         for key in still:
             gen.notes.append(f"no valid value for {key!r} from the model: typed default used")
-            value = spec.entities.get(key, _DEFAULTS[spec.types[key]])
-            good[key] = AnswerStep(member_text(key, value), "member", StepStatus.FALLBACK, key)
+            value = spec.entities.get(key, default_value(spec.types[key]))
+            good[key] = AnswerStep(
+                member_text(key, value), "member", StepStatus.FALLBACK, key, check=UNCHECKED
+            )
         return [good[k] for k in spec.keys]
 
     def _ask_for(
@@ -244,7 +313,7 @@ class JsonHandler:
         )
         obj = extract_object(reply.text)
         if obj is None:
-            obj = self._repair(reply.text, JsonSpec(missing, spec.types, {}, (0, 0)), gen)
+            obj = self._repair(reply.text, JsonSpec(missing, spec.types, {}), gen)
         found: dict[str, AnswerStep] = {}
         for key in missing:
             if obj is None or key not in obj:

@@ -11,9 +11,12 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from stepchat.core.connectives import is_connective
 from stepchat.core.linear import (
+    FoundEquation,
     LinearForm,
     Solution,
+    equations_in,
     find_equation,
     linear_form,
     solver_steps,
@@ -137,13 +140,7 @@ class LinearHandler:
             if step.kind == "final":
                 ok = _final_ok(step.text, variable, target)
             else:
-                verdict = _equation_verdict(step.text, variable, target)
-                if verdict is None:
-                    ok = set(numbers_in(_STEP_LABEL.sub("", step.text))) <= allowed
-                else:
-                    ok = verdict
-                    if ok:
-                        allowed.update(numbers_in(step.text))
+                ok = _step_holds(step.text, variable, target, allowed)
             results.append(ok)
         return results
 
@@ -293,11 +290,24 @@ def _final_ok(text: str, variable: str, target: Solution) -> bool:
     return text.strip() == target.final_line(variable)
 
 
-def _equation_verdict(text: str, variable: str, target: Solution) -> bool | None:
-    """True/False when the line states an equation, None when it is prose."""
-    found = find_equation(text)
-    if found is None:
-        return None
+def _step_holds(text: str, variable: str, target: Solution, allowed: set[str]) -> bool:
+    """Every equation on the step has the problem's solution set, and the words around them
+    are connective prose naming only numbers seen so far (`allowed`, which a step with
+    equations extends)."""
+    body = _STEP_LABEL.sub("", text)
+    equations, words = equations_in(body)
+    if not all(_equation_holds(found, variable, target) for found in equations):
+        return False
+    known = {number.lstrip("-") for number in allowed}
+    if not is_connective(words, {variable}, known):
+        return False
+    if equations:
+        allowed.update(numbers_in(body))
+    return True
+
+
+def _equation_holds(found: FoundEquation, variable: str, target: Solution) -> bool:
+    """A true statement about numbers, or an equation in the unknown with the same solutions."""
     if not found.variables:
         try:
             true_statement = bool((found.lhs - found.rhs) == 0)

@@ -12,9 +12,74 @@ from stepchat.core.textgate.normalize import GateOptions, reduce_text
 from stepchat.core.types import AnswerStep, Step, StepStatus, TaskKind
 
 _ITEM = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
+_FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 
 
 def segment_text(text: str) -> list[Step]:
+    """Steps of open text: a fenced code block is one step, blank lines and all, so code
+    is shown, copied and exported whole; the prose around it splits into paragraphs and
+    list items."""
+    steps: list[Step] = []
+    for kind, chunk in _fenced_blocks(text.strip()):
+        if kind == "code":
+            steps.append(Step(chunk, "code"))
+        else:
+            steps.extend(_prose_steps(chunk))
+    return steps
+
+
+def _fenced_blocks(text: str) -> list[tuple[str, str]]:
+    """("code", block) for each fenced block, fences included, and ("prose", text) between.
+
+    A fence closes on a line of the same character at least as long (CommonMark); one left
+    open (a reply cut at its token limit) runs to the end of the text.
+    """
+    blocks: list[tuple[str, str]] = []
+    prose: list[str] = []
+    code: list[str] = []
+    fence = ""
+    for line in text.splitlines():
+        if not fence:
+            opening = _FENCE.match(line)
+            if opening is None:
+                prose.append(line)
+                continue
+            if prose:
+                blocks.append(("prose", "\n".join(prose)))
+                prose = []
+            fence, code = opening.group(1), [line]
+            continue
+        code.append(line)
+        if _closes(line, fence):
+            blocks.append(("code", "\n".join(code)))
+            fence, code = "", []
+    if fence:
+        blocks.append(("code", "\n".join(code)))
+    if prose:
+        blocks.append(("prose", "\n".join(prose)))
+    return blocks
+
+
+def _closes(line: str, fence: str) -> bool:
+    """A closing fence: the opening character only, at least as many (CommonMark)."""
+    closing = line.strip()
+    return closing.startswith(fence) and set(closing) == {fence[0]}
+
+
+def fence_after(text: str, fence: str = "") -> str:
+    """The fence still open after `text` (given the one open before it), or "".
+
+    Lets a writer that joins steps (the Markdown export) know whether it is inside code,
+    where a note of its own would become part of the code."""
+    for line in text.splitlines():
+        if fence:
+            fence = "" if _closes(line, fence) else fence
+        elif (opening := _FENCE.match(line)) is not None:
+            fence = opening.group(1)
+    return fence
+
+
+def _prose_steps(text: str) -> list[Step]:
     steps: list[Step] = []
     for block in re.split(r"\n\s*\n", text.strip()):
         lines = [ln.rstrip() for ln in block.splitlines() if ln.strip()]

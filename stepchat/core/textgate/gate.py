@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -22,6 +23,12 @@ DIRECTION_WORDS = frozenset({
     "to", "from", "into", "onto", "out", "of", "in", "off", "on", "than", "vs", "versus",
     "before", "after", "above", "below", "over", "under", "up", "down", "per", "by", "between",
 })
+ALIGNED_TOKENS = 200
+"""Past this length the changed tokens are found by counting, not by aligning the two sides."""
+MAX_TYPOS = 8
+"""More misspellings than this and the requests are not taken for the same one."""
+NAMED_TOKENS = 64
+"""How many distinct changed tokens per side are examined to name the change."""
 
 
 @dataclass(frozen=True)
@@ -68,7 +75,7 @@ def _typos_only(
     if len(a) != len(b):
         return False
     differing = [(x, y) for x, y in zip(a, b, strict=True) if x != y]
-    if not differing or len(differing) * 3 > len(a):
+    if not differing or len(differing) > MAX_TYPOS or len(differing) * 3 > len(a):
         return False
     return all(_is_typo(x, y, text_a, text_b, known) for x, y in differing)
 
@@ -115,13 +122,9 @@ def _difference(old: Reduced, new: Reduced, old_text: str, new_text: str) -> Ver
     if sorted(a) == sorted(b):
         moved = _first_moved(a, b)
         return Verdict(False, "word order changed", moved)
-    removed: list[str] = []
-    added: list[str] = []
-    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
-        if tag != "equal":
-            removed.extend(a[i1:i2])
-            added.extend(b[j1:j2])
+    removed, added = _changed_tokens(a, b)
     change = _show(removed, old_text) + " → " + _show(added, new_text)
+    removed, added = _distinct(removed)[:NAMED_TOKENS], _distinct(added)[:NAMED_TOKENS]
     changed = set(removed) | set(added)
     if changed & NEGATIONS or any(_negated_prefix(x, y) for x in removed for y in added):
         return Verdict(False, "negation changed", change)
@@ -134,6 +137,39 @@ def _difference(old: Reduced, new: Reduced, old_text: str, new_text: str) -> Ver
     if changed & DIRECTION_WORDS:
         return Verdict(False, "a direction or relation changed", change)
     return Verdict(False, "the wording changed", change)
+
+
+def _changed_tokens(a: Sequence[str], b: Sequence[str]) -> tuple[list[str], list[str]]:
+    """The tokens only the old side has and those only the new side has, each in its order.
+
+    An alignment is quadratic in the worst case (a pasted wall of `=` took seconds), so past
+    `ALIGNED_TOKENS` the sides are compared as multisets: the verdict is "different" either
+    way, and only the wording of the reason is coarser.
+    """
+    if max(len(a), len(b)) > ALIGNED_TOKENS:
+        only_a, only_b = Counter(a) - Counter(b), Counter(b) - Counter(a)
+        return _in_order(a, only_a), _in_order(b, only_b)
+    removed: list[str] = []
+    added: list[str] = []
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
+        if tag != "equal":
+            removed.extend(a[i1:i2])
+            added.extend(b[j1:j2])
+    return removed, added
+
+
+def _distinct(tokens: Sequence[str]) -> list[str]:
+    return list(dict.fromkeys(tokens))
+
+
+def _in_order(tokens: Sequence[str], wanted: Counter[str]) -> list[str]:
+    left = Counter(wanted)
+    picked = []
+    for token in tokens:
+        if left[token] > 0:
+            left[token] -= 1
+            picked.append(token)
+    return picked
 
 
 def _negated_prefix(x: str, y: str) -> bool:

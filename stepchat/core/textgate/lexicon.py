@@ -81,9 +81,9 @@ _VARIANTS = [
     ("ageing", "aging"), ("instal", "install"), ("instals", "installs"),
     ("artefact", "artifact"), ("plough", "plow"), ("pyjamas", "pajamas"),
     # one thing, two spellings
-    ("e-mail", "email"), ("e-mails", "emails"), ("wifi", "wi-fi"), ("wi-fi", "wi-fi"),
-    ("ok", "okay"), ("log-in", "login"), ("sign-in", "signin"), ("online", "online"),
-    ("on-line", "online"), ("website", "website"), ("web-site", "website"),
+    ("e-mail", "email"), ("e-mails", "emails"), ("wifi", "wi-fi"),
+    ("ok", "okay"), ("log-in", "login"), ("sign-in", "signin"),
+    ("on-line", "online"), ("web-site", "website"),
     ("u", "you"), ("ur", "your"), ("r", "are"), ("thru", "through"), ("tho", "though"),
     # one meaning, two words
     ("quickest", "fastest"), ("quick", "fast"), ("quicker", "faster"), ("quickly", "fast"),

@@ -135,7 +135,7 @@ def _expand_contractions(text: str) -> str:
     text = re.sub(r"\bi'm\b", "i am", text)
     text = re.sub(rf"\b({CONTRACTION_IS})'?s\b", r"\1 is", text)
     text = re.sub(r"(\w)'s\b", r"\1", text)  # possessive: "child's" -> "child"
-    return re.sub(r"(\w{2,}s)'(?=\s|$)", r"\1", text)  # "residents' permit"
+    return re.sub(r"\b(\w{2,}s)'(?=\s|$)", r"\1", text)  # "residents' permit"
 
 
 def _canonical_tokens(raw: tuple[str, ...], options: GateOptions) -> tuple[str, ...]:
@@ -188,47 +188,27 @@ def _merge_phrases(tokens: list[str]) -> tuple[str, ...]:
 
 def _strip_filler(clauses: list[tuple[str, ...]]) -> tuple[tuple[str, ...], ...]:
     """Greetings and courtesy at either end of the request, as whole clauses or prefixes."""
-    kept = [list(c) for c in clauses if c not in CLAUSE_FILLER]
-    while kept:
-        first = kept[0]
-        stripped = _strip_leading(first)
-        if not stripped:
-            kept.pop(0)
-            continue
-        kept[0] = stripped
-        break
-    while kept:
-        last = kept[-1]
-        stripped = _strip_trailing(last)
-        if not stripped:
-            kept.pop()
-            continue
-        kept[-1] = stripped
-        break
-    return tuple(tuple(c) for c in kept if c)
+    kept = [c for c in clauses if c not in CLAUSE_FILLER]
+    kept = _strip_end(kept, LEADING_FILLER)
+    backwards = [c[::-1] for c in reversed(kept)]
+    trailing = tuple(p[::-1] for p in TRAILING_FILLER)
+    return tuple(c[::-1] for c in reversed(_strip_end(backwards, trailing)))
 
 
-def _strip_leading(tokens: list[str]) -> list[str]:
-    changed = True
-    while changed and tokens:
-        changed = False
-        for phrase in LEADING_FILLER:
-            n = len(phrase)
-            if tuple(tokens[:n]) == phrase:
-                tokens = tokens[n:]
-                changed = True
-                break
-    return tokens
-
-
-def _strip_trailing(tokens: list[str]) -> list[str]:
-    changed = True
-    while changed and tokens:
-        changed = False
-        for phrase in TRAILING_FILLER:
-            n = len(phrase)
-            if tuple(tokens[-n:]) == phrase:
-                tokens = tokens[:-n]
-                changed = True
-                break
-    return tokens
+def _strip_end(
+    clauses: list[tuple[str, ...]], phrases: tuple[tuple[str, ...], ...]
+) -> list[tuple[str, ...]]:
+    """Remove `phrases` from the front of the first clause, repeatedly, dropping clauses they
+    empty; the trailing side is the same walk over the reversed request."""
+    clauses = list(clauses)
+    while clauses:
+        tokens = clauses[0]
+        match = next((p for p in phrases if tokens[: len(p)] == p), None)
+        if match is None:
+            break
+        tokens = tokens[len(match):]
+        if tokens:
+            clauses[0] = tokens
+        else:
+            clauses.pop(0)
+    return clauses

@@ -3,28 +3,32 @@
 It only lays out and paints; the app owns the conversation, the cache and the workers and
 calls the methods here (`add_turn`, `restore`, `show_banner`, `refresh_savings`). Wide
 terminals get the savings side panel; narrow ones a one-line status bar instead.
+
+Typing always reaches the prompt box: a printable key pressed while something else has
+focus (after a mouse drag, or on a focused answer) moves focus back and types it there.
+PageUp/PageDown scroll the transcript from anywhere; End (in an empty prompt box) or
+Ctrl+End returns to the newest text and follows it again.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import Horizontal
 from textual.widgets import Footer, Header, Static
 
 from stepchat.tui.history import Conversation
-from stepchat.tui.sanitize import plain
+from stepchat.tui.sanitize import one_line, plain
 from stepchat.tui.screens.base import AppScreen
 from stepchat.tui.stats import SessionStats
 from stepchat.tui.widgets.prompt import PromptInput
 from stepchat.tui.widgets.savings import PanelState, SavingsPanel, StatusLine
 from stepchat.tui.widgets.steps import AnswerView, UserTurn
-
-if TYPE_CHECKING:
-    pass
+from stepchat.tui.widgets.transcript import Transcript
 
 WELCOME = (
     "Ask a question. Answers are built from verified steps: ✓ reused from the cache, "
@@ -41,6 +45,9 @@ class ChatScreen(AppScreen):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel"),
+        Binding("pageup", "scroll_transcript(-1)", "Page up", show=False),
+        Binding("pagedown", "scroll_transcript(1)", "Page down", show=False),
+        Binding("end,ctrl+end", "follow_again", "Newest", show=False),
     ]
 
     def __init__(self, *, blink: bool = True) -> None:
@@ -50,7 +57,7 @@ class ChatScreen(AppScreen):
     def compose(self) -> ComposeResult:
         yield Header()
         with Horizontal(id="main"):
-            with VerticalScroll(id="transcript"):
+            with Transcript(id="transcript"):
                 yield Static(Text(WELCOME), id="welcome", markup=False)
             yield SavingsPanel(id="savings")
         yield Static("", id="banner", markup=False)
@@ -62,17 +69,31 @@ class ChatScreen(AppScreen):
         self.query_one(PromptInput).focus()
 
     def follow(self) -> None:
-        """Keep the newest text in view once the transcript overflows.
+        """Keep the newest text in view, unless the user scrolled up to read."""
+        self.call_after_refresh(self.transcript.follow)
 
-        Anchoring a short transcript would push it to the bottom of the screen, so the
-        anchor is only set once there is something to scroll; scrolling up releases it.
-        """
-        self.call_after_refresh(self._anchor_if_overflowing)
-
-    def _anchor_if_overflowing(self) -> None:
+    def action_scroll_transcript(self, direction: int) -> None:
         transcript = self.transcript
-        if not transcript.is_anchored and transcript.max_scroll_y > 0:
-            transcript.anchor()
+        if direction < 0:
+            transcript.scroll_page_up()
+        else:
+            transcript.scroll_page_down()
+
+    def action_follow_again(self) -> None:
+        self.transcript.resume_following()
+
+    def on_key(self, event: events.Key) -> None:
+        """A printable key typed while the prompt box lacks focus goes to the prompt box."""
+        prompt = self.prompt
+        if self.focused is prompt or not event.is_printable or not event.character:
+            return
+        if event.key in self.active_bindings:
+            return  # a focused answer's copy keys, for instance
+        event.stop()
+        event.prevent_default()
+        prompt.focus()
+        prompt.move_cursor(prompt.document.end)
+        prompt.insert(event.character)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "cancel":
@@ -87,14 +108,27 @@ class ChatScreen(AppScreen):
         return self.query_one(PromptInput)
 
     @property
-    def transcript(self) -> VerticalScroll:
-        return self.query_one("#transcript", VerticalScroll)
+    def transcript(self) -> Transcript:
+        return self.query_one("#transcript", Transcript)
 
-    def add_turn(self, prompt: str) -> AnswerView:
-        """Show a new user turn and an empty answer under it; return the answer view."""
-        self.query("#welcome").remove()
+    async def add_turn(self, prompt: str) -> AnswerView:
+        """Show a new user turn and an empty answer under it; return the answer view,
+        mounted, so the first streamed events find its parts."""
+        await self.query("#welcome").remove()
         view = AnswerView()
-        self.transcript.mount_all([UserTurn(prompt), view])
+        await self.transcript.mount_all([UserTurn(prompt), view])
+        self.follow()
+        return view
+
+    async def replace_last_answer(self) -> AnswerView:
+        """A fresh answer view in place of the newest one (Regenerate)."""
+        view = AnswerView()
+        old = self.transcript.query(AnswerView)
+        if old:
+            await self.transcript.mount(view, after=old.last())
+            await old.last().remove()
+        else:
+            await self.transcript.mount(view)
         self.follow()
         return view
 
@@ -104,22 +138,16 @@ class ChatScreen(AppScreen):
         await transcript.remove_children()
         widgets: list[UserTurn | AnswerView | Static] = []
         for turn in conversation.turns:
-            widgets.append(UserTurn(turn.prompt))
-            view = AnswerView(turn.record)
-            if turn.record is None:
-                view.error = turn.error
-                view.cancelled = turn.cancelled
-                view.status_text = "not answered"
-            widgets.append(view)
+            widgets += [UserTurn(turn.prompt), AnswerView.from_turn(turn)]
         if not widgets:
             widgets.append(Static(Text(WELCOME), id="welcome", markup=False))
-        transcript.anchor(False)
+        transcript.reset()
         await transcript.mount_all(widgets)
         self.follow()
 
     async def clear_transcript(self) -> None:
         transcript = self.transcript
-        transcript.anchor(False)
+        transcript.reset()
         await transcript.remove_children()
         await transcript.mount(Static(Text(WELCOME), id="welcome", markup=False))
 
@@ -133,4 +161,4 @@ class ChatScreen(AppScreen):
     def refresh_savings(self, state: PanelState, stats: SessionStats) -> None:
         self.query_one(SavingsPanel).show(state, stats)
         self.query_one(StatusLine).show(state, stats)
-        self.sub_title = state.model
+        self.sub_title = one_line(state.model)

@@ -1,4 +1,4 @@
-"""Small modal dialogs: yes/no confirmation, the model picker, the conversation picker.
+"""Small modal dialogs: yes/no confirmation, a one-line text entry, the model picker.
 
 Each returns its choice through `dismiss`, so callers use `push_screen(dialog, callback)`
 and never reach into the dialog's widgets.
@@ -15,14 +15,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Label, OptionList
+from textual.widgets import Button, Input, Label, OptionList
 from textual.widgets.option_list import Option
 
-from stepchat.config import ModelSpec
+from stepchat.config import ModelEntry
 from stepchat.modelstate import ModelState
-from stepchat.tui.history import Summary
 from stepchat.tui.sanitize import clean, one_line
-from stepchat.tui.stats import format_age
 
 
 class ConfirmScreen(ModalScreen[bool]):
@@ -58,7 +56,37 @@ class ConfirmScreen(ModalScreen[bool]):
         self.dismiss(value)
 
 
-StateCheck = Callable[[ModelSpec], ModelState]
+class TextEntryScreen(ModalScreen[str | None]):
+    """Ask for one line of text (a conversation's name); Enter keeps it, Esc cancels."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss_none", "Cancel")]
+
+    def __init__(self, title: str, detail: str, value: str = "") -> None:
+        super().__init__(classes="dialog-screen")
+        self._title = title
+        self._detail = detail
+        self._value = value
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog", id="text-entry"):
+            yield Label(Text(self._title), classes="dialog-title", markup=False)
+            yield Label(Text(self._detail), classes="dialog-detail", markup=False)
+            yield Input(self._value, id="entry")
+
+    def on_mount(self) -> None:
+        entry = self.query_one(Input)
+        entry.cursor_blink = getattr(self.app, "blink", True)
+        entry.focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.dismiss(event.value)
+
+    def action_dismiss_none(self) -> None:
+        self.dismiss(None)
+
+
+StateCheck = Callable[[ModelEntry], ModelState]
 
 
 class ModelPickerScreen(ModalScreen[str | None]):
@@ -69,15 +97,20 @@ class ModelPickerScreen(ModalScreen[str | None]):
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss_none", "Close")]
 
     def __init__(
-        self, models: dict[str, ModelSpec], current: str, check: StateCheck | None = None
+        self,
+        models: dict[str, ModelEntry],
+        current: str,
+        config_file: str,
+        check: StateCheck | None = None,
     ) -> None:
         super().__init__(classes="dialog-screen")
         self._models = models
         self._current = current
+        self._config_file = config_file
         self._check = check
         self.states: dict[str, ModelState] = {}
 
-    def _prompt(self, spec: ModelSpec, state: str) -> Text:
+    def _prompt(self, spec: ModelEntry, state: str) -> Text:
         mark = "● " if spec.id == self._current else "  "
         return Text(f"{mark}{clean(spec.name)}  ({clean(spec.id)})  ·  {one_line(state, 60)}")
 
@@ -92,6 +125,15 @@ class ModelPickerScreen(ModalScreen[str | None]):
                 markup=False,
             )
             yield OptionList(*options, id="model-list")
+            yield Label(
+                Text(
+                    "To add a model, give a GGUF file (source) or an OpenAI-compatible "
+                    'server (kind = "openai", base_url, model) its own [[models]] entry in '
+                    f"{self._config_file}; the README shows both."
+                ),
+                classes="dialog-detail dialog-hint",
+                markup=False,
+            )
 
     def on_mount(self) -> None:
         option_list = self.query_one(OptionList)
@@ -108,50 +150,12 @@ class ModelPickerScreen(ModalScreen[str | None]):
             state = check(spec)
             self.app.call_from_thread(self._show_state, spec, state)
 
-    def _show_state(self, spec: ModelSpec, state: ModelState) -> None:
+    def _show_state(self, spec: ModelEntry, state: ModelState) -> None:
         self.states[spec.id] = state
         if self.is_mounted:
             self.query_one(OptionList).replace_option_prompt(
                 spec.id, self._prompt(spec, state.detail)
             )
-
-    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        event.stop()
-        self.dismiss(event.option.id)
-
-    def action_dismiss_none(self) -> None:
-        self.dismiss(None)
-
-
-class ConversationPickerScreen(ModalScreen[str | None]):
-    """Saved conversations, newest first; Enter reopens one."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss_none", "Close")]
-
-    def __init__(self, summaries: list[Summary], now: float) -> None:
-        super().__init__(classes="dialog-screen")
-        self._summaries = summaries
-        self._now = now
-
-    def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog", id="conversations"):
-            yield Label("Open a conversation", classes="dialog-title")
-            if not self._summaries:
-                yield Label("No saved conversations yet.", classes="dialog-detail")
-            options = [
-                Option(
-                    Text(
-                        f"{one_line(s.title, 48)}  ·  {s.turns} turn{'s' if s.turns != 1 else ''}"
-                        f"  ·  {format_age(self._now - s.updated)}"
-                    ),
-                    id=s.id,
-                )
-                for s in self._summaries
-            ]
-            yield OptionList(*options, id="conversation-list")
-
-    def on_mount(self) -> None:
-        self.query_one(OptionList).focus()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()

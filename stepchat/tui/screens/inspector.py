@@ -22,6 +22,7 @@ from textual.widgets import DataTable, Footer, Header, Input, Static
 
 from stepchat.core.ports import Store
 from stepchat.core.types import CacheEntry
+from stepchat.runtime import purge_store
 from stepchat.tui.errors import describe
 from stepchat.tui.messages import CacheChanged, CacheOpFailed, EntriesLoaded
 from stepchat.tui.sanitize import clean, one_line, plain
@@ -33,6 +34,19 @@ if TYPE_CHECKING:
     pass
 
 COLUMNS = ("Prompt", "Task", "Steps", "Hits", "Last used", "Size")
+OTHER_COLUMNS_WIDTH = 6 + 5 + 4 + 9 + 8 + 2 * len(COLUMNS) + 4
+"""Cells the columns after Prompt take (contents plus padding), and the table's margins."""
+
+
+def shorten_middle(text: str, width: int) -> str:
+    """`text` on one line, cut in the middle when too long: requests often differ only at
+    their end ('... for Alexander, 40.' / '... for Bartholomew, 41.'), so both ends show."""
+    flat = one_line(text, 10**6)
+    if len(flat) <= width:
+        return flat
+    head = (width - 1) * 3 // 5
+    tail = width - 1 - head
+    return flat[:head].rstrip() + "…" + flat[len(flat) - tail:].lstrip()
 
 
 def matches(entry: CacheEntry, needle: str) -> bool:
@@ -154,13 +168,17 @@ class InspectorScreen(AppScreen):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="inspector-write")
     def evict_entries(self, store: Store, ids: list[str] | None, note: str) -> None:
-        """Delete the given entries (all of them when `ids` is None) and report the new count."""
+        """Delete the given entries (all of them when `ids` is None) and report the new count.
+
+        The deletions are purged before the note is shown: an evicted or wrong entry's text
+        is gone from the cache's files, not only hidden from lookups."""
         try:
             if ids is None:
                 store.clear()
             else:
                 for entry_id in ids:
                     store.delete(entry_id)
+                purge_store(store)
             count = store.count()
         except Exception as exc:
             self.post_message(CacheOpFailed(describe(exc)))
@@ -200,7 +218,7 @@ class InspectorScreen(AppScreen):
         visible = self._visible()
         for entry in visible:
             table.add_row(
-                Text(one_line(entry.prompt, 44)),
+                Text(shorten_middle(entry.prompt, self._prompt_width())),
                 Text(str(entry.task)),
                 Text(str(len(entry.steps)), justify="right"),
                 Text(str(entry.hits), justify="right"),
@@ -216,6 +234,14 @@ class InspectorScreen(AppScreen):
         )
         self._set_status(f"{shown} cached entr{'y' if self._total == 1 else 'ies'}")
         self._show_detail(self.selected_entry)
+
+    def _prompt_width(self) -> int:
+        """The Prompt column takes what the other columns leave of the screen's width."""
+        return max(24, self.size.width - OTHER_COLUMNS_WIDTH)
+
+    def on_resize(self) -> None:
+        if self._entries:
+            self._fill_table()
 
     def _now_or_clock(self) -> float:
         return self.stepchat.clock.now()

@@ -1,9 +1,14 @@
-"""The prompt box: Enter sends, Ctrl+J inserts a newline.
+"""The prompt box: Enter sends, Ctrl+J inserts a newline, Up recalls earlier prompts.
 
 A TextArea rather than an Input because prompts (JSON requests, systems of steps) are often
 several lines. Terminals cannot tell Shift+Enter from Enter unless they speak the kitty
 keyboard protocol, so the documented newline key is Ctrl+J, which every terminal sends as
 a line feed; Shift+Enter and Alt+Enter also work where the terminal reports them.
+
+Up in an empty box recalls the previous prompt, as shells and other chat clients do; Up
+and Down walk the list while the recalled text is unedited, and Down past the newest
+empties the box again. PageUp/PageDown and End in an empty box are left to the chat screen,
+which scrolls the transcript with them: a prompt box is rarely a page long.
 """
 
 from __future__ import annotations
@@ -11,6 +16,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from textual import events
+from textual.actions import SkipAction
 from textual.binding import Binding, BindingType
 from textual.widgets import TextArea
 
@@ -20,7 +26,7 @@ NEWLINE_KEYS = frozenset({"ctrl+j", "shift+enter", "alt+enter"})
 
 
 class PromptInput(TextArea):
-    """Multi-line prompt editor that submits on Enter."""
+    """Multi-line prompt editor that submits on Enter and remembers what was sent."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "submit", "Send", show=True, priority=False),
@@ -37,6 +43,9 @@ class PromptInput(TextArea):
             placeholder="Ask something…  (Enter sends, Ctrl+J newline, Ctrl+P commands)",
         )
         self.cursor_blink = blink
+        self.sent: list[str] = []
+        """Prompts sent, oldest first, for Up to recall."""
+        self._recalled: int | None = None
 
     async def _on_key(self, event: events.Key) -> None:
         if event.key == "enter":
@@ -58,6 +67,55 @@ class PromptInput(TextArea):
             return
         self.post_message(PromptSubmitted(text))
         self.clear()
+        self._recalled = None
 
     def action_newline(self) -> None:
         self.insert("\n")
+
+    # -- history ---------------------------------------------------------------------------
+
+    def remember(self, prompt: str) -> None:
+        """Add a sent prompt to the history (a repeat of the last one is kept once)."""
+        if prompt.strip() and (not self.sent or self.sent[-1] != prompt):
+            self.sent.append(prompt)
+        self._recalled = None
+
+    def _recalling(self) -> bool:
+        """The box is empty or shows a recalled prompt nobody edited: Up/Down walk history."""
+        if not self.text:
+            return True
+        return self._recalled is not None and self.text == self.sent[self._recalled]
+
+    def _show(self, index: int | None) -> None:
+        self._recalled = index
+        self.text = "" if index is None else self.sent[index]
+        self.move_cursor(self.document.end)
+
+    def action_cursor_up(self, select: bool = False) -> None:
+        if select or not self.sent or not self._recalling():
+            super().action_cursor_up(select)
+            return
+        if not self.text:
+            self._recalled = None
+        older = len(self.sent) - 1 if self._recalled is None else max(0, self._recalled - 1)
+        self._show(older)
+
+    def action_cursor_down(self, select: bool = False) -> None:
+        if select or self._recalled is None or not self._recalling():
+            super().action_cursor_down(select)
+            return
+        newer = self._recalled + 1
+        self._show(newer if newer < len(self.sent) else None)
+
+    # -- keys the chat screen uses ---------------------------------------------------------
+
+    def action_cursor_page_up(self) -> None:
+        raise SkipAction()
+
+    def action_cursor_page_down(self) -> None:
+        raise SkipAction()
+
+    def action_cursor_line_end(self, select: bool = False) -> None:
+        if not self.text:
+            raise SkipAction()
+        super().action_cursor_line_end(select)

@@ -84,8 +84,8 @@ class SavingsPanel(Static):
                     ("requests", str(stats.requests)),
                     ("hit rate", _pct(stats.hit_rate)),
                     ("tokens saved", str(stats.tokens_saved)),
-                    ("time saved", _seconds(stats.seconds_saved)),
-                    ("model speed", "—" if rate is None else f"{rate:.0f} tok/s"),
+                    ("time saved (est.)", _seconds(stats.seconds_saved)),
+                    ("model speed", "—" if rate is None else f"~{rate:.0f} tok/s"),
                     ("cache entries", entries),
                 ]
             ),

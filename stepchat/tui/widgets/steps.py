@@ -3,21 +3,28 @@
 An answer is a column of steps, each coloured by where it came from (reused, patched,
 regenerated, solver fallback) with a left border and a badge, so the cache's work is
 visible at a glance. Steps settle one by one from pipeline events; tokens of a step the
-model is still writing stream into a live block below them. Everything shown from the
-model or the cache passes through `sanitize.clean` and is rendered without markup.
+model is still writing stream into a live block below them, rendered as Markdown as it
+arrives for open text (a code fence is a code block at once, not literal backticks).
+A JSON answer is one highlighted object (`json_view`), a fenced code block one step.
+Everything shown from the model or the cache passes through `sanitize.clean` and is
+rendered without markup. A focused answer copies itself, its code or its JSON object.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from rich.syntax import Syntax
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import Label, Markdown, Static
+from textual.widgets import Markdown, Static
+from textual.widgets.markdown import MarkdownStream
 
+from stepchat.core.conversation import dropped_note
 from stepchat.core.events import (
     DoneEvent,
     PipelineEvent,
@@ -26,16 +33,16 @@ from stepchat.core.events import (
     StepEvent,
     TokenEvent,
 )
-from stepchat.core.types import AnswerStep, CachePath, StepStatus
+from stepchat.core.types import AnswerStep, CachePath, StepStatus, TaskKind
+from stepchat.tui.copyable import code_blocks, json_object
+from stepchat.tui.history import Turn
 from stepchat.tui.sanitize import clean, plain
 from stepchat.tui.stats import format_ms
+from stepchat.tui.widgets.badges import badge_for
+from stepchat.tui.widgets.json_view import JsonObjectView
 
-BADGES: dict[StepStatus, str] = {
-    StepStatus.REUSED: "✓ reused",
-    StepStatus.PATCHED: "✎ patched",
-    StepStatus.REGENERATED: "✚ new",
-    StepStatus.FALLBACK: "∑ solver",
-}
+UNCHECKED_MARKS = frozenset({"typed", "unchecked"})
+"""Checks after which a JSON member is served but not vouched for: marked "? unchecked"."""
 
 PATH_LABELS: dict[str, str] = {
     CachePath.REUSE_ONLY: "served from the cache",
@@ -61,15 +68,20 @@ def step_from_record(data: dict[str, Any]) -> AnswerStep:
         kind=str(data.get("kind", "paragraph")),
         status=status,
         key=data.get("key"),
+        check=data.get("check"),
     )
 
 
 def step_body(step: AnswerStep) -> Widget:
-    """Equations and JSON members literally, whole JSON highlighted, prose as Markdown."""
+    """Equations and JSON members literally, whole JSON highlighted, prose and code (a
+    fenced block, highlighted by its language) as Markdown."""
     text = clean(step.text)
     if step.kind in PLAIN_KINDS:
-        return Static(Text(text), classes="body", markup=False)
-    if text.lstrip().startswith(("{", "[")):
+        body = Text(text)
+        if step.check in UNCHECKED_MARKS:
+            body.append("  ? unchecked", style="italic")  # nothing in the prompt confirms it
+        return Static(body, classes="body", markup=False)
+    if step.kind != "code" and text.lstrip().startswith(("{", "[")):
         syntax = Syntax(text, "json", background_color="default", word_wrap=True)
         return Static(syntax, classes="body", markup=False)
     return Markdown(text, classes="body", open_links=False)
@@ -79,12 +91,13 @@ class StepBlock(Horizontal):
     """One step of an answer: a coloured badge beside its text."""
 
     def __init__(self, step: AnswerStep, index: int = 0) -> None:
-        super().__init__(classes=f"step -{step.status.value}")
+        unchecked = " -unchecked" if step.check in UNCHECKED_MARKS else ""
+        super().__init__(classes=f"step -{step.status.value}{unchecked}")
         self.step = step
         self.index = index
 
     def compose(self) -> ComposeResult:
-        yield Label(Text(BADGES[self.step.status]), classes="badge", markup=False)
+        yield badge_for(self.step.status)
         yield step_body(self.step)
 
 
@@ -96,7 +109,7 @@ class UserTurn(Static):
         self.prompt = prompt
 
 
-def _summary(record: dict[str, Any]) -> Text:
+def summary_line(record: dict[str, Any]) -> Text:
     tokens = record.get("tokens", {})
     generated = int(tokens.get("generated", 0))
     saved = int(tokens.get("saved", 0))
@@ -108,50 +121,103 @@ def _summary(record: dict[str, Any]) -> Text:
     return Text(line)
 
 
-class AnswerView(Vertical):
+STREAM_INTERVAL = 0.05
+"""Seconds between redraws of streamed text: 20 a second reads as live, and a model
+writing 80 tokens a second costs a quarter of the redraws."""
+
+
+class AnswerView(Vertical, can_focus=True):
     """One answer, live or restored: route, settled steps, streaming text, summary.
 
     Drive it with `apply(event)` while the pipeline runs and `finish(record)` at the end;
-    `finish` redraws from the record, which is the authority on the final steps.
+    `finish` redraws from the record, which is the authority on the final steps. Focused
+    (click it, or Shift+Tab from the prompt), it copies itself, a code block or its JSON.
     """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("c", "copy('answer')", "Copy answer"),
+        Binding("k", "copy('code')", "Copy code"),
+        Binding("j", "copy('json')", "Copy JSON"),
+    ]
 
     def __init__(self, record: dict[str, Any] | None = None) -> None:
         super().__init__(classes="answer")
         self.record = record
         self.status_text = "" if record else "waiting…"
         self.path: str | None = None
+        self.task_kind: str | None = None
         self.skip_reason: str | None = None
         self.steps: dict[int, AnswerStep] = {}
+        self.checks: dict[int, str | None] = {}
         self.error: str | None = None
         self.cancelled = False
+        self.partial = ""
+        """What was streamed when the answer was cancelled: kept, shown, never cached."""
+        self.dropped = 0
         self._stream = ""
         self._stream_status = StepStatus.REGENERATED
+        self._markdown_stream: MarkdownStream | None = None
+        self._unwritten = ""
+        self._redraw: Timer | None = None
+        self._copied_code = -1
         if record is not None:
             self._load_record(record)
 
+    @classmethod
+    def from_turn(cls, turn: Turn) -> AnswerView:
+        """A saved turn as it was left: answered, failed, or cancelled with its partial text."""
+        view = cls(turn.record)
+        view.dropped = turn.dropped
+        if turn.record is None:
+            view.error = turn.error
+            view.cancelled = turn.cancelled
+            view.partial = turn.partial
+            view.status_text = "not answered"
+        return view
+
+    @property
+    def is_text(self) -> bool:
+        """Open text renders as Markdown; equations and JSON literally."""
+        return self.task_kind in (None, TaskKind.TEXT.value)
+
     def compose(self) -> ComposeResult:
+        if self.dropped:
+            yield Static(plain(f"⋯ {dropped_note(self.dropped)}"), classes="trimmed", markup=False)
         yield Static(self._route_text(), classes="route", markup=False)
         if self.skip_reason:
             yield Static(plain(f"skip-reuse: {self.skip_reason}"), classes="skip", markup=False)
         with Vertical(classes="steps"):
-            for index in sorted(self.steps):
-                yield StepBlock(self.steps[index], index)
-        stream = Static(plain(self._stream), classes="stream", markup=False)
-        stream.display = bool(self._stream) and self.record is None
-        stream.set_class(True, f"-{self._stream_status.value}")
-        yield stream
+            yield from self._step_widgets()
+        if self.partial:
+            yield self._text_widget(self.partial, "partial")
         if self.record is not None:
-            yield Static(_summary(self.record), classes="summary", markup=False)
+            yield Static(summary_line(self.record), classes="summary", markup=False)
         if self.error:
             yield Static(plain(f"⚠ {self.error}"), classes="error", markup=False)
         if self.cancelled:
-            yield Static(Text("cancelled"), classes="cancelled", markup=False)
+            note = "cancelled · the partial answer is not cached" if self.partial else "cancelled"
+            yield Static(Text(note), classes="cancelled", markup=False)
+
+    def _step_widgets(self) -> list[Widget]:
+        order = sorted(self.steps)
+        members = [self.steps[i] for i in order]
+        if members and all(step.kind == "member" for step in members):
+            return [JsonObjectView(members, [self.checks.get(i) for i in order])]
+        return [StepBlock(self.steps[i], i) for i in order]
+
+    def _text_widget(self, text: str, classes: str) -> Widget:
+        if self.is_text:
+            return Markdown(clean(text), classes=classes, open_links=False)
+        return Static(plain(text), classes=classes, markup=False)
 
     def _load_record(self, record: dict[str, Any]) -> None:
         self.record = record
         self.path = str(record.get("path"))
+        self.task_kind = record.get("task")
         self.skip_reason = record.get("skip_reason")
-        self.steps = {i: step_from_record(s) for i, s in enumerate(record.get("steps", []))}
+        raw = record.get("steps", [])
+        self.steps = {i: step_from_record(s) for i, s in enumerate(raw)}
+        self.checks = {i: s.get("check") for i, s in enumerate(raw)}
         self.status_text = ""
         self._stream = ""
 
@@ -168,65 +234,123 @@ class AnswerView(Vertical):
         route = self.query(".route").first(Static)
         route.update(self._route_text())
 
-    def apply(self, event: PipelineEvent) -> None:
+    async def apply(self, event: PipelineEvent) -> None:
         """Paint one pipeline event; DoneEvent is left to `finish`, which gets the record."""
+        if not self.query(".steps"):
+            return  # removed (a new chat, the app closing) while events were in flight
         if isinstance(event, StageEvent):
             self.status_text = f"{event.stage}…"
             self._set_route()
         elif isinstance(event, RouteEvent):
             self.path = str(event.path)
+            self.task_kind = str(event.task) if event.task else self.task_kind
             self.status_text = ""
             self._set_route()
             if event.skip_reason and event.skip_reason != self.skip_reason:
                 self.skip_reason = event.skip_reason
-                self.mount(
+                await self.mount(
                     Static(plain(f"skip-reuse: {event.skip_reason}"), classes="skip", markup=False),
                     after=self.query(".route").first(),
                 )
         elif isinstance(event, TokenEvent):
             self._append_stream(event.text, event.status)
         elif isinstance(event, StepEvent):
-            self._settle(event.index, event.step)
+            await self._settle(event.index, event.step)
         elif isinstance(event, DoneEvent):
             pass
 
     def _append_stream(self, text: str, status: StepStatus) -> None:
-        stream = self.query(".stream").first(Static)
+        """Add streamed text. It is drawn at most every STREAM_INTERVAL seconds, so a fast
+        model costs one redraw per batch rather than one per token; open text goes through
+        Textual's Markdown stream (a fence becomes a code block as it arrives), equations
+        and JSON are shown literally."""
+        stream = self._live_stream()
         if status != self._stream_status:
             stream.set_class(False, f"-{self._stream_status.value}")
-            stream.set_class(True, f"-{status.value}")
             self._stream_status = status
+        stream.set_class(True, f"-{status.value}")
         self._stream += text
-        stream.update(plain(self._stream))
-        stream.display = True
+        self._unwritten += clean(text)
+        if self._redraw is None:
+            self._redraw = self.set_timer(STREAM_INTERVAL, self._draw_stream)
 
-    def _settle(self, index: int, step: AnswerStep) -> None:
-        container = self.query_one(".steps", Vertical)
+    def _live_stream(self) -> Widget:
+        found = self.query(".stream")
+        if found:
+            return found.first()
+        stream = self._text_widget("", "stream")
+        self.mount(stream, after=self.query_one(".steps"))
+        return stream
+
+    async def _draw_stream(self) -> None:
+        self._redraw = None
+        found = self.query(".stream")
+        if not found or not self._unwritten:
+            return
+        stream = found.first()
+        if isinstance(stream, Markdown):
+            if self._markdown_stream is None:
+                self._markdown_stream = Markdown.get_stream(stream)
+            text, self._unwritten = self._unwritten, ""
+            await self._markdown_stream.write(text)
+        elif isinstance(stream, Static):
+            self._unwritten = ""
+            stream.update(plain(self._stream))
+
+    async def _end_stream(self) -> None:
+        """Stop drawing the live block and drop it (its text has settled, or the answer
+        ended and is redrawn from the record)."""
+        if self._redraw is not None:
+            self._redraw.stop()
+            self._redraw = None
+        self._unwritten = ""
+        if self._markdown_stream is not None:
+            await self._markdown_stream.stop()
+            self._markdown_stream = None
+        self.query(".stream").remove()
+
+    async def _settle(self, index: int, step: AnswerStep) -> None:
+        """Put a settled step in its place. Mounts are queued, not awaited: the steps of an
+        answer settle in a burst, and awaiting each would lay the transcript out each time.
+
+        Open text settles all at once when the model is done, just before `finish` draws
+        the answer from its record, so its stream stays until then instead of being
+        replaced twice.
+        """
         self.steps[index] = step
-        for block in container.query(StepBlock):
-            if block.index == index:
-                block.remove()
-        later = [b for b in container.query(StepBlock) if b.index > index]
-        block = StepBlock(step, index)
-        if later:
-            container.mount(block, before=min(later, key=lambda b: b.index))
+        self.checks[index] = getattr(step, "check", None)
+        if self.is_text:
+            return
+        container = self.query_one(".steps", Vertical)
+        if step.kind == "member":
+            container.query(JsonObjectView).remove()
+            container.mount_all(self._step_widgets())
         else:
-            container.mount(block)
+            for old in [b for b in container.query(StepBlock) if b.index == index]:
+                old.remove()
+            later = [b for b in container.query(StepBlock) if b.index > index]
+            block = StepBlock(step, index)
+            if later:
+                container.mount(block, before=min(later, key=lambda b: b.index))
+            else:
+                container.mount(block)
         if step.status != StepStatus.REUSED and self._stream:
             self._stream = ""
-            stream = self.query(".stream").first(Static)
-            stream.update("")
-            stream.display = False
+            await self._end_stream()
 
     async def finish(self, record: dict[str, Any]) -> None:
         """Show the served answer exactly as the record tells it."""
+        await self._end_stream()
         self._load_record(record)
         await self.recompose()
 
     async def fail(self, error: str | None, cancelled: bool = False) -> None:
-        """End without an answer: keep what settled, say why."""
+        """End without an answer: keep what settled (and, if cancelled, what streamed)."""
+        await self._end_stream()
         self.error = error
         self.cancelled = cancelled
+        if cancelled:
+            self.partial = self._stream
         self._stream = ""
         # The line below the steps says what happened; the route line need not repeat it.
         self.status_text = "" if self.path else "not answered"
@@ -237,3 +361,37 @@ class AnswerView(Vertical):
         self.status_text = text
         if self.is_mounted:
             self._set_route()
+
+    # -- copying ---------------------------------------------------------------------------
+
+    @property
+    def text(self) -> str:
+        """The answer as served, or what streamed before it was cancelled."""
+        if self.record is not None:
+            return str(self.record.get("answer", ""))
+        return self.partial or self._stream
+
+    def copyable(self, kind: str) -> tuple[str | None, str]:
+        """What `kind` ('answer', 'code' or 'json') copies, and a note saying what it was."""
+        text = self.text
+        if kind == "code":
+            blocks = code_blocks(text)
+            if not blocks:
+                return None, "This answer has no code block."
+            self._copied_code = (self._copied_code + 1) % len(blocks)
+            which = f" {self._copied_code + 1} of {len(blocks)}" if len(blocks) > 1 else ""
+            return blocks[self._copied_code], f"Code block{which} copied"
+        if kind == "json":
+            obj = json_object(text)
+            return (obj, "JSON object copied") if obj else (None, "This answer has no JSON object.")
+        if not text.strip():
+            return None, "Nothing to copy yet."
+        return text, "Answer copied"
+
+    def action_copy(self, kind: str) -> None:
+        content, note = self.copyable(kind)
+        if content is None:
+            self.notify(note, severity="warning")
+            return
+        self.app.copy_to_clipboard(content)
+        self.notify(note)

@@ -1,0 +1,57 @@
+"""The words a step of a linear solution may carry besides its equations.
+
+A reused step is served as a verified fact, so everything on it must be checked: its
+equations by their solution sets, and the rest against this closed list of the words
+people and models use to say what a step does ("Subtract 5 from both sides:", "So,",
+"Divide both sides by the coefficient of x:"). Anything else — a claim ("the real answer
+is"), a link, markup, an escape sequence, a word in another script — is text nobody can
+check, and the step fails (the solver rewrites it). Words that judge or negate a result
+("not", "wrong", "incorrect", "never") are left out on purpose: "x = 5 is not the
+solution" must not pass because its equation holds.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+
+CONNECTIVES = frozenset(
+    {
+        "a", "add", "adding", "addition", "after", "again", "all", "also", "an", "and", "answer",
+        "apply", "applying", "are", "as", "at", "back", "be", "becomes", "both", "bring", "by",
+        "can", "cancel", "cancels", "check", "collect", "collecting", "combine", "combining",
+        "constant", "constants", "coefficient", "coefficients", "distribute", "distributing",
+        "divide", "divided", "dividing", "division", "each", "equal", "equals", "equation",
+        "equations", "expand", "expanding", "expression", "final", "finally", "find", "first",
+        "for", "from", "gather", "get", "gets", "gives", "giving", "have", "hence", "in", "is",
+        "isolate", "isolating", "it", "its", "itself", "let", "let's", "like", "left", "minus",
+        "move", "moving", "multiply", "multiplied", "multiplying", "multiplication", "need",
+        "needs", "next", "now", "number", "numbers", "obtain", "of", "on", "one", "only",
+        "opposite", "original", "other", "out", "over", "plus", "real", "rearrange", "rearranging",
+        "remove", "removing", "result", "results", "right", "same", "side", "sides", "simplify",
+        "simplified", "simplifying", "so", "solution", "solve", "solving", "step", "steps",
+        "subtract", "subtracted", "subtracting", "subtraction", "substitute", "term", "terms",
+        "that", "the", "then", "therefore", "this", "thus", "times", "to", "together", "two",
+        "unknown", "us", "using", "value", "variable", "we", "which", "with", "yields",
+    }
+)
+"""Lower-case words accepted on a step (the solver's own phrasing included)."""
+
+_TOKEN = re.compile(r"[A-Za-z]+(?:'[a-z]+)?|\d+(?:\.\d+)?|[ \t]+|[.,:;!?()+\-*/^×÷·−]")
+
+
+def is_connective(text: str, variables: Collection[str], numbers: Collection[str]) -> bool:
+    """Whether `text` (a step with its equations taken out) is only connective words, the
+    unknown's name, numbers from `numbers` and plain punctuation."""
+    pos = 0
+    for match in _TOKEN.finditer(text):
+        if match.start() != pos:
+            return False  # a character no token accepts: a quote, a bracket, an escape
+        pos = match.end()
+        token = match.group(0)
+        if token[0].isdigit():
+            if token not in numbers:
+                return False
+        elif token[0].isalpha() and token.lower() not in CONNECTIVES and token not in variables:
+            return False
+    return pos == len(text)

@@ -1,0 +1,219 @@
+"""Placing stated values on keys: each value goes where only it fits, or nowhere.
+
+A value found in the prompt is a `Candidate`: bound to one key when the prompt names the key
+("city: Lisbon", "120 stars"), or carrying the kinds of key it can fill ("from Lisbon" fills
+a city-like key, "aged 40" an age). A candidate is placed when exactly one open key takes
+it and no rival of equal strength wants that key; what cannot be placed leaves the keys it
+could fill *pending*: the model writes them, and the answer says they are unchecked.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from stepchat.core.tasks.json_types import fits, same_value, type_of_value
+
+BOUND, CUED, BARE, HINT = 3, 2, 1, 0
+"""Candidate strengths: named by its key > placed by a cue or as the request's subject > bare.
+A HINT is never placed: it only marks the keys it could fill as unchecked."""
+
+ANY = "*"
+FIRST = "FIRST"
+"""The request's first key when it names the thing itself (`country` in `country, capital
+for France`)."""
+
+
+@dataclass
+class Candidate:
+    value: Any
+    raw: str
+    span: tuple[int, int]
+    kind: str
+    strength: int
+    key: str | None = None
+    tiers: tuple[frozenset[str], ...] = ()
+
+
+def tiers(*groups: str) -> tuple[frozenset[str], ...]:
+    """`tiers("NAME USERNAME", "TITLE")`: try the first group of classes, then the next."""
+    return tuple(frozenset(g.split()) for g in groups)
+
+
+_CLASSES: tuple[tuple[str, str], ...] = (
+    ("NAME", r"name|full_?name|display_name|person|customer|client|player|employee|student"
+             r"|\w+_name"),
+    ("USERNAME", r"user_?name|handle|login|user|screen_name|account"),
+    ("TITLE", r"title|\w+_title|headline|film|movie|book|song|album"),
+    ("CITY", r"city|town|home_?city|home_?town|city_name"),
+    ("LOCATION", r"location|place|based_in|residence|region|area|venue|address"),
+    ("HOMETOWN", r"home_?town"),
+    ("HQ", r"headquarters|hq"),
+    ("ORIGIN", r"origin"),
+    ("COUNTRY", r"country|nation|country_name|country_of_origin"),
+    ("BIRTHPLACE", r"birthplace|place_of_birth|born_in|birth_city"),
+    ("DESTINATION", r"destination|arrival_city|arrival|to_city"),
+    ("AGE", r"age|age_years|\w+_age"),
+    ("YEAR", r"year|\w+_year|year_\w+|founded|published|released|built"),
+    ("EMAIL", r"e_?mail|email_address|mail|\w+_email"),
+    ("CONTACT", r"contact"),
+    ("PRICE", r"price|cost|\w+_price|fee|amount"),
+    ("RATING", r"rating|score|\w+_rating"),
+    ("SALARY", r"salary|income|pay|wage|wages|earnings"),
+    ("WEIGHT", r"weight|\w+_kg|mass|weight_\w+"),
+    ("TEMPERATURE", r"temperature|temp|\w+_temperature"),
+    ("SERVINGS", r"servings|portions|serves"),
+    ("DATE", r"date|\w+_date|day|when"),
+    ("AUTHOR", r"author|writer|authors|written_by"),
+    ("DIRECTOR", r"director|directed_by"),
+    ("ARTIST", r"artist|band|singer|musician|performer"),
+    ("BRAND", r"brand|maker|manufacturer|make|company"),
+    ("AIRLINE", r"airline|carrier"),
+    ("NICKNAME", r"nickname|nicknames|nick"),
+    ("ALIAS", r"alias|aliases|aka|also_known_as"),
+    ("LANGUAGE", r"language|languages|lang|programming_language"),
+    ("TAGS", r"tags|labels|keywords|categories|genres"),
+    ("SKILLS", r"skills"),
+    ("NOUN_ATTR", r"job|occupation|profession|role|position|species|kind|type|genre|category"
+                  r"|animal"),
+    ("ID", r"id|\w+_id|number"),
+    ("RELATION", r"capital|parent|owner|manager|mayor|leader|ceo|founder|spouse|partner"
+                 r"|president|employer|school|boss|coach|mother|father|friend|author|director"),
+)
+_COMPILED = tuple((name, re.compile(rf"^(?:{pattern})$")) for name, pattern in _CLASSES)
+_RANGES = {"AGE": (0, 130), "YEAR": (1000, 2100)}
+_NOT_IDENTITY = {"RELATION", "EMAIL", "DATE", "NOUN_ATTR", "NICKNAME", "ALIAS", "AGE", "YEAR",
+                 "PRICE", "ID", "CONTACT"}
+
+
+def snake(key: str) -> str:
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", key).lower()
+
+
+def key_classes(key: str) -> frozenset[str]:
+    """The kinds of value a key takes, read from its name (`home_city` -> CITY)."""
+    low = snake(key)
+    return frozenset(name for name, pattern in _COMPILED if pattern.match(low))
+
+
+def matches_noun(key: str, noun: str) -> bool:
+    """`pages` names `page_count`, `moons` names `moon_count`, `stars` names `stars`."""
+    low, noun = snake(key), noun.lower()
+    stem = noun[:-1] if noun.endswith("s") else noun
+    forms = {noun, stem, f"{stem}s", f"{stem}_count", f"{noun}_count", f"num_{noun}",
+             f"number_of_{noun}", f"{stem}_id", f"{stem}_name", f"{stem}_number"}
+    return low in forms
+
+
+class Placement:
+    """Resolve candidates against the keys; read `entities` and `pending` afterwards."""
+
+    def __init__(self, keys: list[str], types: dict[str, str], declared: set[str]) -> None:
+        self.keys = keys
+        self.types = types
+        self.declared = declared
+        self.classes = {k: key_classes(k) for k in keys}
+        first = keys[0] if keys else None
+        self.identity = (
+            first
+            if first and types.get(first) == "string"
+            and not self.classes[first] & _NOT_IDENTITY
+            else None
+        )
+        self.entities: dict[str, Any] = {}
+        self.pending: set[str] = set()
+
+    def _fits(self, cand: Candidate, key: str) -> bool:
+        kind = type_of_value(cand.value)
+        if not fits(kind, self.types[key]):
+            return False
+        for cls, (low, high) in _RANGES.items():
+            if cls in self.classes[key] and kind == "integer" and not low <= cand.value <= high:
+                return False
+        return True
+
+    def _as_declared(self, cand: Candidate, key: str) -> Any:
+        """A number stated for a key declared as text keeps its digits (`zip 02139`)."""
+        if self.types.get(key) == "string" and key in self.declared:
+            return cand.raw if not isinstance(cand.value, list) else cand.value
+        return cand.value
+
+    def _bound_fits(self, value: Any, key: str) -> bool:
+        """A value the prompt states for a key by name wins over what the name suggests;
+        only a type the prompt itself declares can reject it."""
+        if key not in self.declared:
+            return True
+        return fits(type_of_value(value), self.types[key])
+
+    def _in_tier(self, tier: frozenset[str], key: str) -> bool:
+        for cls in tier:
+            if cls == ANY or (cls == FIRST and key == self.identity):
+                return True
+            if cls.startswith("HEAD:") and matches_noun(key, cls[5:]):
+                return True
+            if cls in self.classes[key]:
+                return True
+        return False
+
+    def compatible(self, cand: Candidate, keys: list[str], *, first_tier: bool = True) -> list[str]:
+        found: list[str] = []
+        for tier in cand.tiers:
+            hits = [k for k in keys if self._in_tier(tier, k) and self._fits(cand, k)]
+            if hits and first_tier:
+                return hits
+            found += [k for k in hits if k not in found]
+        return found
+
+    def resolve(self, candidates: list[Candidate]) -> None:
+        bound: dict[str, list[Candidate]] = {}
+        for cand in candidates:
+            if cand.key is not None and cand.key in self.types:
+                bound.setdefault(cand.key, []).append(cand)
+        for key, cands in bound.items():
+            values = _distinct([self._as_declared(c, key) for c in cands])
+            if len(values) == 1 and self._bound_fits(values[0], key):
+                self.entities[key] = values[0]
+            else:
+                self.pending.add(key)
+        free = [c for c in candidates if c.key is None and not _placed(c, self.entities)]
+        open_keys = [k for k in self.keys if k not in self.entities and k not in self.pending]
+        compat = {id(c): self.compatible(c, open_keys) for c in free}
+        placed: set[int] = set()
+        changed = True
+        while changed:
+            changed = False
+            for cand in free:
+                if id(cand) in placed:
+                    continue
+                options = [k for k in compat[id(cand)] if k not in self.entities]
+                if len(options) != 1 or cand.strength == HINT:
+                    continue
+                key = options[0]
+                rivals = [
+                    d for d in free
+                    if id(d) not in placed and key in compat[id(d)]
+                    and d.strength >= cand.strength and not same_value(d.value, cand.value)
+                ]
+                if rivals:
+                    continue
+                self.entities[key] = cand.value
+                placed.update(id(d) for d in free if same_value(d.value, cand.value))
+                changed = True
+        left = [k for k in self.keys if k not in self.entities]
+        for cand in free:
+            if id(cand) not in placed:
+                self.pending.update(self.compatible(cand, left, first_tier=False))
+
+
+def _distinct(values: list[Any]) -> list[Any]:
+    out: list[Any] = []
+    for v in values:
+        if not any(same_value(v, w) for w in out):
+            out.append(v)
+    return out
+
+
+def _placed(cand: Candidate, entities: dict[str, Any]) -> bool:
+    """A free candidate repeating a value already bound to a key is that same mention."""
+    return any(same_value(cand.value, v) for v in entities.values())

@@ -1,0 +1,457 @@
+"""Finding the values a JSON request states, the ways people state them.
+
+Readers run strongest first and each claims the text it reads, so a later, weaker reader
+never re-reads a claimed value: the key named beside a value ("city: Lisbon", "with the
+email e"), values listed in key order ("name, age and city: Sven, 50, Bergen"), cue words
+("named Carol", "aged 40", "from Lisbon", "(1995)", "tagged a and b", "$19.99", "120 stars"),
+the request's subject ("for Bruno, ..."), and last any bare name or number. Nothing is read
+from the key list itself, nor from denied or past context ("not Ana", "originally from Goa").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from stepchat.core.tasks.json_assign import (
+    ANY,
+    BARE,
+    BOUND,
+    CUED,
+    FIRST,
+    HINT,
+    Candidate,
+    key_classes,
+    matches_noun,
+    snake,
+    tiers,
+)
+from stepchat.core.tasks.json_types import TYPE_PHRASE
+from stepchat.core.tasks.json_words import (
+    DATE,
+    EMAIL,
+    LANGUAGES,
+    NOT_VALUES,
+    NUMBER,
+    PROPN,
+    Value,
+    inside,
+    list_at,
+    number_at,
+    number_value,
+    overlaps,
+    propn_at,
+    quoted_at,
+    scalar_at,
+    void_spans,
+)
+
+_LINK = re.compile(
+    r"(?:\s*\([^)]{0,40}\))?(?P<link>\s*(?:[:=]|->|→)|\s+(?:is|was|are|equals?|should\s+be"
+    r"|must\s+be|set\s+to|of)(?=\s))?\s*",
+    re.I,
+)
+MAX_CANDIDATES = 200
+"""Values read from one prompt; past this the rest stays unread and its keys unchecked."""
+
+_TYPE_WORDS = re.compile(rf"(?:an?\s+)?{TYPE_PHRASE}\b", re.I)
+_PHRASE = re.compile(r"(?:(?:a|an|the)\s+)?(?P<p>[a-z][\w'\-]*(?:[ \t][a-z][\w'\-]*){0,3}?)"
+                     r"(?=\s*(?:[,;.)]|$|\s(?:and|with|for|but)\b))")
+_TITLE_NOUNS = {"film", "movie", "book", "novel", "song", "album", "show", "series", "game",
+                "play", "poem", "article", "paper", "painting", "opera", "podcast", "essay"}
+_GENERIC_NOUNS = {"person", "people", "user", "account", "thing", "item", "object", "json",
+                  "record", "entry", "one", "man", "woman", "guy", "someone", "value", "list",
+                  "string", "number", "key", "field", "pet", "animal", "baby", "kid", "child",
+                  "boy", "girl", "lady", "gentleman", "member", "customer", "client", "new",
+                  "good", "short", "long", "few", "lot", "bit", "city", "country", "company"}
+_NOT_ID_NOUNS = NOT_VALUES | {"aged", "has", "have", "had", "under", "over", "than", "top",
+                              "about", "around", "nearly", "almost", "only", "at", "to", "by",
+                              "of", "is", "was", "costs", "earns", "serves", "rated", "weighs",
+                              "weighing", "priced", "page", "step", "line", "lines", "words"}
+
+_UNITS: tuple[tuple[str, str], ...] = (
+    (rf"[$€£]\s?(?P<n>{NUMBER})", "PRICE"),
+    (rf"(?P<n>{NUMBER})\s*(?:dollars|euros?|pounds|usd|eur|gbp|€)\b", "PRICE"),
+    (rf"\b(?:costs?|costing|priced\s+at|sells?\s+for|price\s+of)\s+[$€£]?(?P<n>{NUMBER})",
+     "PRICE"),
+    (rf"\brated\s+(?P<n>{NUMBER})", "RATING"),
+    (rf"(?P<n>{NUMBER})\s*/\s*(?:5|10|100)\b", "RATING"),
+    (rf"\b(?:earns?|earning|paid|makes|salary\s+of)\s+[$€£]?(?P<n>{NUMBER})", "SALARY"),
+    (rf"\bweigh(?:s|ing)?\s+(?P<n>{NUMBER})", "WEIGHT"),
+    (rf"(?P<n>{NUMBER})\s*kg\b", "WEIGHT"),
+    (rf"(?P<n>{NUMBER})\s*(?:degrees|°)", "TEMPERATURE"),
+    (rf"\bserves\s+(?P<n>{NUMBER})", "SERVINGS"),
+    (r"\baged\s+(?P<n>\d{1,3})\b", "AGE"),
+    (r"\b(?P<n>\d{1,3})(?:\s+|-)years?(?:\s+|-)old\b", "AGE"),
+    (r"\b(?P<n>\d{1,3})\s+years\s+of\s+age\b", "AGE"),
+    (r"\b(?:is|am|turned|turns|who's|she's|he's)\s+(?P<n>\d{1,3})(?=\s*(?:[,;.)]|$|and\b))",
+     "AGE"),
+    (r"\((?P<n>\d{4})\)", "YEAR"),
+    (r"\b(?:in|from|since|(?:released|published|founded|built|established)(?:\s+in)?"
+     r"|came\s+out\s+in|made\s+in|dated)\s+(?P<n>\d{4})\b", "YEAR"),
+    (r"\b(?:an?|the)\s+(?P<n>\d{4})\s+(?=[A-Z]|one\b|film\b|movie\b|model\b|version\b"
+     r"|edition\b)", "YEAR"),
+)
+_COMPILED_UNITS = tuple((re.compile(p, re.I), cls) for p, cls in _UNITS)
+
+_NAMED = (
+    (re.compile(r"\b(?:also\s+(?:known\s+as|called)|aka|a\.k\.a\.)\s+", re.I),
+     tiers("ALIAS NICKNAME")),
+    (re.compile(r"\bnicknamed\s+", re.I), tiers("NICKNAME ALIAS")),
+    (re.compile(r"\b(?:titled|entitled)\s+", re.I), tiers("TITLE", "NAME")),
+    (re.compile(r"\b(?:named|called)\s+", re.I), tiers("NAME USERNAME", "TITLE", FIRST)),
+)
+_PLACES = (
+    (re.compile(r"\bborn\s+in\s+", re.I), tiers("BIRTHPLACE", "CITY LOCATION HOMETOWN")),
+    (re.compile(r"\b(?:flights?|flying|flies|travel\w*|trip|heading|going|bound|ticket)"
+                r"\s+to\s+", re.I), tiers("DESTINATION")),
+    (re.compile(r"\b(?:moved\s+to|now\s+(?:lives\s+)?in|currently\s+in|relocated\s+to)\s+",
+                re.I), tiers("CITY LOCATION HOMETOWN COUNTRY")),
+    (re.compile(r"\b(?:based\s+in|lives\s+in|living\s+in|located\s+in|works\s+(?:from|in)"
+                r"|resides\s+in|headquartered\s+in|from|in)\s+(?:the\s+)?", re.I),
+     tiers("CITY LOCATION HOMETOWN ORIGIN COUNTRY HQ")),
+)
+_BY = (
+    (re.compile(r"\bdirected\s+by\s+", re.I), tiers("DIRECTOR")),
+    (re.compile(r"\b(?:written|authored)\s+by\s+", re.I), tiers("AUTHOR")),
+    (re.compile(r"\b(?:made|manufactured|built|produced)\s+by\s+", re.I), tiers("BRAND")),
+    (re.compile(r"\b(?:sung|performed|recorded)\s+by\s+", re.I), tiers("ARTIST")),
+    (re.compile(r"\bby\s+", re.I), tiers("AUTHOR DIRECTOR ARTIST BRAND")),
+)
+_LISTS = (
+    (re.compile(r"\btagged\s+(?:as\s+|with\s+)?", re.I), tiers("TAGS")),
+    (re.compile(r"\bskilled\s+in\s+", re.I), tiers("SKILLS")),
+    (re.compile(r"\bspeaks\s+", re.I), tiers("LANGUAGE")),
+)
+_HANDLE_NOUNS = {"user", "account", "handle", "username", "login", "server", "host", "repo",
+                 "repository", "package", "channel", "team", "project", "bot"}
+_THE_NOUN = re.compile(r"\b[Tt]he\s+(?P<noun>[a-z]+)\s+(?=[\"'“‘]|[A-ZÀ-Þ]|[a-z][\w\-]*[\d_\-]"
+                       r"|[a-z]+(?=\s*[,;.)]|\s+(?:who|which|that|with)\b))")
+_NOUN_ATTR = re.compile(
+    r"(?:^|,\s*|\b(?:is|as|was|for|of|with)\s+|\bthe\s+)an?\s+(?:(?:\d+-year-old|[a-z]+-[a-z]+)\s+)?"
+    r"(?P<noun>[a-z]+)(?=\s*(?:[,;.]|$|\s(?:from|in|named|called|who|that|with|based"
+    r"|living)\b))"
+)
+_SUBJECT = re.compile(
+    r"(?:\b[Ff]or|\b[Dd]escribing|(?<=[a-z] )of)\s+(?:(?:the|a|an|this|our|my)\s+)?"
+    r"(?:(?P<head>[a-z]+)\s+)?(?:(?:\d+-year-old|\d{4}|[a-z]+(?:-[a-z]+)+)\s+)?"
+    r"(?=[\"'“‘]|[A-ZÀ-Þ]|[a-z][\w\-]*[\d_\-])"
+)
+_STARTER = re.compile(r"(?:^|(?<!\b[A-Z])(?<!\bMr)(?<!\bMs)(?<!\bDr)(?<!\bSt)(?<!\bMrs)"
+                      r"(?<!\bProf)[.;!?]\s+)(?=[A-ZÀ-Þ\"'“])")
+_AFTER_COLON = re.compile(r":\s+(?=[A-ZÀ-Þ\"'“])")
+_CLAUSE = re.compile(r"(?:^|(?<=[.;:!?])\s+|(?<=:))((?:[^.;:!?]|\.(?=\d))+)")
+_LEAD = re.compile(r"^\s*(?:(?:for|about|of)\s+)?(?:(?:the|a|an)\s+)?", re.I)
+_SEP = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+")
+_ATTRIBUTIVE = re.compile(r"[ \t]+(?!(?:and|or|of|with|from|in|who|which|that|whose|for|to|is|was"
+                          r"|has|by|at|on|as|but|lives|works|now|also|came|earns|speaks"
+                          r"|based|located|living|born|directed|written|released|published"
+                          r"|rated|priced|costs|serves|weighs|reachable)\b|[a-z]+ly(?=\s*(?:[,.;)]|$)))[a-z]")
+
+
+class Reader:
+    """Collects candidates from one prompt; see `read` for the order."""
+
+    def __init__(self, text: str, keys: list[str], types: dict[str, str],
+                 blocked: list[tuple[int, int]]) -> None:
+        self.text = text
+        self.keys = keys
+        self.types = types
+        self.taken = list(blocked)
+        self.keylists = list(blocked)
+        self.voids = void_spans(text)
+        self.found: list[Candidate] = []
+        self.typed = {k for k in keys if types[k] != "string"}
+        self.names = {k.lower() for k in keys} | {snake(k).replace("_", " ") for k in keys}
+
+    # ------------------------------------------------------------------ bookkeeping
+
+    def free(self, start: int, end: int) -> bool:
+        return not overlaps((start, end), self.taken)
+
+    def add(self, value: Value, strength: int, *, key: str | None = None,
+            groups: tuple[frozenset[str], ...] = ()) -> bool:
+        span = (value.start, value.end)
+        if len(self.taken) >= MAX_CANDIDATES or not self.free(*span):
+            return False
+        self.taken.append(span)
+        if inside(span, self.voids):
+            return True
+        self.found.append(Candidate(value.value, value.raw, span, value.kind, strength, key,
+                                    groups))
+        return True
+
+    def attributive(self, value: Value) -> bool:
+        """`Qantas flight`, `UK office`: a name that qualifies the next noun is no value."""
+        return value.kind == "possessive" or bool(_ATTRIBUTIVE.match(self.text, value.end))
+
+    # ------------------------------------------------------------------ readers
+
+    def read(self) -> list[Candidate]:
+        self.explicit()
+        self.positional()
+        self.listed()
+        self.named()
+        self.numbers()
+        self.places()
+        self.by()
+        self.emails_and_dates()
+        self.count_nouns()
+        self.the_noun()
+        self.noun_attributes()
+        self.subjects()
+        self.leftovers()
+        return self.found
+
+    def explicit(self) -> None:
+        """`city: Lisbon`, `age is 40`, `name Quinn`, `with the email e`, `is_admin: false`."""
+        for key in self.keys:
+            spoken = {key, key.replace("_", " "), snake(key).replace("_", " ")}
+            words = "|".join(re.escape(s).replace(r"\ ", r"[ _]") for s in sorted(spoken))
+            kind = self.types[key]
+            for m in re.finditer(rf"(?<![\w\-])(?:{words})(?![\w\-])", self.text, re.I):
+                if not self.free(*m.span()):
+                    continue
+                link = _LINK.match(self.text, m.end())
+                assert link is not None
+                at = link.end()
+                if _TYPE_WORDS.match(self.text, at):
+                    continue
+                value = self._explicit_value(at, kind, link.group("link"))
+                if value is not None and self.add(value, BOUND, key=key):
+                    self.taken.append(m.span())
+
+    def _explicit_value(self, at: int, kind: str, link: str | None) -> Value | None:
+        if kind.startswith("array"):
+            return list_at(self.text, at)
+        if link and link.strip().lower() == "of":
+            return number_at(self.text, at)
+        value = scalar_at(self.text, at, words=True, bools=kind == "boolean" or bool(link))
+        if value is None and link and link.strip() in (":", "=", "is", "was"):
+            m = _PHRASE.match(self.text, at)
+            if m and m.group("p").split()[0] not in NOT_VALUES:
+                raw = m.group("p")
+                return Value(raw, raw, m.start("p"), m.end("p"), "phrase")
+        if kind == "boolean":
+            return value if value is not None and value.kind == "bool" else None
+        if kind in ("integer", "number") and value is not None and value.kind in ("word",
+                                                                                   "phrase"):
+            return None
+        if value is not None and value.kind == "bool" and kind != "string":
+            return None
+        if value is not None and value.kind == "bool" and kind == "string" and not link:
+            return None
+        if value is not None and value.kind == "bool" and value.raw.lower() in ("yes", "no") \
+                and kind != "boolean":
+            return Value(value.raw, value.raw, value.start, value.end, "word")
+        return value
+
+    def positional(self) -> None:
+        """A clause of bare values, as many as the keys, each fitting its key in order."""
+        for m in _CLAUSE.finditer(self.text):
+            body_start = m.start(1) + _LEAD.match(m.group(1)).end()  # type: ignore[union-attr]
+            after_colon = self.text[max(0, m.start(1) - 8) : m.start(1)].rstrip().endswith(":")
+            items = self._bare_items(body_start, m.end(1), words=after_colon)
+            if items is None or len(items) != len(self.keys):
+                continue
+            if all(self._fits_in_order(v, k) for v, k in zip(items, self.keys, strict=True)):
+                for value, key in zip(items, self.keys, strict=True):
+                    self.add(value, BOUND, key=key)
+
+    def _bare_items(self, start: int, end: int, *, words: bool) -> list[Value] | None:
+        items: list[Value] = []
+        pos = start
+        while pos < end:
+            value = scalar_at(self.text, pos, words=words, bools=words)
+            if value is None or value.end > end or not self.free(value.start, value.end):
+                return None
+            items.append(value)
+            sep = _SEP.match(self.text, value.end)
+            if sep is None or sep.end() >= end:
+                return items if self.text[value.end : end].strip() == "" else None
+            pos = sep.end()
+        return items or None
+
+    def _fits_in_order(self, value: Value, key: str) -> bool:
+        kind = self.types[key]
+        if key not in self.typed:
+            return value.kind != "list"
+        if value.kind == "bool":
+            return kind == "boolean"
+        if value.kind == "number":
+            return kind in ("integer", "number") if isinstance(value.value, int) \
+                else kind == "number"
+        return kind == "string"
+
+    def listed(self) -> None:
+        for pattern, groups in _LISTS:
+            for m in pattern.finditer(self.text):
+                found = list_at(self.text, m.end())
+                if found is not None:
+                    self.add(found, CUED, groups=groups)
+
+    def named(self) -> None:
+        for pattern, groups in _NAMED:
+            for m in pattern.finditer(self.text):
+                alias = "ALIAS" in groups[0]
+                found = list_at(self.text, m.end()) if alias else None
+                if found is not None and len(found.value) < 2:
+                    found = None
+                if found is None:
+                    found = self._name_at(m.end())
+                if found is not None:
+                    self.add(found, CUED, groups=groups)
+
+    def _name_at(self, pos: int) -> Value | None:
+        found = quoted_at(self.text, pos) or propn_at(self.text, pos)
+        if found is not None and found.start == pos:
+            return found
+        found = scalar_at(self.text, pos, words=True)
+        if found is not None and found.kind in ("ident", "word"):
+            return found
+        return None
+
+    def numbers(self) -> None:
+        for pattern, cls in _COMPILED_UNITS:
+            for m in pattern.finditer(self.text):
+                raw = m.group("n")
+                value = Value(raw, number_value(raw), m.start("n"), m.end("n"), "number")
+                if cls == "YEAR" and not 1000 <= value.value <= 2100:
+                    continue
+                self.add(value, CUED, groups=tiers(cls))
+
+    def places(self) -> None:
+        country = any("COUNTRY" in key_classes(k) for k in self.keys)
+        for pattern, groups in _PLACES:
+            for m in pattern.finditer(self.text):
+                place = propn_at(self.text, m.end())
+                if place is None or place.start != m.end() or self.attributive(place):
+                    continue
+                if place.raw.lower() in LANGUAGES:
+                    self.add(place, CUED, groups=tiers("LANGUAGE"))
+                    continue
+                pair = re.match(rf",\s+({PROPN})(?=\s*(?:[,;.)]|$|\s(?:and|with|who)\b))",
+                                self.text[place.end :])
+                if pair and country:
+                    nation = propn_at(self.text, place.end + pair.start(1))
+                    self.add(place, CUED, groups=tiers("CITY LOCATION HOMETOWN HQ"))
+                    if nation is not None:
+                        self.add(nation, CUED, groups=tiers("COUNTRY"))
+                    continue
+                if self.add(place, CUED, groups=groups) and pair:
+                    self.taken.append((place.end, place.end + pair.end(1)))
+
+    def by(self) -> None:
+        for pattern, groups in _BY:
+            for m in pattern.finditer(self.text):
+                several = list_at(self.text, m.end())
+                if several is not None and len(several.value) >= 2 and all(
+                    v[:1].isupper() for v in several.value
+                ):
+                    self.add(several, CUED, groups=groups)
+                    continue
+                who = propn_at(self.text, m.end())
+                if who is not None and who.start == m.end() and not self.attributive(who):
+                    self.add(who, CUED, groups=groups)
+
+    def emails_and_dates(self) -> None:
+        for pattern, groups in ((EMAIL, tiers("EMAIL", "CONTACT")), (DATE, tiers("DATE"))):
+            for m in pattern.finditer(self.text):
+                raw = m.group(0)
+                self.add(Value(raw, raw, m.start(), m.end(), "text"), CUED, groups=groups)
+
+    def count_nouns(self) -> None:
+        """`120 stars`, `240 pages`, `3 keys`: the noun names what the number counts."""
+        for m in re.finditer(rf"(?<![\w.\-])(?P<n>{NUMBER})\s+(?P<noun>[a-z]+)\b", self.text):
+            value = number_at(self.text, m.start("n"))
+            if value is None:
+                continue
+            noun = m.group("noun")
+            named = [k for k in self.keys if matches_noun(k, noun)]
+            if len(named) == 1:
+                self.add(value, BOUND, key=named[0])
+            elif noun not in ("and", "or", "to", "in", "of", "for"):
+                self.add(value, CUED, groups=tiers(f"HEAD:{noun}"))
+        for m in re.finditer(r"\b(?P<noun>[a-z]+)\s+#?(?P<n>\d+)\b(?![.,]\d)", self.text):
+            noun = m.group("noun")
+            value = number_at(self.text, m.start("n"))
+            if value is not None and noun not in _NOT_ID_NOUNS:
+                self.add(value, CUED, groups=tiers(f"HEAD:{noun}", "ID"))
+
+    def the_noun(self) -> None:
+        """`the film Heat`, `the student Yusuf`, `the intern Dave`."""
+        for m in _THE_NOUN.finditer(self.text):
+            noun = m.group("noun")
+            value = self._name_at(m.end())
+            if value is None or noun in NOT_VALUES:
+                continue
+            if value.kind == "word" and noun not in _HANDLE_NOUNS:
+                continue
+            if noun in _TITLE_NOUNS:
+                groups = tiers("TITLE", "NAME", FIRST)
+            else:
+                groups = tiers(f"HEAD:{noun}", "NAME USERNAME", FIRST)
+            if self.add(value, CUED, groups=groups) and noun not in _GENERIC_NOUNS | _TITLE_NOUNS:
+                start = m.start("noun")
+                self.add(Value(noun, noun, start, start + len(noun), "word"), CUED,
+                         groups=tiers("NOUN_ATTR"))
+
+    def noun_attributes(self) -> None:
+        """`Ana, 31, a nurse from Porto`, `that is a rabbit`, `a comedy`."""
+        for m in _NOUN_ATTR.finditer(self.text):
+            noun = m.group("noun")
+            if noun in _GENERIC_NOUNS or noun in NOT_VALUES or noun in _TITLE_NOUNS:
+                continue
+            value = Value(noun, noun, m.start("noun"), m.end("noun"), "word")
+            self.add(value, CUED, groups=tiers("NOUN_ATTR"))
+
+    def subjects(self) -> None:
+        """What the request is about: `for Bruno, ...`, `Bruno is 40`, `: Up (2009)`."""
+        starts: list[tuple[int, str | None]] = [
+            (m.end(), m.group("head")) for m in _SUBJECT.finditer(self.text)
+        ]
+        starts += [(m.end(), None) for m in _STARTER.finditer(self.text)]
+        ends = {end for _, end in self.keylists}
+        starts += [(m.end(), None) for m in _AFTER_COLON.finditer(self.text)
+                   if len(self.text[: m.start()].rstrip()) in ends]
+        for pos, head in sorted(starts):
+            value = quoted_at(self.text, pos) or propn_at(self.text, pos)
+            if value is None or value.start != pos:
+                value = scalar_at(self.text, pos)
+                if value is None or value.kind != "ident":
+                    continue
+            if value.kind == "propn" and (self.attributive(value) or value.start != pos):
+                continue
+            if value.raw.lower() in self.names:
+                continue
+            first = f"HEAD:{head.lower()}" if head else "NAME"
+            self.add(value, CUED, groups=tiers(first, "NAME USERNAME", "TITLE", FIRST))
+
+    def leftovers(self) -> None:
+        """Any name, quoted text or number nobody claimed: it may still be a stated value."""
+        readers: tuple[Callable[[str, int], Value | None], ...] = (quoted_at, number_at)
+        for m in re.finditer(r"(?<![\w'’\-.@])(?=[\"'“‘\d-]|[A-ZÀ-Þ])", self.text):
+            if len(self.taken) >= MAX_CANDIDATES:
+                break
+            pos = m.start()
+            value = next((v for r in readers if (v := r(self.text, pos)) is not None), None)
+            if value is None:
+                value = propn_at(self.text, pos)
+                if value is None:
+                    continue
+                if value.kind == "possessive":
+                    continue
+                if self.attributive(value):
+                    self.add(value, BARE, groups=tiers("BRAND AIRLINE"))
+                    continue
+            # `2001: A Space Odyssey`: a name glued to a number or word by a colon may be
+            # only part of the value, so it can only mark keys unchecked.
+            # A name after `Mr.` or after another name and a comma (`Paris, Texas`) may be
+            # only part of the value or qualify it: it too only marks keys unchecked.
+            before = self.text[max(0, pos - 80) : pos]
+            glued = re.search(r"(?:\w:|\b(?:Mr|Mrs|Ms|Dr|Prof|Sir|St)\.?|\b(?:about|on|over|near"
+                              r"|around|at|like|than|into|onto|across|behind|under|via|per"
+                              r"|against|versus|vs\.?))\s*$", before, re.I) is not None
+            glued = glued or (value.kind != "number" and re.search(rf"{PROPN},\s*$", before)
+                              is not None)
+            self.add(value, HINT if glued else BARE, groups=(frozenset({ANY}),))

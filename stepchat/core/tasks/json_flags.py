@@ -1,0 +1,133 @@
+"""What a JSON request says in words rather than values: true/false, types, open keys.
+
+"in stock", "not an admin", "without a garden", "inactive" state booleans; "year as an
+integer" states a type; "a short description" or "a fictional person" leaves a key to the
+model, so whatever it writes there is right by construction.
+"""
+
+from __future__ import annotations
+
+import re
+
+from stepchat.core.tasks.json_assign import snake
+from stepchat.core.tasks.json_types import TYPE_PHRASE, read_type
+from stepchat.core.tasks.json_words import EMAIL, overlaps
+
+_NEGATORS = re.compile(
+    r"\b(?:not|never|no|isn't|aren't|wasn't|doesn't|don't|didn't|no\s+longer|non|without)\b"
+    r"(?:\W+\w+){0,2}\W*$",
+    re.I,
+)
+_ANTONYMS = {
+    "open": ("closed", "shut"),
+    "married": ("single", "unmarried", "divorced"),
+    "delayed": ("on time", "on-time", "punctual"),
+    "available": ("unavailable", "sold out"),
+    "active": ("inactive", "disabled"),
+    "enabled": ("disabled",),
+    "online": ("offline",),
+    "public": ("private",),
+    "private": ("public",),
+    "visible": ("hidden", "invisible"),
+    "remote": ("on-site", "onsite", "in the office", "in office"),
+    "in stock": ("out of stock", "sold out"),
+    "verified": ("unverified",),
+    "paid": ("unpaid",),
+    "completed": ("incomplete", "unfinished"),
+}
+_SYNONYMS = {"admin": ("admin", "administrator"), "remote": ("remote", "remotely")}
+_OPEN_NAMES = re.compile(
+    r"^(?:description|summary|bio|biography|about|notes?|comments?|tagline|slogan|motto"
+    r"|greeting|message|quote|excerpt|review|blurb|caption|story|joke|poem|advice|tips?"
+    r"|overview|intro|introduction|remarks|fun_fact|short_description|\w+_description)$"
+)
+_OPEN_WORDS = re.compile(
+    r"\b(?:fictional|fictitious|made[- ]up|make\s+up|invent(?:ed)?|imaginary|random|dummy"
+    r"|fake|placeholder|hypothetical|an?\s+(?:sample|example)"
+    r"|(?:sample|example|test|mock)\s+(?:data|values?|record|object|person|user|entry))\b",
+    re.I,
+)
+_OPEN_NOTES = r"(?:a\s+)?(?:short|brief|one-line|one\s+line|catchy|funny|few\s+words|any" \
+              r"|free(?:\s+|-)?text|your\s+choice|made[- ]up|invented)"
+
+
+def _spoken(key: str) -> str:
+    forms = {key, key.replace("_", " "), snake(key).replace("_", " ")}
+    return "|".join(re.escape(f).replace(r"\ ", r"[ _]") for f in sorted(forms))
+
+
+def _boolean_words(key: str) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
+    """Words that say the flag is on, words that say it is off, and whether it is `has_`."""
+    low = snake(key)
+    if low == "in_stock":
+        return ("in stock",), _ANTONYMS["in stock"], False
+    has = low.startswith("has_")
+    stem = re.sub(r"^(?:is|has|can|was)_", "", low).replace("_", " ")
+    return _SYNONYMS.get(stem, (stem,)), _ANTONYMS.get(stem, ()), has
+
+
+def read_boolean(text: str, key: str, blocked: list[tuple[int, int]]) -> bool | None:
+    """True or false when the prompt says so in words, None when it does not or says both."""
+    on_words, off_words, has = _boolean_words(key)
+    if not on_words[0]:
+        return None
+    said: set[bool] = set()
+    stems = "|".join(re.escape(w) for w in on_words)
+    if has:
+        for m in re.finditer(rf"\b(?P<v>has|have|with|includes?|no|without|lacks?)\s+"
+                             rf"(?:an?\s+|the\s+|\d+\s+)?(?:{stems})s?\b", text, re.I):
+            if not overlaps(m.span(), blocked):
+                said.add(m.group("v").lower() not in ("no", "without", "lack", "lacks"))
+        return said.pop() if len(said) == 1 else None
+    for m in re.finditer(rf"(?<![\w\-])(?P<pre>un|in|non-?|dis)?(?:{stems})s?(?![\w\-])", text,
+                         re.I):
+        if overlaps(m.span(), blocked):
+            continue
+        negated = bool(m.group("pre")) or bool(_NEGATORS.search(_clause_before(text, m.start())))
+        said.add(not negated)
+    for word in off_words:
+        for m in re.finditer(rf"(?<![\w\-]){re.escape(word)}(?![\w\-])", text, re.I):
+            if not overlaps(m.span(), blocked):
+                said.add(bool(_NEGATORS.search(_clause_before(text, m.start()))))
+    return said.pop() if len(said) == 1 else None
+
+
+def _clause_before(text: str, pos: int) -> str:
+    head = text[:pos]
+    cut = max(head.rfind(c) for c in ",;.:(")
+    return head[cut + 1 :]
+
+
+def stated_types(text: str, keys: list[str], blocked: list[tuple[int, int]]) -> dict[str, str]:
+    """`year as an integer`, `tags should be a list of strings`, `price (a number)`."""
+    found: dict[str, str] = {}
+    for key in keys:
+        pattern = (rf"(?<![\w\-])(?:{_spoken(key)})(?![\w\-])\s*(?:\(\s*|,\s*)?"
+                   rf"(?:as|should\s+be|must\s+be|is|being|of\s+type|:)?\s*"
+                   rf"(?P<t>(?:an?\s+)?{TYPE_PHRASE})\b")
+        for m in re.finditer(pattern, text, re.I):
+            if overlaps(m.span(), blocked):
+                continue
+            declared = read_type(m.group("t"))
+            if declared:
+                found[key] = declared
+    return found
+
+
+def open_keys(text: str, keys: list[str], stated: set[str]) -> list[str]:
+    """Keys the prompt leaves to the model: descriptions, or anything about a made-up thing."""
+    plain = EMAIL.sub(" ", text)
+    everything = _OPEN_WORDS.search(plain) is not None
+    out: list[str] = []
+    for key in keys:
+        if key in stated:
+            continue
+        described = re.search(
+            rf"(?:{_OPEN_NOTES})\s+(?:{_spoken(key)})\b|(?<![\w\-])(?:{_spoken(key)})\s*"
+            rf"(?:\(\s*{_OPEN_NOTES}|:\s*{_OPEN_NOTES})",
+            plain,
+            re.I,
+        )
+        if everything or described or _OPEN_NAMES.match(snake(key)):
+            out.append(key)
+    return out

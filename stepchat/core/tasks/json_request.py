@@ -1,0 +1,236 @@
+"""Is this a request for JSON, and which keys does it ask for?
+
+People ask for JSON in many shapes: "Return a JSON object with keys a, b and c", "JSON with
+a, b and c: ...", "Output only JSON: {a, b, c} for ...", "Give me a, b and c as JSON",
+"fields a, b and c". A question *about* JSON ("How do I parse JSON ...?") is not a request
+for it. The key list's span is reported so the value reader never mistakes a key for a value.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass, field
+
+from stepchat.core.tasks.json_types import TYPE_PHRASE, read_type
+
+_JSON = re.compile(r"(?<![\w.])json\b", re.I)
+_OUTPUT_BEFORE = re.compile(
+    r"(?:\b(?:as|in|into|to)\s+(?:(?:valid|plain|strict|compact|pure|a|an|the|one|single)\s+)*"
+    r"|\bjson\b\s*$)$",
+    re.I,
+)
+_VERB_BEFORE = re.compile(
+    r"\b(?:return|returns|give|produce|make|write|output|create|generate|emit|provide|send"
+    r"|build|respond|reply|answer|print|need|want|fill|format|show|only|just)\b[^.?!;]{0,40}$",
+    re.I,
+)
+_OUTPUT_AFTER = re.compile(
+    r"^\s*(?:object|only|record|output|response|reply|document|payload|with|for|containing"
+    r"|having|that|listing|describing|[:({])",
+    re.I,
+)
+_INPUT_BEFORE = re.compile(
+    r"\b(?:parse|parsing|parses|parser|validate|validates|validating|read|reads|reading|load"
+    r"|loads|loading|convert|converts|converting|serialize|deserialize|decode|encode|escape"
+    r"|minify|lint|debug|fix|handle|process|merge|diff|compare|query|this|these|that|my"
+    r"|your|following|nested|about|of|between|is|are|does|do)\b[^.?!;]{0,12}$",
+    re.I,
+)
+_QUESTION = re.compile(r"^\s*(?:what|why|how|when|where|which|who|whose|is|are|does|do)\b", re.I)
+_ABOUT = re.compile(r"^\s*(?:explain|describe|compare|define|summari[sz]e|tell me about)\b", re.I)
+_AS_FORM = re.compile(r"\b(?:as|in|into)\s+(?:an?\s+|valid\s+)?json\b|\bjson\s+(?:object|only)\b",
+                      re.I)
+
+MAX_MENTIONS = 32
+"""Mentions of "JSON" looked at; the request says so near the start or not at all."""
+MAX_KEYS = 40
+"""Keys read from one list: an object with more is not something to ask for in a sentence."""
+
+_KEY = r"[\"'`]?(?P<key>[A-Za-z_][A-Za-z0-9_]*)[\"'`]?"
+_ITEM = re.compile(
+    rf"(?:(?:the|a|an|its|his|her|their|and)\s+)?{_KEY}"
+    rf"(?:\s*\((?P<paren>[^)]{{1,40}})\)"
+    rf"|\s+as\s+(?P<as>(?:an?\s+)?{TYPE_PHRASE})\b"
+    rf"|\s*:\s*(?P<colon>(?:an?\s+)?{TYPE_PHRASE})\b)?",
+    re.I,
+)
+_SEP = re.compile(r"\s*(?:,\s*(?:and\s+|&\s+)?|\s+and\s+|\s*&\s*|\s+or\s+)", re.I)
+_STOP = {
+    "for", "of", "with", "whose", "where", "that", "the", "a", "an", "about", "to", "in",
+    "describing", "which", "who", "only", "each", "all", "and", "or", "values", "set", "on",
+    "from", "at", "by", "using", "is", "are", "be", "json", "object", "as", "format", "this",
+    "it", "them", "me", "please", "then", "no", "not", "like", "per", "into", "based", "if",
+    "filled", "given", "following", "same", "these", "those", "its", "their", "his", "her",
+}
+_KEY_WORD = re.compile(
+    r"\b(?:keys?|fields?|properties|property|attributes?|members?|entries|columns)\b"
+    r"(?:\s*(?::|-|—|named|called|of))?\s*",
+    re.I,
+)
+_JSON_WITH = re.compile(
+    r"\bjson\b(?:\s+(?:object|record|document|output))?\s*"
+    r"(?:with|containing|having|including|listing|that\s+has|that\s+contains|:)\s+",
+    re.I,
+)
+_BRACES = re.compile(r"\{([^{}]{1,400})\}")
+_BRACE_ITEM = re.compile(rf"^\s*{_KEY}\s*(?::\s*(?P<template>.*))?$", re.S)
+_AS_JSON = re.compile(r"\s+(?:as|in)\s+json\b", re.I)
+
+
+@dataclass
+class KeyList:
+    """Keys in the order asked, the types stated beside them, and where the list lies."""
+
+    keys: list[str] = field(default_factory=list)
+    types: dict[str, str] = field(default_factory=dict)
+    spans: list[tuple[int, int]] = field(default_factory=list)
+
+
+def is_json_request(prompt: str) -> bool:
+    """The prompt asks for JSON as its answer (not a question about JSON)."""
+    asked = False
+    for m in itertools.islice(_JSON.finditer(prompt), MAX_MENTIONS):
+        # The cues sit next to the word, so a window keeps long prompts linear.
+        before, after = prompt[max(0, m.start() - 80) : m.start()], prompt[m.end() : m.end() + 40]
+        if _INPUT_BEFORE.search(before) and not re.search(
+            r"\b(?:as|in|into|to)\s+(?:\w+\s+)?$", before, re.I
+        ):
+            continue
+        cued = _OUTPUT_BEFORE.search(before) or _VERB_BEFORE.search(before)
+        asked = asked or bool(cued or _OUTPUT_AFTER.match(after))
+    if not asked or _QUESTION.match(prompt):
+        return False
+    # "Describe X as a JSON object" asks for JSON; "Describe the JSON format" does not.
+    return not _ABOUT.match(prompt) or _AS_FORM.search(prompt) is not None
+
+
+def _template_type(text: str | None) -> str | None:
+    if text is None:
+        return None
+    text = text.strip().strip("\"'")
+    if re.fullmatch(r"-?\d+", text):
+        return "integer"
+    if re.fullmatch(r"-?\d+\.\d+", text):
+        return "number"
+    if text in ("true", "false"):
+        return "boolean"
+    if text.startswith("["):
+        return "array"
+    return read_type(text)
+
+
+def _read_braces(prompt: str, out: KeyList) -> bool:
+    for m in _BRACES.finditer(prompt):
+        parts = m.group(1).split(",")[:MAX_KEYS]
+        items = [_BRACE_ITEM.match(p) for p in parts]
+        if not all(items) or not parts:
+            continue
+        for item in items:
+            assert item is not None
+            key = item.group("key")
+            if key not in out.keys:
+                out.keys.append(key)
+            declared = _template_type(item.group("template"))
+            if declared:
+                out.types[key] = declared
+        out.spans.append(m.span())
+        return True
+    return False
+
+
+def _read_list(prompt: str, start: int, out: KeyList, *, lower_only: bool) -> int:
+    """Keys listed from `start`; returns how many were read (the list's span is recorded)."""
+    pos = start
+    found: list[str] = []
+    while len(found) < MAX_KEYS:
+        item = _ITEM.match(prompt, pos)
+        if not item:
+            break
+        key = item.group("key")
+        if lower_only and not key[0].islower():
+            break
+        if key.lower() in _STOP and not (len(key) == 1 and not lower_only
+                                         and _SEP.match(prompt, item.end())):
+            break  # single letters (`keys a, b and c`) are keys, other small words end the list
+        found.append(key)
+        declared = read_type(item.group("paren") or item.group("as") or item.group("colon"))
+        if declared:
+            out.types[key] = declared
+        pos = item.end()
+        sep = _SEP.match(prompt, pos)
+        if not sep:
+            break
+        nxt = _ITEM.match(prompt, sep.end())
+        if not nxt or (nxt.group("key").lower() in _STOP and len(nxt.group("key")) > 1):
+            break
+        pos = sep.end()
+    if found:
+        for key in found:
+            if key not in out.keys:
+                out.keys.append(key)
+        out.spans.append((start, pos))
+    return len(found)
+
+
+def _trailing_keys(prompt: str, out: KeyList) -> bool:
+    """`Give me name, age and city as JSON`: a list that ends right before "as JSON"."""
+    m = _AS_JSON.search(prompt)
+    if not m:
+        return False
+    head = prompt[: m.start()]
+    items = re.search(
+        r"(?:^|\b(?:me|the|return|give|output|provide|list)\s+)"
+        r"((?:[a-z_][a-z0-9_]*\s*(?:,\s*(?:and\s+)?|\s+and\s+))+[a-z_][a-z0-9_]*)$",
+        head,
+        re.I,
+    )
+    if not items:
+        return False
+    keys = [k for k in re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", items.group(1)) if k]
+    if len(keys) < 2 or any(k.lower() in _STOP for k in keys):
+        return False
+    out.keys.extend(k for k in keys if k not in out.keys)
+    out.spans.append((items.start(1), items.end(1)))
+    return True
+
+
+_LEADING_LIST = re.compile(
+    r"^\s*(?P<list>[A-Za-z_]\w*(?:\s*,\s*[a-z_]\w*)*\s*,?\s+and\s+[a-z_]\w*)\s+(?:of|for)\s"
+)
+
+
+def _leading_keys(prompt: str, out: KeyList) -> bool:
+    """`Name, age and city of Abe, 50, ... JSON only.`: the request opens with its keys."""
+    m = _LEADING_LIST.match(prompt)
+    if not m:
+        return False
+    keys = [k.lower() for k in re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", m.group("list"))]
+    if any(k in _STOP for k in keys):
+        return False
+    out.keys.extend(k for k in keys if k not in out.keys)
+    out.spans.append(m.span("list"))
+    return True
+
+
+def read_keys(prompt: str) -> KeyList:
+    """The first key list the prompt states, in any of the shapes people write."""
+    out = KeyList()
+    if _read_braces(prompt, out):
+        return out
+    for m in _KEY_WORD.finditer(prompt):
+        if _read_list(prompt, m.end(), out, lower_only=False):
+            out.spans[-1] = (m.start(), out.spans[-1][1])
+            return out
+    for m in _JSON_WITH.finditer(prompt):
+        before = len(out.keys)
+        count = _read_list(prompt, m.end(), out, lower_only=True)
+        if count >= 2:
+            out.spans[-1] = (m.start(), out.spans[-1][1])
+            return out
+        del out.keys[before:]
+        if count:
+            out.spans.pop()
+    if not _trailing_keys(prompt, out):
+        _leading_keys(prompt, out)
+    return out

@@ -1,0 +1,242 @@
+"""The words a stated JSON value is made of: names, numbers, quoted text, lists, emails.
+
+Each reader takes the prompt and a position and returns a `Value` (what was written, what it
+means as JSON, where it lies) or None, so the cue readers can ask "is there a value right
+here?" without re-implementing what a name or a number looks like.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+UPPER = "A-ZÀ-ÖØ-ÞĀ-Ž"
+_CAP = rf"(?:(?:[{UPPER}]\.){{1,4}}(?=[ \t]*[{UPPER}])|[{UPPER}][\w'’\-]*)"
+_PARTICLE = r"(?:de|da|do|dos|das|du|del|della|di|van|von|der|den|la|le|el|al|bin|ibn|y)"
+PROPN = rf"{_CAP}(?:[ \t]+(?:{_PARTICLE}[ \t]+){{0,2}}{_CAP}){{0,5}}"
+"""A name of up to six capitalised words, with particles between (`Daphne du Maurier`)."""
+NUMBER = r"(?:-?\d{1,3}(?:,\d{3}){1,6}(?:\.\d{1,12})?|-?\d{1,18}(?:\.\d{1,12})?)(?![\d,.]\d)"
+"""A number a person would state; a longer run of digits is not read as one (nor converted)."""
+
+_PROPN = re.compile(PROPN)
+_NUMBER = re.compile(rf"(?<![\w.\-/])(?:{NUMBER})(?![\w\-/]|[.,]\d)")
+_QUOTED = re.compile(
+    r"\"(?P<a>[^\"\n]{1,80})\"|(?<!\w)'(?P<b>[^'\n]{1,80})'(?!\w)|“(?P<c>[^”\n]{1,80})”"
+    r"|‘(?P<d>[^’\n]{1,80})’"
+)
+EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}")
+_MONTH = (
+    r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?"
+    r"|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)"
+)
+DATE = re.compile(
+    rf"\b\d{{4}}-\d{{2}}-\d{{2}}\b|\b{_MONTH}\.? \d{{1,2}}(?:st|nd|rd|th)?,? \d{{4}}\b"
+    rf"|\b\d{{1,2}} {_MONTH} \d{{4}}\b"
+)
+_IDENT = re.compile(r"[A-Za-z][\w.\-]*[\d_\-][\w\-]*|[a-z]{2,}\d+|[a-z][\w\-]*(?:\.[\w\-]+)+")
+"""Handles, codes, ids and hosts: `jdoe_1`, `bob42`, `acme-corp`, `AB-123`, `db.internal`."""
+_WORD = re.compile(r"[a-z][a-z'\-]*")
+_BOOL = re.compile(r"(?i:true|false|yes|no)\b")
+_END = re.compile(
+    r"\s*(?:[,;.:)!?]|$|\s(?:and|with|from|in|who|which|that|whose|for|to|but|or|as|by)\b)"
+)
+"""What may follow a bare value: punctuation, the end, or a word that starts a new phrase."""
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+NOT_VALUES = _words(
+    """return give make produce write output create generate provide please respond reply
+    format fill use build emit send show list include add put set only just json yaml xml
+    csv html api url the a an this that these those it its he she they we i you my her his
+    their our your for from in on at with without and or but not no yes don't do does is are
+    was be ignore note also then here now each all every any some if when what who how why
+    where which can could would should true false null none keys key fields field values
+    value object objects string number integer boolean array list answer reply thanks
+    thank hello hi dear mr mrs ms dr output json-only unknown unspecified tbd n/a various
+    varies example examples e.g. sample template schema input format now describe explain
+    summarize summarise compare tell convert translate turn render represent serialize
+    express rewrite encode need want get fetch print emit"""
+)
+"""Capitalised words that start sentences or name the format, never a stated value."""
+
+LANGUAGES = _words(
+    """english french spanish german italian portuguese japanese chinese mandarin arabic
+    russian dutch greek hindi korean swedish polish turkish python rust go java javascript
+    typescript ruby kotlin swift haskell"""
+)
+
+
+@dataclass(frozen=True)
+class Value:
+    """A value as written (`raw`), as JSON (`value`), and its span in the prompt."""
+
+    raw: str
+    value: Any
+    start: int
+    end: int
+    kind: str  # propn, number, quoted, email, date, ident, word, bool, list
+
+
+def number_value(text: str) -> int | float:
+    clean = text.replace(",", "")
+    return float(clean) if "." in clean else int(clean)
+
+
+def _strip_leading(words: list[str]) -> int:
+    """How many leading words are instruction words (`For Carla` -> skip `For`)."""
+    n = 0
+    while n < len(words) - 1 and words[n].lower() in NOT_VALUES and words[n] not in ("The",):
+        n += 1
+    if n == len(words) - 1 and words[n].lower() in NOT_VALUES:
+        n += 1
+    return n
+
+
+def propn_at(text: str, pos: int) -> Value | None:
+    """A capitalised name at `pos` (`New York`, `Daphne du Maurier`), instruction words off."""
+    m = _PROPN.match(text, pos)
+    if not m:
+        return None
+    words = re.split(r"([ \t]+)", m.group(0))
+    tokens = words[0::2]
+    skip = _strip_leading(tokens)
+    if skip >= len(tokens):
+        return None
+    if len(tokens) - skip == 1 and tokens[skip] in ("The", "A", "An"):
+        return None
+    start = m.start() + sum(len(w) for w in words[: 2 * skip])
+    end = m.end()
+    kind = "propn"
+    owner = re.search(r"['’]s?$", text[start:end])
+    if owner:  # `Bruno's`: the name without its possessive ending
+        end -= len(owner.group(0))
+        kind = "possessive"
+    raw = text[start:end]
+    return Value(raw, raw, start, end, kind)
+
+
+def number_at(text: str, pos: int) -> Value | None:
+    m = _NUMBER.match(text, pos)
+    if not m:
+        return None
+    if re.match(r"-?0\d", m.group(0)):  # a code with leading zeros (`02139`) stays text
+        return Value(m.group(0), m.group(0), m.start(), m.end(), "ident")
+    return Value(m.group(0), number_value(m.group(0)), m.start(), m.end(), "number")
+
+
+def quoted_at(text: str, pos: int) -> Value | None:
+    m = _QUOTED.match(text, pos)
+    if not m:
+        return None
+    inner = next(g for g in m.groups() if g is not None)
+    return Value(inner, inner, m.start(), m.end(), "quoted")
+
+
+def _simple_at(pattern: re.Pattern[str], kind: str, text: str, pos: int) -> Value | None:
+    m = pattern.match(text, pos)
+    if not m:
+        return None
+    return Value(m.group(0), m.group(0), m.start(), m.end(), kind)
+
+
+def ends_here(text: str, pos: int) -> bool:
+    return _END.match(text, pos) is not None
+
+
+def scalar_at(text: str, pos: int, *, words: bool = False, bools: bool = False) -> Value | None:
+    """One value at `pos`: quoted, email, date, number, name, handle, or (if allowed) a
+    lower-case word or true/false/yes/no. Bare words and handles must end a phrase."""
+    for found in (
+        quoted_at(text, pos),
+        _simple_at(EMAIL, "email", text, pos),
+        _simple_at(DATE, "date", text, pos),
+    ):
+        if found:
+            return found
+    if bools:
+        m = _BOOL.match(text, pos)
+        if m and ends_here(text, m.end()):
+            said = m.group(0).lower() in ("true", "yes")
+            return Value(m.group(0), said, m.start(), m.end(), "bool")
+    num = number_at(text, pos)
+    if num and ends_here(text, num.end):
+        return num
+    name = propn_at(text, pos)
+    if name and name.start == pos and name.kind == "propn":
+        return name
+    ident = _simple_at(_IDENT, "ident", text, pos)
+    if ident and ends_here(text, ident.end) and not _NUMBER.fullmatch(ident.raw):
+        return ident
+    if words:
+        bare = _simple_at(_WORD, "word", text, pos)
+        if bare and ends_here(text, bare.end) and bare.raw not in NOT_VALUES:
+            return bare
+    return None
+
+
+_ITEM_SEP = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*")
+_LIST_WORDS = re.compile(r"[a-z][\w\-]*(?:[ \t][a-z][\w\-]*)?")
+
+
+def list_at(text: str, pos: int) -> Value | None:
+    """`crime and thriller`, `rust, cli and tooling`, `'sci-fi' and 'classic'`, `Ana and Ben`.
+
+    Items are short (a name, a quoted string, or one or two lower-case words); the list
+    must end a phrase, so `tagged news and product for ...` stops cleanly.
+    """
+    items: list[str] = []
+    cur = pos
+    end = pos
+    while True:
+        item = quoted_at(text, cur) or propn_at(text, cur)
+        if item is None or item.start != cur:
+            m = _LIST_WORDS.match(text, cur)
+            if not m or m.group(0).split()[0] in NOT_VALUES:
+                break
+            words = m.group(0)
+            # Two lower-case words only when they end the list or the item.
+            if " " in words and not ends_here(text, m.end()):
+                words = words.split()[0]
+            item = Value(words, words, cur, cur + len(words), "word")
+        if not ends_here(text, item.end) and _ITEM_SEP.match(text, item.end) is None:
+            break
+        items.append(str(item.value))
+        end = item.end
+        sep = _ITEM_SEP.match(text, end)
+        if not sep:
+            break
+        cur = sep.end()
+    if not items or not ends_here(text, end):
+        return None
+    return Value(text[pos:end], items, pos, end, "list")
+
+
+_CLAUSE_VOID = re.compile(
+    r"\b(?:not|never|ignore|disregard|except|excluding|instead\s+of|rather\s+than|don't"
+    r"|do\s+not|doesn't|does\s+not|isn't|aren't|wasn't|forget|unlike)\b[^,;.()]*",
+    re.I,
+)
+_PHRASE_VOID = re.compile(
+    r"\b(?:originally|formerly|previously|once|used\s+to\s+(?:live|be)|moved\s+from|ex-)"
+    r"[^,;.()]*?(?=\s+(?:to|now|but)\b|[,;.()]|$)",
+    re.I,
+)
+
+
+def void_spans(text: str) -> list[tuple[int, int]]:
+    """Where a value is denied or historical (`not Ana`, `originally from Goa`): a name or
+    number there is not the answer, so the readers skip it."""
+    return [m.span() for m in _CLAUSE_VOID.finditer(text)] + [
+        m.span() for m in _PHRASE_VOID.finditer(text)
+    ]
+
+
+def inside(span: tuple[int, int], spans: list[tuple[int, int]]) -> bool:
+    return any(a <= span[0] and span[1] <= b for a, b in spans)
+
+
+def overlaps(span: tuple[int, int], spans: list[tuple[int, int]]) -> bool:
+    return any(span[0] < b and a < span[1] for a, b in spans)

@@ -1,0 +1,65 @@
+"""The reported JSON cases on the real stack: SmolLM2, MiniLM and LanceDB in a temp dir.
+
+On a fresh cache: Ana then Bruno (a change of every stated value) and the Heat request twice
+(the miss, then its reuse). Whatever the model writes, the served members must be the stated
+ones, each marked `stated`, and the answers verified.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from stepchat.config import load_config
+from stepchat.core.pipeline import StepCache
+from stepchat.core.types import CachePath
+from stepchat.runtime import build_cache, load_parts
+
+pytestmark = pytest.mark.slow
+
+PERSON = "Return a JSON object with keys name, age and city for {}."
+HEAT = (
+    "Return a JSON object with keys title, year and tags (a list of strings) for the film "
+    "Heat (1995), tagged crime and thriller. JSON only."
+)
+
+
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[StepCache]:
+    home: Path = tmp_path_factory.mktemp("stepchat-json-home")
+    old = os.environ.get("STEPCHAT_HOME")
+    os.environ["STEPCHAT_HOME"] = str(home)
+    try:
+        config = load_config()
+        yield build_cache(config, load_parts(config))
+    finally:
+        if old is None:
+            os.environ.pop("STEPCHAT_HOME", None)
+        else:
+            os.environ["STEPCHAT_HOME"] = old
+
+
+def marks(record: dict) -> set[str]:
+    return {s["check"] for s in record["steps"]}
+
+
+def test_bruno_after_ana(cache: StepCache) -> None:
+    ana = cache.answer(PERSON.format("Ana, 31, from Porto"))
+    assert json.loads(ana.text) == {"name": "Ana", "age": 31, "city": "Porto"}
+    bruno = cache.answer(PERSON.format("Bruno, 40, from Lisbon")).to_record()
+    assert json.loads(bruno["answer"]) == {"name": "Bruno", "age": 40, "city": "Lisbon"}
+    assert bruno["verified"] is True and marks(bruno) == {"stated"}
+
+
+def test_heat_twice(cache: StepCache) -> None:
+    expected = {"title": "Heat", "year": 1995, "tags": ["crime", "thriller"]}
+    first = cache.answer(HEAT)
+    assert json.loads(first.text) == expected
+    assert first.verified is True and first.stored_entry is not None
+    again = cache.answer(HEAT)
+    assert again.path == CachePath.REUSE_ONLY
+    assert json.loads(again.text) == expected and marks(again.to_record()) == {"stated"}

@@ -1,0 +1,57 @@
+"""Savings that mean something (issue item 9): estimates shown as estimates, each hit
+priced from the measured cost of the answer it replaces, the model's speed a median."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from stepchat.tui.widgets.savings import SavingsPanel
+
+from .conftest import FakeLoader, TickingClock, ask, settle, shown_text
+
+pytestmark = pytest.mark.anyio
+
+SIZE = (110, 36)
+COLOURS = "Name three primary colours."
+
+
+def model_at(clock: TickingClock) -> Any:
+    """A model whose first answer is slow (warming up, 2 tok/s) and the rest 40 tok/s."""
+    calls = {"n": 0}
+
+    def reply(messages: Any) -> str:
+        calls["n"] += 1
+        if calls["n"] == 1:
+            clock.stall(5.0)
+            return " ".join(["red"] * 10)
+        clock.stall(1.0)
+        return " ".join(["word"] * 40)
+
+    return reply
+
+
+async def test_time_saved_is_the_measured_cost_of_the_replaced_answer(
+    make_app: Any, clock: TickingClock
+) -> None:
+    app = make_app(FakeLoader([model_at(clock)]))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await ask(pilot, COLOURS)
+        first_ms = app.conversation.turns[0].record["timings_ms"]["total"]
+        for topic in ("rivers", "mountains", "deserts"):
+            await ask(pilot, f"Describe {topic} in forty words.")
+        await pilot.press("ctrl+n")  # a new chat: no earlier turns, so open text may be reused
+        await settle(pilot)
+        await ask(pilot, COLOURS)
+        hit = app.conversation.turns[-1].record
+        assert hit["path"] == "reuse-only"
+
+        stats = app.stats
+        assert stats.tokens_per_second == pytest.approx(40, rel=0.02)
+        assert stats.seconds_saved == pytest.approx((first_ms - hit["timings_ms"]["total"]) / 1000)
+        panel = shown_text(app.chat.query_one(SavingsPanel))
+        assert re.search(r"time saved \(est\.\)\s+~5\.0\d s", panel)
+        assert "~40 tok/s" in panel
