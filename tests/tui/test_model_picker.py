@@ -19,6 +19,7 @@ from stepchat.tui.app import build_app
 from stepchat.tui.screens.dialogs import ModelPickerScreen
 
 from .conftest import FakeLoader, settle
+from .test_small_fixes import recorded_notes
 
 pytestmark = pytest.mark.anyio
 
@@ -73,11 +74,25 @@ async def test_the_picker_shows_each_model_with_its_state(
 async def test_switching_to_an_unreachable_server_is_a_one_line_error(
     with_server: Config, clock: FixedClock
 ) -> None:
+    """A switch to a server that does not answer keeps the working model and says why in
+    one line; started on that server, the app shows the same one-line reason in its banner."""
     loader = ServerAwareLoader()
     app = build_app(with_server, loader, clock, blink=False)
+    notes = recorded_notes(app)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         app.switch_model("remote")
+        await settle(pilot)
+        failed = [n for n in notes if n.startswith("Could not load Remote Server")]
+        assert len(failed) == 1 and "\n" not in failed[0], notes
+        assert "cannot reach" in failed[0] and "fix" in failed[0]
+        assert failed[0].endswith("Still on Tiny Test Model.")
+        assert app.model_id == "tiny" and app.cache is not None and app.load_error is None
+        assert loader.calls == ["tiny", "remote"]
+
+    on_server = replace(with_server, default_model="remote")
+    app = build_app(on_server, ServerAwareLoader(), clock, blink=False)
+    async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         assert app.load_error is not None and "\n" not in app.load_error
         assert "cannot reach" in app.load_error and "fix" in app.load_error
@@ -86,4 +101,3 @@ async def test_switching_to_an_unreachable_server_is_a_one_line_error(
         app.switch_model("tiny")
         await settle(pilot)
         assert app.load_error is None and app.cache is not None
-        assert loader.calls == ["tiny", "remote", "tiny"]
