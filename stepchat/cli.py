@@ -1,4 +1,4 @@
-"""The `stepchat` command: the app, one-shot questions, cache housekeeping and the bench.
+"""The `stepchat` command: the app, one-shot questions, cache housekeeping, the bench, the server.
 
 Every failure a user can cause or meet (a bad prompt, a missing model, an unusable cache)
 ends as one line on stderr and exit status 2, never a traceback. An answer that was computed
@@ -82,6 +82,9 @@ def build_parser() -> argparse.ArgumentParser:
         "compact", help="rewrite the cache files now: evicted prompts leave no trace on disk"
     )
 
+    from stepchat.serve.command import register as register_serve
+
+    register_serve(sub)
     try:
         from stepchat.bench.command import register
     except ImportError:  # the bench is optional at import time only
@@ -123,6 +126,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cache(config, args)
         if args.command == "bench":
             return int(args.run_bench(args))
+        if args.command == "serve":
+            return int(args.run_serve(config, args))
         from stepchat.tui import run
 
         return run(config, args.model)

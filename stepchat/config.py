@@ -19,10 +19,11 @@ import tomllib
 from dataclasses import dataclass, field, fields, replace
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Any, ClassVar
+from typing import Annotated, Any, ClassVar, Literal
 from urllib.parse import urlparse
 
-from annotated_types import Ge, Interval, MinLen
+from annotated_types import Ge, Gt, Interval, MinLen
+from pydantic import Discriminator, StringConstraints, Tag
 
 from stepchat.core.settings import PipelineSettings
 from stepchat.paths import UserPaths, user_paths
@@ -35,8 +36,8 @@ class ConfigError(Exception):
 
 
 @dataclass(frozen=True)
-class ModelSpec:
-    """One `[[models]]` entry: a local GGUF model and how to run it."""
+class ModelCommon:
+    """What every `[[models]]` entry has, whichever `kind` it is."""
 
     __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
 
@@ -44,22 +45,32 @@ class ModelSpec:
     """Short name used by `--model`, `default` and the cache scope."""
     name: str
     """What the app shows for this model."""
-    source: Annotated[str, MinLen(1)]
-    """A GGUF path ("~" expanded), or "package:<python package>/<file>" for a bundled one."""
     context: Annotated[int, Ge(16)] = 2048
-    """Context window in tokens (prompt and reply together)."""
-    chat_format: str = "chatml"
-    """llama.cpp chat template name, e.g. "chatml"."""
+    """Context window in tokens (prompt and reply together); for a server, what stepchat
+    sends is trimmed to fit it."""
     temperature: Annotated[float, Ge(0.0)] = 0.0
     """Sampling temperature; 0 is greedy and repeatable."""
     top_p: Annotated[float, Interval(gt=0.0, le=1.0)] = 1.0
     """Nucleus sampling mass."""
-    repeat_penalty: Annotated[float, Ge(0.0)] = 1.1
-    """Small models loop at temperature 0 ("john_john_john..."); a mild penalty breaks it."""
     max_tokens: Annotated[int, Ge(1)] = 256
     """The most tokens one reply of this model may have (every model call is capped by it)."""
     seed: int = 42
     """Sampling seed, so answers are repeatable."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class ModelSpec(ModelCommon):
+    """A `[[models]]` entry with `kind = "llama"` (the default): a local GGUF model run in
+    process by llama.cpp, and how to run it."""
+
+    kind: Literal["llama"] = "llama"
+    """"llama": a GGUF file run in process (the default)."""
+    source: Annotated[str, MinLen(1)]
+    """A GGUF path ("~" expanded), or "package:<python package>/<file>" for a bundled one."""
+    chat_format: str = "chatml"
+    """llama.cpp chat template name, e.g. "chatml"."""
+    repeat_penalty: Annotated[float, Ge(0.0)] = 1.1
+    """Small models loop at temperature 0 ("john_john_john..."); a mild penalty breaks it."""
 
     def gguf_path(self) -> Path:
         """Where the GGUF file is; raises ConfigError naming the file and the fix."""
@@ -83,6 +94,63 @@ class ModelSpec:
         if not os.access(path, os.R_OK):
             raise ConfigError(f"model {self.id}: GGUF file not readable: {path} (fix: chmod)")
         return path
+
+
+URL_PATTERN = r"^https?://[^\s/]+"
+"""What a server's `base_url` must look like: http(s), a host, no spaces."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class ServerSpec(ModelCommon):
+    """A `[[models]]` entry with `kind = "openai"`: a model behind any OpenAI-compatible
+    server (llama.cpp's server, Ollama, LM Studio, vLLM), reached over HTTP."""
+
+    kind: Literal["openai"]
+    """"openai": a model served over the OpenAI chat-completions API."""
+    base_url: Annotated[str, StringConstraints(pattern=URL_PATTERN)]
+    """The server's root or its `/v1` URL, e.g. "http://127.0.0.1:8080/v1"."""
+    model: Annotated[str, MinLen(1)]
+    """The model name the server expects in each request."""
+    api_key_env: str = ""
+    """The name of the environment variable holding the API key (never the key itself);
+    empty when the server needs none."""
+    timeout_s: Annotated[float, Gt(0.0)] = 120.0
+    """Seconds to wait for the server to connect or send the next piece of a reply."""
+
+    def api_key(self) -> str | None:
+        """The key from `$api_key_env`; raises ConfigError naming the variable, never a value."""
+        if not self.api_key_env:
+            return None
+        key = os.environ.get(self.api_key_env, "")
+        if not key:
+            raise ConfigError(
+                f"model {self.id}: environment variable {self.api_key_env} is not set "
+                f"(fix: export {self.api_key_env}=<key> or remove api_key_env)"
+            )
+        return key
+
+
+ModelEntry = ModelSpec | ServerSpec
+"""One `[[models]]` entry of either kind."""
+
+KIND_SPECS: dict[str, type[ModelEntry]] = {"llama": ModelSpec, "openai": ServerSpec}
+"""Each `kind` and the shape of its entries."""
+
+
+def _entry_kind(entry: Any) -> str | None:
+    """The `kind` an entry names; an entry without one is a local GGUF, and so is what is
+    not a table at all (its shape then reports "expected a table")."""
+    if isinstance(entry, dict):
+        kind = entry.get("kind", "llama")
+        return kind if isinstance(kind, str) else None
+    return getattr(entry, "kind", "llama")
+
+ModelEntryField = Annotated[
+    Annotated[ModelSpec, Tag("llama")] | Annotated[ServerSpec, Tag("openai")],
+    Discriminator(_entry_kind),
+]
+"""How a `[[models]]` table is read: its `kind` picks the shape, and each shape takes only
+its own keys, so a `source` on a server entry is an error, not silently ignored."""
 
 
 @dataclass(frozen=True)
@@ -124,7 +192,7 @@ class ConfigFile:
     """Id of the model to run when none is given."""
     threads: Annotated[int, Ge(1)] | None = None
     """CPU threads the model may use (default 2)."""
-    models: list[ModelSpec] = field(default_factory=list)
+    models: list[ModelEntryField] = field(default_factory=list)
     """Models to add; an entry with the id of a shipped one replaces it."""
     cache: CacheSection = field(default_factory=CacheSection)
     """Where the cache lives and how it reuses, checks and patches answers."""
@@ -134,7 +202,7 @@ class ConfigFile:
 
 @dataclass(frozen=True)
 class Config:
-    models: dict[str, ModelSpec]
+    models: dict[str, ModelEntry]
     default_model: str
     pipeline: PipelineSettings = field(default_factory=PipelineSettings)
     limits: CacheLimits = field(default_factory=CacheLimits)
@@ -148,7 +216,7 @@ class Config:
         """Where the cache lives: the configured URI, else the local data dir."""
         return self.cache_uri or str(self.paths.cache_dir)
 
-    def model(self, model_id: str | None = None) -> ModelSpec:
+    def model(self, model_id: str | None = None) -> ModelEntry:
         key = model_id or self.default_model
         try:
             return self.models[key]

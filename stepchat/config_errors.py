@@ -9,9 +9,12 @@ running again is quicker than reading a list.
 from __future__ import annotations
 
 import json
+from dataclasses import fields
 from typing import Any
 
 from pydantic import ValidationError
+
+from stepchat.config import KIND_SPECS, URL_PATTERN
 
 _EXPECTED = {
     "int_type": "a whole number",
@@ -32,7 +35,8 @@ _EXPECTED = {
 
 
 def _where(loc: tuple[int | str, ...], data: dict[str, Any]) -> str:
-    """('cache', 'repair_tries') -> '[cache] repair_tries'; models by position and id."""
+    """('cache', 'repair_tries') -> '[cache] repair_tries'; models by position and id (the
+    kind pydantic puts in the path of a model's key is left out: the entry names it)."""
     if not loc:
         return "the file"
     head, rest = str(loc[0]), loc[1:]
@@ -43,10 +47,31 @@ def _where(loc: tuple[int | str, ...], data: dict[str, Any]) -> str:
         if isinstance(entries, list) and index < len(entries) and isinstance(entries[index], dict):
             ident = entries[index].get("id")
         label = f"[[models]] #{index + 1}" + (f" ({ident!r})" if isinstance(ident, str) else "")
-        return " ".join([label, *(str(part) for part in rest[1:])])
+        keys = rest[2:] if len(rest) > 1 and rest[1] in KIND_SPECS else rest[1:]
+        return " ".join([label, *(str(part) for part in keys)])
     if rest:
         return f"[{head}] " + ".".join(str(part) for part in rest)
     return head
+
+
+def _foreign_key(loc: tuple[int | str, ...]) -> str | None:
+    """For a key of the other kind on a model entry: which kind takes it; None for a key
+    no kind takes (an unknown key)."""
+    if len(loc) < 4 or loc[0] != "models" or loc[2] not in KIND_SPECS:
+        return None
+    kind, key = loc[2], loc[3]
+    owners = [k for k, cls in KIND_SPECS.items() if key in {f.name for f in fields(cls)}]
+    if not owners:
+        return None
+    return f'not a key of kind = "{kind}" (only kind = "{owners[0]}" takes it)'
+
+
+def _kind_error(error: dict[str, Any], where: str) -> str:
+    """An entry whose `kind` is not one stepchat knows."""
+    kinds = " or ".join(f'"{kind}"' for kind in KIND_SPECS)
+    entry = error.get("input")
+    found = entry.get("kind") if isinstance(entry, dict) else entry
+    return f"{where} kind: expected {kinds}, got {_shown(found)}"
 
 
 def _expected(error: dict[str, Any]) -> str:
@@ -54,6 +79,10 @@ def _expected(error: dict[str, Any]) -> str:
     ctx = error.get("ctx") or {}
     if kind == "literal_error":
         return str(ctx.get("expected", "one of the allowed values"))
+    if kind == "string_pattern_mismatch":
+        if ctx.get("pattern") == URL_PATTERN:
+            return "a URL starting with http:// or https://"
+        return f"text matching {ctx.get('pattern')}"
     if kind == "greater_than_equal":
         return f"a number >= {ctx.get('ge')}"
     if kind == "greater_than":
@@ -79,8 +108,11 @@ def describe_validation_error(exc: ValidationError, data: dict[str, Any]) -> str
     error = exc.errors()[0]
     kind = str(error["type"])
     where = _where(tuple(error.get("loc", ())), data)
+    if kind in ("union_tag_invalid", "union_tag_not_found"):
+        return _kind_error(dict(error), where)
     if kind in ("unexpected_keyword_argument", "extra_forbidden"):
-        return f"{where}: unknown key"
+        foreign = _foreign_key(tuple(error.get("loc", ())))
+        return f"{where}: {foreign or 'unknown key'}"
     if kind in ("missing", "missing_argument"):
         return f"{where}: missing (required)"
     return f"{where}: expected {_expected(dict(error))}, got {_shown(error.get('input'))}"

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from stepchat.config import CacheLimits, Config
+from stepchat.config import CacheLimits, Config, ServerSpec
 from stepchat.core.ports import Backend, Clock, Embedder, MaintainedStore, Store, StoreError
 
 if TYPE_CHECKING:
@@ -37,9 +37,15 @@ class Parts:
 
 
 def load_backend(config: Config, model_id: str | None = None) -> Backend:
+    """The backend the model entry's `kind` names: a local GGUF, or an OpenAI-compatible server."""
+    spec = config.model(model_id)
+    if isinstance(spec, ServerSpec):
+        from stepchat.backends.openai_http import OpenAIHttpBackend
+
+        return OpenAIHttpBackend.from_spec(spec)
     from stepchat.backends.llama_cpp import LlamaCppBackend
 
-    return LlamaCppBackend(config.model(model_id), threads=config.threads)
+    return LlamaCppBackend(spec, threads=config.threads)
 
 
 def load_embedder() -> Embedder:

@@ -8,12 +8,7 @@ from __future__ import annotations
 
 import json
 import os
-import socket
-import subprocess
-import sys
 import threading
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -21,6 +16,7 @@ import pytest
 
 from stepchat.backends.llama_cpp import LlamaCppBackend
 from stepchat.backends.openai_http import OpenAIHttpBackend, sse_events
+from stepchat.bench.servers import free_port, llama_server_command, running
 from stepchat.config import ModelSpec, load_config
 from stepchat.core.ports import Backend, BackendError, GenerationCancelled
 from stepchat.core.types import ChatMessage
@@ -39,7 +35,9 @@ STORY_PROMPT = [ChatMessage("user", "Write a long story about a dragon who learn
 
 @pytest.fixture(scope="module")
 def spec() -> ModelSpec:
-    return load_config().model()
+    bundled = load_config().model()
+    assert isinstance(bundled, ModelSpec)
+    return bundled
 
 
 @pytest.fixture(scope="module")
@@ -49,62 +47,17 @@ def local(spec: ModelSpec) -> LlamaCppBackend:
     return backend
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def server_url(spec: ModelSpec, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    port = _free_port()
+    port = free_port()
     log = tmp_path_factory.mktemp("server") / "server.log"
-    with log.open("wb") as sink:
-        proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "llama_cpp.server",
-                "--model",
-                str(spec.gguf_path()),
-                "--host",
-                "127.0.0.1",
-                "--port",
-                str(port),
-                "--n_threads",
-                "2",
-                "--n_ctx",
-                str(spec.context),
-                "--chat_format",
-                spec.chat_format,
-            ],
-            stdout=sink,
-            stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL,
-        )
+    command = llama_server_command(
+        spec.gguf_path(), port, alias=spec.id, context=spec.context, threads=2,
+        chat_format=spec.chat_format,
+    )
     url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 90
-        while True:
-            if proc.poll() is not None:
-                pytest.fail(f"llama_cpp.server exited early: {log.read_text()[-2000:]}")
-            try:
-                with urllib.request.urlopen(url + "/v1/models", timeout=2) as reply:
-                    if reply.status == 200:
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail(f"llama_cpp.server not ready in 90 s: {log.read_text()[-2000:]}")
-            time.sleep(0.3)
+    with running(command, url + "/v1/models", log):
         yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
 
 
 @pytest.fixture(scope="module")
@@ -243,7 +196,7 @@ def test_http_honours_cancel(remote: OpenAIHttpBackend) -> None:
 
 
 def test_http_unreachable_server_is_a_one_line_backend_error() -> None:
-    backend = OpenAIHttpBackend(f"http://127.0.0.1:{_free_port()}", "none", timeout=5)
+    backend = OpenAIHttpBackend(f"http://127.0.0.1:{free_port()}", "none", timeout=5)
     with pytest.raises(BackendError) as info:
         backend.complete([ChatMessage("user", "hi")], max_tokens=4)
     assert "\n" not in str(info.value) and "cannot reach" in str(info.value)

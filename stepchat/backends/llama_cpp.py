@@ -156,17 +156,22 @@ class LlamaCppBackend:
             self.load_seconds = None
 
     def count_tokens(self, text: str) -> int:
-        """Tokens under the model's tokenizer. Before the model is loaded only its vocabulary
-        is read (a fifth of a second), so a cache hit can count what it saved without
-        loading the model or waiting for a load in progress."""
-        if self._llm is None:
-            with self._vocab_lock:
-                if self._vocab is None:
-                    self._vocab = self._open_vocab()
-                return _count(self._vocab, text)
-        with self._lock:
-            self._load_locked()
-            return _count(self._llm, text)
+        """Tokens under the model's tokenizer, without loading the model or waiting for it.
+
+        Before the model is loaded only its vocabulary is read (a fifth of a second), so a
+        cache hit can count what it saved without loading the model. Once it is loaded,
+        tokenizing reads only the vocabulary, never the context a generation decodes into
+        (llama.cpp's own server tokenizes on request threads while its main loop decodes),
+        so it takes no generation lock: a hit counts its tokens while another request
+        generates.
+        """
+        llm = self._llm
+        if llm is not None:
+            return _count(llm, text)
+        with self._vocab_lock:
+            if self._vocab is None:
+                self._vocab = self._open_vocab()
+            return _count(self._vocab, text)
 
     def _open_vocab(self) -> Any:
         try:

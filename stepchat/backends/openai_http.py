@@ -1,9 +1,14 @@
 """A backend for any OpenAI-compatible chat server (llama.cpp's server, vLLM, Ollama, ...).
 
 It speaks `/v1/chat/completions` with server-sent events through the standard library only,
-so pointing stepchat at a bigger model on another machine costs no extra dependency. JSON
-requests carry `response_format: {"type": "json_object", "schema": ...}`, which llama.cpp's
-servers turn into a grammar, so the reply parses by construction.
+so pointing stepchat at a bigger model on another machine costs no extra dependency.
+
+JSON requests are constrained through the server's `response_format`. Servers disagree on
+its shape: OpenAI, vLLM, LM Studio and llama.cpp's own server take `json_schema`;
+llama-cpp-python's server takes `json_object` with a `schema`; some take neither. The first
+JSON request tries them in that order and the backend keeps the first one the server
+accepts; a server that accepts none gets plain requests, and the JSON task's one-shot
+repair deals with what comes back.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ import urllib.request
 from collections.abc import Callable, Iterator, Sequence
 from typing import IO, Any
 
+from stepchat.config import ServerSpec
 from stepchat.core.ports import BackendError, CancelToken, GenerationCancelled
 from stepchat.core.types import ChatMessage, Completion
 
@@ -31,12 +37,59 @@ def estimate_tokens(text: str) -> int:
     return math.ceil(len(text) / _CHARS_PER_TOKEN) if text else 0
 
 
-def chat_url(base_url: str) -> str:
-    """The completions endpoint, whether `base_url` names the server root or its `/v1`."""
+JSON_FORMATS: tuple[str | None, ...] = ("json_schema", "json_object", None)
+"""`response_format` shapes tried in order for schema-constrained replies (None: plain)."""
+_REJECTED = frozenset({400, 422, 500})
+"""Statuses with which servers refuse a field they do not understand (llama-cpp-python's
+server answers a failed validation with 500)."""
+
+
+def api_root(base_url: str) -> str:
+    """The server's `/v1` URL, whether `base_url` names the server root or its `/v1`."""
     root = base_url.rstrip("/")
-    if not root.endswith("/v1"):
-        root += "/v1"
-    return root + "/chat/completions"
+    return root if root.endswith("/v1") else root + "/v1"
+
+
+def chat_url(base_url: str) -> str:
+    """The completions endpoint."""
+    return api_root(base_url) + "/chat/completions"
+
+
+def response_format(shape: str | None, schema: dict[str, Any]) -> dict[str, Any] | None:
+    if shape == "json_schema":
+        return {"type": "json_schema", "json_schema": {"name": "answer", "schema": schema}}
+    if shape == "json_object":
+        return {"type": "json_object", "schema": schema}
+    return None
+
+
+class HttpStatusError(BackendError):
+    """The server answered with an HTTP error status."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def _auth_headers(api_key: str | None) -> dict[str, str]:
+    return {"Authorization": f"Bearer {api_key}"} if api_key else {}
+
+
+def probe_server(base_url: str, api_key: str | None = None, timeout: float = 2.0) -> None:
+    """Raise BackendError (one line) unless the server lists its models at `/v1/models`."""
+    url = api_root(base_url) + "/models"
+    request = urllib.request.Request(url, headers=_auth_headers(api_key))
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as reply:
+            reply.read(65536)
+    except urllib.error.HTTPError as exc:
+        raise BackendError(f"{url}: HTTP {exc.code}: {_error_detail(exc.read())}") from None
+    except urllib.error.URLError as exc:
+        raise BackendError(f"cannot reach {url}: {exc.reason}") from None
+    except TimeoutError:
+        raise BackendError(f"{url}: no answer within {timeout:g} s") from None
+    except OSError as exc:
+        raise BackendError(f"{url}: {exc.strerror or exc}") from None
 
 
 def _one_line(text: str, limit: int = 200) -> str:
@@ -82,7 +135,12 @@ def sse_events(stream: IO[bytes]) -> Iterator[str]:
 
 
 class OpenAIHttpBackend:
-    """Chat completions from a server over HTTP, streamed token by token."""
+    """Chat completions from a server over HTTP, streamed token by token.
+
+    `model` is the name the server expects; `model_id` (default: the same) names the entry
+    in stepchat, and so the cache scope, so two servers that both call their model
+    "default" never share answers.
+    """
 
     def __init__(
         self,
@@ -91,21 +149,60 @@ class OpenAIHttpBackend:
         api_key: str | None = None,
         timeout: float = 120.0,
         *,
+        model_id: str | None = None,
+        context: int | None = None,
         temperature: float = 0.0,
         top_p: float = 1.0,
         seed: int | None = 42,
     ) -> None:
+        self.base_url = base_url
         self.url = chat_url(base_url)
-        self.model_id = model
+        self.served_model = model
+        self.model_id = model_id or model
+        self.context = context
         self._api_key = api_key
         self._timeout = timeout
         self._temperature = temperature
         self._top_p = top_p
         self._seed = seed
+        self._json_format = 0
+        """Index into JSON_FORMATS of the shape this server accepts (learned on first use)."""
+
+    @classmethod
+    def from_spec(cls, spec: ServerSpec) -> OpenAIHttpBackend:
+        """The backend a `kind = "openai"` entry describes; the key is read from its variable."""
+        return cls(
+            spec.base_url,
+            spec.model,
+            spec.api_key(),
+            spec.timeout_s,
+            model_id=spec.id,
+            context=spec.context,
+            temperature=spec.temperature,
+            top_p=spec.top_p,
+            seed=spec.seed,
+        )
+
+    def __repr__(self) -> str:  # the key never appears in logs or tracebacks
+        return f"OpenAIHttpBackend({self.url!r}, model={self.served_model!r})"
 
     def load(self) -> float:
-        """Nothing to load here: the server holds the model; the first request connects."""
-        return 0.0
+        """Nothing to load (the server holds the model), but check that the server answers,
+        so an unreachable one is reported when the model is selected, not mid-answer.
+        Returns the seconds the check took."""
+        started = time.perf_counter()
+        try:
+            probe_server(self.base_url, self._api_key, timeout=min(self._timeout, 10.0))
+        except BackendError as exc:
+            raise BackendError(
+                f"model {self.model_id}: {exc} (fix: start the server or correct base_url)"
+            ) from None
+        return time.perf_counter() - started
+
+    @property
+    def json_format(self) -> str | None:
+        """The `response_format` shape in use for JSON replies (None: plain text + repair)."""
+        return JSON_FORMATS[self._json_format]
 
     def count_tokens(self, text: str) -> int:
         """An estimate: the OpenAI API has no tokenizer endpoint to ask."""
@@ -122,7 +219,7 @@ class OpenAIHttpBackend:
         json_schema: dict[str, Any] | None,
     ) -> dict[str, Any]:
         body: dict[str, Any] = {
-            "model": self.model_id,
+            "model": self.served_model,
             "messages": [{"role": m.role, "content": m.content} for m in messages],
             "max_tokens": max_tokens,
             "temperature": self._temperature,
@@ -135,13 +232,17 @@ class OpenAIHttpBackend:
         if stop:
             body["stop"] = list(stop)
         if json_schema is not None:
-            body["response_format"] = {"type": "json_object", "schema": json_schema}
+            shape = response_format(self.json_format, json_schema)
+            if shape is not None:
+                body["response_format"] = shape
         return body
 
     def _open(self, body: dict[str, Any]) -> Any:
-        headers = {"Content-Type": "application/json", "Accept": "text/event-stream"}
-        if self._api_key:
-            headers["Authorization"] = f"Bearer {self._api_key}"
+        headers = {
+            "Content-Type": "application/json",
+            "Accept": "text/event-stream",
+            **_auth_headers(self._api_key),
+        }
         request = urllib.request.Request(
             self.url, data=json.dumps(body).encode(), headers=headers, method="POST"
         )
@@ -149,7 +250,7 @@ class OpenAIHttpBackend:
             return urllib.request.urlopen(request, timeout=self._timeout)
         except urllib.error.HTTPError as exc:
             detail = _error_detail(exc.read())
-            raise BackendError(f"{self.url}: HTTP {exc.code}: {detail}") from None
+            raise HttpStatusError(f"{self.url}: HTTP {exc.code}: {detail}", exc.code) from None
         except urllib.error.URLError as exc:
             raise BackendError(
                 f"cannot reach {self.url}: {exc.reason} "
@@ -177,9 +278,10 @@ class OpenAIHttpBackend:
         if cancel is not None and cancel.is_set():
             raise GenerationCancelled()
         started = time.perf_counter()
+        max_tokens = self._fit(messages, max_tokens)
         if max_tokens <= 0:
             return Completion("", self._prompt_estimate(messages), 0, "length")
-        response = self._open(self._body(messages, max_tokens, stop, json_schema))
+        response = self._send(messages, max_tokens, stop, json_schema)
         with response:
             content_type = response.headers.get("Content-Type", "")
             if "text/event-stream" in content_type:
@@ -199,6 +301,44 @@ class OpenAIHttpBackend:
             finish_reason=finish,
             elapsed_ms=(time.perf_counter() - started) * 1000.0,
         )
+
+    def _fit(self, messages: Sequence[ChatMessage], max_tokens: int) -> int:
+        """The reply budget within `context`; a prompt that alone overflows it is an error."""
+        if self.context is None:
+            return max_tokens
+        room = self.context - self._prompt_estimate(messages)
+        if room <= 0:
+            raise BackendError(
+                f"model {self.model_id}: the prompt does not fit its context of "
+                f"{self.context} tokens (fix: shorten it or raise context)"
+            )
+        return min(max_tokens, room)
+
+    def _send(
+        self,
+        messages: Sequence[ChatMessage],
+        max_tokens: int,
+        stop: Sequence[str],
+        json_schema: dict[str, Any] | None,
+    ) -> Any:
+        """Open the reply; a JSON request the server refuses is retried in the next shape.
+
+        The shape that worked is kept. When even a plain request is refused, the refusal
+        was not about the shape: the learned shape is restored and the error raised.
+        """
+        start = self._json_format
+        while True:
+            try:
+                return self._open(self._body(messages, max_tokens, stop, json_schema))
+            except HttpStatusError as exc:
+                if json_schema is None:
+                    raise
+                refused_shape = exc.status in _REJECTED and "response_format" in str(exc)
+                if refused_shape and self._json_format < len(JSON_FORMATS) - 1:
+                    self._json_format += 1
+                    continue
+                self._json_format = start
+                raise
 
     def _read_stream(
         self,

@@ -141,6 +141,21 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         "how often B is served from A's cached answer, per category",
     )
     parser.add_argument(
+        "--serve",
+        action="store_true",
+        help="load bench instead: concurrent clients against stepchat serve and against "
+        "the model's server directly",
+    )
+    parser.add_argument(
+        "--serve-clients", type=_int_list, default=None, metavar="LIST",
+        help="--serve: concurrent clients per level (default 1,4,16)",
+    )
+    parser.add_argument(
+        "--serve-requests", type=int, default=None, metavar="N",
+        help="--serve: requests replayed per level, from the start of the workload "
+        "(default 48)",
+    )
+    parser.add_argument(
         "--write-workload",
         type=Path,
         metavar="FILE",
@@ -310,6 +325,10 @@ def run(args: argparse.Namespace) -> int:
     except wl.WorkloadError as exc:
         print(f"stepchat bench: {exc}", file=sys.stderr)
         return 2
+    if args.serve:
+        from stepchat.bench.serve_load import run_from_args
+
+        return run_from_args(args, next(iter(workloads.values())))
     if args.write_workload is not None:
         wl.dump(next(iter(workloads.values())), args.write_workload)
         return 0

@@ -80,3 +80,10 @@ def fit_history(
         used += size
     messages = tuple(m for group in reversed(kept) for m in group)
     return FittedHistory(messages, len(groups) - len(kept), used)
+
+
+def dropped_note(count: int) -> str:
+    """What a front end says of a request that left `count` earlier exchanges out (the
+    app's transcript mark and export, the note on a served answer)."""
+    noun = "exchange" if count == 1 else "exchanges"
+    return f"{count} earlier {noun} not sent to the model: they no longer fit its context"

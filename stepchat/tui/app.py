@@ -23,6 +23,7 @@ from textual.screen import Screen
 
 from stepchat.config import Config
 from stepchat.core.ports import Clock
+from stepchat.modelstate import check_model
 from stepchat.paths import ensure_private_dir
 from stepchat.tui.commands import palette_commands
 from stepchat.tui.errors import describe
@@ -212,7 +213,10 @@ class StepchatApp(ServingApp):
     def action_pick_model(self) -> None:
         self.push_screen(
             ModelPickerScreen(
-                self.config.models, self.model_id, str(self.config.paths.config_file)
+                self.config.models,
+                self.model_id,
+                str(self.config.paths.config_file),
+                check_model,
             ),
             self.switch_model,
         )

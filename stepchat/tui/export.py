@@ -13,9 +13,10 @@ import re
 from pathlib import Path
 from typing import Any
 
+from stepchat.core.conversation import dropped_note
 from stepchat.core.tasks.text_task import fence_after
 from stepchat.paths import ensure_private_dir
-from stepchat.tui.history import Conversation, HistoryError, Turn, dropped_note
+from stepchat.tui.history import Conversation, HistoryError, Turn
 from stepchat.tui.sanitize import clean, one_line
 
 _MD_ANYWHERE = re.compile(r"([\\`*_\[\]<>!|~])")

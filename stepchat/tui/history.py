@@ -73,12 +73,6 @@ class Turn:
         return str(self.record.get("answer", ""))
 
 
-def dropped_note(count: int) -> str:
-    """The transcript's mark on an answer whose request left earlier exchanges out."""
-    noun = "exchange" if count == 1 else "exchanges"
-    return f"{count} earlier {noun} not sent to the model: they no longer fit its context"
-
-
 def earlier_turns(turns: list[Turn]) -> list[ChatMessage]:
     """The answered turns as chat messages, oldest first: what the model is sent as the
     conversation so far. Cancelled and failed turns are left out: a question without its

@@ -96,7 +96,8 @@ def test_model_picker_says_how_to_add_a_model(
 ) -> None:
     """F3: the dialog 'Switch model' with the whole sentence 'Each model has its own cache:
     answers are never reused across models.', the two models (the current one marked ●),
-    and a hint naming the config file where a [[models]] entry adds one."""
+    each with its state ('missing: GGUF file not found: /nonexistent/...'), and a hint
+    naming the config file where a [[models]] entry adds a GGUF or a server."""
     # A fixed config dir so the path in the hint is the same on every run (nothing is
     # written there: no theme is chosen and no model is added).
     paths = UserPaths(Path("/home/you/.config/stepchat"), config.paths.data_dir)
@@ -105,6 +106,10 @@ def test_model_picker_says_how_to_add_a_model(
     async def run_before(pilot: Any) -> None:
         await settle(pilot)
         await pilot.press("f3")
+        for _ in range(100):  # the states are checked in a worker
+            if len(getattr(app.screen, "states", {})) == len(config.models):
+                break
+            await pilot.pause(0.05)
         await settle(pilot)
 
     assert snap_compare(app, terminal_size=WIDE, run_before=run_before)

@@ -6,9 +6,11 @@ and never reach into the dialog's widgets.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar
 
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -16,8 +18,9 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, OptionList
 from textual.widgets.option_list import Option
 
-from stepchat.config import ModelSpec
-from stepchat.tui.sanitize import clean
+from stepchat.config import ModelEntry
+from stepchat.modelstate import ModelState
+from stepchat.tui.sanitize import clean, one_line
 
 
 class ConfirmScreen(ModalScreen[bool]):
@@ -83,24 +86,37 @@ class TextEntryScreen(ModalScreen[str | None]):
         self.dismiss(None)
 
 
+StateCheck = Callable[[ModelEntry], ModelState]
+
+
 class ModelPickerScreen(ModalScreen[str | None]):
-    """Models from models.toml and the user's config; the current one is marked."""
+    """Models from models.toml and the user's config, each with its state; the current one
+    is marked. States are checked in a worker (a server may take seconds to refuse), and
+    each line is filled in as its check returns."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss_none", "Close")]
 
-    def __init__(self, models: dict[str, ModelSpec], current: str, config_file: str) -> None:
+    def __init__(
+        self,
+        models: dict[str, ModelEntry],
+        current: str,
+        config_file: str,
+        check: StateCheck | None = None,
+    ) -> None:
         super().__init__(classes="dialog-screen")
         self._models = models
         self._current = current
         self._config_file = config_file
+        self._check = check
+        self.states: dict[str, ModelState] = {}
+
+    def _prompt(self, spec: ModelEntry, state: str) -> Text:
+        mark = "● " if spec.id == self._current else "  "
+        return Text(f"{mark}{clean(spec.name)}  ({clean(spec.id)})  ·  {one_line(state, 60)}")
 
     def compose(self) -> ComposeResult:
-        options = []
-        for spec in self._models.values():
-            mark = "● " if spec.id == self._current else "  "
-            options.append(
-                Option(Text(f"{mark}{clean(spec.name)}  ({clean(spec.id)})"), id=spec.id)
-            )
+        waiting = "checking…" if self._check else ""
+        options = [Option(self._prompt(s, waiting), id=s.id) for s in self._models.values()]
         with Vertical(classes="dialog", id="models"):
             yield Label("Switch model", classes="dialog-title")
             yield Label(
@@ -111,8 +127,9 @@ class ModelPickerScreen(ModalScreen[str | None]):
             yield OptionList(*options, id="model-list")
             yield Label(
                 Text(
-                    "To add a model, give a GGUF file its own [[models]] entry (id, name, "
-                    f"source) in {self._config_file}; the README shows one."
+                    "To add a model, give a GGUF file (source) or an OpenAI-compatible "
+                    'server (kind = "openai", base_url, model) its own [[models]] entry in '
+                    f"{self._config_file}; the README shows both."
                 ),
                 classes="dialog-detail dialog-hint",
                 markup=False,
@@ -124,6 +141,21 @@ class ModelPickerScreen(ModalScreen[str | None]):
         if self._current in ids:
             option_list.highlighted = ids.index(self._current)
         option_list.focus()
+        if self._check is not None:
+            self.check_states(self._check)
+
+    @work(thread=True, exit_on_error=False, group="model-states")
+    def check_states(self, check: StateCheck) -> None:
+        for spec in list(self._models.values()):
+            state = check(spec)
+            self.app.call_from_thread(self._show_state, spec, state)
+
+    def _show_state(self, spec: ModelEntry, state: ModelState) -> None:
+        self.states[spec.id] = state
+        if self.is_mounted:
+            self.query_one(OptionList).replace_option_prompt(
+                spec.id, self._prompt(spec, state.detail)
+            )
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()

@@ -24,6 +24,7 @@ from textual.widget import Widget
 from textual.widgets import Markdown, Static
 from textual.widgets.markdown import MarkdownStream
 
+from stepchat.core.conversation import dropped_note
 from stepchat.core.events import (
     DoneEvent,
     PipelineEvent,
@@ -34,7 +35,7 @@ from stepchat.core.events import (
 )
 from stepchat.core.types import AnswerStep, CachePath, StepStatus, TaskKind
 from stepchat.tui.copyable import code_blocks, json_object
-from stepchat.tui.history import Turn, dropped_note
+from stepchat.tui.history import Turn
 from stepchat.tui.sanitize import clean, plain
 from stepchat.tui.stats import format_ms
 from stepchat.tui.widgets.badges import badge_for

@@ -1,0 +1,351 @@
+"""The HTTP API: `POST /v1/chat/completions`, `GET /v1/models`, `GET /health`.
+
+Every reply carries the cache's story: headers `x-stepchat-path` and
+`x-stepchat-tokens-saved`, and the `stepchat` extension field with each step's status.
+Requests may opt out with `x-stepchat-reuse: off` and `x-stepchat-store: off`.
+
+Safety: with a token, every request needs `Authorization: Bearer <token>` (compared in
+constant time) before anything else is looked at; bodies are capped; every refusal is an
+OpenAI error object with a 4xx or 5xx status, never a stack trace. A client that goes away
+cancels its request: queued, it is dropped; generating, it stops at the next token.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import json
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
+from contextlib import asynccontextmanager
+from typing import Any, TypeVar
+
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse, Response
+from sse_starlette import EventSourceResponse
+from starlette.exceptions import HTTPException
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from stepchat.core.events import PipelineEvent, RouteEvent, TokenEvent, ignore_events
+from stepchat.core.ports import BackendError, GenerationCancelled, StoreError
+from stepchat.core.prompt import PromptError
+from stepchat.core.types import TaskKind
+from stepchat.serve.lanes import Job, ModelLanes, QueueFull, Served
+from stepchat.serve.pool import ModelPool
+from stepchat.serve.protocol import (
+    ApiError,
+    ChatRequest,
+    ChunkMaker,
+    ValidationError,
+    completion,
+    error_body,
+    first_problem,
+    story_headers,
+)
+from stepchat.serve.textstream import TextStreamer
+from stepchat.serve.turns import split_turns
+
+T = TypeVar("T")
+log = logging.getLogger("stepchat.serve")
+
+DEFAULT_MAX_BODY = 1 << 20
+"""1 MiB: a prompt is at most 6000 characters; the rest is room for a long history."""
+_SWITCHES = {"on": True, "off": False}
+
+
+class ClientGone(Exception):
+    """The client disconnected before its reply was ready."""
+
+
+class BearerAuth:
+    """Refuse any request without the server's bearer token, before routing or reading it."""
+
+    def __init__(self, app: ASGIApp, token: str) -> None:
+        self.app = app
+        self._token = token.encode()
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and not self._allowed(scope):
+            body = error_body(
+                "missing or wrong bearer token", kind="invalid_request_error",
+                code="invalid_api_key",
+            )
+            reply = JSONResponse(body, 401, headers={"WWW-Authenticate": "Bearer"})
+            await reply(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
+
+    def _allowed(self, scope: Scope) -> bool:
+        given = b""
+        for name, value in scope.get("headers", []):
+            if name == b"authorization":
+                given = value
+        scheme, _, credential = given.partition(b" ")
+        # compare_digest takes the same time wherever the first difference is.
+        matches = hmac.compare_digest(credential.strip(), self._token)
+        return scheme.lower() == b"bearer" and matches
+
+
+async def read_json(request: Request, limit: int) -> dict[str, Any]:
+    """The body as a JSON object, refused past `limit` bytes whatever Content-Length says."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        raise ApiError(413, f"request body is over the {limit}-byte limit")
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            raise ApiError(413, f"request body is over the {limit}-byte limit")
+    try:
+        data = json.loads(body)
+    except (ValueError, RecursionError) as exc:
+        raise ApiError(400, f"the body is not valid JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise ApiError(400, "the body must be a JSON object")
+    return data
+
+
+def _switch(request: Request, header: str) -> bool:
+    value = request.headers.get(header, "on").strip().lower()
+    if value not in _SWITCHES:
+        raise ApiError(400, f"{header} must be 'on' or 'off', not {value!r}", param=header)
+    return _SWITCHES[value]
+
+
+async def _disconnected(request: Request) -> None:
+    """Return when the client goes away (the body has been read; only that can arrive)."""
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
+
+
+async def until_gone(work: Coroutine[Any, Any, T], request: Request) -> T:
+    """Await `work`, or cancel it and raise ClientGone if the client disconnects first."""
+    task = asyncio.ensure_future(work)
+    watch = asyncio.ensure_future(_disconnected(request))
+    try:
+        done, _ = await asyncio.wait({task, watch}, return_when=asyncio.FIRST_COMPLETED)
+        if task in done:
+            return task.result()
+        task.cancel()
+        raise ClientGone()
+    finally:
+        watch.cancel()
+
+
+def failure(exc: Exception) -> ApiError:
+    """What a failed request tells its client: one line, the right status."""
+    if isinstance(exc, ApiError):
+        return exc
+    if isinstance(exc, QueueFull):
+        return ApiError(503, str(exc), kind="server_error", code="queue_full",
+                        headers={"Retry-After": str(exc.retry_after)})
+    if isinstance(exc, PromptError):
+        return ApiError(400, str(exc), param="messages")
+    if isinstance(exc, BackendError):
+        return ApiError(502, f"the model failed: {exc}", kind="server_error", code="model_error")
+    if isinstance(exc, StoreError):
+        return ApiError(500, str(exc), kind="server_error", code="store_error")
+    if isinstance(exc, GenerationCancelled):
+        return ApiError(499, "cancelled", kind="server_error", code="cancelled")
+    log.exception("stepchat serve: unexpected error", exc_info=exc)
+    return ApiError(500, f"internal error ({type(exc).__name__}); see the server log",
+                    kind="server_error")
+
+
+def _error_reply(exc: Exception) -> JSONResponse:
+    error = failure(exc)
+    return JSONResponse(error.body(), error.status, headers=error.headers)
+
+
+class _Reply:
+    """One request's answer task and the events it emits, read in order on the loop."""
+
+    def __init__(self, lanes: ModelLanes, job: Job) -> None:
+        self.job = job
+        self.events: asyncio.Queue[PipelineEvent] = asyncio.Queue()
+        self.task: asyncio.Task[Served] = asyncio.ensure_future(
+            lanes.answer(job, self.events.put_nowait)
+        )
+
+    async def next_event(self) -> PipelineEvent | None:
+        """The next event, or None once the answer is done and every event was read."""
+        while True:
+            if not self.events.empty():
+                return self.events.get_nowait()
+            if self.task.done():
+                return None
+            getter = asyncio.ensure_future(self.events.get())
+            await asyncio.wait({getter, self.task}, return_when=asyncio.FIRST_COMPLETED)
+            if getter.done():
+                return getter.result()
+            getter.cancel()
+
+    async def headway(self) -> list[PipelineEvent]:
+        """Events up to the moment the reply can start: the answer is done, or open text
+        has started to stream (its path is then final: text is reused whole or not at all)."""
+        held: list[PipelineEvent] = []
+        while (event := await self.next_event()) is not None:
+            held.append(event)
+            if isinstance(event, TokenEvent) and self.job.kind == TaskKind.TEXT:
+                break
+        return held
+
+
+def _sse(data: dict[str, Any] | str) -> dict[str, str]:
+    return {"data": data if isinstance(data, str) else json.dumps(data, ensure_ascii=False)}
+
+
+async def stream_reply(
+    reply: _Reply, held: list[PipelineEvent], request: ChatRequest
+) -> EventSourceResponse:
+    """The answer as server-sent `chat.completion.chunk`s, ended by `data: [DONE]`."""
+    maker = ChunkMaker(request.model)
+    live = not reply.task.done()
+    if live:
+        routes = [e for e in held if isinstance(e, RouteEvent)]
+        path = str(routes[-1].path) if routes else "miss"
+        headers = {"x-stepchat-path": path, "x-stepchat-tokens-saved": "0"}
+    else:
+        headers = story_headers(reply.task.result().answer)
+    with_usage = bool(request.stream_options and request.stream_options.include_usage)
+
+    async def chunks() -> AsyncIterator[dict[str, str]]:
+        streamer = TextStreamer() if live else None
+        try:
+            yield _sse(maker.delta("", role=True))
+            pending: list[PipelineEvent] = list(held)
+            while True:
+                for event in pending:
+                    if streamer is not None and isinstance(event, TokenEvent):
+                        piece = streamer.feed(event.text)
+                        if piece:
+                            yield _sse(maker.delta(piece))
+                upcoming = await reply.next_event()
+                if upcoming is None:
+                    break
+                pending = [upcoming]
+            try:
+                served = reply.task.result()
+            except Exception as exc:
+                yield _sse(failure(exc).body())
+                return
+            text = served.answer.text
+            rest = streamer.finish(text) if streamer is not None else text
+            if rest is None:
+                log.warning("stepchat serve: streamed text differs from the stored answer")
+                rest = ""
+            for line in rest.splitlines(keepends=True):
+                yield _sse(maker.delta(line))
+            yield _sse(maker.finish(served.answer, served.lane))
+            if with_usage:
+                yield _sse(maker.usage(served.answer))
+            yield _sse("[DONE]")
+        finally:
+            if not reply.task.done():
+                reply.task.cancel()
+
+    return EventSourceResponse(chunks(), headers=headers, ping=15)
+
+
+def create_app(
+    pool: ModelPool, *, token: str | None = None, max_body: int = DEFAULT_MAX_BODY
+) -> FastAPI:
+    """The API over `pool`; with `token`, every request must carry it as a bearer token."""
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        yield
+        await asyncio.to_thread(pool.close)
+
+    app = FastAPI(
+        title="stepchat", docs_url=None, redoc_url=None, openapi_url=None, lifespan=lifespan
+    )
+    if token:
+        app.add_middleware(BearerAuth, token=token)
+    _add_error_handlers(app)
+
+    @app.get("/health")
+    async def health() -> dict[str, Any]:
+        return {
+            "status": "ok",
+            "models": [
+                {"id": model_id, "queued": lanes.model_lane.waiting}
+                for model_id, lanes in pool.lanes.items()
+            ],
+        }
+
+    @app.get("/v1/models")
+    async def models() -> dict[str, Any]:
+        return {"object": "list", "data": [_model_card(m) for m in pool.ids]}
+
+    @app.get("/v1/models/{model_id}")
+    async def model(model_id: str) -> dict[str, Any]:
+        pool.get(model_id)
+        return _model_card(model_id)
+
+    @app.post("/v1/chat/completions")
+    async def chat(request: Request) -> Response:
+        data = await read_json(request, max_body)
+        try:
+            body = ChatRequest.model_validate(data)
+        except ValidationError as exc:
+            raise first_problem(exc) from None
+        lanes = pool.get(body.model)
+        turns = split_turns(body.messages)
+        job = Job(
+            turns.prompt,
+            turns.history,
+            turns.system_prompt,
+            reuse=_switch(request, "x-stepchat-reuse"),
+            store=_switch(request, "x-stepchat-store"),
+        )
+        if body.stream:
+            reply = _Reply(lanes, job)
+            try:
+                held = await until_gone(reply.headway(), request)
+            except ClientGone:
+                reply.task.cancel()
+                raise
+            if reply.task.done() and reply.task.exception() is not None:
+                return _error_reply(reply.task.exception())  # type: ignore[arg-type]
+            return await stream_reply(reply, held, body)
+        served = await until_gone(lanes.answer(job, ignore_events), request)
+        return JSONResponse(
+            completion(served.answer, body.model, served.lane),
+            headers=story_headers(served.answer),
+        )
+
+    return app
+
+
+def _model_card(model_id: str) -> dict[str, Any]:
+    return {"id": model_id, "object": "model", "created": 0, "owned_by": "stepchat"}
+
+
+def _add_error_handlers(app: FastAPI) -> None:
+    async def refused(_: Request, exc: Exception) -> Response:
+        if isinstance(exc, ClientGone):
+            return Response(status_code=499)
+        return _error_reply(exc)
+
+    async def http_error(_: Request, exc: Exception) -> Response:
+        assert isinstance(exc, HTTPException)
+        kind = "invalid_request_error" if exc.status_code < 500 else "server_error"
+        code = "not_found" if exc.status_code == 404 else None
+        return JSONResponse(
+            error_body(str(exc.detail), kind=kind, code=code), exc.status_code,
+            headers=getattr(exc, "headers", None),
+        )
+
+    handlers: dict[type[Exception], Callable[[Request, Exception], Awaitable[Response]]] = {
+        HTTPException: http_error,
+        Exception: refused,
+    }
+    expected: tuple[type[Exception], ...] = (
+        ApiError, ClientGone, QueueFull, PromptError, BackendError, StoreError,
+        GenerationCancelled,
+    )
+    for error in expected:
+        handlers[error] = refused
+    for error, handler in handlers.items():
+        app.add_exception_handler(error, handler)

@@ -1,0 +1,301 @@
+"""Who runs a request, and when: a cache lane that never waits for the model, then the model.
+
+Every request first runs through the unmodified engine on the *cache lane*, with a backend
+that refuses to generate. Most cache hits (reused, substituted, solved, filled from the
+prompt) finish there in milliseconds. A request that needs the model aborts at its first
+generation call and joins the *model lane*: a bounded FIFO queue with one worker per model,
+where it runs the engine again from the start, now with the model. A full queue is refused
+(503) with an estimate of when to retry.
+
+Why this keeps the cache's invariants:
+
+1. One engine step at a time. Engine code (lookups, checks, the solver, embedding, store
+   writes) runs only while holding the process-wide `engine_lock`; the model lane lets go
+   of it only for the duration of the backend's `complete` call. So the engine, which is
+   not thread-safe, never runs on two threads at once; only generation overlaps it. The
+   store sees a sequence of whole operations, as from a single caller.
+2. An aborted attempt leaves no trace. `StepCache.answer` records a hit (`touch`) and
+   stores an entry only after the last generation call, and the refusal is raised at the
+   first one; so the cache lane either completes a request exactly as a single-threaded
+   engine would, or changes nothing.
+3. Nothing unverified is stored, nothing unchecked is served: both lanes run the same
+   engine code with the same settings; the lanes only decide where it runs.
+4. A queued request looks again. It runs the whole engine when its turn comes, so an
+   identical request answered while it waited is now found in the cache, not generated
+   twice.
+5. Tokenizing for the saved-token count reads only the model's vocabulary, so it does not
+   wait for a running generation (see `LlamaCppBackend.count_tokens`).
+
+A cancelled request (the client went away) is dropped from the queue if it has not
+started, and stops its generation between tokens if it has; a cancelled generation raises
+before anything is stored.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import threading
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field, replace
+from typing import Any, Generic, TypeVar
+
+from stepchat.core.conversation import dropped_note, fit_history
+from stepchat.core.events import PipelineEvent
+from stepchat.core.pipeline import StepCache
+from stepchat.core.ports import Backend, CancelToken, GenerationCancelled
+from stepchat.core.prompt import clean_prompt
+from stepchat.core.settings import PipelineSettings
+from stepchat.core.types import Answer, ChatMessage, Completion
+
+T = TypeVar("T")
+
+CACHE_LANE = "cache"
+MODEL_LANE = "model"
+_FIRST_GUESS_S = 5.0
+"""Seconds a generation is assumed to take until one has been measured (for Retry-After)."""
+
+
+class NeedsModel(Exception):
+    """Raised by the cache lane's backend: this request cannot be served without the model."""
+
+
+class QueueFull(Exception):
+    """The model lane's queue is at its bound; `retry_after` is a guess in seconds."""
+
+    def __init__(self, retry_after: int) -> None:
+        super().__init__(f"the queue for this model is full; retry in {retry_after} s")
+        self.retry_after = retry_after
+
+
+class _RefusesToGenerate:
+    """The cache lane's backend: tokens are counted, nothing is generated."""
+
+    def __init__(self, inner: Backend) -> None:
+        self.inner = inner
+        self.model_id = inner.model_id
+
+    def complete(self, messages: Sequence[ChatMessage], **_: Any) -> Completion:
+        raise NeedsModel()
+
+    def count_tokens(self, text: str) -> int:
+        return self.inner.count_tokens(text)
+
+    def load(self) -> float:
+        return 0.0
+
+
+class _GeneratesUnlocked:
+    """The model lane's backend: lets go of the engine lock while the model generates."""
+
+    def __init__(self, inner: Backend, lock: threading.Lock) -> None:
+        self.inner = inner
+        self.model_id = inner.model_id
+        self.engine_lock = lock
+
+    def complete(self, messages: Sequence[ChatMessage], **kwargs: Any) -> Completion:
+        self.engine_lock.release()
+        try:
+            return self.inner.complete(messages, **kwargs)
+        finally:
+            self.engine_lock.acquire()
+
+    def count_tokens(self, text: str) -> int:
+        return self.inner.count_tokens(text)
+
+    def load(self) -> float:
+        return self.inner.load()
+
+
+@dataclass(eq=False)
+class Job:
+    """One request as the lanes see it (compared by identity)."""
+
+    prompt: str
+    history: tuple[ChatMessage, ...] = ()
+    system_prompt: str | None = None
+    """None: the configured system prompt."""
+    reuse: bool = True
+    store: bool = True
+    cancel: threading.Event = field(default_factory=threading.Event)
+    kind: str | None = None
+    """Set by the cache lane: what kind of request this is."""
+    notes: list[str] = field(default_factory=list)
+
+
+class _Lane(Generic[T]):
+    """One worker thread and how many requests are in it (read and written on the loop)."""
+
+    def __init__(self, name: str) -> None:
+        self.worker = ThreadPoolExecutor(1, thread_name_prefix=name)
+        self.waiting = 0
+
+
+@dataclass(frozen=True)
+class Served:
+    answer: Answer
+    lane: str
+
+
+class ModelLanes:
+    """The cache lane and the model lane of one model; lanes of all models share one lock."""
+
+    def __init__(
+        self,
+        engine: StepCache,
+        engine_lock: threading.Lock,
+        *,
+        context: int,
+        queue_limit: int = 32,
+        cache_limit: int = 256,
+    ) -> None:
+        """`engine` is the model's engine as configured; each request runs a copy of it
+        with the lane's backend and the request's system prompt."""
+        self.engine = engine
+        self.backend = engine.backend
+        self.context = context
+        self.queue_limit = queue_limit
+        self.cache_limit = cache_limit
+        self.engine_lock = engine_lock
+        backend = engine.backend
+        self.cache_lane: _Lane[tuple[Answer, list[PipelineEvent]] | None] = _Lane(
+            f"cache-{backend.model_id}"
+        )
+        self.model_lane: _Lane[Answer] = _Lane(f"model-{backend.model_id}")
+        """Its `waiting` counts the request generating and those queued behind it."""
+        self._jobs: set[Job] = set()
+        self._generation_s = _FIRST_GUESS_S
+
+    # ------------------------------------------------------------------ event loop side
+
+    async def answer(self, job: Job, on_event: Callable[[PipelineEvent], None]) -> Served:
+        """Serve `job`; events reach `on_event` on the calling loop. Raises QueueFull,
+        GenerationCancelled, PromptError and whatever the backend or store raise."""
+        loop = asyncio.get_running_loop()
+        if self.cache_lane.waiting >= self.cache_limit:
+            raise QueueFull(1)
+        found = await self._run(self.cache_lane, job, self._without_model)
+        if found is not None:
+            answer, events = found
+            for event in events:
+                on_event(event)
+            return Served(answer, CACHE_LANE)
+        if job.cancel.is_set():
+            raise GenerationCancelled()
+        if self.model_lane.waiting > self.queue_limit:
+            raise QueueFull(self.retry_after())
+
+        def forward(event: PipelineEvent) -> None:
+            if not loop.is_closed():
+                loop.call_soon_threadsafe(on_event, event)
+
+        answer = await self._run(self.model_lane, job, lambda j: self._with_model(j, forward))
+        return Served(answer, MODEL_LANE)
+
+    async def _run(self, lane: _Lane[T], job: Job, work: Callable[[Job], T]) -> T:
+        """Run `work` in `lane`, counted there until it has really finished.
+
+        If the caller is cancelled, the job's cancel event is set: a queued job is dropped
+        and a running one stops at its next token; the count drops when it has stopped.
+        """
+        loop = asyncio.get_running_loop()
+        lane.waiting += 1
+        self._jobs.add(job)
+        future: Future[T] = lane.worker.submit(work, job)
+
+        def settle() -> None:
+            lane.waiting -= 1
+            self._jobs.discard(job)
+
+        def finished(_: Future[T]) -> None:
+            if not loop.is_closed():
+                loop.call_soon_threadsafe(settle)
+
+        future.add_done_callback(finished)
+        try:
+            return await asyncio.wrap_future(future)
+        except asyncio.CancelledError:
+            job.cancel.set()
+            raise
+
+    def retry_after(self) -> int:
+        """Seconds until the queue has room, from the measured generation time."""
+        return max(1, min(600, math.ceil(self._generation_s * max(1, self.model_lane.waiting))))
+
+    # ------------------------------------------------------------------ worker side
+
+    def _engine(self, backend: Backend, job: Job) -> StepCache:
+        base = self.engine
+        system = job.system_prompt
+        settings = base.settings if system is None else replace(base.settings, system_prompt=system)
+        return StepCache(backend, base.embedder, base.store, settings=settings, clock=base.clock)
+
+    def _without_model(self, job: Job) -> tuple[Answer, list[PipelineEvent]] | None:
+        if job.cancel.is_set():
+            raise GenerationCancelled()
+        with self.engine_lock:
+            engine = self._engine(_RefusesToGenerate(self.backend), job)
+            text, _ = clean_prompt(job.prompt)
+            job.kind = engine.detect(text)[1].kind
+            job.history = self._fit_history(job, engine.settings)
+            events: list[PipelineEvent] = []
+            try:
+                answer = self._answer(engine, job, events.append, None)
+            except NeedsModel:
+                return None
+        return answer, events
+
+    def _with_model(self, job: Job, on_event: Callable[[PipelineEvent], None]) -> Answer:
+        if job.cancel.is_set():
+            raise GenerationCancelled()
+        started = time.monotonic()
+        try:
+            with self.engine_lock:
+                engine = self._engine(_GeneratesUnlocked(self.backend, self.engine_lock), job)
+                return self._answer(engine, job, on_event, job.cancel)
+        finally:
+            self._generation_s = 0.7 * self._generation_s + 0.3 * (time.monotonic() - started)
+
+    def _answer(
+        self,
+        engine: StepCache,
+        job: Job,
+        on_event: Callable[[PipelineEvent], None],
+        cancel: CancelToken | None,
+    ) -> Answer:
+        answer = engine.answer(
+            job.prompt,
+            history=job.history,
+            on_event=on_event,
+            cancel=cancel,
+            reuse=job.reuse,
+            store=job.store,
+        )
+        answer.notes.extend(job.notes)
+        return answer
+
+    def _fit_history(self, job: Job, settings: PipelineSettings) -> tuple[ChatMessage, ...]:
+        """Earlier turns, whole exchanges dropped oldest first, to what fits the model's
+        context beside the system prompt, the request and the reply (the app's rule)."""
+        if not job.history:
+            return ()
+        fitted = fit_history(
+            job.history,
+            job.prompt,
+            count_tokens=self.backend.count_tokens,
+            context=self.context,
+            reply_tokens=settings.max_tokens,
+            system_prompt=settings.system_prompt,
+        )
+        if fitted.dropped:
+            job.notes.append(dropped_note(fitted.dropped))
+        return fitted.messages
+
+    def close(self) -> None:
+        """Stop: queued jobs are dropped, running ones cancelled at their next token."""
+        for job in list(self._jobs):
+            job.cancel.set()
+        for lane in (self.cache_lane, self.model_lane):
+            lane.worker.shutdown(wait=False, cancel_futures=True)

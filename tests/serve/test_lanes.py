@@ -1,0 +1,180 @@
+"""Concurrency: hits do not wait behind a generation, the queue is bounded, a client that
+goes away stops its generation, and an attempt the cache lane gives up leaves no trace."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import httpx2 as httpx
+import pytest
+
+from stepchat.core.events import ignore_events
+from stepchat.serve.app import create_app
+from stepchat.serve.lanes import Job
+from stepchat.store.memory import MemoryStore
+from tests.serve import conftest as fx
+from tests.serve.conftest import HeldBackend, live, make_pool
+
+LINEAR_PROMPT, MODEL, TEXT_PROMPT, TEXT_REPLY = (
+    fx.LINEAR_PROMPT, fx.MODEL, fx.TEXT_PROMPT, fx.TEXT_REPLY
+)
+
+OTHER_TEXT = "Write a short poem about the sea."
+
+
+def ask(base_url: str, prompt: str, timeout: float = 30) -> httpx.Response:
+    return httpx.post(
+        base_url + "/chat/completions",
+        json={"model": MODEL, "messages": fx.user(prompt)}, timeout=timeout,
+    )
+
+
+def wait_for(condition: object, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():  # type: ignore[operator]
+        if time.monotonic() > deadline:
+            raise AssertionError("condition not met in time")
+        time.sleep(0.01)
+
+
+def test_a_hit_is_served_while_the_model_is_busy(backend: HeldBackend, base_url: str) -> None:
+    assert ask(base_url, TEXT_PROMPT).headers["x-stepchat-path"] == "miss"
+    backend.release.clear()
+    backend.started.clear()
+    with ThreadPoolExecutor(1) as pool:
+        long_one = pool.submit(ask, base_url, OTHER_TEXT)
+        assert backend.started.wait(10)
+        hit = ask(base_url, TEXT_PROMPT)  # the model is held: only the cache lane can answer
+        solved = ask(base_url, "Solve for x: 2x + 1 = 9.")
+        assert not long_one.done()
+        backend.release.set()
+        assert long_one.result().status_code == 200
+    assert hit.headers["x-stepchat-path"] == "reuse-only"
+    assert hit.json()["choices"][0]["message"]["content"] == TEXT_REPLY
+    assert solved.headers["x-stepchat-path"] == "solver"
+
+
+def test_a_full_queue_answers_503_with_retry_after() -> None:
+    backend = HeldBackend([TEXT_REPLY])
+    backend.release.clear()
+    with live(create_app(make_pool(backend, queue=1))) as url, ThreadPoolExecutor(2) as pool:
+        generating = pool.submit(ask, url, "Tell me a story.")
+        assert backend.started.wait(10)
+        queued = pool.submit(ask, url, "Tell me a joke.")
+        time.sleep(0.3)
+        refused = ask(url, "Tell me a riddle.")
+        assert refused.status_code == 503
+        assert int(refused.headers["retry-after"]) >= 1
+        assert refused.json()["error"]["code"] == "queue_full"
+        # The solver needs no model: it is still served while the queue is full.
+        assert ask(url, LINEAR_PROMPT).status_code == 200
+        backend.release.set()
+        assert generating.result().status_code == 200
+        assert queued.result().status_code == 200
+
+
+def test_a_queued_request_looks_again_when_its_turn_comes() -> None:
+    """Two identical requests at once: the second waits for the model, then finds the
+    first one's entry instead of generating again."""
+    backend = HeldBackend([TEXT_REPLY])
+    backend.release.clear()
+    store = MemoryStore()
+    with live(create_app(make_pool(backend, store))) as url, ThreadPoolExecutor(2) as pool:
+        first = pool.submit(ask, url, TEXT_PROMPT)
+        assert backend.started.wait(10)
+        second = pool.submit(ask, url, TEXT_PROMPT)
+        time.sleep(0.3)
+        backend.release.set()
+        paths = sorted(f.result().headers["x-stepchat-path"] for f in (first, second))
+    assert paths == ["miss", "reuse-only"]
+    assert len(backend.calls) == 1 and store.count() == 1
+
+
+def test_a_client_that_goes_away_mid_stream_cancels_its_generation(store: MemoryStore) -> None:
+    backend = HeldBackend(["word " * 200], token_delay=0.02)
+    with live(create_app(make_pool(backend, store))) as url:
+        with httpx.stream(
+            "POST", url + "/chat/completions", timeout=30,
+            json={"model": MODEL, "messages": fx.user(OTHER_TEXT), "stream": True},
+        ) as reply:
+            lines = reply.iter_lines()
+            assert next(line for line in lines if '"content"' in line)
+        wait_for(lambda: backend.cancelled == 1)
+        assert store.count() == 0
+
+
+def test_a_client_that_times_out_cancels_its_generation(store: MemoryStore) -> None:
+    backend = HeldBackend(["word " * 200], token_delay=0.02)
+    with live(create_app(make_pool(backend, store))) as url:
+        with pytest.raises(httpx.ReadTimeout):
+            ask(url, OTHER_TEXT, timeout=0.5)
+        wait_for(lambda: backend.cancelled == 1)
+        assert store.count() == 0
+        assert ask(url, TEXT_PROMPT).status_code == 200  # the model lane is free again
+
+
+def test_a_cancelled_queued_request_never_reaches_the_model() -> None:
+    backend = HeldBackend([TEXT_REPLY])
+    backend.release.clear()
+    with live(create_app(make_pool(backend))) as url, ThreadPoolExecutor(1) as pool:
+        generating = pool.submit(ask, url, "Tell me a story.")
+        assert backend.started.wait(10)
+        with pytest.raises(httpx.ReadTimeout):
+            ask(url, "Tell me a joke.", timeout=0.5)
+        backend.release.set()
+        assert generating.result().status_code == 200
+        time.sleep(0.3)
+    assert len(backend.calls) == 1
+
+
+def test_an_attempt_the_cache_lane_gives_up_writes_nothing() -> None:
+    """A reusable entry whose answer needs the model: the cache lane stops at the first
+    generation call, before the hit is recorded or anything stored."""
+    store = MemoryStore()
+    backend = HeldBackend([TEXT_REPLY])
+    pool = make_pool(backend, store)
+    lanes = pool.get(MODEL)
+    json_prompt = "Return a JSON object with keys name and email for a person named Ann."
+
+    async def run(job: Job) -> object:
+        return await lanes.answer(job, ignore_events)
+
+    backend._replies = ['{"name": "Ann", "email": "ann@example.com"}']
+    asyncio.run(run(Job(json_prompt)))
+    before = [(e.id, e.hits, e.last_hit) for e in store.entries()]
+    calls = len(backend.calls)
+    other = "Return a JSON object with keys name and email for a person named Bo."
+    assert lanes._without_model(Job(other)) is None  # the e-mail must come from the model
+    assert [(e.id, e.hits, e.last_hit) for e in store.entries()] == before
+    assert len(backend.calls) == calls
+
+
+def test_engine_code_never_runs_on_two_threads_at_once() -> None:
+    """While one request generates, hits run engine code; the lock is held by exactly one
+    thread whenever engine code runs (checked by the store, which engine code calls)."""
+    backend = HeldBackend([TEXT_REPLY], token_delay=0.01)
+    inside = threading.Semaphore(1)
+    overlaps: list[str] = []
+
+    class WatchedStore(MemoryStore):
+        def search(self, *args: object, **kwargs: object):
+            if not inside.acquire(blocking=False):
+                overlaps.append("search")
+                return super().search(*args, **kwargs)  # type: ignore[arg-type]
+            try:
+                time.sleep(0.005)
+                return super().search(*args, **kwargs)  # type: ignore[arg-type]
+            finally:
+                inside.release()
+
+    with live(create_app(make_pool(backend, WatchedStore()))) as url:
+        ask(url, TEXT_PROMPT)
+        with ThreadPoolExecutor(8) as pool:
+            replies = list(pool.map(lambda i: ask(url, f"{TEXT_PROMPT}" if i % 2 else
+                                                  f"Tell me fact number {i} about owls."),
+                                    range(16)))
+    assert all(r.status_code == 200 for r in replies)
+    assert overlaps == []

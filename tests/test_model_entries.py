@@ -1,0 +1,167 @@
+"""Model entries: a GGUF or a server, each field doing what it says, mistakes in one line."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from stepchat.backends.llama_cpp import LlamaCppBackend
+from stepchat.backends.openai_http import OpenAIHttpBackend
+from stepchat.bench.servers import free_port
+from stepchat.config import ConfigError, load_config
+from stepchat.core.ports import BackendError
+from stepchat.core.types import ChatMessage
+from stepchat.embed.hashed import HashedEmbedder
+from stepchat.modelstate import check_model
+from stepchat.paths import UserPaths
+from stepchat.runtime import Parts, build_cache, load_backend
+from stepchat.store.memory import MemoryStore
+
+SERVER = """
+[[models]]
+id = "remote"
+name = "A server"
+kind = "openai"
+base_url = "http://127.0.0.1:{port}/v1"
+model = "served-name"
+api_key_env = "STEPCHAT_TEST_KEY"
+context = 1024
+max_tokens = 77
+temperature = 0.3
+top_p = 0.9
+seed = 7
+timeout_s = 4.5
+"""
+
+
+def config_at(tmp_path: Path, text: str) -> Path:
+    (tmp_path / "config").mkdir(exist_ok=True)
+    path = tmp_path / "config" / "config.toml"
+    path.write_text(text)
+    return path
+
+
+def load(tmp_path: Path, text: str):
+    config_at(tmp_path, text)
+    return load_config(UserPaths(tmp_path / "config", tmp_path / "data"))
+
+
+@pytest.fixture(autouse=True)
+def no_config_override(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("STEPCHAT_CONFIG", raising=False)
+
+
+def test_a_server_entry_builds_the_http_backend_with_its_fields(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("STEPCHAT_TEST_KEY", "key-123")
+    config = load(tmp_path, SERVER.format(port=9))
+    backend = load_backend(config, "remote")
+    assert isinstance(backend, OpenAIHttpBackend)
+    assert backend.url == "http://127.0.0.1:9/v1/chat/completions"
+    assert backend.model_id == "remote" and backend.served_model == "served-name"
+    body = backend._body([ChatMessage("user", "hi")], 50, (), None)
+    assert body["model"] == "served-name" and body["temperature"] == 0.3
+    assert body["top_p"] == 0.9 and body["seed"] == 7
+    assert backend._timeout == 4.5 and backend.context == 1024
+    assert backend._api_key == "key-123" and "key-123" not in repr(backend)
+    cache = build_cache(config, Parts(backend, HashedEmbedder(), MemoryStore()))
+    assert cache.settings.max_tokens == 77  # the entry's max_tokens is the reply budget
+
+
+def test_the_local_entry_max_tokens_reaches_the_engine(tmp_path: Path) -> None:
+    source = load(tmp_path, "").model().source
+    config = load(tmp_path, f'default = "short"\n[[models]]\nid = "short"\nname = "S"\n'
+                            f'source = "{source}"\nmax_tokens = 99\n')
+    backend = load_backend(config)
+    assert isinstance(backend, LlamaCppBackend) and backend.spec.source == source
+    cache = build_cache(config, Parts(backend, HashedEmbedder(), MemoryStore()))
+    assert cache.settings.max_tokens == 99 != config.pipeline.max_tokens
+
+
+def test_a_missing_key_variable_is_named_not_shown(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("STEPCHAT_TEST_KEY", raising=False)
+    config = load(tmp_path, SERVER.format(port=9))
+    with pytest.raises(ConfigError) as info:
+        load_backend(config, "remote")
+    assert "STEPCHAT_TEST_KEY is not set" in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("entry", "words"),
+    [
+        ('kind = "ollama"\nsource = "x.gguf"', 'kind: expected "llama" or "openai", got "ollama"'),
+        ('kind = "openai"\nmodel = "m"', "base_url: missing (required)"),
+        ('kind = "openai"\nbase_url = "http://h"', "model: missing (required)"),
+        ('kind = "openai"\nbase_url = "ftp://h"\nmodel = "m"',
+         "base_url: expected a URL starting with http:// or https://"),
+        ('kind = "openai"\nbase_url = "http://h"\nmodel = "m"\nsource = "x.gguf"',
+         'source: not a key of kind = "openai" (only kind = "llama" takes it)'),
+        ('kind = "openai"\nbase_url = "http://h"\nmodel = "m"\nchat_format = "chatml"',
+         'chat_format: not a key of kind = "openai"'),
+        ('source = "x.gguf"\nbase_url = "http://h"',
+         'base_url: not a key of kind = "llama" (only kind = "openai" takes it)'),
+        ('source = "x.gguf"\napi_key_env = "K"', 'api_key_env: not a key of kind = "llama"'),
+        ('kind = "openai"\nbase_url = "http://h"\nmodel = "m"\ntimeout_s = 0',
+         "timeout_s: expected a number > 0"),
+        ('name2 = "x"\nsource = "x.gguf"', "name2: unknown key"),
+        ("", "source: missing (required)"),
+    ],
+)
+def test_entry_mistakes_are_one_line_errors(tmp_path: Path, entry: str, words: str) -> None:
+    """Each names the file, the entry and the key, and says what the entry's kind expects."""
+    with pytest.raises(ConfigError) as info:
+        load(tmp_path, f'[[models]]\nid = "m"\nname = "M"\n{entry}\n')
+    message = str(info.value)
+    assert message.startswith(f"{tmp_path / 'config' / 'config.toml'}: [[models]] #1 ('m') ")
+    assert words in message and "\n" not in message
+
+
+def test_cache_max_tokens_points_at_the_model_entry(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match=r"set max_tokens on the model's \[\[models\]\] entry"):
+        load(tmp_path, "[cache]\nmax_tokens = 64\n")
+
+
+def test_states_of_entries(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("STEPCHAT_TEST_KEY", "k")
+    config = load(
+        tmp_path,
+        SERVER.format(port=free_port())
+        + '[[models]]\nid = "gone"\nname = "Gone"\nsource = "/nonexistent/gone.gguf"\n',
+    )
+    local = check_model(config.model())
+    assert local.usable and local.detail == "local GGUF"
+    gone = check_model(config.model("gone"))
+    assert not gone.usable and "/nonexistent/gone.gguf" in gone.detail
+    down = check_model(config.model("remote"))
+    assert not down.usable and down.detail.startswith("unreachable: cannot reach")
+    monkeypatch.delenv("STEPCHAT_TEST_KEY")
+    assert "STEPCHAT_TEST_KEY" in check_model(config.model("remote")).detail
+
+
+def test_ask_on_an_unreachable_server_is_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = config_at(tmp_path, SERVER.format(port=free_port()))
+    env = {**os.environ, "STEPCHAT_HOME": str(tmp_path), "STEPCHAT_CONFIG": str(path),
+           "STEPCHAT_TEST_KEY": "k"}
+    out = subprocess.run(
+        [sys.executable, "-m", "stepchat.cli", "ask", "--model", "remote", "hello"],
+        capture_output=True, text=True, env=env, timeout=120,
+    )
+    assert out.returncode == 2
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and "cannot reach" in lines[0] and "fix" in lines[0]
+
+
+def test_the_server_backend_keeps_prompts_within_context() -> None:
+    backend = OpenAIHttpBackend("http://127.0.0.1:9", "m", context=40)
+    assert backend._fit([ChatMessage("user", "x" * 40)], 256) == 40 - 10 - 4
+    with pytest.raises(BackendError, match="does not fit its context of 40"):
+        backend._fit([ChatMessage("user", "x" * 400)], 256)
