@@ -7,7 +7,6 @@ in another conversation is served from the cache.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -31,18 +30,12 @@ FOLLOW_UP = "What is my favourite colour?"
 @pytest.fixture(scope="module")
 def cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[StepCache]:
     home: Path = tmp_path_factory.mktemp("stepchat-conversation")
-    old = os.environ.get("STEPCHAT_HOME")
-    os.environ["STEPCHAT_HOME"] = str(home)
-    try:
+    with pytest.MonkeyPatch.context() as env:  # restores STEPCHAT_HOME afterwards
+        env.setenv("STEPCHAT_HOME", str(home))
         config = load_config()
         # Short replies: the flows need the model to answer, not to answer at length.
         config = replace(config, pipeline=replace(config.pipeline, max_tokens=48))
         yield build_cache(config, load_parts(config))
-    finally:
-        if old is None:
-            os.environ.pop("STEPCHAT_HOME", None)
-        else:
-            os.environ["STEPCHAT_HOME"] = old
 
 
 class Never:

@@ -8,7 +8,6 @@ ones, each marked `stated`, and the answers verified.
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -31,16 +30,10 @@ HEAT = (
 @pytest.fixture(scope="module")
 def cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[StepCache]:
     home: Path = tmp_path_factory.mktemp("stepchat-json-home")
-    old = os.environ.get("STEPCHAT_HOME")
-    os.environ["STEPCHAT_HOME"] = str(home)
-    try:
+    with pytest.MonkeyPatch.context() as env:  # restores STEPCHAT_HOME afterwards
+        env.setenv("STEPCHAT_HOME", str(home))
         config = load_config()
         yield build_cache(config, load_parts(config))
-    finally:
-        if old is None:
-            os.environ.pop("STEPCHAT_HOME", None)
-        else:
-            os.environ["STEPCHAT_HOME"] = old
 
 
 def marks(record: dict) -> set[str]:
