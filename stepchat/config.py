@@ -13,11 +13,11 @@ documentation.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import tomllib
 from dataclasses import dataclass, field, fields, replace
-import importlib.util
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path

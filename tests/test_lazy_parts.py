@@ -102,6 +102,9 @@ def test_each_request_loads_only_what_it_needs(tmp_path: Path) -> None:
     assert repeat.path == "reuse-only"
     assert CountingBackend.loads == 0 and CountingEmbedder.loads == 0
     assert built.embedders == []
+    # The tokens it saved were counted when the steps were stored: no tokenizer is opened.
+    assert built.backends == []
+    assert repeat.tokens.saved == sum(len(s.text.split()) for s in miss.steps) > 0
 
     built = Built()
     renamed = engine(built, store, tmp_path).answer("Solve for y: 3y + 5 = 20")
@@ -124,3 +127,4 @@ def test_an_embedding_hit_loads_the_embedder_and_not_the_model(tmp_path: Path) -
     )
     assert moved.path == "reuse-only" and moved.timings.embed_ms > 0
     assert CountingEmbedder.loads == 1 and CountingBackend.loads == 0
+    assert built.backends == [] and moved.tokens.saved > 0

@@ -47,7 +47,7 @@ def make_entry(
         constraints={"variable": "x", "numbers": [3, 5, 20], "note": "it's"},
         steps=[
             Step("3x + 5 = 20", "equation"),
-            Step("3x = 15", "equation"),
+            Step("3x = 15", "equation", origin="model", tokens=4),
             Step("x = 5", "final"),
             Step('"name": "Bob"', "member", key="name"),
         ],

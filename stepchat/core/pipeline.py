@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from stepchat.core.events import (
@@ -252,7 +252,7 @@ class StepCache:
         cached = route.entry.steps
         watch = _Stopwatch(self.clock)
         passed = handler.verify(task, cached, cached_constraints)
-        steps = [AnswerStep(s.text, s.kind, StepStatus.REUSED, s.key, s.origin) for s in cached]
+        steps = [_reused(s) for s in cached]
         whole = all(passed) and handler.integrity(task, handler.stitch(cached)) is not False
         method: str | None = None
         if not whole and self.settings.substitution:
@@ -298,7 +298,7 @@ class StepCache:
             task=task.kind,
             signature=task.signature,
             constraints=task.constraints.to_json(),  # the store keeps JSON
-            steps=[s.step for s in answer.steps],
+            steps=[self._counted(s.step) for s in answer.steps],
             model=self.backend.model_id,
             created=now,
             last_hit=now,
@@ -307,6 +307,15 @@ class StepCache:
         )
         self.store.add(entry)
         return entry.id
+
+    def _tokens_of(self, step: AnswerStep) -> int:
+        return step.tokens if step.tokens is not None else self.backend.count_tokens(step.text)
+
+    def _counted(self, step: Step) -> Step:
+        """The step with its model-token count, so reusing it later needs no tokenizer."""
+        if step.origin != "model" or step.tokens is not None:
+            return step
+        return replace(step, tokens=self.backend.count_tokens(step.text))
 
     def _answer(
         self,
@@ -328,7 +337,7 @@ class StepCache:
         timings.verify_ms += check.ms()
         timings.generate_ms = gen.generate_ms
         saved = sum(
-            self.backend.count_tokens(s.text)
+            self._tokens_of(s)
             for s in steps
             if s.status == StepStatus.REUSED and s.origin == "model"
         )
@@ -369,10 +378,17 @@ class StepCache:
             answer.notes.append(f"the answer was not cached: {exc}")
 
 
+def _reused(step: Step) -> AnswerStep:
+    """A cached step served as it was, with the token count it was stored with."""
+    return AnswerStep(
+        step.text, step.kind, StepStatus.REUSED, step.key, step.origin, tokens=step.tokens
+    )
+
+
 def _substituted(new: Step, old: Step) -> AnswerStep:
     """A cached step after substitution: a value the prompt states is a fill, not a reuse."""
     if new.text == old.text:
-        return AnswerStep(old.text, old.kind, StepStatus.REUSED, old.key, old.origin)
+        return _reused(old)
     if new.origin == "prompt":
         return AnswerStep(new.text, new.kind, StepStatus.FALLBACK, new.key, "prompt")
     return AnswerStep(new.text, new.kind, StepStatus.PATCHED, new.key, old.origin)
