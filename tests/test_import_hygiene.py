@@ -60,3 +60,24 @@ def test_bundled_model_is_found_without_running_its_package(tmp_path: Path) -> N
     found, imported = json.loads(out.stdout)
     assert found is True
     assert imported == []
+
+
+def test_opening_the_store_skips_lancedbs_rest_client(tmp_path: Path) -> None:
+    """LanceDB's REST namespace client (0.8 s of its import) is never loaded, and a store
+    opened without it still writes and reads back an entry."""
+    code = (
+        "import json, sys\n"
+        "from stepchat.core.types import CacheEntry, Step, TaskKind\n"
+        "from stepchat.store.lance import LanceStore\n"
+        f"store = LanceStore({str(tmp_path / 'cache')!r}, 4)\n"
+        "store.add(CacheEntry(id='e1', prompt='p', vector=[1.0, 0.0, 0.0, 0.0], scope='s',\n"
+        "    task=TaskKind.TEXT, signature='sig', constraints={}, steps=[Step('t', 'prose')],\n"
+        "    model='m', created=1.0, last_hit=1.0))\n"
+        "got = store.get('e1')\n"
+        "print(json.dumps([got is not None and got.prompt == 'p',\n"
+        "    sorted(m for m in sys.modules if m.startswith('lance_namespace_urllib3_client.api'))]))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    read_back, rest_client = json.loads(out.stdout.strip().splitlines()[-1])
+    assert read_back is True
+    assert rest_client == []

@@ -61,11 +61,13 @@ def _columns(start: int, workload: Workload, end: int, now: float) -> dict[str, 
 
 def bulk_fill(location: str, workload: Workload, now: float) -> None:
     """Append the workload's rows straight into the store's LanceDB table, in big batches."""
-    import lancedb
     import pyarrow as pa
 
     from stepchat.store.lance import TABLE_NAME
+    from stepchat.store.lance_import import import_lancedb
     from stepchat.store.location import CacheLocation
+
+    lancedb = import_lancedb()
 
     where = CacheLocation.of(location)
     table = lancedb.connect(where.uri, storage_options=where.storage_options()).open_table(

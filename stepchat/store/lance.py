@@ -45,6 +45,7 @@ from stepchat.core.ports import MaintainedStore, SearchHit, StoreError
 from stepchat.core.types import CacheEntry, step_from_dict, steps_json
 from stepchat.paths import ensure_private_dir
 from stepchat.store.indexing import DEFAULT_PLAN, IndexPlan
+from stepchat.store.lance_import import import_lancedb
 from stepchat.store.location import CacheLocation
 from stepchat.store.mirror import NO_ROW, VectorMirror
 from stepchat.store.snapshot import Snapshot, apply_snapshot, read_snapshot
@@ -163,8 +164,9 @@ class LanceStore(UpkeepMixin, MaintainedStore):
                 raise StoreError(f"cache store {self.location}: no cache yet")
         os.environ.setdefault("LANCEDB_LOG", "error")
         with self._guard("open"):
-            import lancedb
             import pyarrow as pa
+
+            lancedb = import_lancedb()
 
             self._pa = pa
             self._schema = self._arrow_schema()

@@ -22,6 +22,7 @@ from stepchat.store.lance import (
     LanceStore,
     SchemaMismatchError,
 )
+from stepchat.store.lance_import import import_lancedb
 from stepchat.store.location import CacheLocation
 
 
@@ -98,9 +99,7 @@ def migrate(directory: Path, dim: int) -> int:
     The new table is built next to the old one and swapped in by renames, so a crash
     midway leaves either the old cache or the new one (at worst a fresh, empty one).
     """
-    import lancedb
-
-    rows = lancedb.connect(directory).open_table(TABLE_NAME).to_arrow().to_pylist()
+    rows = import_lancedb().connect(directory).open_table(TABLE_NAME).to_arrow().to_pylist()
     entries = [e for e in (_entry_from_old(row) for row in rows) if e is not None]
     staging = directory.with_name(f"{directory.name}.migrating")
     shutil.rmtree(staging, ignore_errors=True)
