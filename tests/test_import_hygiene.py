@@ -75,7 +75,8 @@ def test_opening_the_store_skips_lancedbs_rest_client(tmp_path: Path) -> None:
         "    model='m', created=1.0, last_hit=1.0))\n"
         "got = store.get('e1')\n"
         "print(json.dumps([got is not None and got.prompt == 'p',\n"
-        "    sorted(m for m in sys.modules if m.startswith('lance_namespace_urllib3_client.api'))]))"
+        "    sorted(m for m in sys.modules\n"
+        "           if m.startswith('lance_namespace_urllib3_client.api'))]))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     read_back, rest_client = json.loads(out.stdout.strip().splitlines()[-1])

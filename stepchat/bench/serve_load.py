@@ -172,7 +172,7 @@ def run_serve_bench(
                 env["STEPCHAT_CONFIG"] = str(user_config)
             extra = ["--queue", str(max(levels) * 2), "--threads", str(config.threads)]
             with running(serve_command(port, [spec.id], extra),
-                         f"http://127.0.0.1:{port}/health", out / f"serve-{clients}.log",
+                         f"http://127.0.0.1:{port}/health/ready", out / f"serve-{clients}.log",
                          env=env):
                 url = f"http://127.0.0.1:{port}/v1"
                 rows.append(_measure("stepchat serve", url, spec.id, requests, clients,

@@ -266,13 +266,22 @@ def create_app(
 
     @app.get("/health")
     async def health() -> dict[str, Any]:
+        """Up: the server answers (cache hits included) while its parts may still load."""
         return {
-            "status": "ok",
+            "status": "ok" if pool.ready else "loading",
             "models": [
-                {"id": model_id, "queued": lanes.model_lane.waiting}
+                {"id": model_id, "queued": lanes.model_lane.waiting,
+                 "loaded": pool.loaded(model_id)}
                 for model_id, lanes in pool.lanes.items()
             ],
         }
+
+    @app.get("/health/ready")
+    async def ready() -> JSONResponse:
+        """200 once every part is loaded (no request will wait for a load), else 503."""
+        loaded = pool.ready
+        return JSONResponse({"status": "ok" if loaded else "loading"},
+                            status_code=200 if loaded else 503)
 
     @app.get("/v1/models")
     async def models() -> dict[str, Any]:

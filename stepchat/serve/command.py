@@ -13,6 +13,7 @@ import ipaddress
 import logging
 import os
 import sys
+import threading
 from dataclasses import replace
 from typing import Any
 
@@ -82,13 +83,17 @@ def bearer_token(host: str, token_env: str | None) -> str | None:
     return None
 
 
+def _say(line: str) -> None:
+    print(f"stepchat serve: {line}", file=sys.stderr)
+
+
 def run(config: Config, args: argparse.Namespace) -> int:
     """Load, serve until interrupted, write queued bookkeeping on the way out."""
     import uvicorn
 
     from stepchat.quiet import quiet_environment
     from stepchat.serve.app import DEFAULT_MAX_BODY, create_app
-    from stepchat.serve.pool import open_pool
+    from stepchat.serve.pool import open_pool, warm_up
 
     token = bearer_token(args.host, args.token_env)
     if args.queue < 0:
@@ -99,10 +104,7 @@ def run(config: Config, args: argparse.Namespace) -> int:
     for model_id in model_ids:
         config.model(model_id)
     quiet_environment()
-    print(f"stepchat serve: loading {', '.join(model_ids)} and the embedder", file=sys.stderr)
-    pool, notes = open_pool(config, model_ids, queue_limit=args.queue)
-    for note in notes:
-        print(f"stepchat serve: {note}", file=sys.stderr)
+    pool, parts = open_pool(config, model_ids, queue_limit=args.queue)
     app = create_app(pool, token=token, max_body=args.max_body or DEFAULT_MAX_BODY)
     logging.getLogger("stepchat.serve").addHandler(logging.StreamHandler())
     scheme_host = f"[{args.host}]" if ":" in args.host else args.host
@@ -111,5 +113,13 @@ def run(config: Config, args: argparse.Namespace) -> int:
         f"(models: {', '.join(pool.ids)}{'; bearer token required' if token else ''})",
         file=sys.stderr,
     )
+    print(
+        f"stepchat serve: loading {', '.join(model_ids)} and the embedder in the background; "
+        "cache hits are answered meanwhile",
+        file=sys.stderr,
+    )
+    threading.Thread(
+        target=warm_up, args=(parts, _say), name="stepchat-warm-up", daemon=True
+    ).start()
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning", access_log=False)
     return 0
