@@ -9,12 +9,11 @@ request are dropped instead of painting into the wrong answer.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from textual.message import Message
 
 from stepchat.core.events import PipelineEvent
-from stepchat.core.types import CacheEntry
+from stepchat.core.types import Answer, CacheEntry
 from stepchat.runtime import Parts
 
 
@@ -69,10 +68,10 @@ class HistoryTrimmed(Message):
 
 @dataclass
 class AnswerReady(Message):
-    """`request` was served: its `Answer.to_record()` and the store's new row count."""
+    """`request` was served: its answer and the store's new row count."""
 
     request: int
-    record: dict[str, Any]
+    answer: Answer
     entries: int
 
 

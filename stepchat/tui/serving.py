@@ -431,16 +431,17 @@ class ServingApp(App[int]):
         active = self.requests.current(message.request)
         if active is None:
             return
-        active.turn.record = message.record
-        if not self.model_ready and message.record.get("hit"):
+        answer = message.answer
+        active.turn.answer = answer
+        if not self.model_ready and answer.hit:
             self.notify("Answered from the cache; the model is still loading.",
                         title="From the cache")
-        self.stats.record(message.record)
+        self.stats.record(answer)
         self.stats.entries = message.entries
-        await active.view.finish(message.record)
-        for note in message.record.get("notes", []):
+        await active.view.finish(answer)
+        for note in answer.notes:
             # e.g. "the answer was not cached: … No space left on device", "prompt truncated"
-            self.notify(str(note), severity="warning")
+            self.notify(note, severity="warning")
         self._after(active)
 
     async def on_answer_failed(self, message: AnswerFailed) -> None:
