@@ -1,4 +1,4 @@
-"""Messages the workers post to the app, and the prompt box posts to its screen.
+"""Messages the workers post to the app, and the screens' widgets post up to it.
 
 Workers run on threads and never touch widgets: they call one core function and report
 what happened with one of these. Each is a small dataclass; `request` ties pipeline
@@ -73,6 +73,11 @@ class AnswerReady(Message):
     request: int
     answer: Answer
     entries: int
+
+
+@dataclass
+class CancelRequested(Message):
+    """The user pressed Esc on the chat screen: stop the answer being written."""
 
 
 @dataclass

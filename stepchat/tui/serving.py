@@ -34,6 +34,7 @@ from stepchat.tui.history import Conversation, History, HistoryError, Turn, earl
 from stepchat.tui.messages import (
     AnswerFailed,
     AnswerReady,
+    CancelRequested,
     HistoryTrimmed,
     ModelLoaded,
     PartsFailed,
@@ -85,7 +86,7 @@ class ServingApp(App[int]):
         """Why conversations cannot be saved, said once instead of after every answer."""
         self.conversation = self._new_conversation()
         self.requests = RequestQueue()
-        self.chat = ChatScreen(blink=blink)
+        self.chat = ChatScreen(lambda: self.busy, blink=blink)
 
     # -- state -------------------------------------------------------------------------
 
@@ -454,7 +455,7 @@ class ServingApp(App[int]):
         active.turn.partial = active.view.partial
         self._after(active)
 
-    def cancel_answer(self) -> None:
+    def on_cancel_requested(self, message: CancelRequested) -> None:
         """Esc: stop the generation (the backend checks the event between tokens)."""
         active = self.active
         if active is None:
