@@ -55,7 +55,7 @@ def ask(
 def record_of(posted: list[Any]) -> dict[str, Any]:
     ready = [m for m in posted if isinstance(m, AnswerReady)]
     assert ready, posted
-    return ready[0].record
+    return ready[0].answer.to_record()
 
 
 def test_a_follow_up_carries_the_conversation_and_is_not_cached(cache: StepCache) -> None:

@@ -29,7 +29,15 @@ from stepchat.core.prompt import clean_prompt
 from stepchat.core.settings import PipelineSettings
 from stepchat.core.tasks.base import Generation
 from stepchat.core.tasks.registry import BUILT_IN
-from stepchat.core.types import Answer, AnswerStep, ChatMessage, StepStatus, Timings, step_record
+from stepchat.core.types import (
+    Answer,
+    AnswerStep,
+    ChatMessage,
+    StepStatus,
+    Timings,
+    is_hit_path,
+    step_record,
+)
 from stepchat.store.memory import MemoryStore
 
 __all__ = ["ARM_NAMES", "Shared", "make_arm"]
@@ -43,7 +51,15 @@ WARMUP_REPLIES = {
 """Warm-up requests and the canned replies a scratch arm gets for them; never counted."""
 
 HIT = "hit"
+"""The path of a whole-response cache's hit (the exact and GPTCache arms)."""
 MISS = "miss"
+
+
+def from_cache(path: str) -> bool:
+    """Whether an arm's path says the answer came at least partly from a cache: a
+    whole-response cache's hit, or a path stepchat gives only to answers with a step from
+    the cache (`is_hit_path`)."""
+    return path == HIT or is_hit_path(path)
 
 
 @dataclass

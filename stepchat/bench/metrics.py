@@ -13,10 +13,8 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from typing import Any
 
+from stepchat.bench.arms import from_cache
 from stepchat.bench.runner import ERROR, Record
-
-HIT_PATHS = ("hit", "reuse-only", "patched")
-"""Paths that served at least part of the answer from a cache."""
 
 SCALARS = (
     "latency_mean_s",
@@ -47,7 +45,7 @@ def arm_metrics(records: Sequence[Record]) -> dict[str, Any]:
     n = len(records)
     latencies = [r.latency_s for r in records]
     paths = Counter(r.path for r in records)
-    hits = [r for r in records if r.path in HIT_PATHS]
+    hits = [r for r in records if from_cache(r.path)]
     split = {
         stage: statistics.fmean(r.timings_ms.get(stage, 0.0) for r in hits) if hits else 0.0
         for stage in ("embed", "retrieve", "verify", "generate")

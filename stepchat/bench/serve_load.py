@@ -34,10 +34,10 @@ from stepchat.bench.servers import (
     serve_command,
 )
 from stepchat.config import Config, ModelEntry, ServerSpec
+from stepchat.core.types import is_hit_path
 
 DEFAULT_LEVELS = (1, 4, 16)
 DEFAULT_REQUESTS = 48
-_HIT_PATHS = frozenset({"reuse-only", "patched"})
 
 
 @dataclass(frozen=True)
@@ -113,7 +113,7 @@ def level_metrics(outcomes: Sequence[Outcome], wall_s: float) -> dict[str, Any]:
         "p95_s": percentile(latencies, 95) if latencies else math.nan,
         "p99_s": percentile(latencies, 99) if latencies else math.nan,
         "errors": sum(1 for o in outcomes if o.error),
-        "from_cache": sum(1 for o in outcomes if o.path in _HIT_PATHS) / n if n else math.nan,
+        "from_cache": sum(1 for o in outcomes if is_hit_path(o.path)) / n if n else math.nan,
         "correct": sum(1 for o in outcomes if o.correct) / n if n else math.nan,
     }
 

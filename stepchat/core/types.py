@@ -7,9 +7,10 @@ serialised to JSON (CLI `--json`, bench `requests.jsonl`) without any adapter in
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypeVar
 
 
 class TaskKind(StrEnum):
@@ -44,6 +45,16 @@ class CachePath(StrEnum):
 
 CACHE_STEP = frozenset({StepStatus.REUSED, StepStatus.PATCHED})
 """Statuses of steps served from the cache, as they were or patched."""
+
+HIT_PATHS = frozenset({CachePath.REUSE_ONLY, CachePath.PATCHED})
+"""Paths of an answer served at least partly from the cache."""
+
+
+def is_hit_path(path: str) -> bool:
+    """Whether a path names a cache hit. The pipeline gives these paths only to answers with
+    a step from the cache, so the path alone tells a hit where the steps are not at hand
+    (a reply header, a bench record); a path no stepchat answer has is not a hit."""
+    return path in HIT_PATHS
 
 
 @dataclass(frozen=True)
@@ -197,9 +208,7 @@ class Answer:
     @property
     def hit(self) -> bool:
         """Served at least one step from the cache (as it was, or patched)."""
-        return self.path in (CachePath.REUSE_ONLY, CachePath.PATCHED) and any(
-            s.status in CACHE_STEP for s in self.steps
-        )
+        return is_hit_path(self.path) and any(s.status in CACHE_STEP for s in self.steps)
 
     def to_record(self) -> dict[str, Any]:
         """The JSON record of `stepchat ask --json`; scripts depend on these names."""
@@ -220,6 +229,48 @@ class Answer:
             "notes": list(self.notes),
         }
 
+    @classmethod
+    def from_record(cls, record: Mapping[str, Any], prompt: str = "") -> Answer:
+        """The answer a `to_record()` record tells, such as one saved in a conversation.
+
+        The inverse of `to_record` but for what a record leaves out: the prompt (given
+        here), who wrote each step (`origin` stays None; `AnswerStep.step` reads it from the
+        status) and timings finer than a microsecond. `hit` is not read: it follows from the
+        path and the steps. Records saved by older versions miss keys (`hit`, a step's
+        `check`); a missing value takes its default, an unknown path reads as a miss and an
+        unknown step status as regenerated, so an old conversation still opens. A record
+        that is not an object raises TypeError.
+        """
+        record = _mapping(record, "an answer record")
+        timings = _mapping(record.get("timings_ms") or {}, "timings_ms")
+        tokens = _mapping(record.get("tokens") or {}, "tokens")
+        return cls(
+            prompt=prompt,
+            task=_text_or_none(record.get("task")) or TaskKind.TEXT,
+            text=_text_or_none(record.get("answer")) or "",
+            path=_member(CachePath, record.get("path"), CachePath.MISS),
+            steps=[step_from_record(s) for s in record.get("steps") or []],
+            model=_text_or_none(record.get("model")) or "",
+            skip_reason=_text_or_none(record.get("skip_reason")),
+            timings=Timings(
+                embed_ms=float(timings.get("embed", 0.0)),
+                retrieve_ms=float(timings.get("retrieve", 0.0)),
+                verify_ms=float(timings.get("verify", 0.0)),
+                generate_ms=float(timings.get("generate", 0.0)),
+                total_ms=float(timings.get("total", 0.0)),
+            ),
+            tokens=TokenCounts(
+                prompt=int(tokens.get("prompt", 0)),
+                generated=int(tokens.get("generated", 0)),
+                saved=int(tokens.get("saved", 0)),
+            ),
+            matched_entry=_text_or_none(record.get("matched_entry")),
+            stored_entry=_text_or_none(record.get("stored_entry")),
+            verified=None if record.get("verified") is None else bool(record["verified"]),
+            patch_method=_text_or_none(record.get("patch_method")),
+            notes=[str(note) for note in record.get("notes") or []],
+        )
+
 
 def step_record(step: AnswerStep) -> dict[str, Any]:
     """A served step as `stepchat ask --json` and the bench's records write it."""
@@ -227,6 +278,40 @@ def step_record(step: AnswerStep) -> dict[str, Any]:
         "text": step.text, "status": str(step.status), "kind": step.kind, "key": step.key,
         "check": step.check,
     }
+
+
+def step_from_record(data: Mapping[str, Any]) -> AnswerStep:
+    """A served step from its `step_record`; as `Answer.from_record`, tolerant of records
+    older versions wrote (no `check`; an unknown status shows as regenerated)."""
+    data = _mapping(data, "a step record")
+    return AnswerStep(
+        text=_text_or_none(data.get("text")) or "",
+        kind=_text_or_none(data.get("kind")) or "paragraph",
+        status=_member(StepStatus, data.get("status"), StepStatus.REGENERATED),
+        key=_text_or_none(data.get("key")),
+        check=_text_or_none(data.get("check")),
+    )
+
+
+_Enum = TypeVar("_Enum", bound=StrEnum)
+
+
+def _member(enum: type[_Enum], value: Any, default: _Enum) -> _Enum:
+    """`value` as a member of `enum`, or `default` when it names none."""
+    try:
+        return enum(str(value))
+    except ValueError:
+        return default
+
+
+def _text_or_none(value: Any) -> str | None:
+    return None if value is None else str(value)
+
+
+def _mapping(value: Any, what: str) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise TypeError(f"{what} is a {type(value).__name__}, not an object")
+    return value
 
 
 def step_to_dict(step: Step) -> dict[str, Any]:

@@ -22,13 +22,14 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
 from stepchat.config import Config
-from stepchat.core.ports import Clock
+from stepchat.core.ports import Clock, Store
 from stepchat.modelstate import check_model
 from stepchat.paths import ensure_private_dir
 from stepchat.tui.commands import palette_commands
 from stepchat.tui.errors import describe
 from stepchat.tui.export import export_markdown
 from stepchat.tui.history import HistoryError, Turn
+from stepchat.tui.messages import CacheChanged, EntriesLoaded
 from stepchat.tui.prefs import load_prefs, save_pref
 from stepchat.tui.screens.conversations import ConversationPickerScreen, PickerOutcome
 from stepchat.tui.screens.dialogs import ConfirmScreen, ModelPickerScreen
@@ -128,7 +129,8 @@ class StepchatApp(ServingApp):
 
     def action_open_conversation(self) -> None:
         self.push_screen(
-            ConversationPickerScreen(self.history, self.clock.now()), self._picker_closed
+            ConversationPickerScreen(self.history, self.clock.now(), blink=self.blink),
+            self._picker_closed,
         )
 
     async def _picker_closed(self, outcome: PickerOutcome | None) -> None:
@@ -208,7 +210,19 @@ class StepchatApp(ServingApp):
 
     def action_inspector(self) -> None:
         if not isinstance(self.screen, InspectorScreen):
-            self.push_screen(InspectorScreen())
+            self.push_screen(
+                InspectorScreen(self._store, self.clock.now, lambda: self.busy, blink=self.blink)
+            )
+
+    def _store(self) -> Store | None:
+        return self.parts.store if self.parts is not None else None
+
+    def on_entries_loaded(self, message: EntriesLoaded) -> None:
+        """The inspector listed the cache: its size is news for the savings panel too."""
+        self.set_entry_count(message.total)
+
+    def on_cache_changed(self, message: CacheChanged) -> None:
+        self.set_entry_count(message.entries)
 
     def action_pick_model(self) -> None:
         self.push_screen(

@@ -11,17 +11,16 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-from typing import Any
 
 from stepchat.core.conversation import dropped_note
 from stepchat.core.tasks.text_task import fence_after
+from stepchat.core.types import Answer
 from stepchat.paths import ensure_private_dir
 from stepchat.tui.history import Conversation, HistoryError, Turn
 from stepchat.tui.sanitize import clean, one_line
 
 _MD_ANYWHERE = re.compile(r"([\\`*_\[\]<>!|~])")
 _MD_LINE_START = re.compile(r"^(\s*)(\d*)((?<![0-9])[#+=-]|(?<=[0-9])[.)](?=\s|$))", re.M)
-_STATUSES = frozenset({"reused", "patched", "regenerated", "fallback"})
 _OPENS_FENCE = re.compile(r"\s*(```|~~~)")
 
 
@@ -33,15 +32,8 @@ def md_literal(text: str) -> str:
     return _MD_LINE_START.sub(lambda m: f"{m.group(1)}{m.group(2)}\\{m.group(3)}", text)
 
 
-def _status(step: dict[str, Any]) -> str:
-    status = str(step.get("status", "?"))
-    return status if status in _STATUSES else "?"
-
-
-def _tokens_line(record: dict[str, Any]) -> str:
-    tokens = record.get("tokens", {})
-    generated, saved = int(tokens.get("generated", 0)), int(tokens.get("saved", 0))
-    return f"*{generated} tokens generated, {saved} saved*"
+def _tokens_line(answer: Answer) -> str:
+    return f"*{answer.tokens.generated} tokens generated, {answer.tokens.saved} saved*"
 
 
 def _fence_for(text: str) -> str:
@@ -51,25 +43,23 @@ def _fence_for(text: str) -> str:
     return "`" * max(3, longest + 1)
 
 
-def member_statuses(record: dict[str, Any]) -> str:
-    """'name: reused · age: fallback', with each member's check where the record has one."""
+def member_statuses(answer: Answer) -> str:
+    """'name: reused · age: fallback', with each member's check where the answer has one."""
     parts = []
-    for step in record.get("steps", []):
-        label = f"{md_literal(str(step.get('key') or '?'))}: {_status(step)}"
-        if step.get("check"):
-            label += f" ({md_literal(str(step['check']))})"
+    for step in answer.steps:
+        label = f"{md_literal(step.key or '?')}: {step.status}"
+        if step.check:
+            label += f" ({md_literal(step.check)})"
         parts.append(label)
     return " · ".join(parts)
 
 
-def is_json_record(record: dict[str, Any]) -> bool:
-    steps = record.get("steps", [])
-    return record.get("task") == "json" or (
-        bool(steps) and all(s.get("kind") == "member" for s in steps)
-    )
+def is_json_answer(answer: Answer) -> bool:
+    steps = answer.steps
+    return answer.task == "json" or (bool(steps) and all(s.kind == "member" for s in steps))
 
 
-def _steps(record: dict[str, Any]) -> list[str]:
+def _steps(answer: Answer) -> list[str]:
     """Tagged steps; a step continuing an open fence (a record written before code blocks
     were kept whole) is appended untagged so the block still closes around real code.
 
@@ -77,10 +67,10 @@ def _steps(record: dict[str, Any]) -> list[str]:
     escaped so that it shows as written and cannot add links, images or hidden comments."""
     lines: list[str] = []
     fence = ""
-    for step in record.get("steps", []):
-        text = clean(str(step.get("text", "")))
+    for step in answer.steps:
+        text = clean(step.text)
         if not fence:
-            lines.append(f"<!-- {_status(step)} -->")
+            lines.append(f"<!-- {step.status} -->")
         lines += [text if fence or _OPENS_FENCE.match(text) else md_literal(text), ""]
         fence = fence_after(text, fence)
     if fence:
@@ -88,18 +78,18 @@ def _steps(record: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _answer(record: dict[str, Any]) -> list[str]:
-    lines = [f"## stepchat ({md_literal(str(record.get('path', '?')))})", ""]
-    if record.get("skip_reason"):
-        lines += [f"*skip-reuse: {md_literal(one_line(str(record['skip_reason'])))}*", ""]
-    if is_json_record(record):
-        answer = clean(str(record.get("answer", ""))).strip()
-        fence = _fence_for(answer)
-        lines += [f"{fence}json", answer, fence, ""]
-        lines += [f"*{member_statuses(record)}*", ""]
+def _answer(answer: Answer) -> list[str]:
+    lines = [f"## stepchat ({md_literal(answer.path)})", ""]
+    if answer.skip_reason:
+        lines += [f"*skip-reuse: {md_literal(one_line(answer.skip_reason))}*", ""]
+    if is_json_answer(answer):
+        text = clean(answer.text).strip()
+        fence = _fence_for(text)
+        lines += [f"{fence}json", text, fence, ""]
+        lines += [f"*{member_statuses(answer)}*", ""]
     else:
-        lines += _steps(record)
-    return [*lines, _tokens_line(record), ""]
+        lines += _steps(answer)
+    return [*lines, _tokens_line(answer), ""]
 
 
 def _turn(turn: Turn) -> list[str]:
@@ -109,8 +99,8 @@ def _turn(turn: Turn) -> list[str]:
     lines.append("")
     if turn.dropped:
         lines += [f"*{dropped_note(turn.dropped)}*", ""]
-    if turn.record is not None:
-        lines += _answer(turn.record)
+    if turn.answer is not None:
+        lines += _answer(turn.answer)
     elif turn.cancelled:
         if turn.partial:
             lines += ["## stepchat (cancelled)", "", clean(turn.partial).strip(), ""]

@@ -4,6 +4,8 @@ One file per conversation under `config.paths.history_dir` (created 0700, files 
 prompts are private). A turn keeps the prompt and the answer's record, the same story
 `stepchat ask --json` prints, so the transcript can be rebuilt with its step colours, and
 the earlier turns can be sent to the model again when the chat goes on after a restart.
+The record is read back into an `Answer` here, once, when a file loads (tolerant of the
+keys older versions did not write); the app and its widgets only ever see `Answer`s.
 Writes go to a temporary file first and are renamed, so a crash never leaves half a file.
 """
 
@@ -16,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from stepchat.core.types import ChatMessage
+from stepchat.core.types import Answer, ChatMessage
 from stepchat.paths import ensure_private_dir
 from stepchat.tui.sanitize import one_line
 
@@ -29,10 +31,10 @@ class HistoryError(Exception):
 
 @dataclass
 class Turn:
-    """One prompt and what became of it: an answer record, an error, or a cancellation."""
+    """One prompt and what became of it: an answer, an error, or a cancellation."""
 
     prompt: str
-    record: dict[str, Any] | None = None
+    answer: Answer | None = None
     error: str | None = None
     cancelled: bool = False
     partial: str = ""
@@ -42,8 +44,8 @@ class Turn:
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"prompt": self.prompt}
-        if self.record is not None:
-            data["record"] = self.record
+        if self.answer is not None:
+            data["record"] = self.answer.to_record()
         if self.error is not None:
             data["error"] = self.error
         if self.cancelled:
@@ -56,21 +58,16 @@ class Turn:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Turn:
+        prompt = str(data.get("prompt", ""))
+        record = data.get("record")
         return cls(
-            prompt=str(data.get("prompt", "")),
-            record=data.get("record"),
+            prompt=prompt,
+            answer=None if record is None else Answer.from_record(record, prompt),
             error=data.get("error"),
             cancelled=bool(data.get("cancelled", False)),
             partial=str(data.get("partial", "")),
             dropped=int(data.get("dropped", 0)),
         )
-
-    @property
-    def answer(self) -> str | None:
-        """The served answer's text, or None when the turn was not answered."""
-        if self.record is None:
-            return None
-        return str(self.record.get("answer", ""))
 
 
 def earlier_turns(turns: list[Turn]) -> list[ChatMessage]:
@@ -79,9 +76,10 @@ def earlier_turns(turns: list[Turn]) -> list[ChatMessage]:
     answer would read as one still waiting for a reply."""
     messages: list[ChatMessage] = []
     for turn in turns:
-        answer = turn.answer
-        if answer:
-            messages += [ChatMessage("user", turn.prompt), ChatMessage("assistant", answer)]
+        if turn.answer is not None and turn.answer.text:
+            messages += [
+                ChatMessage("user", turn.prompt), ChatMessage("assistant", turn.answer.text)
+            ]
     return messages
 
 

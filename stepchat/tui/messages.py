@@ -1,4 +1,4 @@
-"""Messages the workers post to the app, and the prompt box posts to its screen.
+"""Messages the workers post to the app, and the screens' widgets post up to it.
 
 Workers run on threads and never touch widgets: they call one core function and report
 what happened with one of these. Each is a small dataclass; `request` ties pipeline
@@ -9,12 +9,11 @@ request are dropped instead of painting into the wrong answer.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from textual.message import Message
 
 from stepchat.core.events import PipelineEvent
-from stepchat.core.types import CacheEntry
+from stepchat.core.types import Answer, CacheEntry
 from stepchat.runtime import Parts
 
 
@@ -69,11 +68,16 @@ class HistoryTrimmed(Message):
 
 @dataclass
 class AnswerReady(Message):
-    """`request` was served: its `Answer.to_record()` and the store's new row count."""
+    """`request` was served: its answer and the store's new row count."""
 
     request: int
-    record: dict[str, Any]
+    answer: Answer
     entries: int
+
+
+@dataclass
+class CancelRequested(Message):
+    """The user pressed Esc on the chat screen: stop the answer being written."""
 
 
 @dataclass

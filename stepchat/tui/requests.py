@@ -132,5 +132,5 @@ def answer_request(
     except Exception as exc:
         post(AnswerFailed(request, describe(exc)))
         return
-    post(AnswerReady(request, answer.to_record(), entries))
+    post(AnswerReady(request, answer, entries))
 

@@ -34,6 +34,7 @@ from stepchat.tui.history import Conversation, History, HistoryError, Turn, earl
 from stepchat.tui.messages import (
     AnswerFailed,
     AnswerReady,
+    CancelRequested,
     HistoryTrimmed,
     ModelLoaded,
     PartsFailed,
@@ -85,7 +86,7 @@ class ServingApp(App[int]):
         """Why conversations cannot be saved, said once instead of after every answer."""
         self.conversation = self._new_conversation()
         self.requests = RequestQueue()
-        self.chat = ChatScreen(blink=blink)
+        self.chat = ChatScreen(lambda: self.busy, blink=blink)
 
     # -- state -------------------------------------------------------------------------
 
@@ -431,16 +432,17 @@ class ServingApp(App[int]):
         active = self.requests.current(message.request)
         if active is None:
             return
-        active.turn.record = message.record
-        if not self.model_ready and message.record.get("hit"):
+        answer = message.answer
+        active.turn.answer = answer
+        if not self.model_ready and answer.hit:
             self.notify("Answered from the cache; the model is still loading.",
                         title="From the cache")
-        self.stats.record(message.record)
+        self.stats.record(answer)
         self.stats.entries = message.entries
-        await active.view.finish(message.record)
-        for note in message.record.get("notes", []):
+        await active.view.finish(answer)
+        for note in answer.notes:
             # e.g. "the answer was not cached: … No space left on device", "prompt truncated"
-            self.notify(str(note), severity="warning")
+            self.notify(note, severity="warning")
         self._after(active)
 
     async def on_answer_failed(self, message: AnswerFailed) -> None:
@@ -453,7 +455,7 @@ class ServingApp(App[int]):
         active.turn.partial = active.view.partial
         self._after(active)
 
-    def cancel_answer(self) -> None:
+    def on_cancel_requested(self, message: CancelRequested) -> None:
         """Esc: stop the generation (the backend checks the event between tokens)."""
         active = self.active
         if active is None:

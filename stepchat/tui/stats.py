@@ -1,8 +1,7 @@
-"""Session totals for the savings panel, computed from answer records.
+"""Session totals for the savings panel, computed from the answers served.
 
 Kept apart from the widgets so the arithmetic (hit rate, tokens saved, time saved) is
-tested without a terminal. Records are `Answer.to_record()` dicts, the same ones saved in
-conversations, so a reopened chat can be counted too.
+tested without a terminal.
 
 Time saved is an estimate and is shown as one. Each hit is priced once, when it is served,
 from the measured cost of the answer it replaces: the answer that stored the cached entry
@@ -16,9 +15,8 @@ from __future__ import annotations
 import statistics
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
 
-HIT_PATHS = frozenset({"reuse-only", "patched"})
+from stepchat.core.types import Answer
 
 SPEED_WINDOW = 20
 """Answers the model-speed median looks back over: recent enough to follow a model
@@ -41,13 +39,6 @@ class LastAnswer:
         return self.generated + self.saved
 
 
-def is_hit(record: dict[str, Any]) -> bool:
-    """At least one step served from the cache (the record says so since `hit` exists)."""
-    if "hit" in record:
-        return bool(record["hit"])
-    return str(record.get("path")) in HIT_PATHS
-
-
 @dataclass
 class SessionStats:
     """Running totals over the answers served since the app started."""
@@ -66,42 +57,37 @@ class SessionStats:
     saved_ms: float = 0.0
     priced_hits: int = 0
 
-    def record(self, record: dict[str, Any]) -> None:
+    def record(self, answer: Answer) -> None:
         """Count one served answer, pricing it now if it was a hit."""
-        tokens = record.get("tokens", {})
-        timings = record.get("timings_ms", {})
-        generated = int(tokens.get("generated", 0))
-        saved = int(tokens.get("saved", 0))
-        total_ms = float(timings.get("total", 0.0))
-        path = str(record.get("path", "miss"))
+        generated, saved = answer.tokens.generated, answer.tokens.saved
+        total_ms, generate_ms = answer.timings.total_ms, answer.timings.generate_ms
+        path = str(answer.path)
         self.requests += 1
         self.paths[path] += 1
         self.tokens_generated += generated
         self.tokens_saved += saved
-        generate_ms = float(timings.get("generate", 0.0))
         if generated > 0 and generate_ms > 0:
             self.speeds = [*self.speeds, generated / (generate_ms / 1000.0)][-SPEED_WINDOW:]
-        if is_hit(record):
+        if answer.hit:
             self.hits += 1
-            replaced = self._replaced_ms(record.get("matched_entry"), generated + saved)
+            replaced = self._replaced_ms(answer.matched_entry, generated + saved)
             if replaced is not None:
                 self.saved_ms += max(0.0, replaced - total_ms)
                 self.priced_hits += 1
-        stored = record.get("stored_entry")
-        if stored:
-            self.costs[str(stored)] = total_ms
+        if answer.stored_entry:
+            self.costs[answer.stored_entry] = total_ms
         self.last = LastAnswer(
             path=path,
             total_ms=total_ms,
             generated=generated,
             saved=saved,
-            skip_reason=record.get("skip_reason"),
+            skip_reason=answer.skip_reason,
         )
 
-    def _replaced_ms(self, matched: Any, full_tokens: int) -> float | None:
+    def _replaced_ms(self, matched: str | None, full_tokens: int) -> float | None:
         """What the answer this hit stands in for cost: measured, or estimated from tokens."""
-        if matched is not None and str(matched) in self.costs:
-            return self.costs[str(matched)]
+        if matched is not None and matched in self.costs:
+            return self.costs[matched]
         rate = self.tokens_per_second
         if rate is None or full_tokens <= 0:
             return None

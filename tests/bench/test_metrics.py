@@ -60,6 +60,16 @@ def test_arm_metrics_counts_paths_tokens_and_wrong_answers() -> None:
     assert m["hits"] == 1 and m["hit_split_ms"]["embed"] == 4.0
 
 
+def test_hits_are_the_answers_with_a_step_from_a_cache() -> None:
+    """A whole-response cache's hit and stepchat's reuse-only and patched paths count; the
+    solver's answer, a skipped reuse, a miss and an error do not, whatever was looked up."""
+    paths = ("hit", "reuse-only", "patched", "solver", "skip-reuse", "miss", "error")
+    records = [rec("a", 1, 1.0 + i, path=path, embed=float(i)) for i, path in enumerate(paths)]
+    m = arm_metrics(records)
+    assert m["hits"] == 3
+    assert m["hit_split_ms"]["embed"] == pytest.approx((0 + 1 + 2) / 3)
+
+
 def test_summary_ratios_are_taken_within_each_seed() -> None:
     records = [
         rec("nocache", 1, 2.0, tokens=100),

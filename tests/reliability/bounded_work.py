@@ -64,7 +64,7 @@ async def app() -> dict[str, Any]:
         await ask(pilot, BOMBS[0])
         await ask(pilot, "Solve 3x + 5 = 20 for x.")
         turns = the_app.conversation.turns
-        answers = [t.record["answer"] if t.record else None for t in turns]
+        answers = [t.answer.text if t.answer is not None else None for t in turns]
     return {"answers": answers, "seconds": round(time.perf_counter() - started, 2),
             "peak_mb": round(peak_mb(), 1)}
 

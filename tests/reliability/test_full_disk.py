@@ -120,7 +120,7 @@ async def test_full_disk_in_the_app_shows_the_answer_and_a_warning(tmp_path: Pat
         await settle(pilot)
         await ask(pilot, "Solve 3x + 5 = 20 for x.")
         turn = app.conversation.turns[0]
-        assert turn.error is None and turn.record is not None
-        assert turn.record["answer"].splitlines()[-1] == "x = 5"
+        assert turn.error is None and turn.answer is not None
+        assert turn.answer.text.splitlines()[-1] == "x = 5"
         toasts = [n.message for n in app._notifications]
         assert any("not cached" in t and "No space left" in t for t in toasts), toasts

@@ -15,6 +15,7 @@ import pytest
 from textual.widgets import DataTable
 from textual.widgets._toast import Toast
 
+from stepchat.core.types import Answer
 from stepchat.tui.export import to_markdown
 from stepchat.tui.history import Conversation, Turn
 from stepchat.tui.screens.inspector import InspectorScreen
@@ -75,14 +76,14 @@ async def test_inspector_toasts_show_markup_literally(tmp_path: Path, key: str) 
 
 
 def test_markdown_export_shows_prompts_and_steps_as_written() -> None:
-    record = {
+    answer = Answer.from_record({
         "path": "miss",
         "steps": [{"text": "See [the docs](https://evil.example) <!-- hidden -->",
                    "status": "regenerated"}],
         "tokens": {"generated": 3, "saved": 0},
-    }
+    })
     hostile = "[bold red]Bob[/] ![x](https://evil.example/p.png) <b>hi</b>\n# not a heading"
-    text = to_markdown(Conversation("c", 0, 0, "tiny", [Turn(hostile, record=record)]))
+    text = to_markdown(Conversation("c", 0, 0, "tiny", [Turn(hostile, answer=answer)]))
     assert "](https://evil.example" not in text.replace("\\]", "")  # no link or image
     assert "<!-- hidden" not in text and "<b>" not in text
     assert "\n> \\# not a heading" in text and "\\[bold red\\]Bob\\[/\\]" in text

@@ -64,7 +64,7 @@ async def test_the_apps_no_store_toggle_saves_no_history(tmp_path: Path) -> None
         await settle(pilot)
         app.action_toggle_store()
         await ask(pilot, "Solve 3x + 5 = 20 for x.")
-        assert app.conversation.turns[0].record is not None  # answered
+        assert app.conversation.turns[0].answer is not None  # answered
         assert loader.store.count() == 0
         assert not paths.history_dir.exists() or list(paths.history_dir.iterdir()) == []
         app.action_toggle_store()

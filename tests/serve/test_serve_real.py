@@ -267,8 +267,8 @@ async def test_the_server_entry_drives_the_app(tmp_path: Path, llama_port: int) 
             await pilot.pause(0.1)
             if not app.busy:
                 break
-        record = app.conversation.turns[-1].record
-        assert record is not None and record["answer"].splitlines()[-1] == "x = 3"
+        answer = app.conversation.turns[-1].answer
+        assert answer is not None and answer.text.splitlines()[-1] == "x = 3"
         await pilot.press("f3")
         picker = app.screen
         assert isinstance(picker, ModelPickerScreen)

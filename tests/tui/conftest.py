@@ -22,7 +22,7 @@ from stepchat.config import Config, ModelSpec
 from stepchat.core import pipeline
 from stepchat.core.ports import CancelToken, FixedClock, GenerationCancelled
 from stepchat.core.settings import PipelineSettings
-from stepchat.core.types import ChatMessage, Completion
+from stepchat.core.types import Answer, ChatMessage, Completion
 from stepchat.embed.hashed import HashedEmbedder
 from stepchat.lazy import LazyBackend
 from stepchat.paths import UserPaths
@@ -251,7 +251,7 @@ async def send_until_paused(pilot: Any, prompt: str, backend: PacedBackend) -> N
     await pilot.pause(0.2)
 
 
-FOUR_STATUSES = {
+FOUR_STATUSES = Answer.from_record({
     "answer": "",
     "path": "patched",
     "task": "linear",
@@ -263,8 +263,9 @@ FOUR_STATUSES = {
     ],
     "tokens": {"generated": 4, "saved": 4},
     "timings_ms": {"total": 44.0},
-}
-"""A record with one step of each status, for pictures of the four badges."""
+})
+"""An answer with one step of each status, for pictures of the four badges, read from a
+record as old as the first saved conversations (no `hit`, no `check`, no model)."""
 
 
 async def ask(pilot: Any, prompt: str) -> None:

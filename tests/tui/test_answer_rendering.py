@@ -17,6 +17,7 @@ from textual.widgets import Markdown
 from textual.widgets._markdown import MarkdownFence, MarkdownHeader
 
 from stepchat.config import Config
+from stepchat.core.types import Answer
 from stepchat.tui.widgets.steps import AnswerView, StepBlock
 
 from .conftest import FakeLoader, PacedBackend, ask, send_until_paused, settle
@@ -106,9 +107,9 @@ async def test_a_json_answer_is_one_object_with_statuses_beside_members(
 
 
 async def test_member_checks_show_beside_each_member(make_app: Any) -> None:
-    """A record whose members carry a check (stated in the prompt, or open) shows it in
+    """An answer whose members carry a check (stated in the prompt, or open) shows it in
     the gutter beside the badge."""
-    record = {
+    answer = Answer.from_record({
         "answer": '{\n  "name": "Ana",\n  "hobby": "chess"\n}',
         "path": "patched",
         "task": "json",
@@ -120,13 +121,13 @@ async def test_member_checks_show_beside_each_member(make_app: Any) -> None:
         ],
         "tokens": {"generated": 0, "saved": 2},
         "timings_ms": {"total": 3.0},
-    }
+    })
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         view = await app.chat.add_turn(JSON_PROMPT)
         await pilot.pause()
-        await view.finish(record)
+        await view.finish(answer)
         await pilot.pause()
         marks = [str(r.query_one(".check").render()) for r in rows(view)]
         assert marks == ["", "✓", "○", ""]

@@ -61,7 +61,7 @@ async def test_earlier_turns_reach_the_model(make_app: Any) -> None:
             ("assistant", "I will remember it."),
             ("user", FOLLOW_UP),
         ]
-        assert app.conversation.turns[-1].answer == "Your favourite colour is green."
+        assert app.conversation.turns[-1].answer.text == "Your favourite colour is green."
 
 
 async def test_a_follow_up_is_not_served_across_conversations(make_app: Any) -> None:
@@ -75,11 +75,11 @@ async def test_a_follow_up_is_not_served_across_conversations(make_app: Any) -> 
         await settle(pilot)
         await ask(pilot, BLUE)
         await ask(pilot, FOLLOW_UP)
-        record = app.conversation.turns[-1].record
-        assert record is not None
-        assert record["answer"] == "Your favourite colour is blue."
-        assert record["path"] == "miss" and not record["hit"]
-        assert "a follow-up in a conversation: open text is not cached" in record["notes"]
+        answer = app.conversation.turns[-1].answer
+        assert answer is not None
+        assert answer.text == "Your favourite colour is blue."
+        assert answer.path == "miss" and not answer.hit
+        assert "a follow-up in a conversation: open text is not cached" in answer.notes
         # Only the two openers (asked with no earlier turns) were cached; no follow-up was.
         assert sorted(e.prompt for e in loader.store.entries()) == [BLUE, GREEN]
 
@@ -96,8 +96,8 @@ async def test_a_checkable_request_is_reused_across_conversations(make_app: Any)
         await ask(pilot, BLUE)
         calls = len(loader.backends[0].calls)
         await ask(pilot, "Solve 3x + 5 = 20 for x.")
-        record = app.conversation.turns[-1].record
-        assert record is not None and record["path"] == "reuse-only" and record["hit"]
+        answer = app.conversation.turns[-1].answer
+        assert answer is not None and answer.path == "reuse-only" and answer.hit
         assert len(loader.backends[0].calls) == calls
 
 
@@ -152,7 +152,7 @@ async def test_a_prompt_sent_while_answering_is_queued_not_lost(make_app: Any) -
         backend.release.set()
         await settle(pilot)
         await settle(pilot)
-        assert [t.record is not None for t in app.conversation.turns] == [True, True]
+        assert [t.answer is not None for t in app.conversation.turns] == [True, True]
         assert not app.busy
         # The queued prompt went out after the first answer, with it as an earlier turn.
         assert [m.content for m in backend.calls[1]] == [
@@ -176,7 +176,7 @@ async def test_escape_keeps_the_partial_answer_marked_and_uncached(
         backend.release.set()
         await settle(pilot)
         turn = app.conversation.turns[0]
-        assert turn.cancelled and turn.record is None
+        assert turn.cancelled and turn.answer is None
         assert turn.partial == "Paris is the capital "
         view = answers(app)[0]
         partial = view.query_one(".partial", Markdown)
@@ -226,7 +226,7 @@ async def test_regenerate_from_the_palette_bypasses_the_cache(make_app: Any) -> 
         await settle(pilot)
         await ask(pilot, "Solve 3x + 5 = 20 for x.")
         await ask(pilot, "Solve 3x + 5 = 20 for x.")
-        assert app.conversation.turns[-1].record["path"] == "reuse-only"
+        assert app.conversation.turns[-1].answer.path == "reuse-only"
         calls = len(loader.backends[0].calls)
         await pilot.press("ctrl+p")
         await pilot.pause()
@@ -235,8 +235,8 @@ async def test_regenerate_from_the_palette_bypasses_the_cache(make_app: Any) -> 
         await settle(pilot)
         assert len(loader.backends[0].calls) == calls + 1
         assert len(app.conversation.turns) == 2
-        record = app.conversation.turns[-1].record
-        assert record is not None and record["path"] == "miss"
+        answer = app.conversation.turns[-1].answer
+        assert answer is not None and answer.path == "miss"
         assert len(answers(app)) == 2
         statuses = [b.step.status.value for b in answers(app)[-1].query(StepBlock)]
         assert statuses == ["regenerated"] * 3

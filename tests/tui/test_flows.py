@@ -64,7 +64,7 @@ async def test_send_serves_stores_and_saves(make_app: Any, config: Config) -> No
         await ask(pilot, PROMPT)
         turn = app.conversation.turns[0]
         assert turn.prompt == PROMPT
-        assert turn.record is not None and turn.record["path"] == "miss"
+        assert turn.answer is not None and turn.answer.path == "miss"
         assert statuses(answers(app)[0]) == ["regenerated"] * 3
         assert loader.store.count() == 1
         assert app.stats.requests == 1 and app.stats.entries == 1
@@ -117,7 +117,7 @@ async def test_prompt_typed_while_loading_is_answered_after_load(make_app: Any) 
         assert app.busy
         gate.set()
         await settle(pilot)
-        assert app.conversation.turns[0].record is not None
+        assert app.conversation.turns[0].answer is not None
         assert not app.busy
 
 
@@ -158,8 +158,8 @@ async def test_a_cache_hit_is_answered_before_the_model_loads(
             await pilot.press("enter")
             await until(pilot, lambda: not app.busy)
             await pilot.pause(0.3)  # the answer's handler finishes painting
-            record = app.conversation.turns[0].record
-            assert record is not None and record["path"] == "reuse-only"
+            answer = app.conversation.turns[0].answer
+            assert answer is not None and answer.path == "reuse-only"
             assert not app.model_ready and app.parts is not None
             assert not app.parts.backend.loaded
             assert any("model is still loading" in n.message for n in app._notifications)
@@ -182,11 +182,11 @@ async def test_a_miss_typed_before_the_model_loads_waits_for_it(make_app: Any) -
             app.chat.prompt.text = PROMPT
             await pilot.press("enter")
             await pilot.pause(0.2)
-            assert app.busy and app.conversation.turns[0].record is None
+            assert app.busy and app.conversation.turns[0].answer is None
             model_gate.set()
             await settle(pilot)
-            record = app.conversation.turns[0].record
-            assert record is not None and record["path"] == "miss"
+            answer = app.conversation.turns[0].answer
+            assert answer is not None and answer.path == "miss"
             assert not any("still loading" in n.message for n in app._notifications)
     finally:
         model_gate.set()
@@ -218,14 +218,14 @@ async def test_escape_cancels_a_generation(make_app: Any) -> None:
         release.set()
         await settle(pilot)
         turn = app.conversation.turns[0]
-        assert turn.cancelled and turn.record is None
+        assert turn.cancelled and turn.answer is None
         assert answers(app)[0].cancelled
         assert not app.busy
         assert loader.store.count() == 0
 
         # The app is usable again afterwards.
         await ask(pilot, PROMPT)
-        assert app.conversation.turns[1].record is not None
+        assert app.conversation.turns[1].answer is not None
 
 
 async def test_escape_cancels_a_prompt_waiting_for_the_model(make_app: Any) -> None:
@@ -352,15 +352,15 @@ async def test_switch_model_rebuilds_the_cache_in_its_own_scope(make_app: Any) -
 
         # The same prompt under another model is not served from the first model's entry.
         await ask(pilot, PROMPT)
-        record = app.conversation.turns[-1].record
-        assert record is not None and record["path"] == "miss"
-        assert record["model"] == "small"
+        answer = app.conversation.turns[-1].answer
+        assert answer is not None and answer.path == "miss"
+        assert answer.model == "small"
 
         app.switch_model("tiny")
         await settle(pilot)
         await ask(pilot, PROMPT)
-        record = app.conversation.turns[-1].record
-        assert record is not None and record["path"] == "reuse-only"
+        answer = app.conversation.turns[-1].answer
+        assert answer is not None and answer.path == "reuse-only"
 
 
 # ---- conversations ----------------------------------------------------------------------
@@ -403,7 +403,7 @@ async def test_reopen_a_conversation_after_a_restart(config: Config, clock: Fixe
         # Asking more continues the reopened conversation.
         await ask(pilot, PROMPT)
         assert len(again.conversation.turns) == 3
-        assert again.history.load(first).turns[-1].record is not None
+        assert again.history.load(first).turns[-1].answer is not None
 
 
 async def test_clear_empties_the_conversation(make_app: Any, config: Config) -> None:
@@ -456,8 +456,8 @@ async def test_no_store_and_no_reuse(make_app: Any) -> None:
         assert loader.store.count() == 1
         app.action_toggle_reuse()
         await ask(pilot, PROMPT)
-        record = app.conversation.turns[-1].record
-        assert record is not None and record["path"] == "miss"
+        answer = app.conversation.turns[-1].answer
+        assert answer is not None and answer.path == "miss"
 
 
 async def test_export_transcript_to_markdown_from_the_palette(
@@ -518,8 +518,8 @@ async def test_unexpected_exception_becomes_a_line_not_a_crash(make_app: Any) ->
         # The app goes on serving: the next request is answered as usual.
         await ask(pilot, PROMPT)
         second = app.conversation.turns[1]
-        assert second.error is None and second.record is not None
-        assert second.record["answer"].endswith("x = 5")
+        assert second.error is None and second.answer is not None
+        assert second.answer.text.endswith("x = 5")
 
 
 class FlushCountingStore(MemoryStore):

@@ -40,18 +40,18 @@ async def test_time_saved_is_the_measured_cost_of_the_replaced_answer(
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await ask(pilot, COLOURS)
-        first_ms = app.conversation.turns[0].record["timings_ms"]["total"]
+        first_ms = app.conversation.turns[0].answer.timings.total_ms
         for topic in ("rivers", "mountains", "deserts"):
             await ask(pilot, f"Describe {topic} in forty words.")
         await pilot.press("ctrl+n")  # a new chat: no earlier turns, so open text may be reused
         await settle(pilot)
         await ask(pilot, COLOURS)
-        hit = app.conversation.turns[-1].record
-        assert hit["path"] == "reuse-only"
+        hit = app.conversation.turns[-1].answer
+        assert hit.path == "reuse-only"
 
         stats = app.stats
         assert stats.tokens_per_second == pytest.approx(40, rel=0.02)
-        assert stats.seconds_saved == pytest.approx((first_ms - hit["timings_ms"]["total"]) / 1000)
+        assert stats.seconds_saved == pytest.approx((first_ms - hit.timings.total_ms) / 1000)
         panel = shown_text(app.chat.query_one(SavingsPanel))
         assert re.search(r"time saved \(est\.\)\s+~5\.0\d s", panel)
         assert "~40 tok/s" in panel

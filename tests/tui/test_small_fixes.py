@@ -147,7 +147,7 @@ async def test_a_model_that_fails_to_load_leaves_the_working_one(make_app: Any) 
         assert app.model_id == "tiny" and app.cache is not None and not app.load_error
         assert any("Still on Tiny Test Model" in n for n in notes)
         await ask(pilot, "Solve 3x + 5 = 20 for x.")
-        assert app.conversation.turns[-1].record is not None
+        assert app.conversation.turns[-1].answer is not None
 
 
 # ---- Screenshot without ~/Downloads -----------------------------------------------------------
@@ -192,7 +192,7 @@ async def test_an_unusable_home_is_reported_once(
         await settle(pilot)
         await ask(pilot, "Solve 3x + 5 = 20 for x.")
         await ask(pilot, "Solve 3x + 5 = 26 for x.")
-        assert app.conversation.turns[-1].record is not None
+        assert app.conversation.turns[-1].answer is not None
         about_saving = [n for n in notes if "not a directory" in n and str(blocker) in n]
         assert len(about_saving) == 1, notes
         assert "cannot open the cache: not a directory" in notes

@@ -12,7 +12,7 @@ from typing import Any
 from stepchat.config import ConfigError
 from stepchat.core.events import RouteEvent, StepEvent, TokenEvent
 from stepchat.core.ports import BackendError
-from stepchat.core.types import AnswerStep, CachePath, StepStatus, TaskKind
+from stepchat.core.types import Answer, AnswerStep, CachePath, StepStatus, TaskKind
 from stepchat.tui.widgets.steps import AnswerView
 
 from .conftest import LINEAR_REPLIES, FakeLoader, ask, settle
@@ -34,7 +34,7 @@ def test_empty_chat(snap_compare: Any, make_app: Any) -> None:
     assert snap_compare(make_app(), terminal_size=WIDE, run_before=run_before)
 
 
-FOUR_KINDS = {
+FOUR_KINDS = Answer.from_record({
     "answer": "",
     "path": "patched",
     "task": "text",
@@ -54,7 +54,7 @@ FOUR_KINDS = {
     "timings_ms": {"embed": 1, "retrieve": 2, "verify": 1, "generate": 40, "total": 44},
     "tokens": {"prompt": 10, "generated": 9, "saved": 21},
     "model": "tiny",
-}
+})
 
 
 def test_answer_with_all_four_step_kinds(snap_compare: Any, make_app: Any) -> None:

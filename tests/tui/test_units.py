@@ -14,6 +14,7 @@ import pytest
 
 from stepchat.config import ConfigError
 from stepchat.core.ports import BackendError
+from stepchat.core.types import Answer, AnswerStep, CachePath, StepStatus, Timings, TokenCounts
 from stepchat.tui.errors import describe
 from stepchat.tui.export import export_markdown, to_markdown
 from stepchat.tui.history import Conversation, History, HistoryError, Turn
@@ -56,8 +57,15 @@ def test_one_line() -> None:
 # ---- stats ------------------------------------------------------------------------------
 
 
+STEP_OF_PATH = {
+    CachePath.REUSE_ONLY: StepStatus.REUSED,
+    CachePath.PATCHED: StepStatus.PATCHED,
+}
+"""The status of the one step of a test answer: hits have a step from the cache."""
+
+
 def _record(
-    path: str,
+    path: CachePath,
     generated: int,
     saved: int,
     generate_ms: float,
@@ -65,25 +73,29 @@ def _record(
     *,
     stored: str | None = None,
     matched: str | None = None,
-) -> dict:
-    return {
-        "path": path,
-        "hit": path in ("reuse-only", "patched"),
-        "tokens": {"prompt": 0, "generated": generated, "saved": saved},
-        "timings_ms": {"generate": generate_ms, "total": total_ms},
-        "skip_reason": None,
-        "stored_entry": stored,
-        "matched_entry": matched,
-    }
+) -> Answer:
+    status = STEP_OF_PATH.get(path, StepStatus.REGENERATED)
+    return Answer(
+        prompt="p",
+        task="text",
+        text="a",
+        path=path,
+        steps=[AnswerStep("a", "paragraph", status)],
+        model="m",
+        timings=Timings(generate_ms=generate_ms, total_ms=total_ms),
+        tokens=TokenCounts(generated=generated, saved=saved),
+        stored_entry=stored,
+        matched_entry=matched,
+    )
 
 
 def test_session_stats() -> None:
     stats = SessionStats()
     assert stats.hit_rate is None and stats.seconds_saved is None
-    stats.record(_record("miss", 40, 0, 500.0, 520.0, stored="e1"))  # 80 tok/s
-    stats.record(_record("reuse-only", 0, 40, 0.0, 3.0, matched="e1"))
-    stats.record(_record("patched", 8, 32, 100.0, 110.0, matched="old"))
-    stats.record(_record("skip-reuse", 40, 0, 500.0, 505.0))
+    stats.record(_record(CachePath.MISS, 40, 0, 500.0, 520.0, stored="e1"))  # 80 tok/s
+    stats.record(_record(CachePath.REUSE_ONLY, 0, 40, 0.0, 3.0, matched="e1"))
+    stats.record(_record(CachePath.PATCHED, 8, 32, 100.0, 110.0, matched="old"))
+    stats.record(_record(CachePath.SKIP_REUSE, 40, 0, 500.0, 505.0))
     assert stats.requests == 4
     assert stats.hit_rate == 0.5
     assert stats.tokens_saved == 72
@@ -100,14 +112,14 @@ def test_a_slow_first_answer_does_not_skew_speed_or_reprice_savings() -> None:
     rest at 40; the pooled average said 8 tok/s and every new answer re-priced all savings.
     The median reads 40, and a saving once counted stays counted."""
     stats = SessionStats()
-    stats.record(_record("miss", 10, 0, 5000.0, 5100.0, stored="slow"))
+    stats.record(_record(CachePath.MISS, 10, 0, 5000.0, 5100.0, stored="slow"))
     for n in range(4):
-        stats.record(_record("miss", 40, 0, 1000.0, 1050.0, stored=f"e{n}"))
+        stats.record(_record(CachePath.MISS, 40, 0, 1000.0, 1050.0, stored=f"e{n}"))
     assert stats.tokens_per_second == pytest.approx(40)
-    stats.record(_record("reuse-only", 0, 10, 0.0, 5.0, matched="slow"))
+    stats.record(_record(CachePath.REUSE_ONLY, 0, 10, 0.0, 5.0, matched="slow"))
     first = stats.seconds_saved
     assert first == pytest.approx(5.095)
-    stats.record(_record("miss", 40, 0, 200.0, 210.0))  # a fast answer moves the median...
+    stats.record(_record(CachePath.MISS, 40, 0, 200.0, 210.0))  # a fast answer moves the median...
     assert stats.seconds_saved == first  # ...but not what was already saved
 
 
@@ -123,11 +135,14 @@ def test_formats() -> None:
 # ---- history ----------------------------------------------------------------------------
 
 
+PROMPT = "Solve 3x + 5 = 20 for x."
+
+
 def test_history_round_trip_private_files(tmp_path: Path) -> None:
     history = History(tmp_path / "history")
     conv = Conversation(history.new_id(0.0), 0.0, 5.0, "tiny")
     conv.turns += [
-        Turn("Solve 3x + 5 = 20 for x.", record={"path": "miss", "steps": []}),
+        Turn(PROMPT, answer=Answer.from_record({"path": "miss", "steps": []}, PROMPT)),
         Turn("second", cancelled=True),
         Turn("third", error="model not loaded"),
     ]
@@ -174,7 +189,8 @@ def test_markdown_export(tmp_path: Path) -> None:
         ],
         "tokens": {"generated": 0, "saved": 28},
     }
-    conv = Conversation("c1", 0, 0, "tiny", [Turn("Solve\n3x + 5 = 26", record=record)])
+    answer = Answer.from_record(record, "Solve 3x + 5 = 26")
+    conv = Conversation("c1", 0, 0, "tiny", [Turn("Solve\n3x + 5 = 26", answer=answer)])
     text = to_markdown(conv)
     assert "> Solve\n> 3x + 5 = 26" in text
     assert "<!-- reused -->\n3x + 5 = 26" in text and "<!-- fallback -->\nx = 7" in text
@@ -218,7 +234,8 @@ def test_importing_the_app_loads_no_heavy_module() -> None:
 def test_unchecked_json_members_carry_a_mark_and_checked_ones_do_not() -> None:
     from textual.widgets import Static
 
-    from stepchat.tui.widgets.steps import step_body, step_from_record
+    from stepchat.core.types import step_from_record
+    from stepchat.tui.widgets.steps import step_body
 
     def shown(check: str | None) -> str:
         step = step_from_record(

@@ -1,7 +1,9 @@
 """The chat screen: transcript, prompt box, savings panel and a banner for load state.
 
 It only lays out and paints; the app owns the conversation, the cache and the workers and
-calls the methods here (`add_turn`, `restore`, `show_banner`, `refresh_savings`). Wide
+calls the methods here (`add_turn`, `restore`, `show_banner`, `refresh_savings`). What the
+screen asks of the app goes up as messages (a submitted prompt, Esc to cancel); whether an
+answer is running is the one thing it reads, through the callable it is built with. Wide
 terminals get the savings side panel; narrow ones a one-line status bar instead.
 
 Typing always reaches the prompt box: a printable key pressed while something else has
@@ -12,6 +14,7 @@ Ctrl+End returns to the newest text and follows it again.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar
 
 from rich.text import Text
@@ -19,11 +22,12 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
+from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
 from stepchat.tui.history import Conversation
+from stepchat.tui.messages import CancelRequested
 from stepchat.tui.sanitize import one_line, plain
-from stepchat.tui.screens.base import AppScreen
 from stepchat.tui.stats import SessionStats
 from stepchat.tui.widgets.prompt import PromptInput
 from stepchat.tui.widgets.savings import PanelState, SavingsPanel, StatusLine
@@ -38,7 +42,7 @@ WELCOME = (
 )
 
 
-class ChatScreen(AppScreen):
+class ChatScreen(Screen[None]):
     """Transcript of the current conversation and the prompt box."""
 
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]  # noqa: RUF012
@@ -50,8 +54,10 @@ class ChatScreen(AppScreen):
         Binding("end,ctrl+end", "follow_again", "Newest", show=False),
     ]
 
-    def __init__(self, *, blink: bool = True) -> None:
+    def __init__(self, busy: Callable[[], bool], *, blink: bool = True) -> None:
+        """`busy` says whether an answer is being written (Esc then cancels it)."""
         super().__init__()
+        self._busy = busy
         self._blink = blink
 
     def compose(self) -> ComposeResult:
@@ -97,11 +103,11 @@ class ChatScreen(AppScreen):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "cancel":
-            return self.stepchat.busy
+            return self._busy()
         return True
 
     def action_cancel(self) -> None:
-        self.stepchat.cancel_answer()
+        self.post_message(CancelRequested())
 
     @property
     def prompt(self) -> PromptInput:

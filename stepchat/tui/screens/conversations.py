@@ -42,10 +42,11 @@ class ConversationPickerScreen(ModalScreen[PickerOutcome]):
         Binding("d,delete", "delete", "Delete"),
     ]
 
-    def __init__(self, history: History, now: float) -> None:
+    def __init__(self, history: History, now: float, *, blink: bool = True) -> None:
         super().__init__(classes="dialog-screen")
         self._history = history
         self._now = now
+        self._blink = blink
         self._summaries: list[Summary] = []
         self.outcome = PickerOutcome()
 
@@ -124,6 +125,7 @@ class ConversationPickerScreen(ModalScreen[PickerOutcome]):
                 "Rename conversation",
                 "A name for the list; leave it empty to use the first prompt again.",
                 summary.title,
+                blink=self._blink,
             ),
             renamed,
         )

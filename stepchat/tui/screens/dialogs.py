@@ -61,11 +61,12 @@ class TextEntryScreen(ModalScreen[str | None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss_none", "Cancel")]
 
-    def __init__(self, title: str, detail: str, value: str = "") -> None:
+    def __init__(self, title: str, detail: str, value: str = "", *, blink: bool = True) -> None:
         super().__init__(classes="dialog-screen")
         self._title = title
         self._detail = detail
         self._value = value
+        self._blink = blink
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="text-entry"):
@@ -75,7 +76,7 @@ class TextEntryScreen(ModalScreen[str | None]):
 
     def on_mount(self) -> None:
         entry = self.query_one(Input)
-        entry.cursor_blink = getattr(self.app, "blink", True)
+        entry.cursor_blink = self._blink
         entry.focus()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:

@@ -3,14 +3,17 @@
 The cache is a folder the user owns, not a hidden one: this screen lists its entries
 (filterable), shows one entry's steps and metadata, and evicts one entry, all entries
 (after a confirmation) or an entry the user marks wrong. Store calls run in thread workers
-(LanceDB may take milliseconds per call); results come back as messages. Every change is
-reported to the app so the chat screen's totals move at once.
+(LanceDB may take milliseconds per call); results come back as messages, which go on up
+to the app once the screen has shown them, so the chat screen's totals move at once. The
+screen is built with what it reads of the app: the store (None while the cache loads), the
+clock and whether an answer is being written.
 """
 
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, ClassVar
+from collections.abc import Callable
+from typing import ClassVar
 
 from rich.console import Group
 from rich.text import Text
@@ -18,6 +21,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
+from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input, Static
 
 from stepchat.core.ports import Store
@@ -26,12 +30,8 @@ from stepchat.runtime import purge_store
 from stepchat.tui.errors import describe
 from stepchat.tui.messages import CacheChanged, CacheOpFailed, EntriesLoaded
 from stepchat.tui.sanitize import clean, one_line, plain
-from stepchat.tui.screens.base import AppScreen
 from stepchat.tui.screens.dialogs import ConfirmScreen
 from stepchat.tui.stats import format_age, format_bytes
-
-if TYPE_CHECKING:
-    pass
 
 COLUMNS = ("Prompt", "Task", "Steps", "Hits", "Last used", "Size")
 OTHER_COLUMNS_WIDTH = 6 + 5 + 4 + 9 + 8 + 2 * len(COLUMNS) + 4
@@ -104,7 +104,7 @@ def entry_detail(entry: CacheEntry, now: float) -> Group:
     return Group(*parts)
 
 
-class InspectorScreen(AppScreen):
+class InspectorScreen(Screen[None]):
     """Table of cached requests with a filter box and a detail pane."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -116,8 +116,21 @@ class InspectorScreen(AppScreen):
         Binding("r", "reload", "Reload"),
     ]
 
-    def __init__(self) -> None:
+    def __init__(
+        self,
+        store: Callable[[], Store | None],
+        now: Callable[[], float],
+        busy: Callable[[], bool],
+        *,
+        blink: bool = True,
+    ) -> None:
+        """`store` is asked at each action: the cache may finish loading, or another
+        model's cache replace it, while the screen is open."""
         super().__init__()
+        self._store = store
+        self._now = now
+        self._busy = busy
+        self._blink = blink
         self._entries: list[CacheEntry] = []
         self._total = 0
 
@@ -138,7 +151,7 @@ class InspectorScreen(AppScreen):
 
     def on_mount(self) -> None:
         self.sub_title = "cache inspector"
-        self.query_one("#filter", Input).cursor_blink = self.stepchat.blink
+        self.query_one("#filter", Input).cursor_blink = self._blink
         table = self.query_one("#entries", DataTable)
         table.add_columns(*COLUMNS)
         table.focus()
@@ -146,8 +159,7 @@ class InspectorScreen(AppScreen):
 
     @property
     def store(self) -> Store | None:
-        parts = self.stepchat.parts
-        return parts.store if parts is not None else None
+        return self._store()
 
     def action_reload(self) -> None:
         store = self.store
@@ -188,12 +200,10 @@ class InspectorScreen(AppScreen):
     def on_entries_loaded(self, message: EntriesLoaded) -> None:
         self._entries = message.entries
         self._total = message.total
-        self.stepchat.set_entry_count(message.total)
         self._fill_table()
 
     def on_cache_changed(self, message: CacheChanged) -> None:
         self.notify(message.note)
-        self.stepchat.set_entry_count(message.entries)
         self.action_reload()
 
     def on_cache_op_failed(self, message: CacheOpFailed) -> None:
@@ -222,7 +232,7 @@ class InspectorScreen(AppScreen):
                 Text(str(entry.task)),
                 Text(str(len(entry.steps)), justify="right"),
                 Text(str(entry.hits), justify="right"),
-                Text(format_age(self._now_or_clock() - entry.last_hit)),
+                Text(format_age(self._now() - entry.last_hit)),
                 Text(format_bytes(entry.size_bytes()), justify="right"),
                 key=entry.id,
             )
@@ -242,9 +252,6 @@ class InspectorScreen(AppScreen):
     def on_resize(self) -> None:
         if self._entries:
             self._fill_table()
-
-    def _now_or_clock(self) -> float:
-        return self.stepchat.clock.now()
 
     def _set_status(self, text: str) -> None:
         self.query_one("#inspector-status", Static).update(Text(text))
@@ -270,7 +277,7 @@ class InspectorScreen(AppScreen):
         if entry is None:
             body.update(Text("No entry selected.", style="dim"))
         else:
-            body.update(entry_detail(entry, self._now_or_clock()))
+            body.update(entry_detail(entry, self._now()))
 
     def action_back(self) -> None:
         if self.focused is self.query_one("#filter", Input):
@@ -283,7 +290,7 @@ class InspectorScreen(AppScreen):
 
     def _writable(self) -> bool:
         """Evictions wait for a running answer: the pipeline may be writing the same store."""
-        if self.stepchat.busy:
+        if self._busy():
             self.notify("An answer is being served: try again when it is done.", severity="warning")
             return False
         return True

@@ -12,7 +12,7 @@ rendered without markup. A focused answer copies itself, its code or its JSON ob
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from rich.syntax import Syntax
 from rich.text import Text
@@ -33,7 +33,7 @@ from stepchat.core.events import (
     StepEvent,
     TokenEvent,
 )
-from stepchat.core.types import AnswerStep, CachePath, StepStatus, TaskKind
+from stepchat.core.types import Answer, AnswerStep, CachePath, StepStatus, TaskKind
 from stepchat.tui.copyable import code_blocks, json_object
 from stepchat.tui.history import Turn
 from stepchat.tui.sanitize import clean, plain
@@ -55,21 +55,6 @@ PATH_LABELS: dict[str, str] = {
 PLAIN_KINDS = frozenset({"equation", "final", "prose", "member"})
 """Shown literally: in equations `*` and `_` are algebra, not Markdown emphasis, and a JSON
 member ('"age": 40') is clearer bare than in a padded code block."""
-
-
-def step_from_record(data: dict[str, Any]) -> AnswerStep:
-    """An AnswerStep from a record's step dict; unknown statuses show as regenerated."""
-    try:
-        status = StepStatus(str(data.get("status")))
-    except ValueError:
-        status = StepStatus.REGENERATED
-    return AnswerStep(
-        text=str(data.get("text", "")),
-        kind=str(data.get("kind", "paragraph")),
-        status=status,
-        key=data.get("key"),
-        check=data.get("check"),
-    )
 
 
 def step_body(step: AnswerStep) -> Widget:
@@ -109,13 +94,10 @@ class UserTurn(Static):
         self.prompt = prompt
 
 
-def summary_line(record: dict[str, Any]) -> Text:
-    tokens = record.get("tokens", {})
-    generated = int(tokens.get("generated", 0))
-    saved = int(tokens.get("saved", 0))
-    total_ms = float(record.get("timings_ms", {}).get("total", 0.0))
+def summary_line(answer: Answer) -> Text:
+    generated, saved = answer.tokens.generated, answer.tokens.saved
     full = generated + saved
-    line = f"{record.get('path', '?')} · {format_ms(total_ms)} · {generated} of {full} tokens"
+    line = f"{answer.path} · {format_ms(answer.timings.total_ms)} · {generated} of {full} tokens"
     if saved:
         line += f" · {saved} saved"
     return Text(line)
@@ -129,8 +111,8 @@ writing 80 tokens a second costs a quarter of the redraws."""
 class AnswerView(Vertical, can_focus=True):
     """One answer, live or restored: route, settled steps, streaming text, summary.
 
-    Drive it with `apply(event)` while the pipeline runs and `finish(record)` at the end;
-    `finish` redraws from the record, which is the authority on the final steps. Focused
+    Drive it with `apply(event)` while the pipeline runs and `finish(answer)` at the end;
+    `finish` redraws from the answer, which is the authority on the final steps. Focused
     (click it, or Shift+Tab from the prompt), it copies itself, a code block or its JSON.
     """
 
@@ -140,10 +122,10 @@ class AnswerView(Vertical, can_focus=True):
         Binding("j", "copy('json')", "Copy JSON"),
     ]
 
-    def __init__(self, record: dict[str, Any] | None = None) -> None:
+    def __init__(self, answer: Answer | None = None) -> None:
         super().__init__(classes="answer")
-        self.record = record
-        self.status_text = "" if record else "waiting…"
+        self.answer = answer
+        self.status_text = "" if answer is not None else "waiting…"
         self.path: str | None = None
         self.task_kind: str | None = None
         self.skip_reason: str | None = None
@@ -160,15 +142,15 @@ class AnswerView(Vertical, can_focus=True):
         self._unwritten = ""
         self._redraw: Timer | None = None
         self._copied_code = -1
-        if record is not None:
-            self._load_record(record)
+        if answer is not None:
+            self._load_answer(answer)
 
     @classmethod
     def from_turn(cls, turn: Turn) -> AnswerView:
         """A saved turn as it was left: answered, failed, or cancelled with its partial text."""
-        view = cls(turn.record)
+        view = cls(turn.answer)
         view.dropped = turn.dropped
-        if turn.record is None:
+        if turn.answer is None:
             view.error = turn.error
             view.cancelled = turn.cancelled
             view.partial = turn.partial
@@ -190,8 +172,8 @@ class AnswerView(Vertical, can_focus=True):
             yield from self._step_widgets()
         if self.partial:
             yield self._text_widget(self.partial, "partial")
-        if self.record is not None:
-            yield Static(summary_line(self.record), classes="summary", markup=False)
+        if self.answer is not None:
+            yield Static(summary_line(self.answer), classes="summary", markup=False)
         if self.error:
             yield Static(plain(f"⚠ {self.error}"), classes="error", markup=False)
         if self.cancelled:
@@ -210,14 +192,13 @@ class AnswerView(Vertical, can_focus=True):
             return Markdown(clean(text), classes=classes, open_links=False)
         return Static(plain(text), classes=classes, markup=False)
 
-    def _load_record(self, record: dict[str, Any]) -> None:
-        self.record = record
-        self.path = str(record.get("path"))
-        self.task_kind = record.get("task")
-        self.skip_reason = record.get("skip_reason")
-        raw = record.get("steps", [])
-        self.steps = {i: step_from_record(s) for i, s in enumerate(raw)}
-        self.checks = {i: s.get("check") for i, s in enumerate(raw)}
+    def _load_answer(self, answer: Answer) -> None:
+        self.answer = answer
+        self.path = str(answer.path)
+        self.task_kind = str(answer.task)
+        self.skip_reason = answer.skip_reason
+        self.steps = dict(enumerate(answer.steps))
+        self.checks = {i: step.check for i, step in enumerate(answer.steps)}
         self.status_text = ""
         self._stream = ""
 
@@ -226,7 +207,7 @@ class AnswerView(Vertical, can_focus=True):
         if self.path is None:
             return Text(self.status_text or "…")
         text = PATH_LABELS.get(self.path, self.path)
-        if self.record is None and self.status_text:
+        if self.answer is None and self.status_text:
             text += f" · {self.status_text}"
         return Text(text)
 
@@ -235,7 +216,7 @@ class AnswerView(Vertical, can_focus=True):
         route.update(self._route_text())
 
     async def apply(self, event: PipelineEvent) -> None:
-        """Paint one pipeline event; DoneEvent is left to `finish`, which gets the record."""
+        """Paint one pipeline event; DoneEvent is left to `finish`, which gets the answer."""
         if not self.query(".steps"):
             return  # removed (a new chat, the app closing) while events were in flight
         if isinstance(event, StageEvent):
@@ -299,7 +280,7 @@ class AnswerView(Vertical, can_focus=True):
 
     async def _end_stream(self) -> None:
         """Stop drawing the live block and drop it (its text has settled, or the answer
-        ended and is redrawn from the record)."""
+        ended and is redrawn from the answer)."""
         if self._redraw is not None:
             self._redraw.stop()
             self._redraw = None
@@ -314,11 +295,11 @@ class AnswerView(Vertical, can_focus=True):
         answer settle in a burst, and awaiting each would lay the transcript out each time.
 
         Open text settles all at once when the model is done, just before `finish` draws
-        the answer from its record, so its stream stays until then instead of being
+        the served answer, so its stream stays until then instead of being
         replaced twice.
         """
         self.steps[index] = step
-        self.checks[index] = getattr(step, "check", None)
+        self.checks[index] = step.check
         if self.is_text:
             return
         container = self.query_one(".steps", Vertical)
@@ -338,10 +319,10 @@ class AnswerView(Vertical, can_focus=True):
             self._stream = ""
             await self._end_stream()
 
-    async def finish(self, record: dict[str, Any]) -> None:
-        """Show the served answer exactly as the record tells it."""
+    async def finish(self, answer: Answer) -> None:
+        """Show the served answer exactly as it is."""
         await self._end_stream()
-        self._load_record(record)
+        self._load_answer(answer)
         await self.recompose()
 
     async def fail(self, error: str | None, cancelled: bool = False) -> None:
@@ -367,8 +348,8 @@ class AnswerView(Vertical, can_focus=True):
     @property
     def text(self) -> str:
         """The answer as served, or what streamed before it was cancelled."""
-        if self.record is not None:
-            return str(self.record.get("answer", ""))
+        if self.answer is not None:
+            return self.answer.text
         return self.partial or self._stream
 
     def copyable(self, kind: str) -> tuple[str | None, str]:
