@@ -33,12 +33,14 @@ def test_hits_are_served_before_the_model_loads(tmp_path: Path) -> None:
         assert health["status"] == "loading" and health["models"][0]["loaded"] is False
         assert client.get("/health/ready").status_code == 503
 
-        body = {"model": config.default_model,
-                "messages": [{"role": "user", "content": "Solve for x: 3x + 5 = 20"}]}
-        first = client.post("/v1/chat/completions", json=body)
+        def ask(prompt: str) -> httpx.Response:
+            body = {"model": config.default_model,
+                    "messages": [{"role": "user", "content": prompt}]}
+            return client.post("/v1/chat/completions", json=body)
+
+        first = ask("Solve for x: 3x + 5 = 20")
         assert first.status_code == 200 and first.headers["x-stepchat-path"] == "solver"
-        body["messages"][0]["content"] = "Solve for x: 3x + 7 = 20"
-        second = client.post("/v1/chat/completions", json=body)
+        second = ask("Solve for x: 3x + 7 = 20")
         assert second.status_code == 200
         assert "x = 13/3" in second.json()["choices"][0]["message"]["content"]
         # Neither the solved request nor its structural repeat needed the model.
