@@ -32,12 +32,13 @@ class IndexPlan:
     What a lookup costs is mostly the partitions it opens, not the rows it scans: at 1M rows
     (measured alone, 200 lookups), 1,000 partitions searched 24 at a time took 20/28 ms
     (p50/p95) for 100% top-1 recall; 250 partitions searched 24 at a time 11/15 ms, 8 at a
-    time 8/10 ms, both at 100% recall, and the index built in 25 s instead of 72 s. So
-    partitions grow with the square root of the table, a quarter of LanceDB's usual count:
-    about 80 at 100k rows, 250 at 1M.
+    time 8/10 ms, both at 100% recall, and the index built in 25 s instead of 72 s. At 100k
+    rows, 97 partitions searched a little faster than 79 (6.6/8.3 against 7.2/11.7 ms). So
+    partitions grow with the square root of the table, under a third of LanceDB's usual
+    count: 95 at 100k rows, 300 at 1M.
     """
 
-    partition_scale: float = 0.25
+    partition_scale: float = 0.3
     """Partitions per square root of the row count."""
     nprobes: int = 24
     """IVF partitions a search looks into. Fewer would do for today's indexes (4 gave 100%
