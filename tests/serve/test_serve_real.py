@@ -265,10 +265,12 @@ async def test_the_server_entry_drives_the_app(tmp_path: Path, llama_port: int) 
         await pilot.press("enter")
         for _ in range(600):
             await pilot.pause(0.1)
-            if not app.busy:
+            turns = app.conversation.turns
+            if turns and (turns[-1].answer is not None or turns[-1].error):
                 break
-        answer = app.conversation.turns[-1].answer
-        assert answer is not None and answer.text.splitlines()[-1] == "x = 3"
+        turn = app.conversation.turns[-1]
+        assert turn.error is None, turn.error
+        assert turn.answer is not None and turn.answer.text.splitlines()[-1] == "x = 3"
         await pilot.press("f3")
         picker = app.screen
         assert isinstance(picker, ModelPickerScreen)
