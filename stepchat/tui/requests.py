@@ -42,6 +42,8 @@ class ActiveRequest:
     cancel: threading.Event = field(default_factory=threading.Event)
     reuse: bool | None = None
     """None: the app's reuse setting; False: Regenerate, which bypasses the cache."""
+    started: bool = False
+    """Handed to a serve worker: parts that load later must not serve it a second time."""
 
 
 class EitherEvent:

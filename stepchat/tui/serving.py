@@ -193,7 +193,13 @@ class ServingApp(App[int]):
             )
         self.refresh_savings()
         # Load the heavy parts only after the first frame is on screen.
-        self.call_after_refresh(self.start_loading)
+        self.call_after_refresh(self._load_first)
+
+    def _load_first(self) -> None:
+        """The first load, unless one began already (a model chosen as the app started):
+        a second load of the same model would replace the parts under a prompt."""
+        if self.parts is None and not self.loading and self.load_error is None:
+            self.start_loading()
 
     def start_loading(self, model_id: str | None = None) -> None:
         """Load (or reload, for another model) the parts in a worker; show the loading state.
@@ -270,7 +276,7 @@ class ServingApp(App[int]):
             )
         self.refresh_savings()
         active = self.active
-        if active is not None and not active.cancel.is_set():
+        if active is not None and not active.cancel.is_set() and not active.started:
             self._serve(active)
 
     def on_model_loaded(self, message: ModelLoaded) -> None:
@@ -380,6 +386,7 @@ class ServingApp(App[int]):
 
     def _serve(self, active: ActiveRequest) -> None:
         assert self.cache is not None
+        active.started = True
         active.view.set_status("thinking…")
         turns = self.conversation.turns
         index = next((i for i, t in enumerate(turns) if t is active.turn), len(turns))

@@ -575,3 +575,20 @@ async def test_evictions_wait_while_an_answer_is_served(make_app: Any) -> None:
             assert not app.busy
     finally:
         release.set()
+
+
+async def test_a_switch_before_the_first_load_loads_once_and_answers(make_app: Any) -> None:
+    """Choosing a model as the app starts (before its first load began) loads that model
+    once; a second, stale load must not replace the parts under a prompt being answered
+    (it used to serve the prompt again, cancelling the first answer)."""
+    loader = FakeLoader(LINEAR_REPLIES[:1])
+    app = make_app(loader)
+    async with app.run_test(size=SIZE) as pilot:
+        app.switch_model("small")
+        app.chat.prompt.text = PROMPT
+        await pilot.press("enter")
+        await settle(pilot)
+        turn = app.conversation.turns[-1]
+        assert turn.error is None, turn.error
+        assert turn.answer is not None and turn.answer.model == "small"
+        assert loader.calls.count("small") == 1, loader.calls
