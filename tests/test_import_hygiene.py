@@ -82,3 +82,21 @@ def test_opening_the_store_skips_lancedbs_rest_client(tmp_path: Path) -> None:
     read_back, rest_client = json.loads(out.stdout.strip().splitlines()[-1])
     assert read_back is True
     assert rest_client == []
+
+
+def test_lancedb_still_imports_when_the_stand_in_is_not_enough() -> None:
+    """Should a LanceDB release need the REST client's top-level names, the stand-in is
+    dropped and LanceDB imported the ordinary way (here the stand-in is made useless: a
+    module with no submodule path, so `.models` cannot import through it)."""
+    code = (
+        "import sys, types\n"
+        "import stepchat.store.lance_import as li\n"
+        "def useless(name):\n"
+        "    sys.modules[name] = types.ModuleType(name)\n"
+        "    return True\n"
+        "li._register_unexecuted = useless\n"
+        "lancedb = li.import_lancedb()\n"
+        "print(callable(lancedb.connect), hasattr(sys.modules[li.REST_CLIENT], '__path__'))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["True", "True"]

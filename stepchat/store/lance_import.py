@@ -11,7 +11,9 @@ own subpackage.
 So before the first import the client package is registered as a package whose `__init__`
 has not run: its subpackages (`.models`) import as usual, its top-level names do not exist.
 Only the REST namespace (`lancedb.connect_namespace("rest", ...)`) would need them.
-Nothing is done when the package is already imported or cannot be found.
+Nothing is done when the package is already imported or cannot be found, and if LanceDB
+does not import that way (another release that wants more of the package), the stand-in
+and whatever it half-imported are dropped and LanceDB is imported the ordinary way.
 """
 
 from __future__ import annotations
@@ -24,16 +26,34 @@ REST_CLIENT = "lance_namespace_urllib3_client"
 
 
 def import_lancedb() -> ModuleType:
-    """`lancedb`, imported without running the REST client package's `__init__`."""
-    if "lancedb" not in sys.modules and REST_CLIENT not in sys.modules:
-        _register_unexecuted(REST_CLIENT)
-    import lancedb
-
+    """`lancedb`, imported without running the REST client package's `__init__` if it can."""
+    standing_in = (
+        "lancedb" not in sys.modules
+        and REST_CLIENT not in sys.modules
+        and _register_unexecuted(REST_CLIENT)
+    )
+    try:
+        import lancedb
+    except (ImportError, AttributeError):
+        if not standing_in:
+            raise
+        _forget("lancedb", "lance_namespace", REST_CLIENT)
+        import lancedb
     return lancedb
 
 
-def _register_unexecuted(name: str) -> None:
+def _register_unexecuted(name: str) -> bool:
     spec = importlib.util.find_spec(name)
     if spec is None or spec.submodule_search_locations is None:
-        return
+        return False
     sys.modules[name] = importlib.util.module_from_spec(spec)
+    return True
+
+
+def _forget(*packages: str) -> None:
+    """Drop these packages' Python modules from the import cache. Compiled extensions stay:
+    LanceDB's cannot initialise twice in one process, and importing again reuses it."""
+    for name, module in list(sys.modules.items()):
+        origin = getattr(getattr(module, "__spec__", None), "origin", None) or ""
+        if name.split(".")[0] in packages and not origin.endswith((".so", ".pyd")):
+            del sys.modules[name]
