@@ -237,7 +237,7 @@ class StepchatApp(ServingApp):
 
     def switch_model(self, model_id: str | None) -> None:
         """Load another model; the pipeline scopes the cache by model id, so none is shared."""
-        if model_id is None or (model_id == self.model_id and self.cache is not None):
+        if model_id is None or self.has_or_loads(model_id):
             return
         self.requests.drop_all()
         self.start_loading(model_id)

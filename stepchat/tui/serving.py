@@ -193,21 +193,26 @@ class ServingApp(App[int]):
             )
         self.refresh_savings()
         # Load the heavy parts only after the first frame is on screen.
-        self.call_after_refresh(self._load_first)
+        self.call_after_refresh(self.start_loading)
 
-    def _load_first(self) -> None:
-        """The first load, unless one began already (a model chosen as the app started):
-        a second load of the same model would replace the parts under a prompt."""
-        if self.parts is None and not self.loading and self.load_error is None:
-            self.start_loading()
+    def has_or_loads(self, model_id: str) -> bool:
+        """Whether `model_id` is the model in use, loaded or loading (not failed: a retry
+        must load it again)."""
+        if model_id != self.model_id or self.load_error is not None:
+            return False
+        return self.loading or self.parts is not None
 
     def start_loading(self, model_id: str | None = None) -> None:
         """Load (or reload, for another model) the parts in a worker; show the loading state.
 
         Switching models keeps the working parts aside until the new ones load, so a model
-        that fails to load leaves the chat on the one that worked.
+        that fails to load leaves the chat on the one that worked. A model already loaded
+        or loading is not loaded again (say, one chosen before the first load began): a
+        second load would replace the parts under a prompt being answered.
         """
         target = model_id or self.model_id
+        if self.has_or_loads(target):
+            return
         if self.parts is not None and self.model_ready and target != self.model_id:
             self._fallback = (self.model_id, self.parts)
         previous = self.parts

@@ -503,6 +503,23 @@ async def test_load_failure_is_shown_and_can_be_retried(make_app: Any) -> None:
         assert not app.chat.query_one("#banner").display
 
 
+async def test_a_model_that_failed_after_its_cache_opened_can_be_retried(
+    make_app: Any,
+) -> None:
+    """The cache opened (parts in use) but the model failed to load: a retry loads it again,
+    it is not taken for the model already in use."""
+    loader = FakeLoader(LINEAR_REPLIES[:1], errors={"tiny": ConfigError("model tiny: damaged")})
+    app = make_app(loader)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.load_error == "model tiny: damaged" and app.parts is not None
+        loader.errors.clear()
+        await pilot.press("ctrl+r")
+        await settle(pilot)
+        assert loader.calls == ["tiny", "tiny"]
+        assert app.model_ready and app.load_error is None
+
+
 async def test_unexpected_exception_becomes_a_line_not_a_crash(make_app: Any) -> None:
     def broken(_messages: Sequence[ChatMessage]) -> str:
         raise RuntimeError("boom")
