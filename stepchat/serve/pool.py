@@ -81,7 +81,7 @@ class ModelPool:
 
 def open_pool(
     config: Config, model_ids: Sequence[str], *, queue_limit: int
-) -> tuple[ModelPool, PoolParts]:
+) -> ModelPool:
     """The pool over lazily loaded parts, so the server listens at once and a cache hit
     never waits for a model it does not use. What can fail cheaply fails here, before the
     server starts: an unknown model, a GGUF file that is not there, an OpenAI-compatible
@@ -118,14 +118,16 @@ def open_pool(
         )
         for backend in backends
     }
-    parts = PoolParts(store, embedder, backends)
-    return ModelPool(lanes, parts), parts
+    return ModelPool(lanes, PoolParts(store, embedder, backends))
 
 
-def warm_up(parts: PoolParts, say: Callable[[str], None]) -> None:
+def warm_up(pool: ModelPool, say: Callable[[str], None]) -> None:
     """Load the store, the embedder and every model now, so later requests do not pay for
     them; requests arriving meanwhile load what they need themselves (each part loads once).
     A part that fails to load is said in one line; requests that need it report it too."""
+    parts = pool.parts
+    if parts is None:
+        return
     steps: list[tuple[str, Callable[[], float]]] = [
         ("cache", parts.store.load), ("embedder", parts.embedder.load),
         *((f"model {b.model_id}", b.load) for b in parts.backends),

@@ -23,7 +23,9 @@ pytestmark = pytest.mark.slow
 
 def test_hits_are_served_before_the_model_loads(tmp_path: Path) -> None:
     config = load_config(UserPaths(tmp_path / "config", tmp_path / "data"))
-    pool, parts = open_pool(config, [config.default_model], queue_limit=4)
+    pool = open_pool(config, [config.default_model], queue_limit=4)
+    parts = pool.parts
+    assert parts is not None
     assert not pool.ready and not parts.store.loaded and not parts.backends[0].loaded
 
     with live(create_app(pool)) as base_url, httpx.Client(
@@ -47,7 +49,7 @@ def test_hits_are_served_before_the_model_loads(tmp_path: Path) -> None:
         assert not parts.backends[0].loaded
 
         said: list[str] = []
-        warm_up(parts, said.append)
+        warm_up(pool, said.append)
         assert pool.ready, said
         assert [line.split(" ready")[0] for line in said] == [
             "cache", "embedder", f"model {config.default_model}"]
