@@ -40,6 +40,7 @@ from stepchat.tui.sanitize import clean, plain
 from stepchat.tui.stats import format_ms
 from stepchat.tui.widgets.badges import badge_for
 from stepchat.tui.widgets.json_view import JsonObjectView
+from stepchat.tui.widgets.live_markdown import stop_stream
 
 UNCHECKED_MARKS = frozenset({"typed", "unchecked"})
 """Checks after which a JSON member is served but not vouched for: marked "? unchecked"."""
@@ -286,8 +287,8 @@ class AnswerView(Vertical, can_focus=True):
             self._redraw = None
         self._unwritten = ""
         if self._markdown_stream is not None:
-            await self._markdown_stream.stop()
-            self._markdown_stream = None
+            stream, self._markdown_stream = self._markdown_stream, None
+            await stop_stream(stream)
         self.query(".stream").remove()
 
     async def _settle(self, index: int, step: AnswerStep) -> None:
