@@ -9,7 +9,8 @@ Why the extra machinery around LanceDB:
 - Up to `mirror_limit` rows, vectors are also kept in memory and searched exactly there
   (`stepchat.store.mirror`); hits are then read by row id. Past `index_threshold` rows the
   table gets the ANN and scalar indexes of `stepchat.store.indexing`, built in the
-  background; bigger tables are searched through them.
+  background; bigger tables are searched through them, and read their hits in the same
+  query. New tables are written in LanceDB's 2.1 file format (`_FILE_FORMAT`).
 - The table may live in an S3-compatible bucket (`stepchat.store.location`).
 - Two processes may write one table: a commit that loses a race is retried with backoff, and
   replacing an entry is one `merge_insert` commit, so a crash never leaves it half-replaced.
