@@ -92,13 +92,13 @@ def test_store_satisfies_protocol(store: Store) -> None:
     assert isinstance(store, Store) and isinstance(store, MaintainedStore)
 
 
-def test_add_then_get_round_trips_every_field(store: Store) -> None:
-    entry = make_entry("e1", "Solve 3x + 5 = 20 for x.")
-    store.add(entry)
-    got = store.get("e1")
+def assert_every_field(got: CacheEntry | None, entry: CacheEntry) -> None:
+    """`got` is `entry` as stored: the same in every field (vectors to float32)."""
     assert got is not None
-    assert got.prompt == entry.prompt
-    assert got.task == TaskKind.LINEAR
+    assert (got.id, got.prompt, got.scope, got.signature) == (
+        entry.id, entry.prompt, entry.scope, entry.signature
+    )
+    assert got.task == entry.task
     assert got.constraints == entry.constraints
     assert got.steps == entry.steps
     assert got.steps[3].key == "name" and got.steps[0].key is None
@@ -110,8 +110,28 @@ def test_add_then_get_round_trips_every_field(store: Store) -> None:
         42,
     )
     assert got.vector == pytest.approx(entry.vector, abs=1e-6)
+
+
+def test_add_then_get_round_trips_every_field(store: Store) -> None:
+    entry = make_entry("e1", "Solve 3x + 5 = 20 for x.")
+    store.add(entry)
+    assert_every_field(store.get("e1"), entry)
     assert store.count() == 1
     assert store.get("missing") is None
+
+
+def test_search_hits_carry_every_field(store: Store) -> None:
+    """A hit is the whole entry, whichever path the search took (the table search does not
+    read the scope and task its filter fixes: they must still be the entry's own)."""
+    json_entry = make_entry("j1", "Give the name as JSON.", scope="s2", task=TaskKind.JSON,
+                            signature="sig-j")
+    linear = make_entry("e1", "Solve 3x + 5 = 20 for x.")
+    store.add(json_entry)
+    store.add(linear)
+    for entry in (json_entry, linear):
+        hits = store.search(EMBED.embed(entry.prompt), scope=entry.scope, task=entry.task)
+        assert [h.entry.id for h in hits] == [entry.id]
+        assert_every_field(hits[0].entry, entry)
 
 
 def test_search_is_scoped_by_scope_and_task(store: Store) -> None:

@@ -104,6 +104,22 @@ def test_a_row_id_that_moved_never_returns_another_entry(tmp_path: Path) -> None
     assert hits[0].entry.id == "e2"
 
 
+def test_new_tables_are_written_in_the_2_1_file_format(tmp_path: Path) -> None:
+    """LanceDB's 2.2 format makes reading a hit from a one-valued column cost a walk over
+    every row before it (`lance._FILE_FORMAT`); a compacted table keeps the format."""
+    rng = np.random.default_rng(4)
+    store = LanceStore(tmp_path / "c", DIM, consistency_seconds=0.0, optimize_every=0)
+    store.add_many([entry(i, v) for i, v in enumerate(unit(rng, 50))])
+    store.compact()
+    files = list((tmp_path / "c" / "entries.lance" / "data").glob("*.lance"))
+    assert files
+    for path in files:
+        tail = path.read_bytes()[-8:]  # major and minor version (u16 each), then the magic
+        assert tail[4:] == b"LANC"
+        assert (int.from_bytes(tail[0:2], "little"), int.from_bytes(tail[2:4], "little")) == (
+            2, 1)
+
+
 def test_big_tables_take_the_index_and_find_the_true_nearest_entry(tmp_path: Path) -> None:
     """Families of near-identical vectors, as a cache of templated requests holds."""
     rng = np.random.default_rng(8)
