@@ -322,6 +322,22 @@ def test_lance_rejects_vectors_of_the_wrong_size(lance_dir: Path) -> None:
         store.search([0.0] * (DIM + 1), scope="s1", task=TaskKind.LINEAR)
 
 
+def test_lance_searches_the_table_once_it_outgrows_its_mirror(lance_dir: Path) -> None:
+    """The add that takes the table past `mirror_limit` ends the in-memory search at once,
+    not at the next reload, and what was stored is found in the table."""
+    store = open_lance(lance_dir, mirror_limit=2, optimize_every=0)
+    first, second, third = (make_entry(f"e{i}", f"Solve {i}x + 5 = 20 for x.", signature=f"s{i}")
+                            for i in range(3))
+    store.add(first)
+    store.add(second)
+    assert store.search_path() == "mirror"
+    store.add(third)
+    assert store.search_path() != "mirror"
+    hits = store.search(EMBED.embed(third.prompt), scope="s1", task=TaskKind.LINEAR)
+    assert hits[0].entry.id == "e2"
+    assert_every_field(hits[0].entry, third)
+
+
 def test_lance_optimizes_fragments_periodically(lance_dir: Path) -> None:
     store = open_lance(lance_dir, optimize_every=5)
     for i in range(4):

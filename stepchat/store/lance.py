@@ -64,11 +64,8 @@ TABLE_NAME = "entries"
 _META_VERSION = b"stepchat.schema_version"
 _META_DIM = b"stepchat.dim"
 _KEY_COLUMNS = ["id", "scope", "signature", "created"]
-_HIT_COLUMNS = [
-    "id", "prompt", "vector", "signature", "constraints", "steps", "model", "created",
-    "last_hit", "hits", "tokens",
-]
-"""What a table search reads of each hit: every column but the two its filter fixes."""
+_FILTER_COLUMNS = ("scope", "task")
+"""What a table search filters on, so need not read back: the hit's are the query's."""
 _FILE_FORMAT = "2.1"
 """LanceDB file format of a new table. The newer 2.2 stores a column that holds one value
 throughout a page (one scope, one model, no hits yet: common in a cache) as that value
@@ -355,13 +352,19 @@ class LanceStore(UpkeepMixin, MaintainedStore):
             self._remember(entry_id, scope, signature, created)
         self._remeasured()
         complete = True
-        if len(state) > self.mirror_limit:
-            self._mirror, self._mirror_stamp = None, {}
-        else:
+        if not self._drop_mirror_past_limit(len(state)):
             if self._mirror is None:
                 self._mirror, self._mirror_stamp = VectorMirror(self.dim), {}
             complete = apply_snapshot(self._mirror, self._mirror_stamp, state)
         self._seen_version = state.version if complete else -1  # -1: read again next time
+
+    def _drop_mirror_past_limit(self, rows: int) -> bool:
+        """Past `mirror_limit` rows the in-memory mirror goes (at once, not at the next
+        reload) and searches read the table; True if it went."""
+        if rows <= self.mirror_limit:
+            return False
+        self._mirror, self._mirror_stamp = None, {}
+        return True
 
     def _remember(self, entry_id: str, scope: str, signature: str, created: float) -> None:
         key = (scope, signature)
@@ -481,8 +484,7 @@ class LanceStore(UpkeepMixin, MaintainedStore):
             if self._mirror is not None:
                 self._mirror.put(entry.id, entry.scope, str(entry.task), entry.vector)
                 self._mirror_stamp[entry.id] = stored.created
-                if len(self._mirror) > self.mirror_limit:  # searched in the table from now
-                    self._mirror, self._mirror_stamp = None, {}
+                self._drop_mirror_past_limit(len(self._mirror))
             self._after_write()
 
     def add_many(self, entries: Sequence[CacheEntry]) -> None:
@@ -530,7 +532,7 @@ class LanceStore(UpkeepMixin, MaintainedStore):
         query = (
             vector_query.distance_type("cosine")
             .where(where, prefilter=True)
-            .select(_HIT_COLUMNS)
+            .select([name for name in self._schema.names if name not in _FILTER_COLUMNS])
             .limit(k)
         )
         if self.index_kind() != "flat":
