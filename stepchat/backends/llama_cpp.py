@@ -6,6 +6,12 @@ routed into Python logging instead of stderr, where they would land under the TU
 
 Token counts are real: a thin subclass of `Llama` records how many prompt tokens each
 generation fed and how many tokens it sampled, because the streaming API reports no usage.
+The same subclass chooses whether llama.cpp may use its extra buffer types
+(`stepchat.backends.extra_buffers`).
+
+This is the model itself, run in whatever process creates it. The app, `ask` and `serve`
+run it in a process of its own (`stepchat.backends.isolated`), where a native crash cannot
+take them down; this class is what runs there.
 """
 
 from __future__ import annotations
@@ -15,8 +21,17 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
+from stepchat.backends.extra_buffers import (
+    CPUINFO,
+    ExtraBuffersHook,
+    ExtraBuffersHookBroken,
+    cpu_flags,
+    use_extra_buffers,
+    why,
+)
 from stepchat.config import ConfigError, ModelSpec
 from stepchat.core.ports import BackendError, CancelToken, GenerationCancelled
 from stepchat.core.types import ChatMessage, Completion
@@ -52,7 +67,7 @@ def _counting_llama() -> type:
     # Typed as Any: the override widens `generate`'s keyword list to pass it all through.
     base: Any = llama_cpp.Llama
 
-    class CountingLlama(base):
+    class CountingLlama(ExtraBuffersHook, base):
         last_prompt_tokens = 0
         last_sampled_tokens = 0
         last_ended_on_eog = False
@@ -82,7 +97,9 @@ def _first_line(exc: BaseException) -> str:
 class LlamaCppBackend:
     """A `Backend` over one GGUF file, loaded once and shared by every request."""
 
-    def __init__(self, spec: ModelSpec, threads: int = 2, *, n_batch: int = 256) -> None:
+    def __init__(
+        self, spec: ModelSpec, threads: int = 2, *, n_batch: int = 256, cpuinfo: Path = CPUINFO
+    ) -> None:
         self.spec = spec
         self.model_id = spec.id
         self.threads = max(1, threads)
@@ -93,6 +110,9 @@ class LlamaCppBackend:
         self._vocab: Any = None
         self._vocab_lock = threading.Lock()
         self.load_seconds: float | None = None
+        self._cpuinfo = cpuinfo
+        self.extra_buffers: bool | None = None
+        """Whether the loaded model may use llama.cpp's extra buffer types (None: not loaded)."""
 
     @property
     def loaded(self) -> bool:
@@ -126,8 +146,12 @@ class LlamaCppBackend:
                 f"model {self.spec.id}: unknown chat_format {self.spec.chat_format!r} "
                 "(fix: use one llama-cpp-python knows, e.g. 'chatml')"
             ) from None
+        flags = cpu_flags(self._cpuinfo)
+        extra = use_extra_buffers(self.spec.extra_buffers, flags)
+        log.info("model %s: %s", self.spec.id, why(self.spec.extra_buffers, flags))
         try:
             llm = _counting_llama()(
+                extra_buffers=extra,
                 model_path=str(path),
                 n_ctx=self.spec.context,
                 n_batch=min(self._n_batch, self.spec.context),
@@ -137,12 +161,15 @@ class LlamaCppBackend:
                 chat_format=self.spec.chat_format,
                 verbose=False,
             )
+        except ExtraBuffersHookBroken as exc:
+            raise BackendError(f"model {self.spec.id}: {exc}") from None
         except (ValueError, RuntimeError, OSError) as exc:
             raise BackendError(
                 f"model {self.spec.id}: cannot load {path}: {_first_line(exc)} "
                 "(fix: reinstall or re-download the GGUF file)"
             ) from None
         self._llm = llm
+        self.extra_buffers = extra
         self.load_seconds = time.perf_counter() - started
         return self.load_seconds
 

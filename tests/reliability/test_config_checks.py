@@ -40,6 +40,13 @@ BAD: list[tuple[str, str, str]] = [
     (MODEL + "max_tokens = 0", "[[models]] #1 ('m') max_tokens", "expected a number >= 1"),
     (MODEL + 'context = "big"', "[[models]] #1 ('m') context", "expected a whole number"),
     ('[[models]]\nid = "m"\nname = "M"', "[[models]] #1 ('m') source", "missing"),
+    (MODEL + 'extra_buffers = "no"', "[[models]] #1 ('m') extra_buffers",
+     'expected true or false, got "no"'),
+    (MODEL + "extra_buffers = 0", "[[models]] #1 ('m') extra_buffers",
+     "expected true or false, got 0"),
+    ('[[models]]\nid = "s"\nname = "S"\nkind = "openai"\nbase_url = "http://h:1/v1"\n'
+     'model = "x"\nextra_buffers = false', "[[models]] #1 ('s') extra_buffers",
+     'not a key of kind = "openai" (only kind = "llama" takes it)'),
     ("models = 3", "models", "expected an array, got 3"),
     ("default = 3", "default", "expected a string in quotes, got 3"),
     ("[cache]\nuri = 3", "[cache] uri", "expected a string in quotes, got 3"),
