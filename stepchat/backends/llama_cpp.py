@@ -94,6 +94,53 @@ def _first_line(exc: BaseException) -> str:
     return text.splitlines()[0]
 
 
+class GgufVocabulary:
+    """A GGUF's tokenizer alone (llama.cpp's `vocab_only`): counts tokens without the
+    weights, in a fifth of a second, so a cache hit can count what it saved without loading
+    the model, and a process that runs the model elsewhere can still count here."""
+
+    def __init__(self, spec: ModelSpec) -> None:
+        self.spec = spec
+        self._vocab: Any = None
+        self._lock = threading.Lock()
+
+    def load(self) -> None:
+        """Read the vocabulary now (idempotent)."""
+        with self._lock:
+            if self._vocab is None:
+                self._vocab = self._open()
+
+    def count_tokens(self, text: str) -> int:
+        self.load()
+        return _count(self._vocab, text)
+
+    def close(self) -> None:
+        with self._lock:
+            if self._vocab is not None:
+                self._vocab.close()
+            self._vocab = None
+
+    def _open(self) -> Any:
+        try:
+            path = self.spec.gguf_path()
+            _route_native_logs()
+            import llama_cpp
+
+            return llama_cpp.Llama(model_path=str(path), vocab_only=True, verbose=False)
+        except ConfigError as exc:
+            raise BackendError(str(exc)) from None
+        except ImportError as exc:
+            raise BackendError(
+                f"llama-cpp-python is not installed ({_first_line(exc)}) "
+                "(fix: pip install llama-cpp-python)"
+            ) from None
+        except (ValueError, RuntimeError, OSError) as exc:
+            raise BackendError(
+                f"model {self.spec.id}: cannot read the vocabulary of {self.spec.source}: "
+                f"{_first_line(exc)} (fix: reinstall or re-download the GGUF file)"
+            ) from None
+
+
 class LlamaCppBackend:
     """A `Backend` over one GGUF file, loaded once and shared by every request."""
 
@@ -107,8 +154,7 @@ class LlamaCppBackend:
         self._llm: Any = None
         # llama.cpp contexts are not thread safe: one generation at a time.
         self._lock = threading.Lock()
-        self._vocab: Any = None
-        self._vocab_lock = threading.Lock()
+        self._vocabulary = GgufVocabulary(spec)
         self.load_seconds: float | None = None
         self._cpuinfo = cpuinfo
         self.extra_buffers: bool | None = None
@@ -176,49 +222,25 @@ class LlamaCppBackend:
     def close(self) -> None:
         """Free the model's memory; the next call loads it again."""
         with self._lock:
-            for llm in (self._llm, self._vocab):
-                if llm is not None:
-                    llm.close()
-            self._llm = self._vocab = None
+            if self._llm is not None:
+                self._llm.close()
+            self._llm = None
+            self._vocabulary.close()
             self.load_seconds = None
 
     def count_tokens(self, text: str) -> int:
         """Tokens under the model's tokenizer, without loading the model or waiting for it.
 
-        Before the model is loaded only its vocabulary is read (a fifth of a second), so a
-        cache hit can count what it saved without loading the model. Once it is loaded,
-        tokenizing reads only the vocabulary, never the context a generation decodes into
-        (llama.cpp's own server tokenizes on request threads while its main loop decodes),
-        so it takes no generation lock: a hit counts its tokens while another request
-        generates.
+        Before the model is loaded only its vocabulary is read (`GgufVocabulary`). Once it
+        is loaded, tokenizing reads only the vocabulary, never the context a generation
+        decodes into (llama.cpp's own server tokenizes on request threads while its main
+        loop decodes), so it takes no generation lock: a hit counts its tokens while another
+        request generates.
         """
         llm = self._llm
         if llm is not None:
             return _count(llm, text)
-        with self._vocab_lock:
-            if self._vocab is None:
-                self._vocab = self._open_vocab()
-            return _count(self._vocab, text)
-
-    def _open_vocab(self) -> Any:
-        try:
-            path = self.spec.gguf_path()
-            _route_native_logs()
-            import llama_cpp
-
-            return llama_cpp.Llama(model_path=str(path), vocab_only=True, verbose=False)
-        except ConfigError as exc:
-            raise BackendError(str(exc)) from None
-        except ImportError as exc:
-            raise BackendError(
-                f"llama-cpp-python is not installed ({_first_line(exc)}) "
-                "(fix: pip install llama-cpp-python)"
-            ) from None
-        except (ValueError, RuntimeError, OSError) as exc:
-            raise BackendError(
-                f"model {self.spec.id}: cannot read the vocabulary of {self.spec.source}: "
-                f"{_first_line(exc)} (fix: reinstall or re-download the GGUF file)"
-            ) from None
+        return self._vocabulary.count_tokens(text)
 
     def complete(
         self,
@@ -300,3 +322,9 @@ class LlamaCppBackend:
     def _prompt_tokens(self, messages: Sequence[ChatMessage]) -> int:
         """Prompt size when no generation ran: the messages' own tokens."""
         return sum(_count(self._llm, m.content) for m in messages)
+
+
+def in_model_process(spec: dict[str, Any], threads: int, cpuinfo: str) -> LlamaCppBackend:
+    """What the model process runs (`stepchat.backends.isolated`): the entry, checked by
+    the parent when it read the config, arrives as JSON."""
+    return LlamaCppBackend(ModelSpec(**spec), threads, cpuinfo=Path(cpuinfo))
