@@ -12,6 +12,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -46,7 +47,7 @@ def gone(pid: int, within: float = 10.0) -> bool:
 
 
 @pytest.fixture
-def backends() -> list[IsolatedBackend]:
+def backends() -> Iterator[list[IsolatedBackend]]:
     made: list[IsolatedBackend] = []
     yield made
     for backend in made:
