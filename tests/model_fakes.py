@@ -7,6 +7,7 @@ it runs in the child exactly where a GGUF would; `isolated_fake` builds the pare
 from __future__ import annotations
 
 import os
+import threading
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -85,3 +86,16 @@ def isolated_fake(reply: str, *, model_id: str = "tiny", env: dict[str, str] | N
     plan = WorkerPlan("tests.model_fakes:paced", {"reply": reply, "model_id": model_id, **args},
                       FIX, {"PYTHONPATH": str(ROOT), **(env or {})})
     return IsolatedBackend(model_id, plan, ScriptedBackend(model_id=model_id))
+
+
+def cancel_after(tokens: int) -> tuple[threading.Event, list[str], Callable[[str], None]]:
+    """A cancel event, the pieces seen, and an `on_token` that sets the event at `tokens`."""
+    cancel = threading.Event()
+    seen: list[str] = []
+
+    def on_token(piece: str) -> None:
+        seen.append(piece)
+        if len(seen) == tokens:
+            cancel.set()
+
+    return cancel, seen, on_token

@@ -24,7 +24,6 @@ from stepchat.backends.extra_buffers import (
 )
 from stepchat.backends.llama_cpp import LlamaCppBackend
 from stepchat.config import ModelSpec, load_config
-from stepchat.paths import UserPaths
 
 SAPPHIRE_RAPIDS = (
     "fpu vme de pse tsc msr pae mce cx8 apic sep mtrr pge mca cmov pat pse36 clflush mmx fxsr "
@@ -94,21 +93,6 @@ def test_the_setting_wins_and_a_missing_cpuinfo_means_no_amx(tmp_path: Path) -> 
     assert use_extra_buffers(False, frozenset()) is False
     assert cpu_flags(tmp_path / "missing") == frozenset()
     assert use_extra_buffers(None, cpu_flags(tmp_path / "missing")) is True
-
-
-def test_the_setting_is_read_per_model_and_absent_means_automatic(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    config = tmp_path / "config.toml"
-    config.write_text(
-        '[[models]]\nid = "off"\nname = "Off"\nsource = "/m.gguf"\nextra_buffers = false\n'
-        '[[models]]\nid = "auto"\nname = "Auto"\nsource = "/m.gguf"\n'
-    )
-    monkeypatch.setenv("STEPCHAT_CONFIG", str(config))
-    loaded = load_config(UserPaths(tmp_path / "c", tmp_path / "d"))
-    off, auto = loaded.model("off"), loaded.model("auto")
-    assert isinstance(off, ModelSpec) and isinstance(auto, ModelSpec)
-    assert off.extra_buffers is False and auto.extra_buffers is None
 
 
 # ------------------------------------------------------------------------ the hook

@@ -26,7 +26,7 @@ from stepchat.backends.isolated import (
 from stepchat.backends.model_worker import FAULT_ENV
 from stepchat.core.ports import Backend, BackendError, GenerationCancelled
 from stepchat.core.types import ChatMessage
-from tests.model_fakes import FIX, ROOT, isolated_fake
+from tests.model_fakes import FIX, ROOT, cancel_after, isolated_fake
 
 STORY = " ".join(f"word{i}" for i in range(200))
 ASK = [ChatMessage("user", "Tell me a story.")]
@@ -85,14 +85,7 @@ def test_cancel_stops_the_child_within_a_token_or_two(
 ) -> None:
     record = tmp_path / "calls"
     backend = make(backends, delay=0.05, record=str(record))
-    cancel = threading.Event()
-    seen: list[str] = []
-
-    def on_token(piece: str) -> None:
-        seen.append(piece)
-        if len(seen) == 3:
-            cancel.set()
-
+    cancel, seen, on_token = cancel_after(3)
     with pytest.raises(GenerationCancelled):
         backend.complete(ASK, max_tokens=200, on_token=on_token, cancel=cancel)
     assert len(seen) == 3  # nothing more reaches the caller once it cancelled
