@@ -2,13 +2,14 @@
 
 Four arms over the same GGUF: the model in the calling process (`LlamaCppBackend`) or in a
 process of its own (`IsolatedBackend`, what stepchat runs), each with llama.cpp's extra
-buffer types on and off. Each arm is timed from nothing to its first answer (start, load,
-first token, whole first reply), then `runs` rounds of one generation per arm, the arms
-interleaved within a round so a busy machine slows them alike. Tokens per second is the
-model's sampled tokens over the wall time the caller waited for the whole reply, streaming
-included. llama.cpp is imported before the clock starts, so the in-process arms' first
-answer leaves out its import (about 0.2 s) while the own-process arms pay their child's
-interpreter and imports: whole commands from the shell are `bench --startup`'s to time.
+buffer types on and off. In each of `runs` rounds every arm in turn is built from nothing,
+loaded, timed to its first answer (first token, whole reply) and on one long reply, then
+closed; the arms alternate within a round so a busy machine slows them alike, and the
+table gives medians over the rounds. Tokens per second is the model's sampled tokens over
+the wall time the caller waited for the whole reply, streaming included. llama.cpp is
+imported before the clock starts, so the in-process arms' first answer leaves out its
+import (about 0.2 s) while the own-process arms pay their child's interpreter and imports:
+whole commands from the shell are `bench --startup`'s to time.
 The load average is recorded beside the figures, which are only comparable within one run
 on a shared machine.
 """
@@ -38,18 +39,18 @@ MAX_TOKENS = 128
 @dataclass
 class ArmResult:
     name: str
-    first_token_s: float = 0.0
+    load_s: list[float] = field(default_factory=list)
+    """`load()`: for the own-process arms, starting the child and loading there."""
+    first_token_s: list[float] = field(default_factory=list)
     """From building the backend (nothing loaded) to the first streamed token."""
-    first_answer_s: float = 0.0
+    first_answer_s: list[float] = field(default_factory=list)
     """From building the backend to the whole first reply."""
-    load_s: float = 0.0
     rates: list[float] = field(default_factory=list)
     """Tokens per second of each timed generation."""
 
     def as_json(self) -> dict[str, Any]:
-        return {"name": self.name, "first_token_s": self.first_token_s,
-                "first_answer_s": self.first_answer_s, "load_s": self.load_s,
-                "tokens_per_s": self.rates}
+        return {"name": self.name, "load_s": self.load_s, "first_token_s": self.first_token_s,
+                "first_answer_s": self.first_answer_s, "tokens_per_s": self.rates}
 
 
 def arms(spec: ModelSpec, threads: int) -> list[tuple[str, Callable[[], Backend]]]:
@@ -86,41 +87,42 @@ def _generate(backend: Backend, prompt: str) -> tuple[float, float, int]:
 def measure(
     spec: ModelSpec, threads: int, runs: int, say: Callable[[str], None] = lambda _: None
 ) -> list[ArmResult]:
+    """`runs` rounds; in each, every arm in turn is built, loaded, asked a first question
+    and timed on one long reply, then closed."""
     import llama_cpp  # noqa: F401  (see the module docstring)
 
     built = arms(spec, threads)
-    backends: list[Backend] = []
-    results: list[ArmResult] = []
-    for name, build in built:
-        started = time.perf_counter()
-        backend = build()
-        load_s = backend.load()
-        first_token, whole, _ = _generate(backend, FIRST_PROMPT)
-        setup = time.perf_counter() - started - whole
-        results.append(ArmResult(name, setup + first_token, setup + whole, load_s))
-        backends.append(backend)
-        say(f"{name}: first answer after {setup + whole:.2f} s")
+    results = [ArmResult(name) for name, _ in built]
     for round_no in range(runs):
-        for backend, result in zip(backends, results, strict=True):
+        for (_, build), result in zip(built, results, strict=True):
+            started = time.perf_counter()
+            backend = build()
+            result.load_s.append(backend.load())
+            first_token, whole, _ = _generate(backend, FIRST_PROMPT)
+            setup = time.perf_counter() - started - whole
+            result.first_token_s.append(setup + first_token)
+            result.first_answer_s.append(setup + whole)
             _, total, tokens = _generate(backend, PROMPT)
             result.rates.append(tokens / total if total > 0 else 0.0)
+            close = getattr(backend, "close", None)
+            if callable(close):
+                close()
         say(f"round {round_no + 1}/{runs} done")
-    for backend in backends:
-        close = getattr(backend, "close", None)
-        if callable(close):
-            close()
     return results
 
 
 def table(results: Sequence[ArmResult]) -> str:
+    """Medians over the rounds; tokens/s with its spread."""
     lines = [
         "| arm | load s | first token s | first answer s | tokens/s median | min–max |",
         "|---|---:|---:|---:|---:|---:|",
     ]
     for r in results:
+        mid = statistics.median
         lines.append(
-            f"| {r.name} | {r.load_s:.2f} | {r.first_token_s:.2f} | {r.first_answer_s:.2f} | "
-            f"{statistics.median(r.rates):.1f} | {min(r.rates):.1f}–{max(r.rates):.1f} |"
+            f"| {r.name} | {mid(r.load_s):.2f} | {mid(r.first_token_s):.2f} | "
+            f"{mid(r.first_answer_s):.2f} | {mid(r.rates):.1f} | "
+            f"{min(r.rates):.1f}–{max(r.rates):.1f} |"
         )
     return "\n".join(lines) + "\n"
 
