@@ -108,4 +108,12 @@ def test_serve_answers_the_crashed_request_502_and_keeps_serving(tmp_path: Path)
         assert again.status_code == 200
         assert again.headers["x-stepchat-path"] in ("miss", "skip-reuse")  # model-written
         assert "Rome" in again.json()["choices"][0]["message"]["content"]
+
+        # Streamed, the reply has begun when the model dies: it ends with the error event.
+        streamed = _post(url, STORY, max_tokens=200, stream=True)
+        assert streamed.status_code == 200
+        events = [line.removeprefix("data: ") for line in streamed.text.splitlines()
+                  if line.startswith("data: ")]
+        assert any(json.loads(e)["choices"][0]["delta"].get("content") for e in events[1:-1])
+        assert json.loads(events[-1])["error"]["message"] == f"the model failed: {DIED}"
         assert _post(url, CAPITAL).status_code == 200
