@@ -76,8 +76,10 @@ def test_it_is_a_backend_that_streams_token_by_token(backends: list[IsolatedBack
 def test_output_printed_by_native_code_does_not_corrupt_the_protocol(
     backends: list[IsolatedBackend],
 ) -> None:
-    backend = make(backends, "one two three", noise=True)
-    assert backend.complete(ASK, max_tokens=10).text == "one two three"
+    backend = make(backends, "one two\nthree Grüße ☕ \u202e", noise=True)
+    pieces: list[str] = []
+    done = backend.complete(ASK, max_tokens=10, on_token=pieces.append)
+    assert done.text == "".join(pieces) == "one two\nthree Grüße ☕ \u202e"
 
 
 def test_cancel_stops_the_child_within_a_token_or_two(

@@ -63,7 +63,7 @@ def _protocol_output() -> BinaryIO:
     private = os.dup(1)
     os.dup2(2, 1)
     sys.stdout = sys.stderr
-    return os.fdopen(private, "wb", buffering=0)
+    return os.fdopen(private, "wb")
 
 
 def _one_line(exc: Exception) -> str:
@@ -102,6 +102,7 @@ class Worker:
 
     def send(self, message: dict[str, Any]) -> None:
         self._out.write(json.dumps(message, ensure_ascii=False).encode("utf-8") + b"\n")
+        self._out.flush()
 
     def read(self, source: BinaryIO) -> None:
         """The reader thread: cancels act at once, the rest queue; end of input ends all."""
