@@ -21,6 +21,7 @@ from stepchat.backends.isolated import IsolatedBackend
 from stepchat.config import Config, ModelSpec, load_config
 from stepchat.runtime import Parts
 from stepchat.tui.app import build_app
+from stepchat.tui.export import to_markdown
 from stepchat.tui.widgets.steps import AnswerView
 from tests.model_fakes import isolated_fake
 
@@ -83,6 +84,8 @@ async def check_the_app_carried_on(app: Any, pilot: Any, loader: IsolatedLoader,
         view.query_one(".cancelled").render())
     assert loader.store.count() == 0
     assert app.chat.prompt.text == DRAFT  # what was being typed is still there
+    exported = to_markdown(app.conversation)
+    assert "## stepchat (cut off)" in exported and "*error: model " in exported
 
     app.chat.prompt.text = "Name a colour."
     await pilot.press("enter")
