@@ -127,6 +127,31 @@ def table(results: Sequence[ArmResult]) -> str:
     return "\n".join(lines) + "\n"
 
 
+PAIRS = (
+    ("own process ÷ in process, extra buffers on", 1, 0),
+    ("own process ÷ in process, extra buffers off", 3, 2),
+    ("extra buffers off ÷ on, in process", 2, 0),
+    ("extra buffers off ÷ on, own process", 3, 1),
+)
+"""(label, arm, baseline) by position in `arms`: compared within each round."""
+
+
+def paired_table(results: Sequence[ArmResult]) -> str:
+    """Each comparison made within a round, where both arms met the same machine, then the
+    median over rounds: steadier than comparing medians when the load moves."""
+    lines = [
+        "| comparison (within each round, median) | tokens/s ratio | first answer Δ s |",
+        "|---|---:|---:|",
+    ]
+    for label, arm, base in PAIRS:
+        a, b = results[arm], results[base]
+        ratios = [x / y for x, y in zip(a.rates, b.rates, strict=True) if y > 0]
+        deltas = [x - y for x, y in zip(a.first_answer_s, b.first_answer_s, strict=True)]
+        lines.append(f"| {label} | {statistics.median(ratios):.3f} | "
+                     f"{statistics.median(deltas):+.2f} |")
+    return "\n".join(lines) + "\n"
+
+
 def main(model_id: str | None, threads: int | None, runs: int, out: Path) -> int:
     """The `bench --model-speed` handler: measure, print the table, write model-speed.*."""
     from stepchat.config import load_config
@@ -144,7 +169,7 @@ def main(model_id: str | None, threads: int | None, runs: int, out: Path) -> int
     after = os.getloadavg()[0]
     load = (f"{spec.id}, {threads} threads, {runs} rounds of {MAX_TOKENS} tokens; load average "
             f"{before:.1f} before, {after:.1f} after, {os.cpu_count()} CPUs")
-    text = table(results)
+    text = table(results) + "\n" + paired_table(results)
     out.mkdir(parents=True, exist_ok=True)
     (out / "model-speed.json").write_text(
         json.dumps({"load": load, "arms": [r.as_json() for r in results]}, indent=2) + "\n",
