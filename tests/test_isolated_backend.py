@@ -99,6 +99,23 @@ def test_cancel_stops_the_child_within_a_token_or_two(
     assert second == "2 done"
 
 
+def test_a_caller_that_fails_mid_stream_stops_the_child_too(
+    backends: list[IsolatedBackend], tmp_path: Path
+) -> None:
+    record = tmp_path / "calls"
+    backend = make(backends, delay=0.05, record=str(record))
+
+    def on_token(piece: str) -> None:
+        if piece == " word2":
+            raise ConnectionResetError("the client went away")
+
+    with pytest.raises(ConnectionResetError):
+        backend.complete(ASK, max_tokens=200, on_token=on_token)
+    assert backend.complete(ASK, max_tokens=1).text == "word0"
+    streamed, ended = record.read_text().splitlines()[0].split()
+    assert ended == "cancelled" and int(streamed) <= 3 + 2
+
+
 def test_counting_tokens_never_waits_for_a_generation(backends: list[IsolatedBackend]) -> None:
     backend = make(backends, delay=0.05)
     started = threading.Event()

@@ -262,8 +262,9 @@ class IsolatedBackend:
         on_token: Callable[[str], None] | None = None,
         cancel: CancelToken | None = None,
     ) -> Completion:
-        """Stream one reply from the child. On cancel, the child is told and the call
-        returns at once; what the child still sends for it is skipped by its id."""
+        """Stream one reply from the child. On cancel (or anything raised by `on_token`),
+        the child is told to stop and the call returns at once; what the child still sends
+        for this request is skipped by its id."""
         with self._lock:
             self._ready()
             child = self._child
@@ -277,25 +278,40 @@ class IsolatedBackend:
                 "messages": [[m.role, m.content] for m in messages],
                 "max_tokens": max_tokens, "stop": list(stop), "json_schema": json_schema,
             })
-            while True:
-                if cancel is not None and cancel.is_set():
-                    with contextlib.suppress(_Gone):
-                        child.send({"op": "cancel", "id": request})
-                    raise GenerationCancelled()
-                message = self._next(child)
-                if message is None or message.get("id") != request:
-                    continue
-                event = message.get("ev")
-                if event == "token":
-                    if on_token is not None:
-                        on_token(message["text"])
-                elif event == "done":
-                    self._crashes = 0
-                    return Completion(**message["completion"])
-                elif event == "cancelled":
-                    raise GenerationCancelled()
-                else:
-                    raise BackendError(str(message.get("message", "the model failed")))
+            try:
+                return self._stream(child, request, on_token, cancel)
+            except BaseException:
+                # Harmless when the child has already ended this request: it ignores a
+                # cancel for a request it no longer runs.
+                with contextlib.suppress(_Gone):
+                    child.send({"op": "cancel", "id": request})
+                raise
+
+    def _stream(
+        self,
+        child: _Child,
+        request: int,
+        on_token: Callable[[str], None] | None,
+        cancel: CancelToken | None,
+    ) -> Completion:
+        """The child's messages for `request` until it ends."""
+        while True:
+            if cancel is not None and cancel.is_set():
+                raise GenerationCancelled()
+            message = self._next(child)
+            if message is None or message.get("id") != request:
+                continue
+            event = message.get("ev")
+            if event == "token":
+                if on_token is not None:
+                    on_token(message["text"])
+            elif event == "done":
+                self._crashes = 0
+                return Completion(**message["completion"])
+            elif event == "cancelled":
+                raise GenerationCancelled()
+            else:
+                raise BackendError(str(message.get("message", "the model failed")))
 
     # ------------------------------------------------------------------ the child
 
