@@ -34,9 +34,12 @@ from fractions import Fraction
 from stepchat.core.linear import FoundEquation, LinearForm, Solution, chains_in, sides_form
 from stepchat.core.step_prose import NamedOp, read_prose
 
-_STEP_LABEL = re.compile(r"^\s*(?:step\s*\d+\s*[:.)-]?|\d+\s*[.)]|[-*•](?=\s))\s*", re.I)
-"""A step number or bullet; a minus sign is a bullet only when a space follows it, so
-`-x = 5` keeps its sign."""
+_STEP_LABEL = re.compile(
+    r"^\s*(?:step\s*\d+\s*[:.)-]?|\d+\s*(?:\.(?!\d)|\))|[-*•](?=\s))\s*", re.I
+)
+"""A step number or bullet. A minus sign is a bullet only when a space follows it and a
+number only when no digit follows its full stop, so `-x = 5` keeps its sign and
+`0.5x = 2.5` its coefficient."""
 _ADDS = frozenset({"add", "subtract", "move"})
 
 
@@ -161,6 +164,12 @@ def named_prefix(ops: Sequence[NamedOp], before: Sides, after: Sides) -> int:
     return 0
 
 
+def _announce(pending: list[NamedOp], named: list[NamedOp]) -> list[NamedOp]:
+    """The operations an equation must apply: those announced before it and those its own
+    words name; words repeating the announced operations name them once."""
+    return named if named == pending else pending + named
+
+
 @dataclass(frozen=True)
 class Walk:
     """Per step: does it follow; and the equation the passing steps end on."""
@@ -217,19 +226,21 @@ class Derivation:
                 return True
             if self.target.kind != "one":
                 return None if cursor.ops else True
-        chains, words = chains_in(body)
-        named = read_prose(words, self.variable)
-        if named is None:
+        chains, trailing = chains_in(body)
+        readings = [read_prose(words, self.variable) for words, _ in chains]
+        after = read_prose(trailing, self.variable)
+        if after is None or any(r is None for r in readings):
             return None
-        if named != cursor.ops:  # words repeating the announced operations name them once
-            cursor.ops = cursor.ops + named
         if not chains:
+            cursor.ops = _announce(cursor.ops, after)
             return None if final else False
-        for chain in chains:
-            if not self._chain(cursor, chain):
-                return None
-        if cursor.ops:
-            return None  # an operation the words name was never applied
+        for index, ((_, chain), named) in enumerate(zip(chains, readings, strict=True)):
+            assert named is not None
+            if index == len(chains) - 1:
+                named = named + after  # "3x = 15, subtracting 5 from both sides"
+            cursor.ops = _announce(cursor.ops, named)
+            if not self._chain(cursor, chain) or cursor.ops:
+                return None  # a link that does not follow, or a named operation not applied
         return True
 
     def _chain(self, cursor: _Cursor, chain: list[FoundEquation]) -> bool:

@@ -139,27 +139,33 @@ def find_equation(line: str) -> FoundEquation | None:
     return None
 
 
-def chains_in(line: str) -> tuple[list[list[FoundEquation]], str]:
-    """Every chain of equations a line states, in order, and the words around them.
+def chains_in(line: str) -> tuple[list[tuple[str, list[FoundEquation]]], str]:
+    """Every chain of equations a line states, in order, each with the words before it
+    (since the previous chain), and the words after the last one.
 
     A chain `a = b = c` is the links `a = b` and `b = c`; a lone equation is a chain of one.
     Words are trimmed off the left edge of a run until it parses ("so x = 5"); a run that
-    does not parse at all (`x = 5 (`, a lone `=`) stays in the returned text, where a
-    checker of the words will not accept it.
+    does not parse at all (`x = 5 (`, a lone `=`) stays in the words, where a checker of
+    the words will not accept it.
     """
     line = clean_latex(line)
-    chains: list[list[FoundEquation]] = []
-    rest: list[str] = []
+    chains: list[tuple[str, list[FoundEquation]]] = []
+    words: list[str] = []
     pos = 0
     for lo, hi in _math_runs(line):
-        rest.append(line[pos:lo])
+        words.append(line[pos:lo])
         pos = hi
-        equations, words = _equations_in_run(line[lo:hi])
+        equations, lead = _equations_in_run(line[lo:hi])
+        words.append(lead)
         if equations:
-            chains.append(equations)
-        rest.append(words)
-    rest.append(line[pos:])
-    return chains, " ".join(part.strip() for part in rest if part.strip())
+            chains.append((_joined(words), equations))
+            words = []
+    words.append(line[pos:])
+    return chains, _joined(words)
+
+
+def _joined(parts: list[str]) -> str:
+    return " ".join(part.strip() for part in parts if part.strip())
 
 
 def _equations_in_run(run: str) -> tuple[list[FoundEquation], str]:
