@@ -124,11 +124,8 @@ def results_of(op: NamedOp, before: Sides) -> list[Sides] | None:
         return None
     if op.kind in _ADDS and operand.kind == "term":
         p, q = operand.coef, operand.const
-        if op.kind == "add":
-            return [before.plus(p, q)]
-        if op.kind == "subtract":
-            return [before.plus(-p, -q)]
-        return [before.plus(p, q), before.plus(-p, -q)]
+        # moving a term off its side is subtracting it as written ("move 5" off 3x + 5)
+        return [before.plus(p, q) if op.kind == "add" else before.plus(-p, -q)]
     if op.kind in _ADDS:  # take the constant or the unknown's terms off their side
         sides = [operand.source] if operand.source else ["left", "right"]
         out = []
@@ -263,14 +260,12 @@ class Derivation:
 
     def _link(self, cursor: _Cursor, link: Sides) -> bool:
         before, ops = cursor.state, cursor.ops
-        if link.same(before):
-            if ops and ops[0].kind == "rewrite":
-                cursor.ops = ops[1:]
-            cursor.state = link
-            return True
         count = named_prefix(ops, before, link)
         if count:
             cursor.state, cursor.ops = link, ops[count:]
+            return True
+        if link.same(before):  # restated, or rewritten before a named operation applies
+            cursor.state = link
             return True
         if not ops and one_operation(before, link):
             cursor.state = link

@@ -15,6 +15,7 @@ Phrasings read (case-insensitive, `−` read as `-`):
 - subtract / remove the constant, the x terms                    -> remove that part of its side
 - move / bring / collect / gather T | the constant | the x terms
   [to | on the left | the right | the other side]                -> take it off its side
+  (a term T is subtracted as written: "move 5" off 3x + 5, "move -5" off 3x - 5)
 - multiply / multiplying / multiplied [both sides] by K          -> multiply by K (K ≠ 0)
 - divide / dividing / divided [both sides] by K | by the coefficient [of x] -> divide by K
 - simplify, combine (like terms), expand, distribute, rearrange, rewrite, swap -> rewrite only
@@ -94,7 +95,8 @@ def _patterns(variable: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
     v = re.escape(variable.lower())
     term = (
         rf"(?P<opp>the\s+opposite\s+of\s+)?"
-        rf"(?P<term>(?:\(\s*-?\s*{_NUM}\s*\)|-\s*{_NUM}|{_NUM})(?:\s*{v})?|-?\s*{v})(?![a-z\d])"
+        rf"(?P<term>(?:-?\s*\(\s*-?\s*{_NUM}\s*\)|-\s*{_NUM}|{_NUM})(?:\s*{v})?|-?\s*{v})"
+        rf"(?![a-z\d])"
     )
     part = (
         rf"(?P<constant>(?:all\s+)?the\s+constants?(?:\s+terms?)?)"

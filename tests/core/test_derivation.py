@@ -11,8 +11,13 @@ sides, Unicode minus signs, a renamed unknown, checks of another equation.
 
 from __future__ import annotations
 
-import pytest
+from fractions import Fraction
 
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from stepchat.core.linear import format_linear, linear_form, solver_steps
 from stepchat.core.step_prose import NamedOp, Operand, read_prose
 from stepchat.core.tasks.linear_task import LinearHandler
 
@@ -144,3 +149,25 @@ def test_prose_reads_into_named_operations() -> None:
 )
 def test_prose_that_says_anything_else_does_not_read(words: str) -> None:
     assert read_prose(words, "x") is None
+
+
+coefficient = st.fractions(min_value=-12, max_value=12, max_denominator=4)
+
+
+@settings(max_examples=300, deadline=None)
+@given(a=coefficient, b=coefficient, c=coefficient, d=coefficient,
+       variable=st.sampled_from("xyzn"), minus=st.booleans())
+def test_the_solver_writes_derivations_the_check_accepts(
+    a: Fraction, b: Fraction, c: Fraction, d: Fraction, variable: str, minus: bool
+) -> None:
+    """Every answer the exact solver writes is one operation per line, so it verifies."""
+    problem = f"{format_linear(a, b, variable)} = {format_linear(c, d, variable)}"
+    if minus:
+        problem = problem.replace("-", "−")
+    task = HANDLER.detect(f"Solve for {variable}: {problem}. Show each step.")
+    if task is None:  # `0 = 0`: no unknown to solve for
+        return
+    form = linear_form(task.constraints.equation, variable)
+    assert form is not None
+    text = "\n".join(line for _, line in solver_steps(form))
+    assert HANDLER.integrity(task, text) is True, (problem, text)
