@@ -127,7 +127,7 @@ def test_a_failure_fails_every_later_step_and_the_words_that_announced_it() -> N
 
 def test_prose_reads_into_named_operations() -> None:
     assert read_prose("Subtract 5 from both sides:", "x") == [
-        NamedOp("subtract", Operand("term", const=5))
+        NamedOp("subtract", Operand("term", const=Fraction(5)))
     ]
     assert read_prose("Divide both sides by the coefficient of x:", "x") == [
         NamedOp("divide", Operand("coefficient"))

@@ -78,7 +78,7 @@ def _equation(rng: random.Random, root: int) -> str:
     return text
 
 
-def _cache(style: str, base: tuple[int, int, int]) -> tuple[StepCache, StepCache, str]:
+def _cache(style: str, base: tuple[int, int, int]) -> tuple[StepCache, str]:
     """A store holding one cached derivation; the engine that reuses it (every neighbour
     is a candidate, so every variant meets the cached steps)."""
     a, b, c = base
@@ -99,13 +99,13 @@ def _cache(style: str, base: tuple[int, int, int]) -> tuple[StepCache, StepCache
         ScriptedBackend([]), HashedEmbedder(), store,
         settings=replace(PipelineSettings(), min_similarity=-1.0),
     )
-    return writer, reader, first.text
+    return reader, first.text
 
 
 @pytest.mark.parametrize("style", ["solver", *STYLES])
 def test_each_style_is_cached_whole(style: str) -> None:
     """The styles are derivations of their own problem: written, verified and stored."""
-    _, _, text = _cache(style, BASES[0])
+    _, text = _cache(style, BASES[0])
     if style != "solver":
         assert text == STYLES[style](3, 5, 20, 5)
 
@@ -116,7 +116,7 @@ def test_same_root_variants_never_serve_a_step_that_does_not_follow() -> None:
     served_steps = reused = 0
     for style in ["solver", *STYLES]:
         for base in BASES:
-            _, reader, cached_text = _cache(style, base)
+            reader, _ = _cache(style, base)
             root = (base[2] - base[1]) // base[0]
             for _ in range(40):
                 equation = _equation(rng, root)
@@ -143,7 +143,7 @@ ISSUE_CASES = ["5x + 3 = 28", "10 = 2x", "2x + 10 = 20", "9x = 45"]
 
 @pytest.mark.parametrize("equation", ISSUE_CASES)
 def test_the_issue_cases_get_their_own_derivation(equation: str) -> None:
-    _, reader, _ = _cache("solver", (3, 5, 20))
+    reader, _ = _cache("solver", (3, 5, 20))
     answer = reader.answer(f"Solve for x: {equation}.")
     assert answer.path in (CachePath.PATCHED, CachePath.SOLVER), answer.path
     assert "3x = 15" not in answer.text and "15/3" not in answer.text
@@ -154,7 +154,7 @@ def test_the_issue_cases_get_their_own_derivation(equation: str) -> None:
 
 
 def test_repeats_renames_and_reorders_still_reuse() -> None:
-    _, reader, cached = _cache("solver", (3, 5, 20))
+    reader, cached = _cache("solver", (3, 5, 20))
     repeat = reader.answer("Solve for x: 3x + 5 = 20.")
     assert repeat.path == CachePath.REUSE_ONLY and repeat.text == cached
     renamed = reader.answer("Solve for y: 3y + 5 = 20.")
