@@ -66,7 +66,7 @@ _NUM = r"\d+(?:\.\d+)?(?:\s*/\s*\d+(?:\.\d+)?)?"
 _SIDES = r"(?:\s+of\s+the\s+equation)?"
 _WHERE = (
     r"(?:\s+(?:to|from|on|off|at)\s+(?:both\s+sides|each\s+side"
-    r"|the\s+(?P<dir>left|right)(?:\s+side)?|the\s+other\s+side)" + _SIDES + ")?"
+    r"|the\s+(?P<dir>left|right)(?:\s+side)?|(?P<other>the\s+other\s+side))" + _SIDES + ")?"
 )
 _REWRITE = re.compile(
     r"\b(?:simplify|simplifying|simplified|simplifies|combine|combining|expand|expanding"
@@ -140,6 +140,8 @@ def read_prose(words: str, variable: str) -> list[NamedOp] | None:
 
     for match in shift.finditer(text):
         kind = _VERBS[match.group("verb")]
+        if kind != "move" and (match.group("dir") or match.group("other")):
+            return None  # "subtract 5 from the left side": one side alone is no valid step
         operand: Operand | None = None
         source = _source(kind, match.group("dir"))
         if match.group("constant"):

@@ -145,7 +145,9 @@ def test_prose_reads_into_named_operations() -> None:
 @pytest.mark.parametrize(
     "words",
     ["The answer is 20.", "Subtract 5 from 20", "Divide by 0", "Multiply both sides by y",
-     "Divide both sides by 3x", "Add the constant to both sides", "so it is 7"],
+     "Divide both sides by 3x", "Add the constant to both sides", "so it is 7",
+     "Subtract 5 from the left side", "Add 5 to the other side", "Divide the left side by 3",
+     "We can't subtract 5 yet", "Subtract 5 cm from both sides"],
 )
 def test_prose_that_says_anything_else_does_not_read(words: str) -> None:
     assert read_prose(words, "x") is None
