@@ -8,7 +8,8 @@ Linear: the final non-empty line states `<variable> = <solution>` (or says there
 solution / every value is one), every equation stated anywhere in the answer has the
 problem's solution set, and each follows from the one before it, or from the problem, by
 one valid operation (`stepchat.bench.derivation`): "3x = 15" is no step of 5x + 3 = 28
-although both have x = 5. Arithmetic-only lines (`3(5) + 5 = 20`) must be true and check
+although both have x = 5. A final line alone (`x = 5`, as "final answer only" asks) states
+no derivation to judge. Arithmetic-only lines (`3(5) + 5 = 20`) must be true and check
 something, unless the problem has no solution, where a false one such as `0 = 4` is the
 point of the derivation. The problem is the check's `equation` (a workload file's line
 without one takes it from its prompt); with none, only solution sets are judged.
@@ -220,7 +221,8 @@ def check_linear(
     problem = problem_in(equation, variable) if equation else None
     if equation and problem is None:
         return Verdict(False, f"the check's equation is not one in {variable}: {equation!r}")
-    if problem is not None:
+    bare = len(chains) == 1 and chains[0][0] == len(lines)  # the result alone: no derivation
+    if problem is not None and not bare:
         value = expected if isinstance(expected, Fraction) else None
         gap = Judge(problem, variable, value).first_gap(chains)
         if gap is not None:

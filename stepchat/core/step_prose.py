@@ -32,6 +32,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 from stepchat.core.connectives import is_connective
 from stepchat.core.linear import sides_form
@@ -91,6 +92,7 @@ _VERBS = {
 }
 
 
+@lru_cache(maxsize=64)
 def _patterns(variable: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
     v = re.escape(variable.lower())
     term = (

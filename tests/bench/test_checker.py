@@ -47,7 +47,8 @@ DERIVATION_BAD = [  # answers to 5x + 3 = 28 with x = 5 at the end, and the line
     ("3x = 15\nx = 15/3\nx = 5", "line 1"),  # issue 21: another equation's derivation
     ("Move the constant to the right: 3x = 15\nDivide: x = 15/3\nx = 5", "line 1"),
     ("5x = 25\nx = 5\n10 = 3x - 5\nx = 5", "line 3"),
-    ("x = 5", "line 1"),  # no derivation, only the result
+    ("x = 5", ""),  # the result alone ("final answer only"): no derivation to judge
+    ("5x = 25\nx = 5\nx = 5", ""),
     ("5x + 3 = 28\nx = 5", "line 2"),  # a skipped step
     ("Check: 3(5) + 5 = 20\n5x = 25\nx = 5", "line 1"),  # checks another equation
     ("5x = 25\n2 + 2 = 4\nx = 5", "line 2"),
