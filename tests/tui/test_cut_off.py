@@ -31,4 +31,4 @@ async def test_a_cut_off_answer_is_marked_and_not_cached(make_app: Any) -> None:
         assert turn.answer is not None and turn.answer.finish_reason == "length"
 
         await ask(pilot, "Explain in detail how a car engine works.")
-        assert app.conversation.turns[1].answer.path == "miss"  # type: ignore[union-attr]
+        assert app.conversation.turns[1].answer.path == "miss"
