@@ -23,15 +23,30 @@ CONTRACT = [("what is", "what's"), ("do not", "don't"), ("does not", "doesn't"),
             ("i am", "I'm"), ("can not", "can't"), ("it is", "it's"), ("is not", "isn't")]
 
 
+def _as_written(found: re.Match[str], replacement: str) -> str:
+    """`replacement` with the capital the replaced words had, as a person retyping writes it:
+    "What's" becomes "What is", "I'm" becomes "I am"."""
+    if found.group(0)[0].isupper() or replacement.startswith("I"):
+        return replacement[0].upper() + replacement[1:]
+    return replacement
+
+
+def _replace(text: str, pattern: str, replacement: str) -> str:
+    def written(found: re.Match[str]) -> str:
+        return _as_written(found, replacement)
+
+    return re.sub(pattern, written, text, flags=re.IGNORECASE)
+
+
 def _contract(text: str) -> str:
     for long, short in CONTRACT:
-        text = re.sub(rf"\b{long}\b", short, text, flags=re.IGNORECASE)
+        text = _replace(text, rf"\b{long}\b", short)
     return text
 
 
 def _expand(text: str) -> str:
     for long, short in CONTRACT:
-        text = re.sub(rf"\b{re.escape(short)}", long, text, flags=re.IGNORECASE)
+        text = _replace(text, rf"\b{re.escape(short)}", long)
     return text
 
 
