@@ -18,11 +18,14 @@ LEADING_CLAUSES = _phrases(
     "hi,hello,hey,hiya,howdy,greetings,hi there,hello there,hey there",
     "hi team,hello team,hey team,hi all,hello all,hey all,hi everyone,hello everyone",
     "hey everyone,hi guys,hey guys,hi folks,hello folks,dear all,dear team",
-    "good morning,good afternoon,good evening,morning,afternoon,evening",
-    "um,umm,uh,uhm,erm,hmm,ok,okay,alright,so,oh,well,sorry,excuse me",
-    "quick question,quick one,please",
+    "good morning,good afternoon,good evening",
+    "um,umm,uh,uhm,erm,hmm,ok,okay,alright,sorry,excuse me,please",
 )
-"""A whole first clause that only greets or hesitates ("Hi team," "Um," "Quick question:")."""
+"""A whole first clause that only greets or hesitates ("Hi team," "Um,"), ended by any mark
+but a colon: "Hello: how do you say it in French?" asks about "Hello". A lone "Morning" or
+"Evening" is not here: "Evening: what should I eat?" asks about the evening."""
+INTRODUCTIONS = _phrases("quick question,quick one,one question,a quick question")
+"""A first clause that only announces the question, ended by any mark ("Quick question:")."""
 
 TRAILING_CLAUSES = _phrases(
     "thanks,thank you,thanks a lot,thanks so much,thank you so much,many thanks",

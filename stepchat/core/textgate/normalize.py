@@ -11,11 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from functools import cached_property, lru_cache
 
 from stepchat.core.textgate.lexicon import (
     ASKING,
     CONTRACTIONS,
     FRONTED,
+    INTRODUCTIONS,
     IS_STEMS,
     LEADING_CLAUSES,
     NOT_STEMS,
@@ -56,7 +58,7 @@ class Reduced:
     single_case: bool
     """No word has both capitals and small letters across the request (or it has no case)."""
 
-    @property
+    @cached_property
     def tokens(self) -> Clause:
         return tuple(t for clause in self.clauses for t in clause)
 
@@ -110,7 +112,12 @@ def same_sequence(a: Sequence[Token], b: Sequence[Token], *, fold: bool, starts:
 
 def reduce_text(text: str, options: GateOptions | None = None) -> Reduced:
     """The request's tokens less the edits `options` forgive; see the module docstring."""
-    options = options or GateOptions()
+    return _reduce(text, options or GateOptions())
+
+
+@lru_cache(maxsize=256)
+def _reduce(text: str, options: GateOptions) -> Reduced:
+    """Remembered: a cached request is compared with each new one that finds it nearest."""
     opener = LEADING_CLAUSES.__contains__ if options.courtesy else (lambda words: False)
     scanned = scan(text, punctuation=options.punctuation, opener=opener)
     clauses: list[list[Token]] = scanned.clauses
@@ -142,12 +149,9 @@ def _non_empty(
 
 
 def _single_case(tokens: Iterable[Token]) -> bool:
-    upper = lower = False
-    for token in tokens:
-        if token.kind == "word":
-            upper = upper or any(c.isupper() for c in token.text)
-            lower = lower or any(c.islower() for c in token.text)
-    return not (upper and lower)
+    """No capitals, or no small letters, among the words (a script without case has neither)."""
+    letters = "".join(t.text for t in tokens if t.kind == "word")
+    return letters == letters.lower() or letters == letters.upper()
 
 
 def _expand(clause: Sequence[Token]) -> Iterable[Token]:
@@ -209,7 +213,10 @@ def _strip_courtesy(
         _words(pairs[-1][1]) in TRAILING_CLAUSES
     ):
         pairs.pop()
-    while len(pairs) > 1 and _words(pairs[0][1]) in LEADING_CLAUSES:
+    while len(pairs) > 1 and (
+        _words(pairs[0][1]) in INTRODUCTIONS
+        or (_words(pairs[0][1]) in LEADING_CLAUSES and ":" not in pairs[1][0])
+    ):
         pairs.pop(0)
         pairs[0] = ("", pairs[0][1])
     first, last = pairs[0][1], pairs[-1][1]

@@ -17,9 +17,11 @@ is dropped as punctuation, and inside quotes the spacing counts too ("'a  b'" is
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 CLAUSE_MARKS = frozenset(".,;:!?…")
 """Sentence punctuation that code and maths also use: dropped only where `_ends_clause` holds."""
@@ -68,8 +70,13 @@ class Scan:
     marks: list[str] = field(default_factory=list)
 
 
+@lru_cache(maxsize=8192)
 def is_word_char(ch: str) -> bool:
+    """A letter, mark or digit of any script."""
     return unicodedata.category(ch)[0] in "LMN"
+
+
+_ASCII_WORD = re.compile(r"[A-Za-z0-9]+")
 
 
 def _attached(ch: str) -> bool:
@@ -161,7 +168,6 @@ class _Scanner:
             indent = run[run.rfind("\n") + 1:]
             self.emit("\n" * run.count("\n") + indent, "break")
             self.space_before = True
-            self.sentence_start = True
         elif self.in_quote:
             self.emit(run, "space")
             self.space_before = True
@@ -171,7 +177,8 @@ class _Scanner:
 
     def _word(self, i: int) -> int:
         text = self.text
-        j = i + 1
+        ascii_run = _ASCII_WORD.match(text, i)
+        j = ascii_run.end() if ascii_run else i + 1
         while j < len(text):
             ch = text[j]
             if is_word_char(ch):
@@ -248,7 +255,7 @@ class _Scanner:
         self.scan.clauses.append([])
         self.scan.marks.append(mark)
         self.space_before = True
-        if set(mark) & SENTENCE_ENDS or ":" in mark or "：" in mark:
+        if set(mark) & SENTENCE_ENDS:
             self.sentence_start = True
 
     def _symbol(self, i: int) -> int:
