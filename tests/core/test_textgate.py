@@ -78,10 +78,15 @@ DIFFERENT = [
     ("Is 👍 rude?", "Is 👎 rude?"),
     ("What does 👨‍👩‍👧 mean?", "What does 👨👩👧 mean?"),
     ("What is 1,5 + 2?", "What is 15 + 2?"),
+    ("What does the : operator do in Python?", "What does the operator do in Python?"),
+    ("What is x after x = 1; y = 2?", "What is x after x = 1 y = 2?"),
+    ("What is 2, 3 in Python?", "What is 2 3 in Python?"),
     # courtesy words that are the request
     ("Translate to French: thank you", "Translate to French: please"),
     ("Translate 'thanks' into German", "Translate 'please' into German"),
     ("Who sang Thank You?", "Who sang?"),
+    ("What rhymes with please?", "What rhymes with?"),
+    ("Please Please Me: who wrote it?", "Please Me: who wrote it?"),
     ("Hello", "Hi"),
 ]
 

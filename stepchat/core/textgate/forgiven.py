@@ -56,10 +56,11 @@ FORGIVEN: tuple[Forgiven, ...] = (
     ),
     Forgiven(
         "sentence punctuation", "punctuation",
-        "`. , ; : ! ? …` that end a word before whitespace or the end, outside quotes, "
-        "brackets and code; kept after a single letter (`a?`), `!` after a digit or bracket "
-        "(`5!`), and a mid-text `. ? ! …` before a small letter (`ab? match`); other scripts' "
-        "sentence marks (`。，？` `،؟` `।`) wherever they stand",
+        "`. , ! ? …` that end a word before whitespace or the end, outside quotes, brackets "
+        "and code; kept after a single letter (`a?`), `!` after a digit or bracket (`5!`), a "
+        "comma between digits (`2, 3`), and a mid-text `. ? ! …` before a small letter "
+        "(`ab? match`); `:` and `;` are always meaning (but `;` as the Greek question mark); "
+        "other scripts' sentence marks (`。，？` `،؟` `।`) wherever they stand",
         ("What is the capital of France?", "What is the capital of France"),
         "a comma whose place is the meaning, and an operator after a word before a capital",
         ("Let's eat, grandma", "Let's eat grandma"),
@@ -67,9 +68,10 @@ FORGIVEN: tuple[Forgiven, ...] = (
     Forgiven(
         "courtesy at either end", "courtesy",
         "a greeting or hesitation that makes the whole first clause (\"Hi team,\" \"Um,\"), "
-        "thanks that make the whole last clause and do not follow a colon (\"? Thanks!\", or "
-        "\"… Thanks!\" set off by its capital), and \"please\" as the first or last word or "
-        "after \"can/could/would/will you\" (all English, all outside quotes)",
+        "thanks that make the whole last clause (\"? Thanks!\", \", thank you.\", or "
+        "\"… Thanks!\" set off by its capital), and \"please\" as a clause of its own, as the "
+        "first word before a small letter, or after \"can/could/would/will you\" (all English, "
+        "all outside quotes)",
         ("How do I reset my router?", "Hi team, how do I reset my router? Thanks!"),
         "a greeting or thanks that is itself the subject, written as a clause of its own",
         ("Hello, World in Rust?", "World in Rust?"),

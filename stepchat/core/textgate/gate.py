@@ -29,6 +29,8 @@ ALIGNED_TOKENS = 200
 """Past this length the changed tokens are found by counting, not by aligning the two sides."""
 SHOWN_TOKENS = 4
 """How many changed tokens a reason quotes per side."""
+NAMED_TOKENS = 64
+"""How many distinct changed words per side are examined to name the change."""
 
 _Key = Callable[[Sequence[Token]], tuple[str, ...]]
 
@@ -81,9 +83,8 @@ def _difference(old: Reduced, new: Reduced, key: _Key) -> Verdict:
         return Verdict(False, "the case of a word changed", change)
     changed = [*removed, *added]
     words = {t.text.lower() for t in changed if t.kind == "word"}
-    if words & NEGATIONS or any(
-        _negated_prefix(x.text.lower(), y.text.lower()) for x in removed for y in added
-    ):
+    gone, new_words = _distinct_words(removed), _distinct_words(added)
+    if words & NEGATIONS or any(_negated_prefix(x, y) for x in gone for y in new_words):
         return Verdict(False, "negation changed", change)
     if any(_has_digit(t.text) for t in changed):
         return Verdict(False, "a number changed", change)
@@ -94,6 +95,12 @@ def _difference(old: Reduced, new: Reduced, key: _Key) -> Verdict:
     if words & DIRECTION_WORDS:
         return Verdict(False, "a direction or relation changed", change)
     return Verdict(False, "the wording changed", change)
+
+
+def _distinct_words(tokens: Sequence[Token]) -> list[str]:
+    """The first `NAMED_TOKENS` distinct words, in small letters: enough to name a change
+    without pairing every word of one pasted wall with every word of another."""
+    return list(dict.fromkeys(t.text.lower() for t in tokens if t.kind == "word"))[:NAMED_TOKENS]
 
 
 def _has_digit(text: str) -> bool:

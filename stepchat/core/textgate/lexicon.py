@@ -20,23 +20,23 @@ LEADING_CLAUSES = _phrases(
     "hey everyone,hi guys,hey guys,hi folks,hello folks,dear all,dear team",
     "good morning,good afternoon,good evening",
     "um,umm,uh,uhm,erm,hmm,ok,okay,alright,sorry,excuse me,please",
+    "quick question,quick one,one question,a quick question",
 )
-"""A whole first clause that only greets or hesitates ("Hi team," "Um,"), ended by any mark
-but a colon: "Hello: how do you say it in French?" asks about "Hello". A lone "Morning" or
-"Evening" is not here: "Evening: what should I eat?" asks about the evening."""
-INTRODUCTIONS = _phrases("quick question,quick one,one question,a quick question")
-"""A first clause that only announces the question, ended by any mark ("Quick question:")."""
+"""A whole first clause that only greets, hesitates or announces the question ("Hi team,"
+"Um," "Quick question,"). A lone "Morning" or "Evening" is not here: "Evening, what should I
+eat?" asks about the evening."""
 
 TRAILING_CLAUSES = _phrases(
     "thanks,thank you,thanks a lot,thanks so much,thank you so much,many thanks",
     "thanks in advance,thank you in advance,thanks very much,thank you very much",
     "cheers,thx,ty,ta,please,much appreciated,appreciated",
 )
-"""A whole last clause of thanks (", thanks!", "? Thank you in advance."), never one after a
-colon ("Translate: thank you" asks for a translation)."""
+"""A whole last clause of thanks (", thanks!", "? Thank you in advance."); a colon is meaning,
+so "Translate: thank you" keeps its words."""
 
 PLEASE = "please"
-"""Forgiven as the first or last word of a request, or after "can/could/would/will you"."""
+"""Forgiven as a clause of its own at either end, as the first word before a small letter
+("Please explain…", not "Please Please Me"), and after "can/could/would/will you"."""
 ASKING = frozenset({"can", "could", "would", "will"})
 
 CONTRACTIONS: dict[str, tuple[str, ...]] = {

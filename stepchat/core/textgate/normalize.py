@@ -17,7 +17,6 @@ from stepchat.core.textgate.lexicon import (
     ASKING,
     CONTRACTIONS,
     FRONTED,
-    INTRODUCTIONS,
     IS_STEMS,
     LEADING_CLAUSES,
     NOT_STEMS,
@@ -209,23 +208,21 @@ def _strip_courtesy(
     pairs = [(m, list(c)) for m, c in pairs]
     if not pairs:
         return pairs
-    while len(pairs) > 1 and ":" not in pairs[-1][0] and "：" not in pairs[-1][0] and (
+    while len(pairs) > 1 and "：" not in pairs[-1][0] and (
         _words(pairs[-1][1]) in TRAILING_CLAUSES
     ):
         pairs.pop()
-    while len(pairs) > 1 and (
-        _words(pairs[0][1]) in INTRODUCTIONS
-        or (_words(pairs[0][1]) in LEADING_CLAUSES and ":" not in pairs[1][0])
-    ):
+    while len(pairs) > 1 and _words(pairs[0][1]) in LEADING_CLAUSES:
         pairs.pop(0)
         pairs[0] = ("", pairs[0][1])
     first, last = pairs[0][1], pairs[-1][1]
-    if set(tail) & {"!", "."} and not _single_case(t for _, c in pairs for t in c):
+    mixed = not _single_case(t for _, c in pairs for t in c)
+    if set(tail) & {"!", "."} and mixed:
         del last[len(last) - _capital_thanks(last):]
-    if len(first) > 1 and _is_please(first[0]):
+    if len(first) > 1 and _is_please(first[0]) and not (
+        mixed and first[1].text[:1].isupper()
+    ):
         first.pop(0)
-    if len(last) > 1 and _is_please(last[-1]):
-        last.pop()
     for _, clause in pairs:
         for i in range(len(clause) - 1, 1, -1):
             if _is_please(clause[i]) and clause[i - 1].text.lower() == "you" and (

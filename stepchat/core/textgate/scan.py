@@ -7,9 +7,9 @@ line break and the indentation after it are tokens, since code reads them). Lett
 digits of every script make words, digits in whatever form they are written (`10³` is not
 `103`, `½` is not `1/2`, `٣` is not `3`). Sentence punctuation (`. , ; : ! ? …` and the other
 scripts' full stops, commas and question marks) ends a clause and is dropped, but only where it
-cannot be an operator: see `_ends_clause`. Everything else is a symbol, one token per
-character with the marks and joiners that belong to it: maths, currency, arrows, emoji,
-brackets, quotes and `@ # _ ~ \\ | * ^`.
+cannot be an operator: see `_ends_clause`; `:` and (but in Greek) `;` always count. Everything
+else is a symbol, one token per character with the marks and joiners that belong to it:
+maths, currency, arrows, emoji, brackets, quotes and `@ # _ ~ \\ | * ^`.
 
 Inside backticks the text is one token, compared exactly. Inside quotes and brackets nothing
 is dropped as punctuation, and inside quotes the spacing counts too ("'a  b'" is not "'a b'").
@@ -23,8 +23,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-CLAUSE_MARKS = frozenset(".,;:!?…")
-"""Sentence punctuation that code and maths also use: dropped only where `_ends_clause` holds."""
+CLAUSE_MARKS = frozenset(".,!?…;")
+"""Sentence punctuation that code and maths also use: dropped only where `_ends_clause` holds.
+A colon is always meaning (`x: int`, "the : operator"), and so is a semicolon but after a
+Greek word, where it is the question mark (`a = 1; b = 2`)."""
 SCRIPT_MARKS = frozenset(
     "。，、；：！？｡､"  # CJK full-width and half-width
     "،؛؟۔"  # Arabic, Urdu
@@ -35,7 +37,7 @@ SCRIPT_MARKS = frozenset(
     "¿¡"  # Spanish inverted marks
 )
 """Sentence punctuation no code or formula uses: always dropped (outside quotes and code)."""
-SENTENCE_ENDS = frozenset(".!?…。！？｡؟۔।॥።፧။។៕")
+SENTENCE_ENDS = frozenset(".!?…;。！？｡؟۔।॥።፧။។៕")
 """Marks after which the next word starts a sentence (its capital says nothing)."""
 OPENERS = {"(": ")", "[": "]", "{": "}", "⟨": "⟩", "（": "）", "［": "］", "｛": "｝",
            "〈": "〉", "《": "》", "【": "】", "〔": "〕"}
@@ -77,6 +79,7 @@ def is_word_char(ch: str) -> bool:
 
 
 _ASCII_WORD = re.compile(r"[A-Za-z0-9]+")
+_NONSPACE = re.compile(r"\S")
 
 
 def _attached(ch: str) -> bool:
@@ -95,6 +98,8 @@ class _Scanner:
         self.text = text
         self.punctuation = punctuation
         self.opener = opener
+        self.has_small = text != text.upper()
+        """Whether the text has small letters: only then does a capital start a sentence."""
         self.scan = Scan([[]], [""])
         self.closers: list[str] = []
         self.in_quote = 0
@@ -206,14 +211,15 @@ class _Scanner:
         return j
 
     def _ends_clause(self, run: str, after: int) -> bool:
-        """Whether a run of `. , ; : ! ? …` is sentence punctuation here, not an operator.
+        """Whether a run of `. , ! ? … ;` is sentence punctuation here, not an operator.
 
         It is when it ends a word and is followed by whitespace or the end, outside quotes and
-        brackets; a `?`, `!`, `.` or `…` after a single letter is kept (`a?` in a pattern,
-        `n!`), and so is `!` after a digit or a closing bracket (`5!`, `(n+1)!`). Before more
-        text, a full stop, `?`, `!` or `…` (or any mark after a closing bracket or quote,
-        `[a-z]? b`) ends a sentence only when the next word starts like one: a capital in a
-        text that also has small letters, a digit, or a script without case; `ab? match`
+        brackets. Kept: `?`, `!`, `.` or `…` after a single letter (`a?` in a pattern, `n!`);
+        `!` after a digit or a closing bracket (`5!`, `(n+1)!`); a comma between digits
+        (`2, 3` is a tuple in Python); `;` but after a Greek word (its question mark). Before
+        more text, a full stop, `?`, `!`, `…` or `;` (or any mark after a closing bracket or
+        quote, `[a-z]? b`) ends a sentence only when the next word starts like one: a capital
+        in a text that also has small letters, a digit, or a script without case; `ab? match`
         keeps its `?`. A greeting that opens the request ends at its mark whatever follows
         ("hello! how many…").
         """
@@ -225,7 +231,9 @@ class _Scanner:
         before = self.previous()
         if before is None:
             return False
-        enders = set(run) & {".", "!", "?", "…"}
+        enders = set(run) & {".", "!", "?", "…", ";"}
+        if ";" in run and not (before.kind == "word" and _greek(before.text[-1])):
+            return False
         if before.kind == "word":
             if enders and len(before.text) == 1 and before.text.isalpha():
                 return False
@@ -233,22 +241,24 @@ class _Scanner:
                 return False
         elif before.kind != "symbol" or before.text not in _CLOSERS or "!" in run:
             return False
-        rest = text[after:].lstrip()
-        if not rest:
+        nonspace = _NONSPACE.search(text, after)
+        if nonspace is None:
             return True
+        if "," in run and nonspace.group(0).isdigit() and before.text[-1].isdigit():
+            return False
         if before.kind == "word" and len(self.scan.clauses) == 1 and self.opener(
             tuple(t.text.lower() for t in self.scan.clauses[0])
         ):
             return True
         if not enders:
             return True
-        first = rest[0]
+        first = nonspace.group(0)
         if first.isdigit():
             return True
         if not first.isalpha():
             return False
         if first.isupper():
-            return any(c.islower() for c in text)  # in capitals throughout, a capital says nothing
+            return self.has_small  # in capitals throughout, a capital says nothing
         return not first.islower()
 
     def _end_clause(self, mark: str) -> None:
@@ -303,6 +313,10 @@ class _Scanner:
         before = text[i - 1] if i else " "
         after = text[i + 1] if i + 1 < len(text) else " "
         return not is_word_char(before) and not after.isspace()
+
+
+def _greek(ch: str) -> bool:
+    return unicodedata.name(ch, "").startswith("GREEK")
 
 
 _CLOSERS = frozenset(OPENERS.values()) | frozenset(QUOTES.values()) | {'"', "'"}
