@@ -142,8 +142,8 @@ def _in_order(tokens: Sequence[Token], keys: Sequence[str], wanted: Counter[str]
 def _negated_prefix(x: str, y: str) -> bool:
     """`safe`/`unsafe`, `able`/`disable`, `legal`/`illegal`: one word negates the other."""
     short, long = sorted((x, y), key=len)
-    return any(long == prefix + short for prefix in ("un", "in", "im", "il", "ir", "dis", "non",
-                                                      "de", "anti", "mis"))
+    prefixes = ("un", "in", "im", "il", "ir", "dis", "non", "de", "anti", "mis")
+    return len(short) >= 4 and any(long == prefix + short for prefix in prefixes)
 
 
 def _first_moved(

@@ -20,11 +20,16 @@ LEADING_CLAUSES = _phrases(
     "hey everyone,hi guys,hey guys,hi folks,hello folks,dear all,dear team",
     "good morning,good afternoon,good evening",
     "um,umm,uh,uhm,erm,hmm,ok,okay,alright,sorry,excuse me,please",
-    "quick question,quick one,one question,a quick question",
+    "sorry to bother you,silly question,dumb question,just wondering,i was wondering",
+    "just curious,out of curiosity",
 )
-"""A whole first clause that only greets, hesitates or announces the question ("Hi team,"
-"Um," "Quick question,"). A lone "Morning" or "Evening" is not here: "Evening, what should I
-eat?" asks about the evening."""
+"""A whole first clause that only greets or hesitates ("Hi team," "Um," "Sorry to bother
+you,"), ended by any mark but a colon: "Hello: how do you say it in French?" asks about
+"Hello". A lone "Morning" is one only as an exclamation (`EXCLAIMED`): "Evening, what should
+I eat?" asks about the evening."""
+INTRODUCTIONS = _phrases("quick question,quick one,one question,a quick question")
+"""A first clause that only announces the question, ended by any mark ("Quick question:")."""
+EXCLAIMED = _phrases("morning,afternoon,evening")
 
 TRAILING_CLAUSES = _phrases(
     "thanks,thank you,thanks a lot,thanks so much,thank you so much,many thanks",
@@ -47,6 +52,11 @@ CONTRACTIONS: dict[str, tuple[str, ...]] = {
 NOT_STEMS = frozenset({"do", "does", "did", "is", "are", "was", "were", "have", "has", "had",
                        "could", "would", "should", "must", "might", "need"})
 """Words whose "n't" is "not" ("doesn't" = "does not")."""
+UNMARKED = {f"{stem}nt": f"{stem}n't" for stem in (
+    "do", "does", "did", "is", "are", "was", "were", "have", "has", "had", "could", "would",
+    "should")} | {"whats": "what's", "thats": "that's"}
+"""Contractions typed without the apostrophe that are no other word ("doesnt", "whats";
+not "cant", "wont", "im", "its", "hes", "shes", which are words or names)."""
 IS_STEMS = frozenset({"what", "where", "who", "how", "when", "why", "that", "there", "here",
                       "it", "he", "she"})
 """Words whose "'s" is "is" ("what's"); every other "'s" is a possessive and stays."""
@@ -54,7 +64,8 @@ SUFFIXES = {"'re": "are", "'ve": "have", "'ll": "will", "'d": "would"}
 
 FRONTED = frozenset({"in", "on", "at", "for", "with", "using", "if", "when", "whenever",
                      "while", "before", "after", "during", "within", "without", "once",
-                     "unless", "until"})
+                     "unless", "until", "to", "near", "from", "about", "around", "since",
+                     "between"})
 """Words that open a clause which may stand first or last: "In Excel, how do I merge cells?"
 asks what "How do I merge cells in Excel?" asks. A first clause opened by any other word
 stays where it is ("Sort the list, remove duplicates" is not "Remove duplicates, sort the

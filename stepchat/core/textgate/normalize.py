@@ -16,13 +16,16 @@ from functools import cached_property, lru_cache
 from stepchat.core.textgate.lexicon import (
     ASKING,
     CONTRACTIONS,
+    EXCLAIMED,
     FRONTED,
+    INTRODUCTIONS,
     IS_STEMS,
     LEADING_CLAUSES,
     NOT_STEMS,
     PLEASE,
     SUFFIXES,
     TRAILING_CLAUSES,
+    UNMARKED,
 )
 from stepchat.core.textgate.scan import Token, scan
 
@@ -117,8 +120,7 @@ def reduce_text(text: str, options: GateOptions | None = None) -> Reduced:
 @lru_cache(maxsize=256)
 def _reduce(text: str, options: GateOptions) -> Reduced:
     """Remembered: a cached request is compared with each new one that finds it nearest."""
-    opener = LEADING_CLAUSES.__contains__ if options.courtesy else (lambda words: False)
-    scanned = scan(text, punctuation=options.punctuation, opener=opener)
+    scanned = scan(text, punctuation=options.punctuation, courtesy=options.courtesy)
     clauses: list[list[Token]] = scanned.clauses
     if options.contractions:
         clauses = [list(_expand(clause)) for clause in clauses]
@@ -167,10 +169,13 @@ def _expand(clause: Sequence[Token]) -> Iterable[Token]:
 
 def _contraction(word: str) -> tuple[str, ...] | None:
     lower = word.lower()
-    if not lower.isascii() or ("'" not in lower and lower != "cannot"):
+    if not lower.isascii() or ("'" not in lower and lower not in UNMARKED | CONTRACTIONS.keys()):
         return None
     shout = word.isupper()
     parts: tuple[str, ...] | None = None
+    if lower in UNMARKED:  # "doesnt" reads as "doesn't"
+        at = UNMARKED[lower].index("'")
+        word, lower = word[:at] + "'" + word[at:], UNMARKED[lower]
     if lower in CONTRACTIONS:
         head, *rest = CONTRACTIONS[lower]
         if shout:
@@ -212,10 +217,14 @@ def _strip_courtesy(
         _words(pairs[-1][1]) in TRAILING_CLAUSES
     ):
         pairs.pop()
-    while len(pairs) > 1 and _words(pairs[0][1]) in LEADING_CLAUSES:
+    stripped = False
+    while len(pairs) > 1 and _leading(pairs[0][1], pairs[1][0]):
         pairs.pop(0)
         pairs[0] = ("", pairs[0][1])
+        stripped = True
     first, last = pairs[0][1], pairs[-1][1]
+    if stripped and len(first) > 1 and _words(first[:1]) == ("but",):
+        first.pop(0)  # "Sorry to bother you, but how do I…"
     mixed = not _single_case(t for _, c in pairs for t in c)
     if set(tail) & {"!", "."} and mixed:
         del last[len(last) - _capital_thanks(last):]
@@ -232,6 +241,15 @@ def _strip_courtesy(
     first = pairs[0][1]
     first[0] = replace(first[0], start=first[0].kind == "word", joined=False)
     return pairs
+
+
+def _leading(clause: Sequence[Token], mark: str) -> bool:
+    """A first clause that only greets or announces; "Morning" only as an exclamation
+    ("Morning!", not "Morning, what should I eat?")."""
+    words = _words(clause)
+    return words in LEADING_CLAUSES or words in INTRODUCTIONS or (
+        words in EXCLAIMED and "!" in mark
+    )
 
 
 def _capital_thanks(clause: Sequence[Token]) -> int:

@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
+
+from stepchat.core.textgate.lexicon import INTRODUCTIONS, LEADING_CLAUSES, TRAILING_CLAUSES
 
 CLAUSE_MARKS = frozenset(".,!?…;")
 """Sentence punctuation that code and maths also use: dropped only where `_ends_clause` holds.
@@ -92,12 +93,10 @@ def _attached(ch: str) -> bool:
 class _Scanner:
     """One pass over the text, keeping the bracket and quote nesting it is in."""
 
-    def __init__(
-        self, text: str, punctuation: bool, opener: Callable[[tuple[str, ...]], bool]
-    ) -> None:
+    def __init__(self, text: str, punctuation: bool, courtesy: bool) -> None:
         self.text = text
         self.punctuation = punctuation
-        self.opener = opener
+        self.courtesy = courtesy
         self.has_small = text != text.upper()
         """Whether the text has small letters: only then does a capital start a sentence."""
         self.scan = Scan([[]], [""])
@@ -141,6 +140,9 @@ class _Scanner:
                 i = j
             elif self.punctuation and ch in CLAUSE_MARKS:
                 i = self._marks(i)
+            elif ch == ":" and self._introduced(i):
+                self._end_clause(":")
+                i += 1
             else:
                 i = self._symbol(i)
         return self.scan
@@ -221,7 +223,7 @@ class _Scanner:
         quote, `[a-z]? b`) ends a sentence only when the next word starts like one: a capital
         in a text that also has small letters, a digit, or a script without case; `ab? match`
         keeps its `?`. A greeting that opens the request ends at its mark whatever follows
-        ("hello! how many…").
+        ("hello! how many…"), and so does the sentence before closing thanks ("…? thanks").
         """
         text = self.text
         if self.guarded or self.in_quote:
@@ -246,8 +248,9 @@ class _Scanner:
             return True
         if "," in run and nonspace.group(0).isdigit() and before.text[-1].isdigit():
             return False
-        if before.kind == "word" and len(self.scan.clauses) == 1 and self.opener(
-            tuple(t.text.lower() for t in self.scan.clauses[0])
+        if self.courtesy and before.kind == "word" and (
+            (len(self.scan.clauses) == 1 and self._clause_words() in LEADING_CLAUSES)
+            or _words_of(text[after:]) in TRAILING_CLAUSES
         ):
             return True
         if not enders:
@@ -260,6 +263,18 @@ class _Scanner:
         if first.isupper():
             return self.has_small  # in capitals throughout, a capital says nothing
         return not first.islower()
+
+    def _clause_words(self) -> tuple[str, ...]:
+        return tuple(t.text.lower() for t in self.scan.clauses[-1])
+
+    def _introduced(self, i: int) -> bool:
+        """A colon after "Quick question" only announces what follows."""
+        after = i + 1
+        return (
+            self.courtesy and self.punctuation and not self.guarded and not self.in_quote
+            and (after == len(self.text) or self.text[after].isspace())
+            and self._clause_words() in INTRODUCTIONS
+        )
 
     def _end_clause(self, mark: str) -> None:
         self.scan.clauses.append([])
@@ -323,15 +338,18 @@ _CLOSERS = frozenset(OPENERS.values()) | frozenset(QUOTES.values()) | {'"', "'"}
 _QUOTE_CLOSERS = frozenset(QUOTES.values())
 
 
-def scan(
-    text: str,
-    *,
-    punctuation: bool = True,
-    opener: Callable[[tuple[str, ...]], bool] = lambda words: False,
-) -> Scan:
+def _words_of(rest: str) -> tuple[str, ...] | None:
+    """The words of a short rest of the text, in small letters, without end marks."""
+    if len(rest) > 40:
+        return None
+    return tuple(rest.lower().rstrip("".join(CLAUSE_MARKS) + " ").split())
+
+
+def scan(text: str, *, punctuation: bool = True, courtesy: bool = True) -> Scan:
     """The request's tokens in clauses; `punctuation=False` keeps every mark as a symbol.
 
-    `opener` says whether the words so far of the first clause make a greeting, which ends
-    at its mark even before a small letter."""
+    With `courtesy`, a greeting that opens the request ends at its mark even before a small
+    letter ("hi! how…"), so does a sentence before closing thanks ("…? thanks"), and a colon
+    after "Quick question" ends that clause."""
     normal = unicodedata.normalize("NFC", text).strip()
-    return _Scanner(normal, punctuation, opener).run()
+    return _Scanner(normal, punctuation, courtesy).run()
