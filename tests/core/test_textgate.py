@@ -146,3 +146,13 @@ def test_nothing_left_is_compared_as_written() -> None:
     """A request that is all courtesy keeps it: "Hi" is not "Hello", "Hi!" is "Hi"."""
     assert compare("Hi!", "hi").same
     assert not compare("Thanks!", "Hello!").same
+
+
+def test_the_docs_list_what_the_gate_forgives() -> None:
+    """docs/open-text.md's table names every entry of the closed list, and no other."""
+    from pathlib import Path
+
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "open-text.md").read_text()
+    table = docs.split("## What the gate forgives", 1)[1].split("\n\n")[2]
+    named = [row.split("|")[1].strip() for row in table.splitlines()[2:]]
+    assert named == [entry.name for entry in FORGIVEN]
