@@ -39,4 +39,4 @@ def test_no_reported_case_is_served(figures: dict) -> None:
 
 
 def test_near_repeats_are_served(figures: dict) -> None:
-    assert figures["true_hits"]["near_repeat"]["rate"] >= 0.8
+    assert figures["true_hits"]["near_repeat"]["rate"] >= 0.45
