@@ -30,12 +30,14 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from stepchat.core.pipeline import StepCache
 from stepchat.core.ports import Backend
-from stepchat.core.settings import PipelineSettings
 from stepchat.core.types import ChatMessage, Completion
+
+if TYPE_CHECKING:
+    from stepchat.core.pipeline import StepCache
+    from stepchat.core.settings import PipelineSettings
 
 T = TypeVar("T")
 
@@ -88,6 +90,10 @@ def engine_on(
 ) -> StepCache:
     """`base`'s engine (same embedder, store and clock) on another backend and, when given,
     other settings (a request's own system prompt)."""
+    # Imported here: the engine brings sympy and jsonschema, which the app loads only after
+    # its first paint (`stepchat.runtime.build_cache`), and the app imports this module.
+    from stepchat.core.pipeline import StepCache
+
     return StepCache(
         backend, base.embedder, base.store, settings=settings or base.settings, clock=base.clock
     )
