@@ -1,14 +1,16 @@
 """Prompts being answered or waiting their turn, and the work of answering one.
 
-A prompt goes first to the cache lane (`stepchat.engine_lanes`, the mechanism `stepchat
-serve` uses): the engine runs without the model, so a cache hit, the solver or values the
-prompt states answer it in milliseconds, in its place in the transcript, even while the
-model writes another answer. A prompt that needs the model waits its turn for the one
-model (one llama.cpp context), in the order sent; when its turn comes the engine serves it
-from the start with the model, so it also finds what the cache gained while it waited.
-Cache-lane attempts run one at a time in the order sent, so prompts reach the model's
-queue in that order too, and engine code never runs on two threads at once (the engine
-lock is let go only while the model generates).
+A prompt sent while the model is busy goes to the cache lane (`stepchat.engine_lanes`, the
+mechanism `stepchat serve` uses): the engine runs without the model, so a cache hit, the
+solver or values the prompt states answer it in milliseconds, in its place in the
+transcript, even while the model writes another answer. A prompt that needs the model
+waits its turn for the one model (one llama.cpp context), in the order sent; when its turn
+comes the engine serves it from the start with the model, so it also finds what the cache
+gained while it waited. With the model free and nobody waiting for it, a prompt goes
+straight to the model lane, which serves a hit as fast and a miss without looking it up
+twice. Cache-lane attempts run one at a time in the order sent, so prompts reach the
+model's queue in that order too; engine code never runs on two threads at once (the
+engine lock is let go only while the model generates).
 
 What each prompt is sent as the conversation so far:
 - On the model lane, the earlier turns answered when it runs (turns before it in the
@@ -127,11 +129,21 @@ class RequestQueue:
         return self.active or next(iter(self.checking), None)
 
     def next_check(self) -> ActiveRequest | None:
-        """The oldest request due on the cache lane, if the lane is free, marked as on it."""
+        """The oldest request due on the cache lane, if the lane is free, marked as on it.
+
+        When the model is free and nobody waits for it, the request goes straight to the
+        model lane instead: nothing is ahead of it there, and the engine would otherwise
+        look it up twice (once on each lane) before a miss reached the model."""
         if not self.checking or self.checking[0].lane is not None:
             return None
-        self.checking[0].lane = CACHE_LANE
-        return self.checking[0]
+        front = self.checking[0]
+        if self.active is None and not self.waiting:
+            self.checking.pop(0)
+            self.active = front
+            front.lane = MODEL_LANE
+        else:
+            front.lane = CACHE_LANE
+        return front
 
     def needs_model(self, request: ActiveRequest) -> None:
         """The cache lane could not answer `request`: it waits for the model."""
