@@ -16,6 +16,7 @@ from stepchat.config import Config
 from stepchat.core.pipeline import StepCache
 from stepchat.core.ports import FixedClock
 from stepchat.tui.app import StepchatApp, build_app
+from stepchat.tui.history import Turn
 from stepchat.tui.widgets.steps import AnswerView
 
 from .conftest import (
@@ -53,6 +54,16 @@ async def send(pilot: Any, prompt: str) -> None:
     await pilot.press("enter")
 
 
+async def solve_while_the_model_writes(pilot: Any, backend: PacedBackend) -> list[Turn]:
+    """Hold the model mid-answer to OPENER, send SOLVE, wait for its answer; the turns."""
+    await settle(pilot)
+    await send_until_paused(pilot, OPENER, backend)
+    await send(pilot, SOLVE)
+    turns = pilot.app.conversation.turns
+    await wait_until(pilot, lambda: turns[1].answer is not None)
+    return turns
+
+
 async def test_a_solver_request_is_answered_while_the_model_writes(
     config: Config, clock: FixedClock
 ) -> None:
@@ -62,11 +73,7 @@ async def test_a_solver_request_is_answered_while_the_model_writes(
     backend = PacedBackend(LONG, pause_at=3)
     app = build_app(solver_first(config), FakeLoader(backend=backend), clock, blink=False)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await send_until_paused(pilot, OPENER, backend)
-        await send(pilot, SOLVE)
-        turns = app.conversation.turns
-        await wait_until(pilot, lambda: turns[1].answer is not None)
+        turns = await solve_while_the_model_writes(pilot, backend)
 
         # The model is still held mid-answer: the equation did not wait for it.
         assert not backend.release.is_set() and turns[0].answer is None
@@ -131,11 +138,7 @@ async def test_escape_cancels_the_generation_not_the_answers_beside_it(
     loader = FakeLoader(backend=backend)
     app = build_app(solver_first(config), loader, clock, blink=False)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await send_until_paused(pilot, OPENER, backend)
-        await send(pilot, SOLVE)
-        turns = app.conversation.turns
-        await wait_until(pilot, lambda: turns[1].answer is not None)
+        turns = await solve_while_the_model_writes(pilot, backend)
         await pilot.press("escape")
         backend.release.set()
         await settle(pilot)
