@@ -76,7 +76,10 @@ def build_parser() -> argparse.ArgumentParser:
     evict = cache_sub.add_parser("evict", help="remove one entry, or all older than a duration")
     evict.add_argument("entry_id", nargs="?")
     evict.add_argument("--older-than", type=parse_duration, metavar="DURATION")
-    cache_sub.add_parser("clear", help="remove every entry")
+    clear = cache_sub.add_parser(
+        "clear", help="remove every entry (asks first; --yes for scripts)"
+    )
+    clear.add_argument("--yes", action="store_true", help="do not ask: remove every entry")
     cache_sub.add_parser("stats", help="entry count, size on disk, index kind")
     cache_sub.add_parser(
         "compact", help="rewrite the cache files now: evicted prompts leave no trace on disk"
@@ -174,6 +177,8 @@ def _ask(config: Config, args: argparse.Namespace) -> int:
         close_store(parts.store)
     except StoreError as exc:
         _warn(f"hit counts not saved: {exc}")
+    for note in parts.store.drain_notes():  # a shared cache's, from writing at the end
+        _warn(note)
     return 0
 
 
@@ -201,6 +206,8 @@ def _summary(entry: CacheEntry) -> str:
 
 
 def _cache(config: Config, args: argparse.Namespace) -> int:
+    if args.cache_command == "clear" and not args.yes and not sys.stdin.isatty():
+        return _fail("cache clear removes every entry: pass --yes to confirm")
     store = _open_store(config)
     action = args.cache_command
     if action == "list":
@@ -216,8 +223,7 @@ def _cache(config: Config, args: argparse.Namespace) -> int:
     if action == "evict":
         return _evict(store, args)
     if action == "clear":
-        _say(f"cleared {store.clear()} entries")
-        return 0
+        return _clear(store, config, confirmed=args.yes)
     if action == "compact":
         before = store.stats()["disk_bytes"]
         store.purge()
@@ -226,6 +232,22 @@ def _cache(config: Config, args: argparse.Namespace) -> int:
     stats = store.stats()
     for key, value in stats.items():
         _say(f"{key}: {value}")
+    return 0
+
+
+def _clear(store: MaintainedStore, config: Config, *, confirmed: bool) -> int:
+    """Remove every entry, after a yes on the terminal (or `--yes`)."""
+    if not confirmed:
+        count = store.count()
+        try:
+            reply = input(f"remove all {count} entries from {clean(config.cache_location)}? "
+                          "[y/N] ")
+        except EOFError:
+            reply = ""
+        if reply.strip().lower() not in ("y", "yes"):
+            _say("nothing removed")
+            return 1
+    _say(f"cleared {store.clear()} entries")
     return 0
 
 

@@ -22,6 +22,7 @@ from stepchat.core.events import (
     ignore_events,
 )
 from stepchat.core.ports import (
+    ANSWERS_ALONE,
     Backend,
     CancelToken,
     Clock,
@@ -33,7 +34,7 @@ from stepchat.core.ports import (
 )
 from stepchat.core.prompt import PromptError, clean_prompt
 from stepchat.core.settings import DEFAULT_SETTINGS, PipelineSettings
-from stepchat.core.tasks.base import Generation, Task, TaskHandler
+from stepchat.core.tasks.base import Generation, Task, TaskHandler, answers_alone
 from stepchat.core.tasks.registry import BUILT_IN, TaskKinds
 from stepchat.core.types import (
     CACHE_STEP,
@@ -165,6 +166,25 @@ class StepCache:
         )
         timings = Timings()
         _stop_if_cancelled(cancel)
+        alone = ANSWERS_ALONE.set(answers_alone(handler, task))
+        try:
+            return self._serve(handler, task, gen, timings, notes, total, reuse, store)
+        finally:
+            ANSWERS_ALONE.reset(alone)
+
+    def _serve(
+        self,
+        handler: TaskHandler[Any],
+        task: Task[Any],
+        gen: Generation,
+        timings: Timings,
+        notes: list[str],
+        total: _Stopwatch,
+        reuse: bool,
+        store: bool,
+    ) -> Answer:
+        """Route, answer, keep: the request after detection."""
+        on_event, cancel = gen.on_event, gen.cancel
         route = self._route(handler, task, timings, on_event) if reuse else _Route()
         _stop_if_cancelled(cancel)
         on_event(RouteEvent(route.announced, route.skip_reason, task.kind))
