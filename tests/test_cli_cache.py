@@ -86,7 +86,12 @@ def test_clear_asks_first(
     monkeypatch.setattr("sys.stdin.isatty", lambda: True)
     asked: list[str] = []
     for reply, removed in [("", False), ("n", False), ("yes", True)]:
-        monkeypatch.setattr("builtins.input", lambda text, r=reply: asked.append(text) or r)
+
+        def answer(text: str, given: str = reply) -> str:
+            asked.append(text)
+            return given
+
+        monkeypatch.setattr("builtins.input", answer)
         code, out, _ = run(capsys, "cache", "clear")
         assert (code, "cleared 1" in out) == ((0, True) if removed else (1, False))
     assert asked[0].startswith("remove all 1 entries from ") and asked[0].endswith("[y/N] ")
