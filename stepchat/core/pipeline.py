@@ -24,6 +24,7 @@ from stepchat.core.events import (
 from stepchat.core.ports import (
     ANSWERS_ALONE,
     Backend,
+    BackendError,
     CancelToken,
     Clock,
     Embedder,
@@ -392,9 +393,10 @@ class StepCache:
                 self.store.touch(route.entry.id, self.clock.now())
             if answer.verified is not False and _adds_information(route.reusing, gen):
                 answer.stored_entry = self._store(task, answer, route.vector, timings, on_event)
-        except StoreError as exc:
+        except (StoreError, BackendError) as exc:
             # The answer is computed and correct; a cache that cannot take it (a full disk,
-            # a read-only folder) must not throw it away. The caller shows the note.
+            # a read-only folder, a model whose tokenizer to count it with is missing) must
+            # not throw it away. The caller shows the note.
             answer.notes.append(f"the answer was not cached: {exc}")
 
 
