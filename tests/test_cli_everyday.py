@@ -248,13 +248,13 @@ def test_an_unknown_option_is_named_alone(
 
 
 def test_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
-    """`stepchat config | head -0`: the reader is gone before the first line."""
+    """`stepchat cache stats | head -0`: the reader is gone before the first line."""
     read, write = os.pipe()
     os.close(read)
     environ = {k: v for k, v in os.environ.items() if k != "STEPCHAT_CONFIG"}
     try:
         done = subprocess.run(
-            [sys.executable, "-m", "stepchat.cli", "config"], stdout=write,
+            [sys.executable, "-m", "stepchat.cli", "cache", "stats"], stdout=write,
             stderr=subprocess.PIPE, text=True, timeout=120,
             env={**environ, "STEPCHAT_HOME": str(tmp_path), "PYTHONPATH": str(ROOT)},
         )

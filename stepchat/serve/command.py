@@ -41,7 +41,8 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("--port", type=int, default=DEFAULT_PORT, help="port (default 8080)")
     parser.add_argument(
         "--model", dest="serve_models", action="append", metavar="ID",
-        help="model id from models.toml to serve; repeat for several (default: the default)",
+        help="model id to serve (`stepchat config` lists them); repeat for several "
+        "(default: the configured default)",
     )
     parser.add_argument(
         "--token-env", metavar="NAME",

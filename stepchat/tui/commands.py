@@ -49,7 +49,7 @@ def palette_commands(app: StepchatApp) -> Iterator[SystemCommand]:
     yield SystemCommand(
         "Cache inspector", "List, inspect and evict cached requests (F2)", app.action_inspector
     )
-    yield SystemCommand("Switch model", "Pick a model from models.toml (F3)", app.action_pick_model)
+    yield SystemCommand("Switch model", "Pick a model; add your own in config.toml (F3)", app.action_pick_model)
     yield SystemCommand(
         f"Turn cache reuse {_turn(app.reuse)}",
         "Serve answers from the cache when their steps check"
