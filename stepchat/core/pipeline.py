@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from stepchat.core.conversation import FOLLOW_UP_NOTE
 from stepchat.core.events import (
     DoneEvent,
     EventSink,
@@ -159,7 +160,7 @@ class StepCache:
         text, notes = clean_prompt(prompt)
         handler, task = self.detect(text)
         if history and not handler.self_contained and (reuse or store):
-            notes.append("a follow-up in a conversation: open text is not cached")
+            notes.append(FOLLOW_UP_NOTE)
             reuse = store = False
         gen = Generation(
             self.backend, self.settings, on_event, cancel, clock=self.clock,

@@ -26,6 +26,7 @@ from textual.screen import Screen
 from textual.worker import get_current_worker
 
 from stepchat.config import Config
+from stepchat.core.conversation import FOLLOW_UP_NOTE
 from stepchat.core.ports import Clock, SystemClock
 from stepchat.core.types import ChatMessage
 from stepchat.runtime import Parts, build_cache, close_store
@@ -45,6 +46,7 @@ from stepchat.tui.messages import (
 from stepchat.tui.requests import ActiveRequest, EitherEvent, RequestQueue, answer_request
 from stepchat.tui.sanitize import one_line
 from stepchat.tui.screens.chat import ChatScreen
+from stepchat.tui.system_prompt import with_system_prompt
 
 if TYPE_CHECKING:
     from stepchat.core.pipeline import StepCache
@@ -397,7 +399,7 @@ class ServingApp(App[int]):
         index = next((i for i, t in enumerate(turns) if t is active.turn), len(turns))
         spec = self.config.models.get(self.model_id)
         self.serve(
-            self.cache,
+            with_system_prompt(self.cache, self.conversation.system_prompt),
             active.request,
             active.prompt,
             earlier_turns(turns[:index]),
@@ -454,7 +456,8 @@ class ServingApp(App[int]):
         await active.view.finish(answer)
         for note in answer.notes:
             # e.g. "the answer was not cached: … No space left on device", "prompt truncated"
-            self.notify(note, severity="warning")
+            if note != FOLLOW_UP_NOTE:  # not a problem: the answer itself says why
+                self.notify(note, severity="warning")
         self._after(active)
 
     async def on_answer_failed(self, message: AnswerFailed) -> None:
