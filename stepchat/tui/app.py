@@ -52,7 +52,7 @@ class StepchatApp(ServingApp):
         Binding("f2", "inspector", "Cache"),
         Binding("f3", "pick_model", "Model"),
         Binding("ctrl+r", "retry_load", "Retry load"),
-        Binding("f1", "keys", "Keys"),
+        Binding("f1", "keys", "Keys", show=False),
         Binding("f5", "regenerate", "Regenerate", show=False),
     ]
 

@@ -57,4 +57,4 @@ class KeysScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="dialog", id="keys"):
             yield Label(Text("Keys"), classes="dialog-title", markup=False)
-            yield Static(keys_table(), markup=False)
+            yield Static(keys_table(), id="keys-table", markup=False)
