@@ -277,3 +277,37 @@ def test_a_missing_gguf_still_answers_what_the_solver_writes(
     assert err.count("\n") == 1 and "GGUF file not found: /nonexistent/model.gguf" in err
     assert cli.main(["ask", "Write a haiku about rain."]) == 2  # this one needs the model
     assert "GGUF file not found" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_a_terminal_sees_the_real_models_answer_stream_and_it_is_the_answer(
+    tmp_path: Path,
+) -> None:
+    """The bundled model behind a pseudo-terminal: what the terminal shows is exactly the
+    answer the cache then serves (`ask --json` of the same prompt is a hit with that text)."""
+    import pty
+
+    prompt = "Write one sentence about the sea."
+    environ = {k: v for k, v in os.environ.items() if k != "STEPCHAT_CONFIG"}
+    env = {**environ, "STEPCHAT_HOME": str(tmp_path), "PYTHONPATH": str(ROOT)}
+    leader, follower = pty.openpty()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "stepchat.cli", "ask", prompt], stdout=follower,
+        stderr=subprocess.PIPE, env=env,
+    )
+    os.close(follower)
+    chunks: list[bytes] = []
+    while True:
+        try:
+            chunk = os.read(leader, 4096)
+        except OSError:  # the terminal closed with the process
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    assert process.wait(timeout=600) == 0, process.stderr.read() if process.stderr else ""
+    os.close(leader)
+    shown = b"".join(chunks).decode().replace("\r\n", "\n")
+    again = run_cli(tmp_path, "ask", "--json", prompt)
+    record = json.loads(again.stdout)
+    assert record["path"] == "reuse-only" and shown == record["answer"] + "\n"
