@@ -152,3 +152,46 @@ def test_a_healthy_bucket_serves_solved_requests_once_open_and_keeps_no_copies(
     shared.count()  # an open-text request, or the server's warm-up, opened the bucket
     again = cache.answer(LINEAR)
     assert again.path == "reuse-only" and again.matched_entry is not None
+
+
+def test_the_probe_takes_any_answer_and_names_what_failed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A refusal (403) is an answer; a closed port and silence are not, each said plainly."""
+    import socket
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    from stepchat.core.ports import StoreError
+    from stepchat.store.location import CacheLocation
+
+    class Refusing(BaseHTTPRequestHandler):
+        def do_HEAD(self) -> None:
+            self.send_response(403)
+            self.end_headers()
+
+        def log_message(self, *_: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Refusing)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    bucket = CacheLocation.of(URI)
+    try:
+        monkeypatch.setenv("AWS_ENDPOINT_URL", f"http://127.0.0.1:{server.server_address[1]}")
+        bucket.probe(2.0)
+    finally:
+        server.shutdown()
+        server.server_close()
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+    monkeypatch.setenv("AWS_ENDPOINT_URL", f"http://127.0.0.1:{port}")
+    with pytest.raises(StoreError, match=rf"cannot reach http://127.0.0.1:{port}: .*refused"):
+        bucket.probe(2.0)
+    hole = BlackHole()
+    try:
+        monkeypatch.setenv("AWS_ENDPOINT_URL", hole.endpoint)
+        with pytest.raises(StoreError, match=rf"no answer from {hole.endpoint} within 0.5 s"):
+            bucket.probe(0.5)
+    finally:
+        hole.close()

@@ -21,6 +21,7 @@ from __future__ import annotations
 import os
 import re
 import socket
+import ssl
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
@@ -154,6 +155,8 @@ class CacheLocation:
             reason = exc.reason
         except OSError as exc:  # a timeout while reading the reply, a reset connection
             reason = exc
+        if isinstance(reason, ssl.SSLError):
+            return  # it answered the handshake; certificates are LanceDB's business
         if isinstance(reason, (TimeoutError, socket.timeout)):
             raise StoreError(f"cache store {self}: no answer from {where} within {seconds:g} s")
         detail = getattr(reason, "strerror", None) or str(reason)
