@@ -110,6 +110,14 @@ class StepchatApp(ServingApp):
         await self.chat.clear_transcript()
         self.refresh_savings()
 
+    def refresh_savings(self) -> None:
+        """The header says the chat's system prompt beside the model, when it has one of its
+        own, so a reopened chat shows what its answers are asked with."""
+        super().refresh_savings()
+        system = self.conversation.system_prompt
+        if system and self.chat.is_mounted:
+            self.chat.sub_title = f"{one_line(self.model_name)} · system: {one_line(system, 40)}"
+
     def action_system_prompt(self) -> None:
         """Set this chat's system prompt; it is saved with the conversation."""
         default = self.config.pipeline.system_prompt

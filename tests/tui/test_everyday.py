@@ -64,12 +64,15 @@ async def test_a_chats_system_prompt_reaches_the_model_scopes_the_cache_and_is_k
         sent = loader.backends[-1].calls[-1]
         assert (sent[0].role, sent[0].content) == ("system", "Answer like a pirate.")
         assert app.conversation.system_prompt == "Answer like a pirate."
+        assert app.chat.sub_title.endswith("· system: Answer like a pirate.")
         saved_id = app.conversation.id
         await pilot.press("ctrl+n")
         assert app.conversation.system_prompt is None  # a new chat: the configured one
+        assert "system:" not in app.chat.sub_title
         await app.open_conversation(saved_id)
         await settle(pilot)
         assert app.conversation.system_prompt == "Answer like a pirate."
+        assert app.chat.sub_title.endswith("· system: Answer like a pirate.")
         await ask(pilot, TEXT)  # a new question in the reopened chat: its prompt, its scope
         again = app.conversation.turns[-1].answer
         assert again is not None and FOLLOW_UP_NOTE in again.notes
