@@ -184,14 +184,28 @@ def _ask(home: Path, env: dict[str, str], prompt: str) -> dict[str, object]:
 def test_two_stepchat_processes_share_one_bucket_on_the_real_stack(
     bucket_uri: str, bucket_env: WeedServer, tmp_path: Path
 ) -> None:
-    """Real model, real MiniLM, real LanceDB in the bucket; two homes, one shared cache."""
+    """Real model, real MiniLM, real LanceDB in the bucket; two homes, one shared cache.
+
+    A request the model answers is found by the other process. An equation the solver
+    answers does not wait for the bucket in a one-shot ask (tests/test_bucket_black_hole.py):
+    the second process solves it too, writes no copy, and counts a hit on the first's entry.
+    """
     homes = [tmp_path / "alice", tmp_path / "bob"]
     for home in homes:
         (home / "config").mkdir(parents=True)
         (home / "config" / "config.toml").write_text(f'[cache]\nuri = "{bucket_uri}"\n')
+    question = "What is the capital of France? Answer in one sentence."
+    written = _ask(homes[0], bucket_env.env(), question)
+    assert written["stored_entry"] and written["path"] == "miss"
+    found = _ask(homes[1], bucket_env.env(), question)
+    assert found["path"] == "reuse-only" and found["matched_entry"] == written["stored_entry"]
+    assert found["answer"] == written["answer"]
+
     first = _ask(homes[0], bucket_env.env(), "Solve for x: 3x + 5 = 20. Show each step.")
-    assert first["stored_entry"] and first["matched_entry"] is None
+    assert first["stored_entry"] and first["path"] == "solver"
     second = _ask(homes[1], bucket_env.env(), "Solve for y: 3y + 5 = 20. Show each step.")
-    assert second["matched_entry"] == first["stored_entry"]  # found alice's entry
     assert str(second["answer"]).strip().splitlines()[-1] == "y = 5"
+    store = LanceStore(bucket_uri, 384, consistency_seconds=0.0)
+    linear = [e for e in store.entries() if e.task == TaskKind.LINEAR]
+    assert [(e.id, e.hits) for e in linear] == [(first["stored_entry"], 1)]
     assert not (homes[1] / "data" / "cache").exists()  # nothing went to bob's local disk

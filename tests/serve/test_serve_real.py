@@ -94,6 +94,8 @@ def home_env(home: Path) -> dict[str, str]:
 @pytest.fixture(scope="module")
 def local(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Target]:
     home = tmp_path_factory.mktemp("serve-local")
+    (home / "config").mkdir()
+    (home / "config" / "config.toml").write_text("")  # STEPCHAT_CONFIG names it: it must be there
     port = free_port()
     with running(serve_command(port, []), f"http://127.0.0.1:{port}/health", home / "log",
                  env=home_env(home)):
