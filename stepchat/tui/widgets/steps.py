@@ -25,6 +25,7 @@ from textual.widgets import Markdown, Static
 from textual.widgets.markdown import MarkdownStream
 
 from stepchat.core.conversation import FOLLOW_UP_NOTE, dropped_note
+from stepchat.core.cutoff import NOTE_START
 from stepchat.core.events import (
     DoneEvent,
     PipelineEvent,
@@ -106,6 +107,13 @@ def summary_line(answer: Answer) -> Text:
     return Text(line)
 
 
+def cut_off_line(answer: Answer) -> str:
+    """The line under an answer the token limit cut: the engine's own note, which names the
+    limit, so the app and `stepchat ask` say the same thing."""
+    note = next((n for n in answer.notes if n.startswith(NOTE_START)), None)
+    return f"✂ {note or NOTE_START + '; not cached'}"
+
+
 STREAM_INTERVAL = 0.05
 """Seconds between redraws of streamed text: 20 a second reads as live, and a model
 writing 80 tokens a second costs a quarter of the redraws."""
@@ -172,13 +180,16 @@ class AnswerView(Vertical, can_focus=True):
         if self.skip_reason:
             yield Static(plain(f"skip-reuse: {self.skip_reason}"), classes="skip", markup=False)
         for note in self.answer.notes if self.answer is not None else ():
-            yield Static(plain(note), classes="skip note", markup=False)
+            if not note.startswith(NOTE_START):  # a cut-off answer's line is below it
+                yield Static(plain(note), classes="skip note", markup=False)
         with Vertical(classes="steps"):
             yield from self._step_widgets()
         if self.partial:
             yield self._text_widget(self.partial, "partial")
         if self.answer is not None:
             yield Static(summary_line(self.answer), classes="summary", markup=False)
+            if self.answer.finish_reason == "length":
+                yield Static(Text(cut_off_line(self.answer)), classes="cutoff", markup=False)
         if self.error:
             yield Static(plain(f"⚠ {self.error}"), classes="error", markup=False)
         if self.cancelled and self.status_text != "cancelled":  # else the route line says it
