@@ -52,12 +52,16 @@ TEMPLATE = """\
 """
 
 
+DESCRIPTION = (
+    "Show where the config file (config.toml) is, the models in effect with the file each "
+    "came from, the path of every GGUF, and where the cache lives."
+)
+
+
 def register(subparsers: Any) -> argparse.ArgumentParser:
+    summary = "show the config file, the models and where each came from"
     parser: argparse.ArgumentParser = subparsers.add_parser(
-        "config",
-        help="show the config file, the models and where each came from",
-        description="Show where the config file (config.toml) is, the models in effect with "
-        "the file each came from, the path of every GGUF, and where the cache lives.",
+        "config", help=summary, description=DESCRIPTION
     )
     action = parser.add_mutually_exclusive_group()
     action.add_argument(
