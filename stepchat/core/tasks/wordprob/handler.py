@@ -65,6 +65,9 @@ class WordProblemHandler:
         self.similarity_floor = self.candidate_floor = min_similarity
         self._declined: dict[str, str] = {}
         """Why the last substitution for a prompt declined, for the note `patch` writes."""
+        self._recomputed: dict[str, list[str]] = {}
+        """The steps the last substitution wrote for a prompt: they hold for it as written
+        (the pipeline verifies them again, against the same cached request)."""
 
     @classmethod
     def from_settings(cls, settings: PipelineSettings) -> WordProblemHandler:
@@ -120,6 +123,8 @@ class WordProblemHandler:
         """A step holds as it is when recomputing leaves its text unchanged."""
         if cached is None:
             return [False] * len(steps)
+        if self._recomputed.pop(task.prompt, None) == [s.text for s in steps]:
+            return [True] * len(steps)
         try:
             outcome = self.recomputed(task, cached, steps)
         except (Declined, NotSame) as exc:
@@ -136,6 +141,7 @@ class WordProblemHandler:
             self._declined[task.prompt] = str(exc)
             return None
         self._declined.pop(task.prompt, None)
+        self._recomputed = {task.prompt: outcome.texts}
         return [
             Step(text, old.kind, old.key, old.origin, old.tokens)
             for text, old in zip(outcome.texts, steps, strict=True)

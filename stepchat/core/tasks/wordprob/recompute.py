@@ -223,7 +223,27 @@ class _Pass:
             self.corrections += 1
         self.roles[i] = _Role(old, new, frozenset({("result", i)}))
 
+    def _final_answer(self, i: int, atom: Atom) -> _Role | None:
+        """The last line stating only one number after the last computation states the
+        final answer: the last result, when it has that value ("#### 10")."""
+        numbers = [j for j, a in enumerate(self.sol.atoms) if a.kind == "num"]
+        step = self.sol.step_of[i]
+        if not self.results or numbers[-1] != i or step != len(self.sol.steps) - 1:
+            return None
+        if sum(1 for j in numbers if self.sol.step_of[j] == step) != 1 or i in self.place and (
+            self.statements[self.place[i][0]].links
+        ):
+            return None
+        last = max(self.results)
+        if self.sol.atoms[last].value != atom.value:
+            return None
+        role = self.roles[last]
+        return _Role(role.old, role.new, frozenset({("result", last)}))
+
     def _role(self, i: int, atom: Atom) -> _Role:
+        final = self._final_answer(i, atom)
+        if final is not None:
+            return final
         value = atom.value or Fraction(0)
         options: dict[tuple[Fraction, Fraction], set[tuple[str, int]]] = {}
         for k, slot in enumerate(self.slots):
@@ -273,8 +293,6 @@ class _Pass:
     def _check_constants(self, changed: set[int]) -> None:
         results = {self.sol.atoms[j].value for j in self.results}
         derived = _derived_forms([self.slots[k].old.value or Fraction(0) for k in changed])
-        pool = [(r.old, r.old != r.new) for r in self.roles.values() if r.sources]
-        pool += [(s.old.value or Fraction(0), s.changed) for s in self.slots]
         for i in self._constant_atoms():
             value = self.roles[i].old
             text = self.sol.atoms[i].text
@@ -282,8 +300,31 @@ class _Pass:
                 raise Declined(f"{text} is also a result of the solution")
             if value in derived:
                 raise Declined(f"{text} could be a changed value in another form")
-            if _one_step_from(value, pool):
-                raise Declined(f"{text} could be computed from the changed values")
+            in_computation = i in self.place and self.statements[self.place[i][0]].links
+            if in_computation:
+                continue
+            if self._beside_change(i):
+                raise Declined(f"{text} stands beside a changed value with no computation "
+                               "between them (rounded, or computed in words)")
+            if _one_step_from(value, self._nearby(i)):
+                raise Declined(f"{text} could be computed in words from the numbers before it")
+
+    def _beside_change(self, i: int) -> bool:
+        step = self.sol.step_of[i]
+        return any(
+            self.sol.step_of[j] == step and role.old != role.new
+            for j, role in self.roles.items() if j != i
+        )
+
+    def _nearby(self, i: int) -> list[tuple[Fraction, bool]]:
+        """The numbers written before atom `i` on its line and the line before: where a
+        result computed in words ("half of 20 is 10") takes its operands from."""
+        step = self.sol.step_of[i]
+        return [
+            (role.old, role.old != role.new)
+            for j, role in self.roles.items()
+            if j < i and step - 1 <= self.sol.step_of[j] <= step and role.sources
+        ]
 
     def _check_slot_uses(self, changed: set[int]) -> None:
         uses: dict[int, set[int]] = {k: set() for k in range(len(self.slots))}
@@ -315,6 +356,25 @@ class _Pass:
         for statement in self.statements:
             for part in statement.parts:
                 self._check_repeats(part)
+        self._check_result_uses()
+
+    def _check_result_uses(self) -> None:
+        """A changed result used by two later computations: the second use may be a
+        constant that happens to equal it (12 days a month, then 12 months a year)."""
+        uses: dict[int, set[int]] = {}
+        for i, role in self.roles.items():
+            if i in self.results or role.old == role.new or i not in self.place:
+                continue
+            statement = self.place[i][0]
+            if not self.statements[statement].links:
+                continue
+            for kind, j in role.sources:
+                if kind == "result":
+                    uses.setdefault(j, set()).add(statement)
+        for j, statements_ in uses.items():
+            if len(statements_) > 1:
+                raise Declined(f"{self.sol.atoms[j].text} is used by more than one later "
+                               "computation")
 
     def _check_repeats(self, part: Part) -> None:
         """One changed source twice in one expression (12 / 12): one may be a constant."""
