@@ -32,6 +32,14 @@ from stepchat.core.tasks.wordprob.solution import (
     statements,
 )
 
+CONVENTIONAL = frozenset(Fraction(v) for v in (
+    *range(2, 13), 14, 15, 16, 20, 24, 25, 28, 30, 31, 36, 40, 48, 50, 52, 60, 90, 100, 120,
+    144, 180, 360, 365, 366, 1000, 1024, 3600,
+))
+"""Values a solution often uses without any slot stating them (units of time, counting,
+percent, dozens, angles): a changed slot with such a value may be one of them where the
+solution uses it a second time, so only other values may be used by several computations."""
+
 IDENTITY_VALUES = (Fraction(0), Fraction(1))
 """A stated 0 or 1 looks exactly like the implicit ones ("the first hour", "1 x 15"), so a
 changed slot with such a value is never mapped."""
@@ -342,7 +350,7 @@ class _Pass:
                 raise Declined(f"{slot.old.text} is not used by the cached solution")
             if slot.old.value in IDENTITY_VALUES:
                 raise Declined(f"a stated {slot.old.text} reads like an implicit one")
-            if len(uses[k]) > 1:
+            if len(uses[k]) > 1 and slot.old.value in CONVENTIONAL:
                 raise Declined(f"{slot.old.text} is used by more than one computation")
         for k, slot in enumerate(self.slots):
             if k in mentioned:
@@ -372,7 +380,7 @@ class _Pass:
                 if kind == "result":
                     uses.setdefault(j, set()).add(statement)
         for j, statements_ in uses.items():
-            if len(statements_) > 1:
+            if len(statements_) > 1 and self.roles[j].old in CONVENTIONAL:
                 raise Declined(f"{self.sol.atoms[j].text} is used by more than one later "
                                "computation")
 
