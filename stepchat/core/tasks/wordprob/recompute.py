@@ -416,7 +416,8 @@ class _Pass:
                     raise Declined(f"{link!r} no longer holds with the new values")
         for i in self.results:
             role = self.roles[i]
-            if role.old.denominator == 1 and role.new.denominator != 1:
+            money = bool(self.sol.atoms[i].currency)
+            if role.old.denominator == 1 and role.new.denominator != 1 and not money:
                 raise Declined(f"{self.sol.atoms[i].text} was whole and would not be")
             if _sign(role.old) != _sign(role.new):
                 raise Declined(f"{self.sol.atoms[i].text} would change sign")

@@ -33,6 +33,8 @@ def render_number(atom: Atom, value: Fraction, sign: str, grouped_doc: bool, mar
     if needed is None or needed > MAX_DECIMALS:
         return None
     decimals = max(needed, atom.decimals)
+    if atom.currency and 0 < decimals < 2:
+        decimals = 2  # money is written in cents: 7.50, not 7.5
     scaled = abs(value) * 10 ** decimals
     digits = str(int(scaled)).rjust(decimals + 1, "0")
     whole, frac = (digits[:-decimals], digits[-decimals:]) if decimals else (digits, "")

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from stepchat.core.tasks.wordprob.atoms import Atom, atoms, decimal_mark
 from stepchat.core.tasks.wordprob.recompute import Slot
 
-MIN_NUMBERS = 2
-MIN_WORDS = 8
+MIN_NUMBERS = 1
+MIN_WORDS = 10
 MAX_CHARS = 4000
 QUESTION_MARKS = ("?", "？", "؟", ";")
 NOUN_CAPITALS = 0.2
