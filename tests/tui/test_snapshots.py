@@ -283,3 +283,34 @@ def test_answering_shows_cancel_key(snap_compare: Any, make_app: Any) -> None:
         assert snap_compare(make_app(FakeLoader([slow])), terminal_size=WIDE, run_before=run_before)
     finally:
         release.set()
+
+
+# ---- word problems --------------------------------------------------------------------------
+
+FOG = (
+    "A fog bank rolls in from the ocean to cover a city. It takes 10 minutes to cover every "
+    "3 miles of the city. If the city is 42 miles across, how many minutes will it take for "
+    "the fog bank to cover the whole city?"
+)
+FOG_SOLUTION = (
+    "The city will be covered in 42/3 = 14 intervals of 10 minutes.\n"
+    "Thus, it will take 14 * 10 = 140 minutes for the fog to cover the whole city.\n"
+    "#### 140"
+)
+
+
+def test_recomputed_word_problem(snap_compare: Any, make_app: Any) -> None:
+    """A word problem asked in a new chat after the model answered it with 10 minutes in
+    another: it states 20 minutes, and its three lines carry the teal '↻ recalc' badge (recomputed)
+    and read '42/3 = 14 intervals of 20 minutes', '14 * 20 = 280 minutes' and '#### 280';
+    the summary line says 'patched' with tokens saved, and the panel a 100% hit rate."""
+
+    async def run_before(pilot: Any) -> None:
+        await settle(pilot)
+        await ask(pilot, FOG)
+        await pilot.press("ctrl+n")
+        await settle(pilot)
+        await ask(pilot, FOG.replace("10 minutes", "20 minutes"))
+
+    app = make_app(FakeLoader([FOG_SOLUTION, "the model is not asked again"]))
+    assert snap_compare(app, terminal_size=WIDE, run_before=run_before)
