@@ -36,15 +36,14 @@ _CALCULATOR = re.compile(r"<<[^<>]*>>")
 TRAPS: dict[str, list[tuple[str, str]]] = {
     "eng": [("more", "fewer"), ("fewer", "more"), ("less", "more"), ("twice", "three times"),
             ("three times", "twice"), ("each", "in total"), ("in total", "each"),
-            ("left", "used"), ("used", "left"), ("half", "a third"), ("double", "triple")],
-    "spa": [("más", "menos"), ("menos", "más"), ("cada", "en total"), ("doble", "triple"),
-            ("mitad", "tercera parte")],
+            ("left", "used"), ("used", "left"), ("double", "triple")],
+    "spa": [("más", "menos"), ("menos", "más"), ("cada", "en total"), ("doble", "triple")],
     "deu": [("mehr", "weniger"), ("weniger", "mehr"), ("doppelt", "dreimal"),
-            ("insgesamt", "jeweils"), ("Hälfte", "Drittel")],
+            ("insgesamt", "jeweils")],
     "fra": [("plus", "moins"), ("moins", "plus"), ("chaque", "au total"),
-            ("double", "triple"), ("moitié", "tiers")],
+            ("double", "triple")],
     "dan": [("flere", "færre"), ("færre", "flere"), ("mere", "mindre"), ("hver", "i alt"),
-            ("dobbelt", "tredobbelt"), ("halvdelen", "tredjedelen")],
+            ("dobbelt", "tredobbelt")],
 }
 """Meaning words for traps, per language: the bench's own list; the rule has none."""
 
@@ -102,6 +101,8 @@ class Instantiator:
         return values
 
     def _line_kind(self, names: tuple[str, ...], expression: str) -> str:
+        if "multi_times" in expression:
+            return "other"  # "twice", "three times": meaning words, as the traps say
         value = [self.defaults.get(n) for n in names]
         if any(isinstance(as_number(v), (int, float)) and not isinstance(v, bool)
                for v in value):

@@ -202,7 +202,7 @@ class WordProblemHandler:
 def _recompute(texts: list[str], alignment: Alignment) -> Outcome:
     return recompute(
         texts, alignment.slots, alignment.mark, renames=alignment.renames,
-        currency=alignment.currency,
+        currency=alignment.currency, names=alignment.names,
     )
 
 

@@ -119,12 +119,21 @@ def recompute(
     *,
     renames: dict[str, str] | None = None,
     currency: dict[str, str] | None = None,
+    names: Sequence[str] = (),
 ) -> Outcome:
-    """The steps rewritten for the new slot values, or `Declined` with the reason."""
+    """The steps rewritten for the new slot values, or `Declined` with the reason.
+
+    `names` are the renamed words that are names (not number words): a solution with a
+    constant is not renamed, since a constant can depend on a word taken for a name
+    (Monday to Friday is 5 days; February has 28)."""
     solution = _Solution(steps, mark)
     pass_ = _Pass(solution, list(slots))
     pass_.run()
     pass_.check()
+    constants = pass_.constant_atoms()
+    if names and constants:
+        raise Declined(f"{names[0]!r} changed and {solution.atoms[constants[0]].text} is a "
+                       "constant that could depend on it")
     return pass_.outcome(renames or {}, currency or {})
 
 
@@ -292,7 +301,7 @@ class _Pass:
         if self.loose_links:
             raise Declined("a relation this reader cannot check")
 
-    def _constant_atoms(self) -> list[int]:
+    def constant_atoms(self) -> list[int]:
         return [
             i for i, role in self.roles.items()
             if not role.sources and i not in self.sol.labels
@@ -301,7 +310,7 @@ class _Pass:
     def _check_constants(self, changed: set[int]) -> None:
         results = {self.sol.atoms[j].value for j in self.results}
         derived = _derived_forms([self.slots[k].old.value or Fraction(0) for k in changed])
-        for i in self._constant_atoms():
+        for i in self.constant_atoms():
             value = self.roles[i].old
             text = self.sol.atoms[i].text
             if value in results:
@@ -446,7 +455,7 @@ class _Pass:
             texts.append(text)
         numbers = [i for i, a in enumerate(self.sol.atoms) if a.kind == "num"]
         final = self.roles[numbers[-1]].new if numbers else None
-        return Outcome(texts, self.corrections, len(self._constant_atoms()), final)
+        return Outcome(texts, self.corrections, len(self.constant_atoms()), final)
 
 
 def _derived_forms(values: Sequence[Fraction]) -> set[Fraction]:

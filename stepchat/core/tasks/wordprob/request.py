@@ -14,9 +14,11 @@ are never renamed), seen at least once in mid-sentence, where only a name is cap
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from fractions import Fraction
 
 from stepchat.core.tasks.wordprob.atoms import Atom, atoms, decimal_mark
+from stepchat.core.tasks.wordprob.numwords import common_reading, stated_values
 from stepchat.core.tasks.wordprob.recompute import Slot
 
 MIN_NUMBERS = 1
@@ -64,6 +66,8 @@ class Alignment:
     slots: tuple[Slot, ...]
     renames: dict[str, str]
     currency: dict[str, str]
+    names: tuple[str, ...] = ()
+    """The renamed words that are names (the others in `renames` are number words)."""
 
     @property
     def changes(self) -> int:
@@ -86,7 +90,9 @@ def align(cached: str, new: str, *extra: str) -> Alignment:
         raise NotSame(_first_difference(old_atoms, new_atoms))
     slots: list[Slot] = []
     renames: dict[str, str] = {}
+    names: set[str] = set()
     currency: dict[str, str] = {}
+    evidence = [atoms(text, mark) for text in extra] if extra else None
     for a, b in zip(old_atoms, new_atoms, strict=True):
         if a.kind == "num" and b.kind == "num":
             if a.form() != b.form():
@@ -94,15 +100,29 @@ def align(cached: str, new: str, *extra: str) -> Alignment:
             if a.currency != b.currency:
                 _consistent(currency, a.currency, b.currency, "currency")
             slots.append(Slot(a, b))
+        elif a.kind == "word" and b.kind == "word" and a.text == b.text:
+            # An unchanged number word still states a value the solution may use.
+            slots.extend(Slot(_as_number(a, v), _as_number(b, v))
+                         for v in sorted(stated_values(a.text)))
+        elif a.kind == "word" and b.kind == "word" and (
+            pair := common_reading(a.text, b.text)
+        ) is not None:
+            slots.append(Slot(_as_number(a, pair[0]), _as_number(b, pair[1])))
+            _consistent(renames, a.text, b.text, "number word")
         elif a.kind != b.kind or a.text != b.text:
             if not (a.is_title and b.is_title):
                 raise NotSame(f"the words changed: {a.text!r} -> {b.text!r}")
             _consistent(renames, a.text, b.text, "name")
+            names.add(a.text)
     for old in currency.values():
         if old in currency:
             raise NotSame("currency signs swapped")
-    _check_names(renames, old_atoms, new_atoms)
-    return Alignment(mark, tuple(slots), renames, currency)
+    _check_names({a: renames[a] for a in names}, old_atoms, new_atoms, evidence)
+    return Alignment(mark, tuple(slots), renames, currency, tuple(sorted(names)))
+
+
+def _as_number(word: Atom, value: int) -> Atom:
+    return replace(word, kind="num", value=Fraction(value))
 
 
 def _consistent(mapping: dict[str, str], old: str, new: str, what: str) -> None:
@@ -111,8 +131,13 @@ def _consistent(mapping: dict[str, str], old: str, new: str, what: str) -> None:
     mapping[old] = new
 
 
-def _check_names(renames: dict[str, str], old: Sequence[Atom], new: Sequence[Atom]) -> None:
-    """Renames are names: consistent both ways, and capitals mark names in this text."""
+def _check_names(
+    renames: dict[str, str], old: Sequence[Atom], new: Sequence[Atom],
+    evidence: list[list[Atom]] | None,
+) -> None:
+    """Renames are names: consistent both ways, capitals mark names in this text, and each
+    is written mid-sentence somewhere in the cached request or, given `evidence` (the
+    cached solution), there. Without evidence that last test waits for the solution."""
     if not renames:
         return
     if len(set(renames.values())) != len(renames):
@@ -125,10 +150,19 @@ def _check_names(renames: dict[str, str], old: Sequence[Atom], new: Sequence[Ato
     if _capital_share(old) > NOUN_CAPITALS or _capital_share(new) > NOUN_CAPITALS:
         raise NotSame("capitals do not mark names in this text: "
                       f"{next(iter(renames))!r} changed")
+    if evidence is None:
+        return
     mid = _mid_sentence_titles(old)
+    counts: dict[str, int] = {}
+    for text in [old, *evidence]:
+        for atom in text:
+            counts[atom.text] = counts.get(atom.text, 0) + 1
+    for text in evidence:
+        mid |= _mid_sentence_titles(text)
     for a in renames:
-        if a not in mid:
-            raise NotSame(f"{a!r} changed and is never written as a name mid-sentence")
+        if a not in mid and counts.get(a, 0) < 2:
+            raise NotSame(f"{a!r} changed and is written once, at a sentence start: "
+                          "nothing shows it is a name")
 
 
 def _mid_sentence(items: Sequence[Atom], i: int) -> bool:
