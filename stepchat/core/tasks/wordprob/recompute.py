@@ -462,7 +462,7 @@ def _derived_forms(values: Sequence[Fraction]) -> set[Fraction]:
     """Other written forms of changed values a solution may use without naming the slot."""
     forms: set[Fraction] = set()
     for v in values:
-        forms.update({v * 100, v / 100, 100 - v})
+        forms.update({v, v * 100, v / 100, 100 - v})
         if v:
             forms.add(1 / v)
         if v.denominator != 1:
