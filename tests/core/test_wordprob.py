@@ -129,7 +129,7 @@ def test_number_words_are_slots_in_several_languages() -> None:
 
 def test_an_unchanged_number_word_makes_an_equal_digit_ambiguous() -> None:
     cached = "Ana buys three boxes with 5 pens in each and 3 spare pens. How many pens?"
-    with pytest.raises(Declined, match="^3 fits two roles"):
+    with pytest.raises(Declined, match=r"^3 fits two roles"):
         recompute(cached, "3 * 5 = 15\n15 + 3 = 18\n#### 18", cached.replace("3 spare",
                                                                              "4 spare"))
 

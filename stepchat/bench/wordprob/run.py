@@ -150,7 +150,10 @@ def table_md(summary: dict[str, Any]) -> str:
                 if row is None:
                     continue
                 n = row["requests"]
-                pct = (lambda v, n=n: f"{v} ({100 * v / n:.0f}%)" if n else str(v))
+
+                def pct(v: int, n: int = n) -> str:
+                    return f"{v} ({100 * v / n:.0f}%)" if n else str(v)
+
                 right = "–" if kind == "trap" else str(row["right"])
                 wrong = "–" if kind == "trap" else str(row["wrong"])
                 ms = ("–" if row["local_ms_p50"] is None

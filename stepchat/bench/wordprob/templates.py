@@ -64,7 +64,7 @@ class TemplateSource:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        if path.suffix == ".whl" or zipfile.is_zipfile(path) and path.is_file():
+        if path.suffix == ".whl" or (zipfile.is_zipfile(path) and path.is_file()):
             self._zip: zipfile.ZipFile | None = zipfile.ZipFile(path)
             self._names = [n for n in self._zip.namelist() if n.startswith(DATA_PREFIX)]
         elif path.is_dir():
@@ -276,7 +276,7 @@ def format_value(value: Any) -> str:
         return str(value)
     if isinstance(value, float):
         if math.isfinite(value) and abs(value - round(value)) < 1e-9:
-            return str(int(round(value)))
+            return str(round(value))
         text = f"{value:.6f}".rstrip("0").rstrip(".")
         return text
     if isinstance(value, Fraction):

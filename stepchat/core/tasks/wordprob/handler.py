@@ -219,10 +219,7 @@ def answer_holds(text: str) -> bool:
     reading = statements(found)
     if not reading.checkable:
         return False
-    for statement in reading.statements:
-        if not _statement_holds(statement, found):
-            return False
-    return True
+    return all(_statement_holds(statement, found) for statement in reading.statements)
 
 
 def _statement_holds(statement: Any, found: Sequence[Any]) -> bool:

@@ -202,11 +202,9 @@ class _Pass:
         number of a part that carries a running total on (5 * 3 = 15 + 2 = 17)."""
         for k in range(1, len(statement.parts)):
             part, before = statement.parts[k], statement.parts[k - 1]
-            if statement.links[k - 1] != "=" or before.lone and k == 1:
+            if statement.links[k - 1] != "=" or (before.lone and k == 1):
                 continue
-            if part.lone:
-                self.results[part.numbers[0]] = before
-            elif self._running(before, part):
+            if part.lone or self._running(before, part):
                 self.results[part.numbers[0]] = before
 
     def _running(self, before: Part, part: Part) -> bool:
@@ -247,9 +245,9 @@ class _Pass:
         step = self.sol.step_of[i]
         if not self.results or numbers[-1] != i or step != len(self.sol.steps) - 1:
             return None
-        if sum(1 for j in numbers if self.sol.step_of[j] == step) != 1 or i in self.place and (
+        if sum(1 for j in numbers if self.sol.step_of[j] == step) != 1 or (i in self.place and (
             self.statements[self.place[i][0]].links
-        ):
+        )):
             return None
         last = max(self.results)
         if self.sol.atoms[last].value != atom.value:

@@ -169,9 +169,8 @@ def _mid_sentence(items: Sequence[Atom], i: int) -> bool:
     if i == 0:
         return False
     before = items[i - 1]
-    if before.kind == "mark" and (before.text in _SENTENCE_END or before.text in "\"“”«»'‘’"):
-        return False
-    return True
+    return not (before.kind == "mark" and (
+        before.text in _SENTENCE_END or before.text in "\"“”«»'‘’"))
 
 
 def _mid_sentence_titles(items: Sequence[Atom]) -> set[str]:

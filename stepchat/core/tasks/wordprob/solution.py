@@ -160,10 +160,9 @@ def _skip_unit(atoms: Sequence[Atom], i: int) -> int:
     n = len(atoms)
     while i < n:
         kind = atoms[i].kind
-        if kind == "word" and not (atoms[i].text in ("x", "X") and i + 1 < n
-                                   and atoms[i + 1].kind in ("num", "lp")):
-            i += 1
-        elif kind == "op" and i + 1 < n and atoms[i + 1].kind == "word":
+        times = atoms[i].text in ("x", "X") and i + 1 < n and atoms[i + 1].kind in ("num", "lp")
+        unit_op = kind == "op" and i + 1 < n and atoms[i + 1].kind == "word"
+        if (kind == "word" and not times) or unit_op:
             i += 1
         elif kind == "lp" and i + 2 < n and atoms[i + 1].kind == "word" and (
             atoms[i + 2].kind == "rp"
