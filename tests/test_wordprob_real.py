@@ -17,19 +17,10 @@ from stepchat.core.pipeline import StepCache
 from stepchat.core.tasks.wordprob.handler import answer_holds
 from stepchat.core.types import StepStatus
 from stepchat.runtime import load_backend, load_embedder, load_store
+from tests.wordprob_cases import FOG, FOG_SOLUTION
 
 pytestmark = pytest.mark.slow
 
-FOG = (
-    "A fog bank rolls in from the ocean to cover a city. It takes 10 minutes to cover every "
-    "3 miles of the city. If the city is 42 miles across, how many minutes will it take for "
-    "the fog bank to cover the whole city?"
-)
-FOG_SOLUTION = (
-    "The city will be covered in 42/3 = 14 intervals of 10 minutes.\n"
-    "Thus, it will take 14 * 10 = 140 minutes for the fog to cover the whole city.\n"
-    "#### 140"
-)
 PROBLEMS = [
     FOG,
     "Tom has 12 apples and buys 5 bags with 4 apples in each bag. How many apples does "

@@ -17,17 +17,7 @@ from stepchat.core.tasks.wordprob.request import NotSame
 from stepchat.core.types import CachePath, StepStatus
 from stepchat.embed.hashed import HashedEmbedder
 from stepchat.store.memory import MemoryStore
-
-FOG = (
-    "A fog bank rolls in from the ocean to cover a city. It takes 10 minutes to cover every "
-    "3 miles of the city. If the city is 42 miles across, how many minutes will it take for "
-    "the fog bank to cover the whole city?"
-)
-FOG_SOLUTION = (
-    "The city will be covered in 42/3 = 14 intervals of 10 minutes.\n"
-    "Thus, it will take 14 * 10 = 140 minutes for the fog to cover the whole city.\n"
-    "#### 140"
-)
+from tests.wordprob_cases import FOG, FOG_SOLUTION
 
 
 def recompute(cached: str, solution: str, new: str) -> list[str]:

@@ -14,6 +14,7 @@ from stepchat.core.events import RouteEvent, StepEvent, TokenEvent
 from stepchat.core.ports import BackendError
 from stepchat.core.types import Answer, AnswerStep, CachePath, StepStatus, TaskKind
 from stepchat.tui.widgets.steps import AnswerView
+from tests.wordprob_cases import FOG, FOG_SOLUTION
 
 from .conftest import LINEAR_REPLIES, FakeLoader, ask, settle
 
@@ -287,16 +288,6 @@ def test_answering_shows_cancel_key(snap_compare: Any, make_app: Any) -> None:
 
 # ---- word problems --------------------------------------------------------------------------
 
-FOG = (
-    "A fog bank rolls in from the ocean to cover a city. It takes 10 minutes to cover every "
-    "3 miles of the city. If the city is 42 miles across, how many minutes will it take for "
-    "the fog bank to cover the whole city?"
-)
-FOG_SOLUTION = (
-    "The city will be covered in 42/3 = 14 intervals of 10 minutes.\n"
-    "Thus, it will take 14 * 10 = 140 minutes for the fog to cover the whole city.\n"
-    "#### 140"
-)
 
 
 def test_recomputed_word_problem(snap_compare: Any, make_app: Any) -> None:
