@@ -31,18 +31,14 @@ from stepchat.core.tasks.wordprob.solution import (
     holds,
     statements,
 )
-
-CONVENTIONAL = frozenset(Fraction(v) for v in (
-    *range(2, 13), 14, 15, 16, 20, 24, 25, 28, 30, 31, 36, 40, 48, 50, 52, 60, 90, 100, 120,
-    144, 180, 360, 365, 366, 1000, 1024, 3600,
-))
-"""Values a solution often uses without any slot stating them (units of time, counting,
-percent, dozens, angles): a changed slot with such a value may be one of them where the
-solution uses it a second time, so only other values may be used by several computations."""
-
-IDENTITY_VALUES = (Fraction(0), Fraction(1))
-"""A stated 0 or 1 looks exactly like the implicit ones ("the first hour", "1 x 15"), so a
-changed slot with such a value is never mapped."""
+from stepchat.core.tasks.wordprob.values import (
+    CONVENTIONAL,
+    IDENTITY_VALUES,
+    derived_forms,
+    one_step_from,
+    order,
+    sign,
+)
 
 
 class Declined(Exception):
@@ -307,7 +303,7 @@ class _Pass:
 
     def _check_constants(self, changed: set[int]) -> None:
         results = {self.sol.atoms[j].value for j in self.results}
-        derived = _derived_forms([self.slots[k].old.value or Fraction(0) for k in changed])
+        derived = derived_forms([self.slots[k].old.value or Fraction(0) for k in changed])
         for i in self.constant_atoms():
             value = self.roles[i].old
             text = self.sol.atoms[i].text
@@ -321,7 +317,7 @@ class _Pass:
             if self._beside_change(i):
                 raise Declined(f"{text} stands beside a changed value with no computation "
                                "between them (rounded, or computed in words)")
-            if _one_step_from(value, self._nearby(i)):
+            if one_step_from(value, self._nearby(i)):
                 raise Declined(f"{text} could be computed in words from the numbers before it")
 
     def _beside_change(self, i: int) -> bool:
@@ -363,7 +359,7 @@ class _Pass:
             if k in mentioned:
                 continue
             for other in self.slots:
-                if _order(slot.old.value, other.old.value) != _order(
+                if order(slot.old.value, other.old.value) != order(
                     slot.new.value, other.new.value
                 ):
                     raise Declined(f"{slot.old.text}, unused by the solution, changed order "
@@ -426,7 +422,7 @@ class _Pass:
             money = bool(self.sol.atoms[i].currency)
             if role.old.denominator == 1 and role.new.denominator != 1 and not money:
                 raise Declined(f"{self.sol.atoms[i].text} was whole and would not be")
-            if _sign(role.old) != _sign(role.new):
+            if sign(role.old) != sign(role.new):
                 raise Declined(f"{self.sol.atoms[i].text} would change sign")
 
     # ------------------------------------------------------------------ output
@@ -454,41 +450,3 @@ class _Pass:
         numbers = [i for i, a in enumerate(self.sol.atoms) if a.kind == "num"]
         final = self.roles[numbers[-1]].new if numbers else None
         return Outcome(texts, self.corrections, len(self.constant_atoms()), final)
-
-
-def _derived_forms(values: Sequence[Fraction]) -> set[Fraction]:
-    """Other written forms of changed values a solution may use without naming the slot."""
-    forms: set[Fraction] = set()
-    for v in values:
-        forms.update({v, v * 100, v / 100, 100 - v})
-        if v:
-            forms.add(1 / v)
-        if v.denominator != 1:
-            forms.update({Fraction(v.numerator), Fraction(v.denominator), 1 - v})
-    return forms
-
-
-def _one_step_from(value: Fraction, pool: Sequence[tuple[Fraction, bool]]) -> bool:
-    """Whether `value` is one operation on two pool values, one of which changes."""
-    values = {v for v, _ in pool}
-    changing = {v for v, moves in pool if moves}
-    for a in changing:
-        candidates = {value - a, a - value, value + a}
-        if a:
-            candidates.add(value / a)
-        if value:
-            candidates.add(a / value)
-        candidates.add(value * a)
-        if candidates & values:
-            return True
-    return False
-
-
-def _sign(value: Fraction) -> int:
-    return (value > 0) - (value < 0)
-
-
-def _order(a: Fraction | None, b: Fraction | None) -> int:
-    if a is None or b is None:
-        return 0
-    return (a > b) - (a < b)
