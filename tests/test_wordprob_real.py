@@ -7,6 +7,7 @@ a stored solution is recomputed through the real embedder and LanceDB store.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -33,7 +34,8 @@ def test_bundled_model_answers_are_stored_only_when_their_arithmetic_holds(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("STEPCHAT_HOME", str(tmp_path))
-    config = load_config()
+    # One thread: llama.cpp's threads wait on each other when the cores are shared.
+    config = replace(load_config(), threads=1)
     backend = load_backend(config)
     embedder = load_embedder()
     store = load_store(tmp_path / "cache", embedder.dim)
