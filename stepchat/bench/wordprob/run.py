@@ -102,6 +102,12 @@ def run_language(
             served = arm.serve(request.prompt)
             right = None if request.answer is None else is_right(
                 served.text, request.answer, request.language)
+            if request.answer is not None and not is_right(
+                request.solution, request.answer, request.language
+            ):
+                # The template's own solution disagrees with its #answer (a translation
+                # slip such as Danish 0026's `time_period == "week"`): nothing to judge.
+                right = None
             judged = Judged(name, request.language, request.template, request.kind, request.id,
                             served.from_cache, right, served.tokens, served.local_ms,
                             served.corrections, served.note)
@@ -125,6 +131,7 @@ def summarise(judged: Sequence[Judged]) -> dict[str, Any]:
             "served": len(served),
             "served_right": sum(1 for j in served if j.right),
             "served_wrong": sum(1 for j in served if j.right is False or j.kind == "trap"),
+            "unjudged": sum(1 for j in items if j.right is None and j.kind != "trap"),
             "declined": len(items) - len(served),
             "right": sum(1 for j in items if j.right),
             "wrong": sum(1 for j in items if j.right is False),
