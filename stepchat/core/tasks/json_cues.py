@@ -35,6 +35,7 @@ from stepchat.core.tasks.json_words import (
     NUMBER,
     PROPN,
     Value,
+    ambiguous_number,
     inside,
     list_at,
     number_at,
@@ -315,6 +316,8 @@ class Reader:
         for pattern, cls in _COMPILED_UNITS:
             for m in pattern.finditer(self.text):
                 raw = m.group("n")
+                if ambiguous_number(raw):
+                    continue
                 value = Value(raw, number_value(raw), m.start("n"), m.end("n"), "number")
                 if cls == "YEAR" and not 1000 <= value.value <= 2100:
                     continue

@@ -11,13 +11,22 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-UPPER = "A-ZÀ-ÖØ-ÞĀ-Ž"
-_CAP = rf"(?:(?:[{UPPER}]\.){{1,4}}(?=[ \t]*[{UPPER}])|[{UPPER}][\w'’\-]*)"
+UPPER = "A-ZÀ-ÖØ-ÞĀ-ŽΑ-ΩЀ-Я"
+CASELESS = "\u0590-\u06ff\u0900-\u0e7f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"
+"""Scripts without capitals (Hebrew, Arabic, Indic, Thai, kana, CJK, Hangul): a word in one
+of them is a name wherever a capitalised word would be (`李雷`)."""
+_WHOLE = r"(?![+#]|\.\w)"
+"""A name ends its token: `C` is not read out of `C++`, nor `Next` out of `Next.js`."""
+_CAP = (rf"(?:(?:[{UPPER}]\.){{1,4}}(?=[ \t]*[{UPPER}])|[{UPPER}{CASELESS}][\w'’\-]*+{_WHOLE})")
 _PARTICLE = r"(?:de|da|do|dos|das|du|del|della|di|van|von|der|den|la|le|el|al|bin|ibn|y)"
 PROPN = rf"{_CAP}(?:[ \t]+(?:{_PARTICLE}[ \t]+){{0,2}}{_CAP}){{0,5}}"
 """A name of up to six capitalised words, with particles between (`Daphne du Maurier`)."""
-NUMBER = r"(?:-?\d{1,3}(?:,\d{3}){1,6}(?:\.\d{1,12})?|-?\d{1,18}(?:\.\d{1,12})?)(?![\d,.]\d)"
-"""A number a person would state; a longer run of digits is not read as one (nor converted)."""
+NUMBER = (r"(?<!\d)(?<!\d[.,])(?:-?\d{1,3}(?:,\d{3}){2,6}+|-?\d{1,18}+(?:\.\d{1,12}+)?+)"
+          r"(?![\d,.]\d)")
+"""A number a person would state; a longer run of digits is not read as one (nor converted).
+Commas group thousands only in two or more groups (`2,700,000`); `1,000` could be one
+thousand or one, and a grouped number with decimals (`1,000.50`, `1.000,50`) is written
+differently in different countries, so neither is read (see `ambiguous_number`)."""
 
 _PROPN = re.compile(PROPN)
 _NUMBER = re.compile(rf"(?<![\w.\-/])(?:{NUMBER})(?![\w\-/]|[.,]\d)")
@@ -36,6 +45,8 @@ DATE = re.compile(
 )
 _IDENT = re.compile(r"[A-Za-z][\w.\-]*[\d_\-][\w\-]*|[a-z]{2,}\d+|[a-z][\w\-]*(?:\.[\w\-]+)+")
 """Handles, codes, ids and hosts: `jdoe_1`, `bob42`, `acme-corp`, `AB-123`, `db.internal`."""
+_SYMBOLIC = re.compile(r"\.?[A-Za-z][\w\-]*(?:\.[A-Za-z][\w\-]*)*(?:\+\+|\+|#)?(?![\w+#]|\.\w)")
+"""Names written with symbols, read whole: `C++`, `C#`, `F#`, `.NET`, `Next.js`, `Node.js`."""
 _WORD = re.compile(r"[a-z][a-z'\-]*")
 _BOOL = re.compile(r"(?i:true|false|yes|no)\b")
 _END = re.compile(
@@ -80,6 +91,12 @@ class Value:
     kind: str  # propn, number, quoted, email, date, ident, word, bool, list
 
 
+def ambiguous_number(raw: str) -> bool:
+    """`1.000` or `2.500`: a dot before exactly three digits groups thousands in much of
+    the world and marks decimals in the rest, so the number is not guessed."""
+    return re.fullmatch(r"-?[1-9]\d{0,2}\.\d{3}", raw) is not None
+
+
 def number_value(text: str) -> int | float:
     clean = text.replace(",", "")
     return float(clean) if "." in clean else int(clean)
@@ -120,7 +137,7 @@ def propn_at(text: str, pos: int) -> Value | None:
 
 def number_at(text: str, pos: int) -> Value | None:
     m = _NUMBER.match(text, pos)
-    if not m:
+    if not m or ambiguous_number(m.group(0)):
         return None
     if re.match(r"-?0\d", m.group(0)):  # a code with leading zeros (`02139`) stays text
         return Value(m.group(0), m.group(0), m.start(), m.end(), "ident")
@@ -167,6 +184,9 @@ def scalar_at(text: str, pos: int, *, words: bool = False, bools: bool = False) 
     name = propn_at(text, pos)
     if name and name.start == pos and name.kind == "propn":
         return name
+    symbolic = _simple_at(_SYMBOLIC, "ident", text, pos)
+    if symbolic and re.search(r"[.+#]", symbolic.raw) and ends_here(text, symbolic.end):
+        return symbolic
     ident = _simple_at(_IDENT, "ident", text, pos)
     if ident and ends_here(text, ident.end) and not _NUMBER.fullmatch(ident.raw):
         return ident
