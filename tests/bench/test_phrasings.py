@@ -99,7 +99,7 @@ def test_a_model_that_is_always_wrong_never_gets_a_wrong_member_vouched_for() ->
     assert served.errors == 0
     assert served.one_object == served.requests
     assert served.wrong_claimed == 0 and served.false_stated == 0 and served.verified_wrong == 0
-    assert served.right >= 0.97 * served.members
+    assert served.right >= 0.955 * served.members
     text = tables("set", score_reader(cases), served)
     assert "**wrong stated members served**" in text and "| **0** |" in text
 

@@ -34,6 +34,12 @@ class Candidate:
     strength: int
     key: str | None = None
     tiers: tuple[frozenset[str], ...] = ()
+    cover: tuple[int, int] | None = None
+    """The whole construction the value was read from (`aged 40`); the value alone if None."""
+
+    @property
+    def construction(self) -> tuple[int, int]:
+        return self.cover or self.span
 
 
 def tiers(*groups: str) -> tuple[frozenset[str], ...]:
@@ -49,6 +55,8 @@ _CLASSES: tuple[tuple[str, str], ...] = (
     ("CITY", r"city|town|home_?city|home_?town|city_name"),
     ("LOCATION", r"location|place|based_in|residence|region|area|venue|address"),
     ("HOMETOWN", r"home_?town"),
+    ("RESIDENCE", r"city|town|location|residence|based_in|current_city|current_location"
+                  r"|lives_in|city_name"),
     ("HQ", r"headquarters|hq"),
     ("ORIGIN", r"origin"),
     ("COUNTRY", r"country|nation|country_name|country_of_origin"),
@@ -123,6 +131,8 @@ class Placement:
         )
         self.entities: dict[str, Any] = {}
         self.pending: set[str] = set()
+        self.used: set[int] = set()
+        """ids of the candidates whose value went to a key (each mention of a placed value)."""
 
     def _fits(self, cand: Candidate, key: str) -> bool:
         kind = type_of_value(cand.value)
@@ -174,9 +184,15 @@ class Placement:
             values = _distinct([self._as_declared(c, key) for c in cands])
             if len(values) == 1 and self._bound_fits(values[0], key):
                 self.entities[key] = values[0]
+                self.used.update(id(c) for c in cands)
             else:
                 self.pending.add(key)
-        free = [c for c in candidates if c.key is None and not _placed(c, self.entities)]
+        free = []
+        for cand in candidates:
+            if cand.key is None and _placed(cand, self.entities):
+                self.used.add(id(cand))
+            elif cand.key is None:
+                free.append(cand)
         open_keys = [k for k in self.keys if k not in self.entities and k not in self.pending]
         compat = {id(c): self.compatible(c, open_keys) for c in free}
         placed: set[int] = set()
@@ -200,6 +216,7 @@ class Placement:
                 self.entities[key] = cand.value
                 placed.update(id(d) for d in free if same_value(d.value, cand.value))
                 changed = True
+        self.used |= placed
         left = [k for k in self.keys if k not in self.entities]
         for cand in free:
             if id(cand) not in placed:

@@ -9,13 +9,21 @@ one reading fits; a key some unplaced value might belong to is *pending* (unchec
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from stepchat.core.tasks.json_assign import Candidate, Placement, key_classes
+from stepchat.core.tasks.json_account import (
+    Ledger,
+    declined,
+    output_instructions,
+    request_sentences,
+    subject_descriptions,
+)
+from stepchat.core.tasks.json_assign import CUED, Candidate, Placement, key_classes, snake
 from stepchat.core.tasks.json_cues import Reader
 from stepchat.core.tasks.json_flags import open_keys, read_boolean, stated_types
-from stepchat.core.tasks.json_request import is_json_request, read_keys
+from stepchat.core.tasks.json_request import KeyList, is_json_request, read_keys
 from stepchat.core.tasks.json_types import fits, type_from_name, type_of_value, type_schema
 
 __all__ = ["JsonSpec", "read_spec"]
@@ -31,6 +39,8 @@ class JsonSpec:
     open: tuple[str, ...] = ()
     pending: tuple[str, ...] = ()
     declared: tuple[str, ...] = field(default=(), compare=False)
+    declined: tuple[tuple[str, str], ...] = field(default=(), compare=False)
+    """Keys a value was read for but not accounted for, each with the word that declined it."""
 
     def schema(self, keys: tuple[str, ...] | None = None, *, typed: bool = True) -> dict[str, Any]:
         """The object's JSON Schema (bounded for decoding); no keys asked means any object."""
@@ -82,6 +92,46 @@ def _final_type(key: str, declared: dict[str, str], placed: str, entities: dict[
     return placed
 
 
+def _placed_flags(prompt: str, keys: list[str], types: dict[str, str],
+                  candidates: list[Candidate], blocked: list[tuple[int, int]],
+                  spans: list[tuple[int, int]]) -> list[Candidate]:
+    """Flags said in words (`not an admin`, `in stock`) as candidates bound to their keys."""
+    flags: list[Candidate] = []
+    explicit_spans = [c.span for c in candidates if c.key is not None]
+    for key in keys:
+        if types[key] != "boolean" or any(c.key == key for c in candidates):
+            continue
+        said, read = read_boolean(prompt, key, blocked + explicit_spans)
+        spans.extend(read)
+        if said is not None:
+            flags.append(Candidate(said, str(said).lower(), (0, 0), "bool", 3, key))
+    return flags
+
+
+def _accounted_for(prompt: str, listed: KeyList, keys: list[str], placement: Placement,
+                   candidates: list[Candidate], spans: list[tuple[int, int]]) -> Ledger:
+    """What the accepted constructions account for (see `json_account`)."""
+    ledger = Ledger(prompt)
+    language_key = any("LANGUAGE" in key_classes(k) for k in keys)
+    taboo = {w for k in keys for w in (k.lower(), snake(k).replace("_", " "))}
+    for span in [*listed.spans, *spans, *output_instructions(prompt, keys, language_key),
+                 *subject_descriptions(prompt, taboo)]:
+        ledger.cover(span)
+    for cand in candidates:
+        if id(cand) in placement.used or _explained(cand, keys, placement):
+            ledger.cover(cand.construction)
+    return ledger
+
+
+def _explained(cand: Candidate, keys: list[str], placement: Placement) -> bool:
+    """A value read by a cue that no requested key takes (`from Porto` when no key is a
+    place) is accounted for as what its cue says it is. Numbers never are: a number the
+    request does not ask for may still be the value of a numeric key."""
+    if cand.strength != CUED or isinstance(cand.value, int | float | bool):
+        return False
+    return not placement.compatible(cand, keys, first_tier=False)
+
+
 def read_spec(prompt: str) -> JsonSpec | None:
     """The JSON request in `prompt`, or None when it does not ask for JSON."""
     if not is_json_request(prompt):
@@ -89,25 +139,26 @@ def read_spec(prompt: str) -> JsonSpec | None:
     listed = read_keys(prompt)
     keys = listed.keys
     blocked = list(listed.spans)
-    declared = {**stated_types(prompt, keys, blocked), **listed.types}
+    spans: list[tuple[int, int]] = []
+    declared = {**stated_types(prompt, keys, blocked, spans), **listed.types}
     types = {k: _placement_type(k, declared) for k in keys}
     reader = Reader(prompt, keys, types, blocked)
     candidates = reader.read()
-    flags: list[Candidate] = []
-    explicit_spans = [c.span for c in candidates if c.key is not None]
-    for key in keys:
-        if types[key] != "boolean" or any(c.key == key for c in candidates):
-            continue
-        said = read_boolean(prompt, key, blocked + explicit_spans)
-        if said is not None:
-            flags.append(Candidate(said, str(said).lower(), (0, 0), "bool", 3, key))
+    flags = _placed_flags(prompt, keys, types, candidates, blocked, spans)
     placement = Placement(keys, types, set(declared))
     placement.resolve(candidates + flags)
-    entities = {k: placement.entities[k] for k in keys if k in placement.entities}
-    final = {k: _final_type(k, declared, types[k], entities) for k in keys}
-    pending = tuple(k for k in keys if k in placement.pending and k not in entities)
-    opened = tuple(
-        k for k in open_keys(prompt, keys, set(entities)) if k not in pending
-    )
-    return JsonSpec(tuple(keys), final, entities, opened, pending, tuple(declared))
-
+    read = {k: placement.entities[k] for k in keys if k in placement.entities}
+    final = {k: _final_type(k, declared, types[k], read) for k in keys}
+    opened = [k for k in open_keys(prompt, keys, set(read), spans)
+              if k not in placement.pending]
+    opened += [k for k in listed.described if k not in read and k not in opened]
+    ledger = _accounted_for(prompt, listed, keys, placement, candidates + flags, spans)
+    anchors = [m.span() for m in re.finditer(r"(?i)json", prompt)][:8] + listed.spans
+    leftovers = ledger.leftovers(request_sentences(prompt, anchors))
+    gone = declined(leftovers, read, final) if listed.sure else dict.fromkeys(read, "")
+    entities = {k: v for k, v in read.items() if k not in gone}
+    pending = tuple(k for k in keys if k not in entities and (k in placement.pending
+                                                               or k in gone))
+    return JsonSpec(tuple(keys), final, entities, tuple(k for k in opened if k not in pending),
+                    pending, tuple(declared),
+                    declined=tuple(sorted(gone.items())))

@@ -54,11 +54,12 @@ _END = re.compile(
 )
 """What may follow a bare value: punctuation, the end, or a word that starts a new phrase."""
 
-def _words(text: str) -> frozenset[str]:
+def word_set(text: str) -> frozenset[str]:
+    """A closed list of words written as one string."""
     return frozenset(text.split())
 
 
-NOT_VALUES = _words(
+NOT_VALUES = word_set(
     """return give make produce write output create generate provide please respond reply
     format fill use build emit send show list include add put set only just json yaml xml
     csv html api url the a an this that these those it its he she they we i you my her his
@@ -73,7 +74,7 @@ NOT_VALUES = _words(
 )
 """Capitalised words that start sentences or name the format, never a stated value."""
 
-LANGUAGES = _words(
+LANGUAGES = word_set(
     """english french spanish german italian portuguese japanese chinese mandarin arabic
     russian dutch greek hindi korean swedish polish turkish python rust go java javascript
     typescript ruby kotlin swift haskell"""

@@ -1,0 +1,267 @@
+"""Accounting for every word of a JSON request before any value is called stated.
+
+A reader that places values where it can, and accepts what it cannot refute, is fooled by
+every sentence it was not written for: "Bruno whose daughter is 12" gives `age: 12`. So the
+reading is inverted. Each construction the reader accepts (`aged 40`, `from Lisbon`,
+`city: Lisbon`, `(1995)`, `not an admin`, the request and its key list, an output
+instruction such as `JSON only`) accounts for the words it was read from; a short, closed
+list of words that cannot change a value (`a`, `the`, `and`, `is`, `who`, prepositions) is
+accounted for anywhere. Whatever is left over is not understood, and it declines keys:
+
+- a leftover number (`12`, `eighty`, `1.000`) declines every numeric key, and every key
+  whose stated value has digits in it: the number may be that key's value;
+- a leftover name (a capitalised word, a word in a script without capitals, quoted text, a
+  token with symbols such as `C++`) declines every text and list key;
+- any other leftover word (`daughter`, `was`, `younger`, `not`, `until`, `moved`) declines
+  every key: such a word can change what any value in the prompt means.
+
+A declined key is not stated: the model writes it, the member says `unchecked`, and the
+answer is neither verified nor cached. The constructions are listed in docs/checks.md.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from stepchat.core.tasks.json_words import CASELESS, UPPER, word_set
+
+NUM, NAME, WORD, FREE = "number", "name", "word", "free"
+"""Kinds of token: what a leftover token of that kind could be the value of."""
+
+FILLERS = word_set(
+    """a an the and is are am who which that where he she they it this at in on with of
+    for from to by as has have currently now please use"""
+)
+"""Words accounted for anywhere: none of them can change what a value means. Not here, on
+purpose: negations, past and future forms (was, used, will), comparisons (than, over,
+under, about), possessives (his, her, their, whose), `or`, `but`, quantities."""
+
+REQUEST_WORDS = word_set(
+    """return returns give me make produce output create generate provide write fill reply
+    respond answer send build emit print show need want i i'd i'm we can could would you
+    your please kindly just only valid strict plain compact pure single json object objects
+    record document payload response containing having including listing contains into
+    using use keys key fields field properties property attributes attribute members
+    entries columns format formatted following represent convert turn describing describe
+    structured data one"""
+)
+"""Words of the request itself, accounted for in the sentence that asks for JSON."""
+
+NUMBER_WORDS = word_set(
+    """zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen
+    fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy
+    eighty ninety hundred thousand million billion dozen dozens half twice double triple
+    first second third fourth fifth sixth seventh eighth ninth tenth"""
+)
+"""A number in words is a number: a leftover one declines the numeric keys."""
+
+_OUTPUT_INSTRUCTIONS = tuple(
+    re.compile(p, re.I)
+    for p in (
+        r"\bjson\s+only\b|\bonly\s+(?:valid\s+)?json\b|\bvalid\s+json\b",
+        r"\b(?:in|as)\s+(?:valid\s+|plain\s+|strict\s+)?json(?:\s+format)?\b",
+        r"\(\s*not\s+(?:yaml|xml|csv|markdown|html|toml)\s*\)",
+        r"\b(?:no|without)\s+(?:code\s+(?:blocks?|fences?)|markdown|backticks|prose"
+        r"|explanations?|comments?|extra\s+text|other\s+text)\b",
+        r"\bnothing\s+else\b",
+        r"\b(?:reply|respond|answer)\s+in\s+(?:under|fewer\s+than|less\s+than|at\s+most)"
+        r"\s+\d{1,4}\s+words\b",
+        r"\b(?:in|on)\s+(?:1|one|a\s+single)\s+line\b",
+        r"\buse\s+\d\s+spaces(?:\s+(?:of|for)\s+indentation)?\b",
+        r"\bindent(?:ed)?\s+(?:with|by)\s+\d\s+spaces\b",
+        r"\bright\s+now\b|\bat\s+the\s+moment\b|\bthank\s+you\b|\bthanks\b|\bif\s+possible\b",
+        r"\b(?:i'd|i\s+would|we'd|we\s+would)\s+like\b|^\s*(?:hi|hello|hey)\b",
+    )
+)
+"""How the answer should look, never what it says: accounted for wherever they stand."""
+_IN_ENGLISH = re.compile(r"\bin\s+English\b", re.I)
+_KEY_COUNT = re.compile(r"\b(?P<n>\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)\s+"
+                        r"(?:keys|fields|properties)\b", re.I)
+_DONT_INCLUDE = re.compile(r"\b(?:don't|do\s+not)\s+include\s+(?:the\s+|a\s+)?"
+                           r"(?:(?:key|field)\s+)?(?P<k>[a-z_]+)\b", re.I)
+_SMALL_NUMBERS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+                  "eight": 8, "nine": 9, "ten": 10}
+
+NOT_DESCRIBING = word_set(
+    """not no never neither nor without non un was were had did will would could should
+    might may must shall been being used than over under above below before after since
+    until till ago between except besides instead unlike versus vs per plus minus times
+    all some each every both either few many most several more less fewer only about
+    around roughly approximately nearly almost his her their whose its my our your or but
+    if unless when whether former formerly previously ex late old new next last future
+    past"""
+)
+"""Words that never merely describe the thing a request is about: they negate, place it in
+time, compare, count, or point to someone else."""
+
+_SLOT_WORDS = r"(?P<slot>(?:[a-z][a-z\-]*[ \t]+){0,2}[a-z][a-z\-]*)"
+_SUBJECT_SLOT = re.compile(
+    r"(?:\b(?:for|of|describing|about|is|as)\s+(?P<det>(?:a|an|the|my|our|this|your)\s+)?"
+    r"|(?:^|(?<=[.;!?:])\s+)(?P<cap>(?:A|An|The|My|Our|This)\s+))"
+    rf"(?:\d{{1,3}}-year-old\s+)?{_SLOT_WORDS}"
+    rf"(?=[ \t]+[a-z]|[ \t]+[\"“'‘@{UPPER}{CASELESS}\d$€£]|\s*[,.;:(]|\s*$)"
+    r"|(?:^|,\s*)(?P<adet>a|an|the)\s+(?:\d{1,3}-year-old\s+)?"
+    r"(?P<apposed>(?:[a-z][a-z\-]*[ \t]+){0,2}[a-z][a-z\-]*)"
+    r"(?=[ \t]+(?:named|called|titled|entitled|nicknamed)\b)"
+)
+"""`for a read-only guest account named Carol`, `for a mug priced at 8.5`, `A kettle costs
+...`, `for my dog, a labrador named Bella`: up to three words that describe the thing a
+request is about. They cannot change what is said of it; a word from `NOT_DESCRIBING`, a
+number, a key's name or a flag's word among them leaves them all unaccounted for."""
+_DENIAL = re.compile(rf",\s*not\s+[{UPPER}][\w\-]*(?:[ \t]+[{UPPER}][\w\-]*){{0,2}}\s*(?=,)")
+"""`for Bruno, not Ana, aged 40`: a name set aside beside the subject's, between commas."""
+_UNKNOWN = r"\s+(?:is\s+)?(?:unknown|unspecified|not\s+given|not\s+known|n/a)\b"
+
+
+@dataclass(frozen=True)
+class Token:
+    start: int
+    end: int
+    text: str
+    kind: str
+
+
+_TOKEN = re.compile(
+    r"[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+"  # an email
+    r"|[$€£]?[-+]?\d[\w.,:/%°'’\-]*[\w%°]"  # a number with its unit or format: 1.000,50 12:30
+    r"|[$€£]?\d"
+    r"|\.?[\w'’@#&/\-]*\w[\w'’@#&/.+\-]*?[+#]*(?=[^\w'’@#&/.+\-]|[.+\-](?![\w+#])|$)"
+    r"|\S",
+)
+_CAPITAL = re.compile(rf"[{UPPER}{CASELESS}]|[.@#]|\w*[+#]")
+
+
+def _kind(text: str) -> str:
+    low = text.lower()
+    if not any(ch.isalnum() for ch in text):
+        return FREE
+    if "@" in text:
+        return NAME
+    if any(ch.isdigit() for ch in text) or any(p in NUMBER_WORDS for p in low.split("-")):
+        return NUM
+    if low in FILLERS:
+        return FREE
+    if low in NOT_DESCRIBING or low in REQUEST_WORDS or low in FILLERS:
+        return WORD
+    return NAME if _CAPITAL.match(text) else WORD
+
+
+def tokens(text: str) -> list[Token]:
+    """The prompt as tokens read whole: `C++`, `Next.js`, `1.000,50`, `ana@x.org`, `40-year-old`."""
+    return [Token(m.start(), m.end(), m.group(0), _kind(m.group(0)))
+            for m in _TOKEN.finditer(text)]
+
+
+class Ledger:
+    """Which characters of the prompt some accepted construction accounts for."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.mask = bytearray(len(text))
+
+    def cover(self, span: tuple[int, int]) -> None:
+        start, end = max(0, span[0]), min(len(self.text), span[1])
+        if start < end:
+            self.mask[start:end] = b"\x01" * (end - start)
+
+    def covered(self, token: Token) -> bool:
+        return all(self.mask[token.start : token.end])
+
+    def leftovers(self, request: list[tuple[int, int]]) -> list[Token]:
+        """Tokens nothing accounts for: not covered, not a filler, not a request word in a
+        sentence that asks for JSON."""
+        out = []
+        for token in tokens(self.text):
+            if token.kind == FREE or self.covered(token):
+                continue
+            if token.text.lower() in REQUEST_WORDS and any(
+                a <= token.start and token.end <= b for a, b in request
+            ):
+                continue
+            out.append(token)
+        return out
+
+
+def request_sentences(text: str, anchors: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The sentences that hold the request (the word JSON or the key list)."""
+    spans = []
+    for a, b in anchors:
+        head = max(text.rfind(c, 0, a) for c in ".!?;")
+        tail = [i for i in (text.find(c, b) for c in ".!?;") if i >= 0]
+        spans.append((head + 1, min(tail) if tail else len(text)))
+    return spans
+
+
+def output_instructions(text: str, keys: list[str], language_key: bool) -> list[tuple[int, int]]:
+    """Spans of instructions about the answer's form (`JSON only`, `in 1 line`, `3 keys`)."""
+    spans = [m.span() for pattern in _OUTPUT_INSTRUCTIONS for m in pattern.finditer(text)]
+    if not language_key:
+        spans += [m.span() for m in _IN_ENGLISH.finditer(text)]
+    for m in _KEY_COUNT.finditer(text):
+        said = m.group("n").lower()
+        if _SMALL_NUMBERS.get(said, int(said) if said.isdigit() else -1) == len(keys):
+            spans.append(m.span())
+    lowered = {k.lower() for k in keys}
+    spans += [m.span() for m in _DONT_INCLUDE.finditer(text) if m.group("k").lower() not in lowered]
+    for key in keys:  # `age unknown`: the key is left to the model
+        spoken = re.escape(key).replace("_", "[ _]")
+        spans += [m.span() for m in re.finditer(rf"\b{spoken}{_UNKNOWN}", text, re.I)]
+    return spans
+
+
+def subject_descriptions(text: str, taboo: set[str]) -> list[tuple[int, int]]:
+    """Spans of the words describing what the request is about (see `_SUBJECT_SLOT`), and
+    of names set aside beside it (`_DENIAL`)."""
+    spans = [m.span() for m in _DENIAL.finditer(text)]
+    for m in _SUBJECT_SLOT.finditer(text):
+        group = "slot" if m.group("slot") is not None else "apposed"
+        end = m.start(group)
+        for word in re.finditer(r"\S+", m.group(group)):
+            # the description is the words before the first that does not describe
+            w = word.group(0)
+            if w in NOT_DESCRIBING or w in taboo or _kind(w) == NUM:
+                break
+            end = m.start(group) + word.end()
+        if end == m.start(group) or (group == "apposed" and end != m.end(group)):
+            continue
+        det = next((g for g in ("det", "cap", "adet") if m.group(g)), group)
+        spans.append((m.start(det), end))
+    return spans
+
+
+def value_kinds(value: Any) -> set[str]:
+    """The kinds of leftover token that could be this value instead."""
+    if isinstance(value, bool):
+        return set()
+    if isinstance(value, int | float):
+        return {NUM}
+    if isinstance(value, list):
+        return {NAME, NUM} if value else {NAME}
+    kinds = {NAME}
+    if any(ch.isdigit() for ch in str(value)):
+        kinds.add(NUM)
+    return kinds
+
+
+def type_kinds(type_name: str) -> set[str]:
+    """The kinds of leftover token a key of this type could take."""
+    if type_name in ("integer", "number", "array:integer", "array:number"):
+        return {NUM}
+    if type_name == "boolean":
+        return set()
+    return {NAME, NUM} if type_name.startswith("array") else {NAME}
+
+
+def declined(leftovers: list[Token], entities: dict[str, Any],
+             types: dict[str, str]) -> dict[str, str]:
+    """Stated keys that a leftover token declines, each with the token that did it."""
+    out: dict[str, str] = {}
+    for key, value in entities.items():
+        kinds = value_kinds(value) | type_kinds(types.get(key, "string"))
+        for token in leftovers:
+            if token.kind == WORD or token.kind in kinds:
+                out[key] = token.text
+                break
+    return out
