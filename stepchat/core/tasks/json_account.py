@@ -8,12 +8,15 @@ instruction such as `JSON only`) accounts for the words it was read from; a shor
 list of words that cannot change a value (`a`, `the`, `and`, `is`, `who`, prepositions) is
 accounted for anywhere. Whatever is left over is not understood, and it declines keys:
 
+- any leftover in the sentence a value was read from declines that value: the reading did
+  not account for the whole sentence ("for Bruno whose daughter is 12");
 - a leftover number (`12`, `eighty`, `1.000`) declines every numeric key, and every key
-  whose stated value has digits in it: the number may be that key's value;
+  whose stated value has digits in it, wherever it stands: it may be that key's value;
 - a leftover name (a capitalised word, a word in a script without capitals, quoted text, a
-  token with symbols such as `C++`) declines every text and list key;
-- any other leftover word (`daughter`, `was`, `younger`, `not`, `until`, `moved`) declines
-  every key: such a word can change what any value in the prompt means.
+  token with symbols such as `C++`) declines every text and list key, wherever it stands;
+- a leftover word that negates, revokes, compares or places something in time (`not`,
+  `ignore`, `was`, `until`, `than`: `SCOPELESS`) declines every key, and a leftover word
+  that names a key declines that key, wherever they stand.
 
 A declined key is not stated: the model writes it, the member says `unchecked`, and the
 answer is neither verified nor cached. The constructions are listed in docs/checks.md.
@@ -23,6 +26,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from stepchat.core.tasks.json_words import CASELESS, UPPER, word_set
@@ -96,6 +100,22 @@ NOT_DESCRIBING = word_set(
 """Words that never merely describe the thing a request is about: they negate, place it in
 time, compare, count, or point to someone else."""
 
+_POSSESSIVES = word_set("his her their whose its my our your")
+_COMPARING = word_set(
+    """than over under above below between except besides instead unlike versus vs per plus
+    minus times all some each every both either few many most several more less fewer
+    only"""
+)
+SCOPELESS = (NOT_DESCRIBING - _POSSESSIVES - _COMPARING) | word_set(
+    """ignore ignored disregard forget actually correction corrected wrong incorrect mistake
+    typo scratch cancel cancelled rather however although though update updated changed
+    change anymore longer yet still then later earlier yesterday tomorrow soon year years
+    month months week weeks today tonight ago"""
+)
+"""Words that can reach a value in another sentence ("Bruno is 40. Not anymore.", "That was
+last year."): left over anywhere, they decline every key. A comparison or a count left over
+("She is older than Ana") declines only its own sentence, and the keys its numbers and
+names could fill."""
 _SLOT_WORDS = r"(?P<slot>(?:[a-z][a-z\-]*[ \t]+){0,2}[a-z][a-z\-]*)"
 _SUBJECT_SLOT = re.compile(
     r"(?:\b(?:for|of|describing|about|is|as)\s+(?P<det>(?:a|an|the|my|our|this|your)\s+)?"
@@ -133,6 +153,7 @@ _TOKEN = re.compile(
 _CAPITAL = re.compile(rf"[{UPPER}{CASELESS}]|[.@#]|\w*[+#]")
 
 
+@lru_cache(maxsize=4096)
 def _kind(text: str) -> str:
     low = text.lower()
     if not any(ch.isalnum() for ch in text):
@@ -165,6 +186,12 @@ class Ledger:
         start, end = max(0, span[0]), min(len(self.text), span[1])
         if start < end:
             self.mask[start:end] = b"\x01" * (end - start)
+
+    def uncover(self, span: tuple[int, int]) -> None:
+        """A value no reading placed stays unexplained, whatever construction spans it."""
+        start, end = max(0, span[0]), min(len(self.text), span[1])
+        if start < end:
+            self.mask[start:end] = b"\x00" * (end - start)
 
     def covered(self, token: Token) -> bool:
         return all(self.mask[token.start : token.end])
@@ -205,10 +232,20 @@ def output_instructions(text: str, keys: list[str], language_key: bool) -> list[
             spans.append(m.span())
     lowered = {k.lower() for k in keys}
     spans += [m.span() for m in _DONT_INCLUDE.finditer(text) if m.group("k").lower() not in lowered]
-    for key in keys:  # `age unknown`: the key is left to the model
-        spoken = re.escape(key).replace("_", "[ _]")
-        spans += [m.span() for m in re.finditer(rf"\b{spoken}{_UNKNOWN}", text, re.I)]
+    for key in keys:
+        spans += [m.span() for m in _unknown(text, key)]
     return spans
+
+
+def _unknown(text: str, key: str) -> list[re.Match[str]]:
+    spoken = re.escape(key).replace("_", "[ _]")
+    return list(re.finditer(rf"\b{spoken}{_UNKNOWN}", text, re.I))
+
+
+def unknown_keys(text: str, keys: list[str]) -> set[str]:
+    """Keys the prompt says it does not know (`age unknown`): never stated, whatever else
+    the prompt holds that might fit them."""
+    return {k for k in keys if _unknown(text, k)}
 
 
 def subject_descriptions(text: str, taboo: set[str]) -> list[tuple[int, int]]:
@@ -254,14 +291,36 @@ def type_kinds(type_name: str) -> set[str]:
     return {NAME, NUM} if type_name.startswith("array") else {NAME}
 
 
-def declined(leftovers: list[Token], entities: dict[str, Any],
-             types: dict[str, str]) -> dict[str, str]:
-    """Stated keys that a leftover token declines, each with the token that did it."""
+def sentences(text: str) -> list[tuple[int, int]]:
+    """Where each sentence of the prompt lies (a `;` ends one too)."""
+    out, start = [], 0
+    for m in re.finditer(r"(?<=[.!?;])\s+", text):
+        out.append((start, m.start()))
+        start = m.end()
+    out.append((start, len(text)))
+    return out
+
+
+def _names_key(token: Token, key: str) -> bool:
+    low = token.text.lower()
+    return low == key.lower() or low in re.split(r"_|(?<=[a-z])(?=[A-Z])", key.lower())
+
+
+def declined(leftovers: list[Token], entities: dict[str, Any], types: dict[str, str],
+             read_from: dict[str, list[tuple[int, int]]], text: str) -> dict[str, str]:
+    """Stated keys that a leftover token declines (see the module docstring), each with the
+    token that did it. `read_from` holds the spans each key's value was read from."""
+    spans = sentences(text)
     out: dict[str, str] = {}
     for key, value in entities.items():
         kinds = value_kinds(value) | type_kinds(types.get(key, "string"))
+        own = [s for s in spans if any(a < s[1] and s[0] < b for a, b in read_from.get(key, []))]
+        if not read_from.get(key):
+            own = spans  # nothing says where it was read: the whole prompt is its sentence
         for token in leftovers:
-            if token.kind == WORD or token.kind in kinds:
+            if (token.kind in kinds or (token.kind == WORD and token.text.lower() in SCOPELESS)
+                    or _names_key(token, key)
+                    or any(a <= token.start < b for a, b in own)):
                 out[key] = token.text
                 break
     return out

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from stepchat.core.tasks.json_types import fits, same_value, type_of_value
@@ -95,10 +96,12 @@ _NOT_IDENTITY = {"RELATION", "EMAIL", "DATE", "NOUN_ATTR", "NICKNAME", "ALIAS", 
                  "PRICE", "ID", "CONTACT"}
 
 
+@lru_cache(maxsize=1024)
 def snake(key: str) -> str:
     return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", key).lower()
 
 
+@lru_cache(maxsize=1024)
 def key_classes(key: str) -> frozenset[str]:
     """The kinds of value a key takes, read from its name (`home_city` -> CITY)."""
     low = snake(key)

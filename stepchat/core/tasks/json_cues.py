@@ -133,6 +133,23 @@ _CHANGES = (
 """A move, read whole: `moved from Leeds to York`, `originally from Goa, now in Pune`, `used
 to live in Madrid but now lives in Seville`. The new place is where the subject lives now
 (never a hometown or birthplace); the old one is accounted for as a former place."""
+RELATIONS = (
+    r"(?:daughter|son|father|mother|brother|sister|wife|husband|niece|nephew|uncle|aunt"
+    r"|cousin|friend|boss|neighbou?r|colleague|partner|grandson|granddaughter|grandfather"
+    r"|grandmother|grandma|grandpa|child|kid|baby|parent|sibling|spouse|fianc[ée]e?"
+    r"|girlfriend|boyfriend|roommate|classmate|stepson|stepdaughter|stepfather|stepmother)"
+)
+_RELATIVE = re.compile(
+    rf"(?:^|(?<=[.!?;])\s+)(?:Her|His|Their|My|Our)\s+(?:(?:older|younger|elder|little|big"
+    rf"|twin|only)\s+)?{RELATIONS}(?:,?\s+{PROPN},?)?\s+(?:is|who\s+is)\s+"
+    rf"(?:\d{{1,3}}(?:\s+years\s+old)?|from\s+{PROPN}|(?:based|living)\s+in\s+{PROPN}"
+    rf"|an?\s+[a-z]+|named\s+{PROPN}|called\s+{PROPN})"
+    rf"|(?:^|(?<=[.!?;])\s+)(?:Her|His|Their|My|Our)\s+{RELATIONS}(?:,?\s+{PROPN},?)?"
+    rf"\s+lives\s+in\s+{PROPN}"
+)
+"""A sentence about a relative (`Her daughter is 12.`, `His father Tomas lives in Cork.`):
+its values are the relative's, so none is read, and the sentence is accounted for."""
+_SENTENCE_END = re.compile(r"\s*(?:[.!?;]|$)")
 _LANGUAGE_LEAD = re.compile(r"\b(?:written|coded|programmed|implemented|built)\s+\Z", re.I)
 _AS_ROLE = re.compile(r"\b(?:works|working|worked)\s+as\s+\Z", re.I)
 _BY = (
@@ -153,7 +170,7 @@ _THE_NOUN = re.compile(r"\b(?:[Tt]he|[Oo]ur|[Mm]y)\s+(?P<noun>[a-z]+)\s+"
                        r"(?=[\"'“‘]|[A-ZÀ-Þ]|[a-z][\w\-]*[\d_\-]"
                        r"|[a-z]+(?=\s*[,;.)]|\s+(?:who|which|that|with)\b))")
 _NOUN_ATTR = re.compile(
-    r"(?:^|,\s*|\b(?:is|as|was|for|of|with)\s+|\bthe\s+)(?P<article>an?)\s+(?:(?:\d+-year-old|[a-z]+-[a-z]+)\s+)?"
+    r"(?:^|,\s*|\b(?:is|as|was|for|of)\s+|\bthe\s+)(?P<article>an?)\s+(?:(?:\d+-year-old|[a-z]+-[a-z]+)\s+)?"
     r"(?P<noun>[a-z]+)(?=\s*(?:[,;.]|$|\s(?:from|in|named|called|who|that|with|based"
     r"|living)\b))"
 )
@@ -185,6 +202,8 @@ class Reader:
         self.taken = list(blocked)
         self.keylists = list(blocked)
         self.voids = void_spans(text)
+        self.explained: list[tuple[int, int]] = []
+        """Spans read as being about something else than the request (a relative)."""
         self.found: list[Candidate] = []
         self.typed = {k for k in keys if types[k] != "string"}
         self.names = {k.lower() for k in keys} | {snake(k).replace("_", " ") for k in keys}
@@ -224,6 +243,7 @@ class Reader:
     # ------------------------------------------------------------------ readers
 
     def read(self) -> list[Candidate]:
+        self.relatives()
         self.explicit()
         self.positional()
         self.listed()
@@ -239,6 +259,12 @@ class Reader:
         self.subjects()
         self.leftovers()
         return self.found
+
+    def relatives(self) -> None:
+        for m in _RELATIVE.finditer(self.text):
+            if _SENTENCE_END.match(self.text, m.end()) and self.free(*m.span()):
+                self.taken.append(m.span())
+                self.explained.append(m.span())
 
     def explicit(self) -> None:
         """`city: Lisbon`, `age is 40`, `name Quinn`, `with the email e`, `is_admin: false`."""

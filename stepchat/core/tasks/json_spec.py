@@ -19,12 +19,19 @@ from stepchat.core.tasks.json_account import (
     output_instructions,
     request_sentences,
     subject_descriptions,
+    unknown_keys,
 )
 from stepchat.core.tasks.json_assign import CUED, Candidate, Placement, key_classes, snake
 from stepchat.core.tasks.json_cues import Reader
 from stepchat.core.tasks.json_flags import open_keys, read_boolean, stated_types
 from stepchat.core.tasks.json_request import KeyList, is_json_request, read_keys
-from stepchat.core.tasks.json_types import fits, type_from_name, type_of_value, type_schema
+from stepchat.core.tasks.json_types import (
+    fits,
+    same_value,
+    type_from_name,
+    type_of_value,
+    type_schema,
+)
 
 __all__ = ["JsonSpec", "read_spec"]
 
@@ -95,7 +102,8 @@ def _final_type(key: str, declared: dict[str, str], placed: str, entities: dict[
 def _placed_flags(prompt: str, keys: list[str], types: dict[str, str],
                   candidates: list[Candidate], blocked: list[tuple[int, int]],
                   spans: list[tuple[int, int]]) -> list[Candidate]:
-    """Flags said in words (`not an admin`, `in stock`) as candidates bound to their keys."""
+    """Flags said in words (`not an admin`, `in stock`) as candidates bound to their keys,
+    one per statement read."""
     flags: list[Candidate] = []
     explicit_spans = [c.span for c in candidates if c.key is not None]
     for key in keys:
@@ -104,8 +112,21 @@ def _placed_flags(prompt: str, keys: list[str], types: dict[str, str],
         said, read = read_boolean(prompt, key, blocked + explicit_spans)
         spans.extend(read)
         if said is not None:
-            flags.append(Candidate(said, str(said).lower(), (0, 0), "bool", 3, key))
+            flags += [Candidate(said, str(said).lower(), span, "bool", 3, key) for span in read]
     return flags
+
+
+def _read_from(entities: dict[str, Any], candidates: list[Candidate],
+               placement: Placement) -> dict[str, list[tuple[int, int]]]:
+    """Per stated key, the constructions its value was read from."""
+    out: dict[str, list[tuple[int, int]]] = {}
+    for cand in candidates:
+        if id(cand) not in placement.used:
+            continue
+        for key, value in entities.items():
+            if cand.key == key or (cand.key is None and same_value(cand.value, value)):
+                out.setdefault(key, []).append(cand.construction)
+    return out
 
 
 def _accounted_for(prompt: str, listed: KeyList, keys: list[str], placement: Placement,
@@ -114,12 +135,19 @@ def _accounted_for(prompt: str, listed: KeyList, keys: list[str], placement: Pla
     ledger = Ledger(prompt)
     language_key = any("LANGUAGE" in key_classes(k) for k in keys)
     taboo = {w for k in keys for w in (k.lower(), snake(k).replace("_", " "))}
-    for span in [*listed.spans, *spans, *output_instructions(prompt, keys, language_key),
-                 *subject_descriptions(prompt, taboo)]:
-        ledger.cover(span)
+    unplaced = []
     for cand in candidates:
         if id(cand) in placement.used or _explained(cand, keys, placement):
             ledger.cover(cand.construction)
+        else:
+            unplaced.append(cand.span)
+    for span in unplaced:
+        ledger.uncover(span)
+    # What no value is read from (the key list, instructions, flags, descriptions) last:
+    # a number in `Reply in under 50 words` is accounted for by the instruction.
+    for span in [*listed.spans, *spans, *output_instructions(prompt, keys, language_key),
+                 *subject_descriptions(prompt, taboo)]:
+        ledger.cover(span)
     return ledger
 
 
@@ -152,10 +180,14 @@ def read_spec(prompt: str) -> JsonSpec | None:
     opened = [k for k in open_keys(prompt, keys, set(read), spans)
               if k not in placement.pending]
     opened += [k for k in listed.described if k not in read and k not in opened]
-    ledger = _accounted_for(prompt, listed, keys, placement, candidates + flags, spans)
+    ledger = _accounted_for(prompt, listed, keys, placement, candidates + flags,
+                            spans + reader.explained)
     anchors = [m.span() for m in re.finditer(r"(?i)json", prompt)][:8] + listed.spans
     leftovers = ledger.leftovers(request_sentences(prompt, anchors))
-    gone = declined(leftovers, read, final) if listed.sure else dict.fromkeys(read, "")
+    where = _read_from(read, candidates + flags, placement)
+    gone = declined(leftovers, read, final, where, prompt) if listed.sure else \
+        dict.fromkeys(read, "")
+    gone.update((k, "unknown") for k in unknown_keys(prompt, keys) if k in read)
     entities = {k: v for k, v in read.items() if k not in gone}
     pending = tuple(k for k in keys if k not in entities and (k in placement.pending
                                                                or k in gone))
