@@ -5,7 +5,10 @@ never re-reads a claimed value: the key named beside a value ("city: Lisbon", "w
 email e"), values listed in key order ("name, age and city: Sven, 50, Bergen"), cue words
 ("named Carol", "aged 40", "from Lisbon", "(1995)", "tagged a and b", "$19.99", "120 stars"),
 the request's subject ("for Bruno, ..."), and last any bare name or number. Nothing is read
-from the key list itself, nor from denied or past context ("not Ana", "originally from Goa").
+from the key list itself, nor from denied or past context ("not Ana", "originally from Goa"),
+nor from a sentence about a relative ("Her daughter is 12."). Each reading records the whole
+construction it came from, so `json_account` can tell what the prompt says that no reading
+accounts for; the constructions themselves are listed in `json_constructions`.
 """
 
 from __future__ import annotations
@@ -25,6 +28,18 @@ from stepchat.core.tasks.json_assign import (
     matches_noun,
     snake,
     tiers,
+)
+from stepchat.core.tasks.json_constructions import (
+    AS_ROLE,
+    BY,
+    CHANGES,
+    COMPILED_UNITS,
+    LANGUAGE_LEAD,
+    LISTS,
+    NAMED,
+    PLACES,
+    RELATIVE,
+    SENTENCE_END,
 )
 from stepchat.core.tasks.json_types import TYPE_PHRASE
 from stepchat.core.tasks.json_words import (
@@ -80,90 +95,6 @@ _NOT_ID_NOUNS = NOT_VALUES | {"aged", "has", "have", "had", "under", "over", "th
                               "of", "is", "was", "costs", "earns", "serves", "rated", "weighs",
                               "weighing", "priced", "page", "step", "line", "lines", "words"}
 
-_UNITS: tuple[tuple[str, str], ...] = (
-    (rf"[$€£]\s?(?P<n>{NUMBER})", "PRICE"),
-    (rf"(?P<n>{NUMBER})\s*(?:dollars|euros?|pounds|usd|eur|gbp|€)\b", "PRICE"),
-    (rf"\b(?:costs?|costing|priced\s+at|sells?\s+for|price\s+of)\s+[$€£]?(?P<n>{NUMBER})",
-     "PRICE"),
-    (rf"\brated\s+(?P<n>{NUMBER})(?:\s+stars?\b)?", "RATING"),
-    (rf"(?P<n>{NUMBER})\s*/\s*(?:5|10|100)\b", "RATING"),
-    (rf"\b(?:earns?|earning|paid|makes|salary\s+of)\s+[$€£]?(?P<n>{NUMBER})"
-     r"(?:\s+(?:a|per)\s+year\b|\s+(?:annually|yearly)\b)?", "SALARY"),
-    (rf"\bweigh(?:s|ing)?\s+(?P<n>{NUMBER})", "WEIGHT"),
-    (rf"(?P<n>{NUMBER})\s*kg\b", "WEIGHT"),
-    (rf"(?P<n>{NUMBER})\s*(?:degrees|°)", "TEMPERATURE"),
-    (rf"\bserves\s+(?P<n>{NUMBER})", "SERVINGS"),
-    (r"\baged\s+(?P<n>\d{1,3})\b", "AGE"),
-    (r"\b(?P<n>\d{1,3})(?:\s+|-)years?(?:\s+|-)old\b", "AGE"),
-    (r"\b(?P<n>\d{1,3})\s+years\s+of\s+age\b", "AGE"),
-    (r"\b(?:is|am|turned|turns|who's|she's|he's)\s+(?P<n>\d{1,3})(?=\s*(?:[,;.)]|$|and\b))",
-     "AGE"),
-    (r"\((?P<n>\d{4})\)", "YEAR"),
-    (r"\b(?:in|from|since|(?:released|published|founded|built|established)(?:\s+in)?"
-     r"|came\s+out\s+in|made\s+in|dated)\s+(?P<n>\d{4})\b", "YEAR"),
-    (r"\b(?:an?|the)\s+(?P<n>\d{4})\s+(?=[A-Z]|one\b|film\b|movie\b|model\b|version\b"
-     r"|edition\b)", "YEAR"),
-)
-_COMPILED_UNITS = tuple((re.compile(p, re.I), cls) for p, cls in _UNITS)
-
-_NAMED = (
-    (re.compile(r"\b(?:also\s+(?:known\s+as|called)|aka|a\.k\.a\.)\s+", re.I),
-     tiers("ALIAS NICKNAME")),
-    (re.compile(r"\bnicknamed\s+", re.I), tiers("NICKNAME ALIAS")),
-    (re.compile(r"\b(?:titled|entitled)\s+", re.I), tiers("TITLE", "NAME")),
-    (re.compile(r"\b(?:named|called)\s+", re.I), tiers("NAME USERNAME", "TITLE", FIRST)),
-)
-_PLACES = (
-    (re.compile(r"\bborn\s+in\s+", re.I), tiers("BIRTHPLACE", "CITY LOCATION HOMETOWN")),
-    (re.compile(r"\b(?:flights?|flying|flies|travel\w*|trip|heading|going|bound|ticket)"
-                r"\s+to\s+", re.I), tiers("DESTINATION")),
-    (re.compile(r"\b(?:moved\s+to|now\s+(?:lives\s+)?in|currently\s+in|relocated\s+to)\s+",
-                re.I), tiers("RESIDENCE COUNTRY")),
-    (re.compile(r"\b(?:based\s+in|lives\s+in|living\s+in|located\s+in|works\s+(?:from|in)"
-                r"|resides\s+in|headquartered\s+in|from|in)\s+(?:the\s+)?", re.I),
-     tiers("CITY LOCATION HOMETOWN ORIGIN COUNTRY HQ")),
-)
-_CHANGES = (
-    re.compile(rf"\b(?i:moved\s+from)\s+(?P<old>{PROPN})\s+to\s+(?P<new>{PROPN})"),
-    re.compile(rf"\b(?i:originally|formerly|previously)\s+from\s+(?P<old>{PROPN}),?\s+"
-               rf"(?:but\s+)?now\s+(?:lives\s+|living\s+|based\s+)?in\s+(?P<new>{PROPN})"),
-    re.compile(rf"\b(?i:used\s+to\s+live)\s+in\s+(?P<old>{PROPN}),?\s+but\s+now\s+"
-               rf"(?:lives\s+|living\s+|is\s+based\s+)?in\s+(?P<new>{PROPN})"),
-)
-"""A move, read whole: `moved from Leeds to York`, `originally from Goa, now in Pune`, `used
-to live in Madrid but now lives in Seville`. The new place is where the subject lives now
-(never a hometown or birthplace); the old one is accounted for as a former place."""
-RELATIONS = (
-    r"(?:daughter|son|father|mother|brother|sister|wife|husband|niece|nephew|uncle|aunt"
-    r"|cousin|friend|boss|neighbou?r|colleague|partner|grandson|granddaughter|grandfather"
-    r"|grandmother|grandma|grandpa|child|kid|baby|parent|sibling|spouse|fianc[ée]e?"
-    r"|girlfriend|boyfriend|roommate|classmate|stepson|stepdaughter|stepfather|stepmother)"
-)
-_RELATIVE = re.compile(
-    rf"(?:^|(?<=[.!?;])\s+)(?:Her|His|Their|My|Our)\s+(?:(?:older|younger|elder|little|big"
-    rf"|twin|only)\s+)?{RELATIONS}(?:,?\s+{PROPN},?)?\s+(?:is|who\s+is)\s+"
-    rf"(?:\d{{1,3}}(?:\s+years\s+old)?|from\s+{PROPN}|(?:based|living)\s+in\s+{PROPN}"
-    rf"|an?\s+[a-z]+|named\s+{PROPN}|called\s+{PROPN})"
-    rf"|(?:^|(?<=[.!?;])\s+)(?:Her|His|Their|My|Our)\s+{RELATIONS}(?:,?\s+{PROPN},?)?"
-    rf"\s+lives\s+in\s+{PROPN}"
-)
-"""A sentence about a relative (`Her daughter is 12.`, `His father Tomas lives in Cork.`):
-its values are the relative's, so none is read, and the sentence is accounted for."""
-_SENTENCE_END = re.compile(r"\s*(?:[.!?;]|$)")
-_LANGUAGE_LEAD = re.compile(r"\b(?:written|coded|programmed|implemented|built)\s+\Z", re.I)
-_AS_ROLE = re.compile(r"\b(?:works|working|worked)\s+as\s+\Z", re.I)
-_BY = (
-    (re.compile(r"\bdirected\s+by\s+", re.I), tiers("DIRECTOR")),
-    (re.compile(r"\b(?:written|authored)\s+by\s+", re.I), tiers("AUTHOR")),
-    (re.compile(r"\b(?:made|manufactured|built|produced)\s+by\s+", re.I), tiers("BRAND")),
-    (re.compile(r"\b(?:sung|performed|recorded)\s+by\s+", re.I), tiers("ARTIST")),
-    (re.compile(r"\bby\s+", re.I), tiers("AUTHOR DIRECTOR ARTIST BRAND")),
-)
-_LISTS = (
-    (re.compile(r"\btagged\s+(?:as\s+|with\s+)?", re.I), tiers("TAGS")),
-    (re.compile(r"\bskilled\s+in\s+", re.I), tiers("SKILLS")),
-    (re.compile(r"\bspeaks\s+", re.I), tiers("LANGUAGE")),
-)
 _HANDLE_NOUNS = {"user", "account", "handle", "username", "login", "server", "host", "repo",
                  "repository", "package", "channel", "team", "project", "bot"}
 _THE_NOUN = re.compile(r"\b(?:[Tt]he|[Oo]ur|[Mm]y)\s+(?P<noun>[a-z]+)\s+"
@@ -261,8 +192,8 @@ class Reader:
         return self.found
 
     def relatives(self) -> None:
-        for m in _RELATIVE.finditer(self.text):
-            if _SENTENCE_END.match(self.text, m.end()) and self.free(*m.span()):
+        for m in RELATIVE.finditer(self.text):
+            if SENTENCE_END.match(self.text, m.end()) and self.free(*m.span()):
                 self.taken.append(m.span())
                 self.explained.append(m.span())
 
@@ -352,14 +283,14 @@ class Reader:
         return kind == "string"
 
     def listed(self) -> None:
-        for pattern, groups in _LISTS:
+        for pattern, groups in LISTS:
             for m in pattern.finditer(self.text):
                 found = list_at(self.text, m.end())
                 if found is not None:
                     self.add(found, CUED, groups=groups, cue=m.start())
 
     def named(self) -> None:
-        for pattern, groups in _NAMED:
+        for pattern, groups in NAMED:
             for m in pattern.finditer(self.text):
                 alias = "ALIAS" in groups[0]
                 found = list_at(self.text, m.end()) if alias else None
@@ -380,7 +311,7 @@ class Reader:
         return None
 
     def numbers(self) -> None:
-        for pattern, cls in _COMPILED_UNITS:
+        for pattern, cls in COMPILED_UNITS:
             for m in pattern.finditer(self.text):
                 raw = m.group("n")
                 if ambiguous_number(raw):
@@ -391,7 +322,7 @@ class Reader:
                 self.add(value, CUED, groups=tiers(cls), cue=m.start(), until=m.end())
 
     def changes(self) -> None:
-        for pattern in _CHANGES:
+        for pattern in CHANGES:
             for m in pattern.finditer(self.text):
                 new = propn_at(self.text, m.start("new"))
                 if new is None or new.end != m.end("new") or self.attributive(new):
@@ -401,13 +332,13 @@ class Reader:
 
     def places(self) -> None:
         country = any("COUNTRY" in key_classes(k) for k in self.keys)
-        for pattern, groups in _PLACES:
+        for pattern, groups in PLACES:
             for m in pattern.finditer(self.text):
                 place = propn_at(self.text, m.end())
                 if place is None or place.start != m.end() or self.attributive(place):
                     continue
                 if place.raw.lower() in LANGUAGES:
-                    lead = _LANGUAGE_LEAD.search(self.text, max(0, m.start() - 20), m.start())
+                    lead = LANGUAGE_LEAD.search(self.text, max(0, m.start() - 20), m.start())
                     self.add(place, CUED, groups=tiers("LANGUAGE"),
                              cue=lead.start() if lead else m.start())
                     continue
@@ -425,7 +356,7 @@ class Reader:
                     self.taken.append((place.end, place.end + pair.end(1)))
 
     def by(self) -> None:
-        for pattern, groups in _BY:
+        for pattern, groups in BY:
             for m in pattern.finditer(self.text):
                 several = list_at(self.text, m.end())
                 if several is not None and len(several.value) >= 2 and all(
@@ -489,7 +420,7 @@ class Reader:
             if noun in _GENERIC_NOUNS or noun in NOT_VALUES or noun in _TITLE_NOUNS:
                 continue
             value = Value(noun, noun, m.start("noun"), m.end("noun"), "word")
-            role = _AS_ROLE.search(self.text, max(0, m.start("article") - 20), m.start("article"))
+            role = AS_ROLE.search(self.text, max(0, m.start("article") - 20), m.start("article"))
             self.add(value, CUED, groups=tiers("NOUN_ATTR"),
                      cue=role.start() if role else m.start("article"))
 

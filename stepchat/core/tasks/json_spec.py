@@ -3,8 +3,11 @@ leaves open.
 
 `read_spec` puts the parts together: `json_request` finds the request and its key list,
 `json_flags` reads types, booleans and open keys said in words, `json_cues` finds stated
-values and `json_assign` places them on keys. A key gets a stated value only when exactly
-one reading fits; a key some unplaced value might belong to is *pending* (unchecked).
+values, `json_assign` places them on keys, and `json_account` checks that every word of the
+prompt is accounted for. A key gets a stated value only when exactly one reading fits and
+nothing left unread could change it or be its value instead; otherwise it is *pending*
+(the model writes it, unchecked). When the key list itself could be read two ways, no value
+is stated at all.
 """
 
 from __future__ import annotations
