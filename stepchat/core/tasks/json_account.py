@@ -164,7 +164,7 @@ def _kind(text: str) -> str:
         return NUM
     if low in FILLERS:
         return FREE
-    if low in NOT_DESCRIBING or low in REQUEST_WORDS or low in FILLERS:
+    if low in NOT_DESCRIBING or low in REQUEST_WORDS or low in SCOPELESS:
         return WORD
     return NAME if _CAPITAL.match(text) else WORD
 

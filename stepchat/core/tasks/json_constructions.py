@@ -13,6 +13,8 @@ import re
 from stepchat.core.tasks.json_assign import FIRST, tiers
 from stepchat.core.tasks.json_words import NUMBER, PROPN
 
+_WHOLE = r"(?![\d%°]|[.,]\d)"
+"""A number ends its token: `is 1` is not read out of `is 1.000,50`."""
 UNITS: tuple[tuple[str, str], ...] = (
     (rf"[$€£]\s?(?P<n>{NUMBER})", "PRICE"),
     (rf"(?P<n>{NUMBER})\s*(?:dollars|euros?|pounds|usd|eur|gbp|€)\b", "PRICE"),
@@ -26,11 +28,11 @@ UNITS: tuple[tuple[str, str], ...] = (
     (rf"(?P<n>{NUMBER})\s*kg\b", "WEIGHT"),
     (rf"(?P<n>{NUMBER})\s*(?:degrees|°)", "TEMPERATURE"),
     (rf"\bserves\s+(?P<n>{NUMBER})", "SERVINGS"),
-    (r"\baged\s+(?P<n>\d{1,3})\b", "AGE"),
+    (rf"\baged\s+(?P<n>\d{{1,3}}){_WHOLE}", "AGE"),
     (r"\b(?P<n>\d{1,3})(?:\s+|-)years?(?:\s+|-)old\b", "AGE"),
     (r"\b(?P<n>\d{1,3})\s+years\s+of\s+age\b", "AGE"),
-    (r"\b(?:is|am|turned|turns|who's|she's|he's)\s+(?P<n>\d{1,3})(?=\s*(?:[,;.)]|$|and\b))",
-     "AGE"),
+    (rf"\b(?:is|am|turned|turns|who's|she's|he's)\s+(?P<n>\d{{1,3}}){_WHOLE}"
+     r"(?=\s*(?:[,;.)]|$|and\b))", "AGE"),
     (r"\((?P<n>\d{4})\)", "YEAR"),
     (r"\b(?:in|from|since|(?:released|published|founded|built|established)(?:\s+in)?"
      r"|came\s+out\s+in|made\s+in|dated)\s+(?P<n>\d{4})\b", "YEAR"),

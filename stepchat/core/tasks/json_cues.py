@@ -43,12 +43,14 @@ from stepchat.core.tasks.json_constructions import (
 )
 from stepchat.core.tasks.json_types import TYPE_PHRASE
 from stepchat.core.tasks.json_words import (
+    CASELESS,
     DATE,
     EMAIL,
     LANGUAGES,
     NOT_VALUES,
     NUMBER,
     PROPN,
+    UPPER,
     Value,
     ambiguous_number,
     inside,
@@ -95,10 +97,12 @@ _NOT_ID_NOUNS = NOT_VALUES | {"aged", "has", "have", "had", "under", "over", "th
                               "of", "is", "was", "costs", "earns", "serves", "rated", "weighs",
                               "weighing", "priced", "page", "step", "line", "lines", "words"}
 
+_CAPITAL = f"[{UPPER}{CASELESS}]"
+_LEFTOVER_START = re.compile(rf"(?<![\w'’\-.@])(?=[\"'“‘\d-]|{_CAPITAL})")
 _HANDLE_NOUNS = {"user", "account", "handle", "username", "login", "server", "host", "repo",
                  "repository", "package", "channel", "team", "project", "bot"}
 _THE_NOUN = re.compile(r"\b(?:[Tt]he|[Oo]ur|[Mm]y)\s+(?P<noun>[a-z]+)\s+"
-                       r"(?=[\"'“‘]|[A-ZÀ-Þ]|[a-z][\w\-]*[\d_\-]"
+                       rf"(?=[\"'“‘]|{_CAPITAL}|[a-z][\w\-]*[\d_\-]"
                        r"|[a-z]+(?=\s*[,;.)]|\s+(?:who|which|that|with)\b))")
 _NOUN_ATTR = re.compile(
     r"(?:^|,\s*|\b(?:is|as|was|for|of)\s+|\bthe\s+)(?P<article>an?)\s+(?:(?:\d+-year-old|[a-z]+-[a-z]+)\s+)?"
@@ -108,11 +112,11 @@ _NOUN_ATTR = re.compile(
 _SUBJECT = re.compile(
     r"(?:\b[Ff]or|\b[Dd]escribing|(?<=[a-z] )of)\s+(?:(?:the|a|an|this|our|my)\s+)?"
     r"(?:(?P<head>[a-z]+)\s+)?(?:(?:\d+-year-old|\d{4}|[a-z]+(?:-[a-z]+)+)\s+)?"
-    r"(?=[\"'“‘]|[A-ZÀ-Þ]|[a-z][\w\-]*[\d_\-])"
+    rf"(?=[\"'“‘]|{_CAPITAL}|[a-z][\w\-]*[\d_\-])"
 )
 _STARTER = re.compile(r"(?:^|(?<!\b[A-Z])(?<!\bMr)(?<!\bMs)(?<!\bDr)(?<!\bSt)(?<!\bMrs)"
-                      r"(?<!\bProf)[.;!?]\s+)(?=[A-ZÀ-Þ\"'“])")
-_AFTER_COLON = re.compile(r":\s+(?=[A-ZÀ-Þ\"'“])")
+                      rf"(?<!\bProf)[.;!?]\s+)(?=[{UPPER}{CASELESS}\"'“])")
+_AFTER_COLON = re.compile(rf":\s+(?=[{UPPER}{CASELESS}\"'“])")
 _CLAUSE = re.compile(r"(?:^|(?<=[.;:!?])\s+|(?<=:))((?:[^.;:!?]|\.(?=\d))+)")
 _LEAD = re.compile(r"^\s*(?:(?:for|about|of)\s+)?(?:(?:the|a|an)\s+)?", re.I)
 _SEP = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+")
@@ -452,7 +456,7 @@ class Reader:
     def leftovers(self) -> None:
         """Any name, quoted text or number nobody claimed: it may still be a stated value."""
         readers: tuple[Callable[[str, int], Value | None], ...] = (quoted_at, number_at)
-        for m in re.finditer(r"(?<![\w'’\-.@])(?=[\"'“‘\d-]|[A-ZÀ-Þ])", self.text):
+        for m in _LEFTOVER_START.finditer(self.text):
             if len(self.taken) >= MAX_CANDIDATES:
                 break
             pos = m.start()

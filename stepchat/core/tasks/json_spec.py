@@ -192,8 +192,8 @@ def read_spec(prompt: str) -> JsonSpec | None:
         dict.fromkeys(read, "")
     gone.update((k, "unknown") for k in unknown_keys(prompt, keys) if k in read)
     entities = {k: v for k, v in read.items() if k not in gone}
-    pending = tuple(k for k in keys if k not in entities and (k in placement.pending
-                                                               or k in gone))
+    pending = tuple(k for k in keys if k not in entities and (
+        k in placement.pending or k in gone or not listed.sure))
     return JsonSpec(tuple(keys), final, entities, tuple(k for k in opened if k not in pending),
                     pending, tuple(declared),
                     declined=tuple(sorted(gone.items())))
