@@ -109,9 +109,15 @@ _COMPARING = word_set(
 SCOPELESS = (NOT_DESCRIBING - _POSSESSIVES - _COMPARING) | word_set(
     """ignore ignored disregard forget actually correction corrected wrong incorrect mistake
     typo scratch cancel cancelled rather however although though update updated changed
-    change anymore longer yet still then later earlier yesterday tomorrow soon year years
-    month months week weeks today tonight ago"""
+    change anymore longer yet still then later earlier yesterday tomorrow soon today
+    tonight ago"""
 )
+_BINDING = word_set("not no never neither nor without about around roughly approximately "
+                    "nearly almost over under least most")
+"""Negations and approximations that bind to the name or number right after them (`not
+from Cork`, `about 1,000`): that leftover declines the keys it could fill, so the word
+itself reaches no further than its sentence."""
+_BETWEEN = word_set("from in at to of the a an than for by as")
 """Words that can reach a value in another sentence ("Bruno is 40. Not anymore.", "That was
 last year."): left over anywhere, they decline every key. A comparison or a count left over
 ("She is older than Ana") declines only its own sentence, and the keys its numbers and
@@ -306,11 +312,29 @@ def _names_key(token: Token, key: str) -> bool:
     return low == key.lower() or low in re.split(r"_|(?<=[a-z])(?=[A-Z])", key.lower())
 
 
+def _bound(leftovers: list[Token], text: str) -> set[int]:
+    """Starts of leftover negations and approximations bound to a leftover name or number
+    (see `_BINDING`)."""
+    loose = {t.start: t for t in leftovers}
+    out = set()
+    for token in leftovers:
+        if token.text.lower() not in _BINDING:
+            continue
+        for m in re.finditer(r"\S+", text[token.end : token.end + 40]):
+            nxt = loose.get(token.end + m.start())
+            if nxt is not None and nxt.kind in (NUM, NAME):
+                out.add(token.start)
+            if m.group(0).lower() not in _BETWEEN:
+                break
+    return out
+
+
 def declined(leftovers: list[Token], entities: dict[str, Any], types: dict[str, str],
              read_from: dict[str, list[tuple[int, int]]], text: str) -> dict[str, str]:
     """Stated keys that a leftover token declines (see the module docstring), each with the
     token that did it. `read_from` holds the spans each key's value was read from."""
     spans = sentences(text)
+    bound = _bound(leftovers, text)
     out: dict[str, str] = {}
     for key, value in entities.items():
         kinds = value_kinds(value) | type_kinds(types.get(key, "string"))
@@ -318,7 +342,8 @@ def declined(leftovers: list[Token], entities: dict[str, Any], types: dict[str, 
         if not read_from.get(key):
             own = spans  # nothing says where it was read: the whole prompt is its sentence
         for token in leftovers:
-            if (token.kind in kinds or (token.kind == WORD and token.text.lower() in SCOPELESS)
+            scopeless = token.kind == WORD and token.text.lower() in SCOPELESS
+            if (token.kind in kinds or (scopeless and token.start not in bound)
                     or _names_key(token, key)
                     or any(a <= token.start < b for a, b in own)):
                 out[key] = token.text
