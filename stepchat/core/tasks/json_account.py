@@ -32,6 +32,9 @@ from typing import Any
 from stepchat.core.tasks.json_words import CASELESS, UPPER, word_set
 
 NUM, NAME, WORD, FREE = "number", "name", "word", "free"
+_OPERATORS = set("+~<>≈±^*×÷=?")
+"""Signs that change a value (`20+`, `~20`, `>20`, `2×3`) or question it (`40?`): never
+punctuation to pass over."""
 """Kinds of token: what a leftover token of that kind could be the value of."""
 
 FILLERS = word_set(
@@ -110,8 +113,24 @@ SCOPELESS = (NOT_DESCRIBING - _POSSESSIVES - _COMPARING) | word_set(
     """ignore ignored disregard forget actually correction corrected wrong incorrect mistake
     typo scratch cancel cancelled rather however although though update updated changed
     change anymore longer yet still then later earlier yesterday tomorrow soon today
-    tonight ago"""
+    tonight ago maybe perhaps possibly probably likely unlikely allegedly supposedly
+    reportedly apparently unsure uncertain unconfirmed unverified rumored rumoured guess
+    guessed estimate estimated kidding joking joke lying lie lies pretend pretends
+    pretending claims claimed claim says said thinks thought believes believed hopes
+    pseudonym fake fictional fictitious imaginary hypothetical"""
 )
+"""(Also words that undermine a value's truth: `maybe`, `allegedly`, `just kidding`, `a
+pseudonym`, `fake`.)"""
+_TIME_NOUNS = word_set(
+    """summer winter spring autumn fall season seasons holiday holidays weekend weekends
+    week weeks day days night nights month months year years moment time times while
+    morning evening afternoon"""
+)
+_CONTAINERS = word_set("account profile record entry page details data info information "
+                       "file card")
+"""Nouns that hold what they are `of` (`the account of Mo` is Mo's account): the subject's
+values are theirs. Any other noun before `of` or `to` (`the sequel to Heat`, `a remake of
+Jaws`, `the father of Ana`) is a different thing, so its description is not accounted for."""
 _BINDING = word_set("not no never neither nor without about around roughly approximately "
                     "nearly almost over under least most")
 """Negations and approximations that bind to the name or number right after them (`not
@@ -124,7 +143,7 @@ last year."): left over anywhere, they decline every key. A comparison or a coun
 names could fill."""
 _SLOT_WORDS = r"(?P<slot>(?:[a-z][a-z\-]*[ \t]+){0,2}[a-z][a-z\-]*)"
 _SUBJECT_SLOT = re.compile(
-    r"(?:\b(?:for|of|describing|about|is|as)\s+(?P<det>(?:a|an|the|my|our|this|your)\s+)?"
+    r"(?:\b(?:for|describing)\s+(?P<det>(?:a|an|the|my|our|this|your)\s+)?"
     r"|(?:^|(?<=[.;!?:])\s+)(?P<cap>(?:A|An|The|My|Our|This)\s+))"
     rf"(?:\d{{1,3}}-year-old\s+)?{_SLOT_WORDS}"
     rf"(?=[ \t]+[a-z]|[ \t]+[\"“'‘@{UPPER}{CASELESS}\d$€£]|\s*[,.;:(]|\s*$)"
@@ -151,7 +170,7 @@ class Token:
 
 _TOKEN = re.compile(
     r"[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+"  # an email
-    r"|[$€£]?[-+]?\d[\w.,:/%°'’\-]*[\w%°]"  # a number with its unit or format: 1.000,50 12:30
+    r"|[~<>≈±$€£]?[-+]?\d[\w.,:/%°'’\-]*[\w%°+]"  # a number with its unit or format: 1.000,50
     r"|[$€£]?\d"
     r"|\.?[\w'’@#&/\-]*\w[\w'’@#&/.+\-]*?[+#]*(?=[^\w'’@#&/.+\-]|[.+\-](?![\w+#])|$)"
     r"|\S",
@@ -163,7 +182,7 @@ _CAPITAL = re.compile(rf"[{UPPER}{CASELESS}]|[.@#]|\w*[+#]")
 def _kind(text: str) -> str:
     low = text.lower()
     if not any(ch.isalnum() for ch in text):
-        return FREE
+        return WORD if any(ch in _OPERATORS for ch in text) else FREE
     if "@" in text:
         return NAME
     if any(ch.isdigit() for ch in text) or any(p in NUMBER_WORDS for p in low.split("-")):
@@ -204,17 +223,28 @@ class Ledger:
 
     def leftovers(self, request: list[tuple[int, int]]) -> list[Token]:
         """Tokens nothing accounts for: not covered, not a filler, not a request word in a
-        sentence that asks for JSON."""
+        sentence that asks for JSON, not the `?` of a request put as a question (`Can you
+        return JSON ...?`)."""
         out = []
         for token in tokens(self.text):
             if token.kind == FREE or self.covered(token):
                 continue
-            if token.text.lower() in REQUEST_WORDS and any(
-                a <= token.start and token.end <= b for a, b in request
-            ):
+            in_request = any(a <= token.start and token.end <= b for a, b in request)
+            if in_request and token.text.lower() in REQUEST_WORDS:
+                continue
+            if token.text == "?" and in_request and _POLITE.match(self.text, _start_of(
+                    self.text, token.start)) and re.match(r"\s*(?:$|\s[A-Z])",
+                                                          self.text[token.end : token.end + 3]):
                 continue
             out.append(token)
         return out
+
+
+_POLITE = re.compile(r"\s*(?:please\s+)?(?:can|could|would|will)\s+(?:you|i|we)\b", re.I)
+
+
+def _start_of(text: str, pos: int) -> int:
+    return max(text.rfind(c, 0, pos) for c in ".!?;") + 1
 
 
 def request_sentences(text: str, anchors: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -223,7 +253,7 @@ def request_sentences(text: str, anchors: list[tuple[int, int]]) -> list[tuple[i
     for a, b in anchors:
         head = max(text.rfind(c, 0, a) for c in ".!?;")
         tail = [i for i in (text.find(c, b) for c in ".!?;") if i >= 0]
-        spans.append((head + 1, min(tail) if tail else len(text)))
+        spans.append((head + 1, min(tail) + 1 if tail else len(text)))
     return spans
 
 
@@ -261,13 +291,18 @@ def subject_descriptions(text: str, taboo: set[str]) -> list[tuple[int, int]]:
     for m in _SUBJECT_SLOT.finditer(text):
         group = "slot" if m.group("slot") is not None else "apposed"
         end = m.start(group)
+        last = ""
         for word in re.finditer(r"\S+", m.group(group)):
             # the description is the words before the first that does not describe
             w = word.group(0)
-            if w in NOT_DESCRIBING or w in taboo or _kind(w) == NUM:
+            if w in NOT_DESCRIBING or w in taboo or w in FILLERS or w in _TIME_NOUNS \
+                    or w in SCOPELESS or _kind(w) == NUM:
                 break
             end = m.start(group) + word.end()
+            last = w
         if end == m.start(group) or (group == "apposed" and end != m.end(group)):
+            continue
+        if re.match(r"\s+(?:of|to)\b", text[end : end + 5]) and last not in _CONTAINERS:
             continue
         det = next((g for g in ("det", "cap", "adet") if m.group(g)), group)
         spans.append((m.start(det), end))

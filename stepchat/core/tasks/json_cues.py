@@ -377,8 +377,10 @@ class Reader:
             for m in pattern.finditer(self.text):
                 raw = m.group(0)
                 lead = _EMAIL_LEAD.search(self.text, max(0, m.start() - 24), m.start())
+                closed = self.text.startswith(">", m.end()) and lead and lead.group(0) == "<"
                 self.add(Value(raw, raw, m.start(), m.end(), "text"), CUED, groups=groups,
-                         cue=lead.start() if lead else None)
+                         cue=lead.start() if lead else None,
+                         until=m.end() + 1 if closed else None)
 
     def count_nouns(self) -> None:
         """`120 stars`, `240 pages`, `3 keys`: the noun names what the number counts."""

@@ -57,6 +57,9 @@ _OPEN_WORDS = re.compile(
     r"|(?:sample|example|test|mock)\s+(?:data|values?|record|object|person|user|entry))\b",
     re.I,
 )
+_MADE_UP_THING = re.compile(r"\s+(?:[a-z]+\s+)?(?:person|people|user|users|customer|company"
+                            r"|product|data|values?|record|entry|object|character|name|names"
+                            r"|book|film|movie|city|pet|employee|profile|account)\b", re.I)
 _OPEN_NOTES = r"(?:a\s+)?(?:short|brief|one-line|one\s+line|catchy|funny|few\s+words|any" \
               r"|free(?:\s+|-)?text|your\s+choice|made[- ]up|invented)"
 _WRITING = (r"(?:(?:a|an|one|two|three|the|some)\s+)?(?:(?:short|brief|long|detailed|catchy"
@@ -96,6 +99,12 @@ def _statement(text: str, start: int, end: int) -> tuple[int, int]:
     tight = _TIGHT_NEGATION.search(text, max(0, start - 40), start)
     noun = _STATE_NOUN.match(text, end)
     return (tight.start() if tight else start, noun.end() if noun else end)
+
+
+def flag_words(key: str) -> tuple[str, ...]:
+    """The words that say a boolean key's state, either way (`admin`, `closed`)."""
+    on_words, off_words, _ = _boolean_words(key)
+    return tuple(w for w in (*on_words, *off_words) if w)
 
 
 def read_boolean(text: str, key: str,
@@ -163,8 +172,10 @@ def open_keys(text: str, keys: list[str], stated: set[str],
     plain = EMAIL.sub(" ", text)
     made_up = _OPEN_WORDS.search(plain)
     everything = made_up is not None
-    if made_up is not None and spans is not None:
-        spans.append(made_up.span())
+    if made_up is not None and spans is not None and (
+        " " in made_up.group(0) or _MADE_UP_THING.match(plain, made_up.end())
+    ):
+        spans.append(made_up.span())  # `a fictional person`; a lone `(fake)` stays unread
     out: list[str] = []
     for key in keys:
         if key in stated:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from stepchat.core.tasks.json_account import (
+    SCOPELESS,
     Ledger,
     declined,
     output_instructions,
@@ -26,7 +27,7 @@ from stepchat.core.tasks.json_account import (
 )
 from stepchat.core.tasks.json_assign import CUED, Candidate, Placement, key_classes, snake
 from stepchat.core.tasks.json_cues import Reader
-from stepchat.core.tasks.json_flags import open_keys, read_boolean, stated_types
+from stepchat.core.tasks.json_flags import flag_words, open_keys, read_boolean, stated_types
 from stepchat.core.tasks.json_request import KeyList, is_json_request, read_keys
 from stepchat.core.tasks.json_types import (
     fits,
@@ -137,7 +138,7 @@ def _accounted_for(prompt: str, listed: KeyList, keys: list[str], placement: Pla
     """What the accepted constructions account for (see `json_account`)."""
     ledger = Ledger(prompt)
     language_key = any("LANGUAGE" in key_classes(k) for k in keys)
-    taboo = {w for k in keys for w in (k.lower(), snake(k).replace("_", " "))}
+    taboo = {w for k in keys for w in (k.lower(), snake(k).replace("_", " "), *flag_words(k))}
     unplaced = []
     for cand in candidates:
         if id(cand) in placement.used or _explained(cand, keys, placement):
@@ -159,6 +160,8 @@ def _explained(cand: Candidate, keys: list[str], placement: Placement) -> bool:
     place) is accounted for as what its cue says it is. Numbers never are: a number the
     request does not ask for may still be the value of a numeric key."""
     if cand.strength != CUED or isinstance(cand.value, int | float | bool):
+        return False
+    if str(cand.value).lower() in SCOPELESS:  # `is a pseudonym`, `a guess`
         return False
     return not placement.compatible(cand, keys, first_tier=False)
 
