@@ -29,7 +29,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from stepchat.core.tasks.json_words import CASELESS, UPPER, word_set
+from stepchat.core.tasks.json_words import (
+    CASELESS,
+    NOT_DESCRIBING,
+    RELATION_NOUNS,
+    UPPER,
+    word_set,
+)
 
 NUM, NAME, WORD, FREE = "number", "name", "word", "free"
 _OPERATORS = set("+~<>≈±^*×÷=?")
@@ -91,18 +97,6 @@ _DONT_INCLUDE = re.compile(r"\b(?:don't|do\s+not)\s+include\s+(?:the\s+|a\s+)?"
 _SMALL_NUMBERS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
                   "eight": 8, "nine": 9, "ten": 10}
 
-NOT_DESCRIBING = word_set(
-    """not no never neither nor without non un was were had did will would could should
-    might may must shall been being used than over under above below before after since
-    until till ago between except besides instead unlike versus vs per plus minus times
-    all some each every both either few many most several more less fewer only about
-    around roughly approximately nearly almost his her their whose its my our your or but
-    if unless when whether former formerly previously ex late old new next last future
-    past"""
-)
-"""Words that never merely describe the thing a request is about: they negate, place it in
-time, compare, count, or point to someone else."""
-
 _POSSESSIVES = word_set("his her their whose its my our your")
 _COMPARING = word_set(
     """than over under above below between except besides instead unlike versus vs per plus
@@ -117,7 +111,8 @@ SCOPELESS = (NOT_DESCRIBING - _POSSESSIVES - _COMPARING) | word_set(
     reportedly apparently unsure uncertain unconfirmed unverified rumored rumoured guess
     guessed estimate estimated kidding joking joke lying lie lies pretend pretends
     pretending claims claimed claim says said thinks thought believes believed hopes
-    pseudonym fake fictional fictitious imaginary hypothetical"""
+    pseudonym fake fictional fictitious imaginary hypothetical example examples sample
+    e.g eg"""
 )
 """(Also words that undermine a value's truth: `maybe`, `allegedly`, `just kidding`, `a
 pseudonym`, `fake`.)"""
@@ -126,6 +121,9 @@ _TIME_NOUNS = word_set(
     week weeks day days night nights month months year years moment time times while
     morning evening afternoon"""
 )
+_OWN = {"my", "our", "your"}
+"""A relative is what the request is about only as `my father`, `our neighbour`: `the
+brother, 40, of Bruno` is about someone else than Bruno."""
 _CONTAINERS = word_set("account profile record entry page details data info information "
                        "file card")
 """Nouns that hold what they are `of` (`the account of Mo` is Mo's account): the subject's
@@ -296,7 +294,8 @@ def subject_descriptions(text: str, taboo: set[str]) -> list[tuple[int, int]]:
             # the description is the words before the first that does not describe
             w = word.group(0)
             if w in NOT_DESCRIBING or w in taboo or w in FILLERS or w in _TIME_NOUNS \
-                    or w in SCOPELESS or _kind(w) == NUM:
+                    or w in SCOPELESS or _kind(w) == NUM or (
+                        w in RELATION_NOUNS and (m.group("det") or "").strip() not in _OWN):
                 break
             end = m.start(group) + word.end()
             last = w

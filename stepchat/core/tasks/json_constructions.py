@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from stepchat.core.tasks.json_assign import FIRST, tiers
-from stepchat.core.tasks.json_words import NUMBER, PROPN
+from stepchat.core.tasks.json_words import NUMBER, PROPN, RELATION_NOUNS
 
 _WHOLE = r"(?![\d%°]|[.,]\d)"
 """A number ends its token: `is 1` is not read out of `is 1.000,50`."""
@@ -31,7 +31,7 @@ UNITS: tuple[tuple[str, str], ...] = (
     (rf"\baged\s+(?P<n>\d{{1,3}}){_WHOLE}", "AGE"),
     (r"\b(?P<n>\d{1,3})(?:\s+|-)years?(?:\s+|-)old\b", "AGE"),
     (r"\b(?P<n>\d{1,3})\s+years\s+of\s+age\b", "AGE"),
-    (rf"\b(?:is|am|turned|turns|who's|she's|he's)\s+(?P<n>\d{{1,3}}){_WHOLE}"
+    (rf"\b(?:is|am|turned|who's|she's|he's)\s+(?P<n>\d{{1,3}}){_WHOLE}"
      r"(?=\s*(?:[,;.)]|$|and\b))", "AGE"),
     (r"\((?P<n>\d{4})\)", "YEAR"),
     (r"\b(?:in|from|since|(?:released|published|founded|built|established)(?:\s+in)?"
@@ -68,12 +68,7 @@ CHANGES = (
 """A move, read whole: `moved from Leeds to York`, `originally from Goa, now in Pune`, `used
 to live in Madrid but now lives in Seville`. The new place is where the subject lives now
 (never a hometown or birthplace); the old one is accounted for as a former place."""
-RELATIONS = (
-    r"(?:daughter|son|father|mother|brother|sister|wife|husband|niece|nephew|uncle|aunt"
-    r"|cousin|friend|boss|neighbou?r|colleague|partner|grandson|granddaughter|grandfather"
-    r"|grandmother|grandma|grandpa|child|kid|baby|parent|sibling|spouse|fianc[ée]e?"
-    r"|girlfriend|boyfriend|roommate|classmate|stepson|stepdaughter|stepfather|stepmother)"
-)
+RELATIONS = "(?:" + "|".join(sorted(RELATION_NOUNS, key=len, reverse=True)) + ")"
 RELATIVE = re.compile(
     rf"(?:^|(?<=[.!?;])\s+)(?:Her|His|Their|My|Our)\s+(?:(?:older|younger|elder|little|big"
     rf"|twin|only)\s+)?{RELATIONS}(?:,?\s+{PROPN},?)?\s+(?:is|who\s+is)\s+"

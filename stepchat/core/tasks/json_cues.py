@@ -71,7 +71,7 @@ _KEY_LEAD = re.compile(
 `her email is e`): part of that construction."""
 _EMAIL_LEAD = re.compile(r"\b(?:(?:reachable|contactable)\s+)?at\s+\Z|<\Z", re.I)
 _LINK = re.compile(
-    r"(?:\s*\([^)]{0,40}\))?(?P<link>\s*(?:[:=]|->|→)|\s+(?:is|was|are|equals?|should\s+be"
+    r"(?:\s*\([^)]{0,40}\))?(?P<link>\s*(?:[:=]|->|→)|\s+(?:is|are|equals?|should\s+be"
     r"|must\s+be|set\s+to|of)(?=\s))?\s*",
     re.I,
 )
@@ -227,7 +227,7 @@ class Reader:
         if link and link.strip().lower() == "of":
             return number_at(self.text, at)
         value = scalar_at(self.text, at, words=True, bools=kind == "boolean" or bool(link))
-        if value is None and link and link.strip() in (":", "=", "is", "was"):
+        if value is None and link and link.strip() in (":", "=", "is"):
             m = _PHRASE.match(self.text, at)
             # `the bio is a short sentence`: after an article the words describe what to
             # write, they are not the value (see `json_flags.open_keys`)

@@ -57,9 +57,14 @@ _OPEN_WORDS = re.compile(
     r"|(?:sample|example|test|mock)\s+(?:data|values?|record|object|person|user|entry))\b",
     re.I,
 )
-_MADE_UP_THING = re.compile(r"\s+(?:[a-z]+\s+)?(?:person|people|user|users|customer|company"
-                            r"|product|data|values?|record|entry|object|character|name|names"
-                            r"|book|film|movie|city|pet|employee|profile|account)\b", re.I)
+_MADE_UP_THING = re.compile(
+    r"\s+(?:[a-z]+\s+)?(?:person|persons|people|user|users|customer|company|product|data"
+    r"|values?|record|entry|entries|object|character|name|names|book|film|movie|city|pet"
+    r"|employee|profile|account)\b",
+    re.I,
+)
+"""What a made-up thing is (`a fictional person`, `sample data`): without one, `fake` or `an
+example` qualifies a value (`Bruno (fake)`, `40, just an example`) and is not accounted for."""
 _OPEN_NOTES = r"(?:a\s+)?(?:short|brief|one-line|one\s+line|catchy|funny|few\s+words|any" \
               r"|free(?:\s+|-)?text|your\s+choice|made[- ]up|invented)"
 _WRITING = (r"(?:(?:a|an|one|two|three|the|some)\s+)?(?:(?:short|brief|long|detailed|catchy"
@@ -128,9 +133,10 @@ def read_boolean(text: str, key: str,
                          re.I):
         if overlaps(m.span(), blocked):
             continue
-        negated = bool(m.group("pre")) or bool(_NEGATORS.search(_clause_before(text, m.start())))
-        said.add(not negated)
-        spans.append(_statement(text, *m.span()))
+        negator = bool(_NEGATORS.search(_clause_before(text, m.start())))
+        said.add(not (bool(m.group("pre")) ^ negator))
+        # `not a non-admin`: a negated negative is not accounted for (its negation is left)
+        spans.append(_statement(text, *m.span()) if not m.group("pre") else m.span())
     for word in off_words:
         for m in re.finditer(rf"(?<![\w\-]){re.escape(word)}(?![\w\-])", text, re.I):
             if not overlaps(m.span(), blocked):
@@ -173,7 +179,7 @@ def open_keys(text: str, keys: list[str], stated: set[str],
     made_up = _OPEN_WORDS.search(plain)
     everything = made_up is not None
     if made_up is not None and spans is not None and (
-        " " in made_up.group(0) or _MADE_UP_THING.match(plain, made_up.end())
+        _MADE_UP_THING.search(made_up.group(0)) or _MADE_UP_THING.match(plain, made_up.end())
     ):
         spans.append(made_up.span())  # `a fictional person`; a lone `(fake)` stays unread
     out: list[str] = []

@@ -74,6 +74,27 @@ NOT_VALUES = word_set(
 )
 """Capitalised words that start sentences or name the format, never a stated value."""
 
+NOT_DESCRIBING = word_set(
+    """not no never neither nor without non un was were had did will would could should
+    might may must shall been being used than over under above below before after since
+    until till ago between except besides instead unlike versus vs per plus minus times
+    all some each every both either few many most several more less fewer only about
+    around roughly approximately nearly almost his her their whose its my our your or but
+    if unless when whether former formerly previously ex late old new next last future
+    past"""
+)
+"""Words that never merely describe the thing a request is about: they negate, place it in
+time, compare, count, or point to someone else."""
+
+RELATION_NOUNS = word_set(
+    """daughter son father mother brother sister wife husband niece nephew uncle aunt cousin
+    friend boss neighbour neighbor colleague partner grandson granddaughter grandfather
+    grandmother grandma grandpa child kid baby parent sibling spouse fiance fiancee fiancé
+    fiancée girlfriend boyfriend roommate classmate stepson stepdaughter stepfather
+    stepmother twin owner"""
+)
+"""Nouns for another person than the one a request is about."""
+
 LANGUAGES = word_set(
     """english french spanish german italian portuguese japanese chinese mandarin arabic
     russian dutch greek hindi korean swedish polish turkish python rust go java javascript
@@ -215,7 +236,8 @@ def list_at(text: str, pos: int) -> Value | None:
         item = quoted_at(text, cur) or propn_at(text, cur)
         if item is None or item.start != cur:
             m = _LIST_WORDS.match(text, cur)
-            if not m or m.group(0).split()[0] in NOT_VALUES:
+            if not m or m.group(0).split()[0] in NOT_VALUES or any(
+                    w in NOT_DESCRIBING for w in m.group(0).split()):
                 break
             words = m.group(0)
             # Two lower-case words only when they end the list or the item.
