@@ -1,11 +1,13 @@
 """Hostile JSON requests written to make a wrong value come back `stated`.
 
-Two rounds of attacks on the reader with phrasings the distractor generator does not
+Three rounds of attacks on the reader with phrasings the distractor generator does not
 produce: hedges, questions, time, units and scales, signs, flags said sideways, values for
 the wrong person or thing, revocations, examples. Each prompt is listed with what it truly
 states; a stated member outside that is a wrong reading. Before the fixes they prompted,
-round one (122 prompts) had 13 prompts with a wrong stated member and round two (85) had 9;
-the reader before accounting (main when this was written) had 69 and 61.
+round one (122 prompts) had 13 prompts with a wrong stated member, round two (85) had 9 and
+round three (91: the request's own words, positional lists, key-named values with a twist,
+braces, flags by key name) had 5; the reader before accounting (main when this was
+written) had 69, 61 and 67.
 """
 
 from __future__ import annotations
@@ -237,7 +239,119 @@ ROUND_TWO: list[tuple[str, dict[str, Any]]] = [
  (R+"name and species: our parrot Kiwi's mother.", {}),]
 
 
-@pytest.mark.parametrize(("prompt", "truth"), ROUND_ONE + ROUND_TWO)
+ROUND_THREE: list[tuple[str, dict[str, Any]]] = [
+ # words of the request itself
+ ("Return only a JSON object with keys name and age for Bruno, 40, if he is the one.",
+  {"name": "Bruno"}),
+ ("Could you return a JSON object with keys name and age for Bruno, 40, or not?",
+  {"name": "Bruno"}),
+ ("Give me a JSON object with keys name and age for Bruno, 40, want it compact.",
+  {"name": "Bruno", "age": 40}),
+ ("I need a JSON object with keys name and age, not for Bruno, 40, but for Ana.", {}),
+ ("Return a JSON object with keys name and age for Bruno, 40, unless he is Ana.", {}),
+ ("Convert Bruno, 40, into a JSON object with keys name and age.", {"name": "Bruno", "age": 40}),
+ ("Don't return a JSON object with keys name and age for Bruno, 40.", {}),
+ ("Never mind Bruno, 40. Return a JSON object with keys name and age for Ana.", {"name": "Ana"}),
+ ("Return a JSON object with keys name and age. Use Bruno, 40, as an example.", {}),
+ ("Return a JSON object with keys name and age, filled for Bruno, 40, later.", {}),
+ # positional traps
+ (R+"name, age and city: Sven, 50, and his son's city Bergen.", {}),
+ (R+"name and age: 50, Sven.", {}),
+ (R+"name and age: Sven, 50 and 51.", {}),
+ (R+"name, age and city: Sven, about 50, Bergen.", {"name": "Sven", "city": "Bergen"}),
+ (R+"name, age and city: Sven, 50, Bergen or Oslo.", {}),
+ (R+"name and city: Sven, not Bergen.", {}),
+ # key-named readings
+ (R+"name and age: the name is not Bruno, the age is 40.", {}),
+ (R+"name and age: name Bruno, age 40 in 2010.", {"name": "Bruno"}),
+ (R+"name and age: name Bruno, age 40 or so.", {"name": "Bruno"}),
+ (R+"name and age: name Bruno, age under 40.", {"name": "Bruno"}),
+ (R+"name and age: name Bruno, age: 40 next year.", {"name": "Bruno"}),
+ (R+"name and age: name Bruno, his age 40.", {"name": "Bruno", "age": 40}),
+ (R+"name and age: name Bruno, his sister's age 40.", {"name": "Bruno"}),
+ (R+"name and age: name Bruno, age of his sister 40.", {"name": "Bruno"}),
+ (R+"name and age: name Bruno, average age 40.", {"name": "Bruno"}),
+ (R+"name and age: name Bruno, max age 40.", {"name": "Bruno"}),
+ (R+"name and age: name Bruno, minimum age 18.", {"name": "Bruno"}),
+ (R+"name and price: name lamp, old price 40, new price 30.", {"name": "lamp"}),
+ (R+"name and price: name lamp, price 40 (was 50).", {"name": "lamp"}),
+ (R+"name and price: name lamp, price 40 reduced from 50.", {"name": "lamp"}),
+ (R+"name and price: name lamp, target price 40.", {"name": "lamp"}),
+ (R+"name and price: name lamp, price 40 plus tax.", {"name": "lamp"}),
+ (R+"name and price: name lamp, price 40 excluding VAT.", {"name": "lamp"}),
+ (R+"name and price: name lamp, price in USD 40.", {"name": "lamp"}),
+ (R+"item and price_usd for a lamp, price 40 EUR.", {}),
+ (R+"name and weight_kg for a bag, weight 70 lbs.", {}),
+ (R+"name and height_cm for Yao, height 2.29 m.", {"name": "Yao"}),
+ (R+"name and distance_km for the run, distance 10 miles.", {}),
+ (R+"name and minutes for the talk, 2 hours.", {}),
+ # from / to keys and flights
+ ("Flight TP1042 from Lisbon to Porto, 3 seats, then on to Madrid. Represent it in "
+  "JSON using the keys flight, from, to and seats.",
+  {"flight": "TP1042"}),
+ ("Flight TP1042 from Lisbon, not to Porto. JSON with keys flight, from and to.",
+  {"flight": "TP1042", "from": "Lisbon"}),
+ ("Flight TP1042 to Porto, delayed from Lisbon. JSON with keys flight, from and to.",
+  {"flight": "TP1042"}),
+ # sentence-start words and subjects
+ ("Maybe Bruno. Return a JSON object with keys name and age.", {}),
+ ("Remember Bruno, 40? Return a JSON object with keys name and age.", {}),
+ ("Forget Bruno, 40. Return a JSON object with keys name and age for Ana.", {"name": "Ana"}),
+ ("Unlike Bruno, Ana is 31. Return a JSON object with keys name and age.", {}),
+ ("Besides Bruno, 40, there is Ana, 31. Return a JSON object with keys name and age.", {}),
+ ("Bruno's sister is 31. Return a JSON object with keys name and age for Bruno.",
+  {"name": "Bruno"}),
+ ("Bruno, whose sister is 31. Return a JSON object with keys name and age.", {}),
+ ("Bruno or Ana, 40. Return a JSON object with keys name and age.", {}),
+ ("Dear Ana, Bruno is 40. Return a JSON object with keys name and age.", {}),
+ ("Hi Ana! Return a JSON object with keys name and age for Bruno, 40.", {"age": 40}),
+ ("Thanks Ana. Return a JSON object with keys name and age for Bruno, 40.", {"age": 40}),
+ # braces
+ ("Output only JSON: {name, age} for Bruno's son, 12.", {}),
+ ("Output only JSON: {name: string, age: integer} for Bruno, 40.", {"name": "Bruno", "age": 40}),
+ ('Output only JSON: {"name": "Ana", "age": 31} but for Bruno, 40.', {}),
+ ('Output only JSON like {"name": "Ana", "age": 31} for Bruno, 40.', {}),
+ # types and open keys
+ (R+"name and bio for Bruno, bio: Bruno is 40.", {"name": "Bruno"}),
+ (R+"name and bio for Bruno; the bio should be a short sentence about his 3 kids.",
+  {"name": "Bruno"}),
+ (R+"name, age and bio for Bruno; the bio is a short description of his father, aged 80.",
+  {"name": "Bruno"}),
+ (R+"name and description for Bruno, 40, with a short description of his sister Ana.", {}),
+ (R+"name and age (a number) for Bruno, age as a string 40.", {"name": "Bruno"}),
+ (R+"name and tags (a list of strings) for Bruno, tags: none.", {"name": "Bruno"}),
+ (R+"name and tags for Bruno, tags: a, b, etc.", {"name": "Bruno"}),
+ (R+"name and tags for Bruno, tagged news, and so on.", {"name": "Bruno"}),
+ # booleans by key name
+ (R+"name and is_admin for Carol, is_admin: maybe.", {"name": "Carol"}),
+ (R+"name and is_admin for Carol, is_admin: not sure.", {"name": "Carol"}),
+ (R+"name and is_admin for Carol, is_admin: yes, no.", {"name": "Carol"}),
+ (R+"name and is_admin for Carol, is_admin false for now.", {"name": "Carol", "is_admin": False}),
+ (R+"name and in_stock for the lamp, in stock from Monday.", {"name": "lamp"}),
+ (R+"name and in_stock for the lamp, back in stock soon.", {"name": "lamp"}),
+ (R+"name and in_stock for the lamp, low in stock.", {"name": "lamp"}),
+ (R+"name and in_stock for the lamp, in stock elsewhere.", {"name": "lamp"}),
+ (R+"name and available for the room, available until noon.", {"name": "room"}),
+ (R+"name and open for the cafe Brew, open 9 to 5.", {"name": "Brew"}),
+ (R+"name and open for the cafe Brew, open today.", {"name": "Brew"}),
+ (R+"name and has_pets for Sam, who has no pets yet.", {"name": "Sam"}),
+ (R+"name and has_pets for Sam, who has pets at his parents' house.", {"name": "Sam"}),
+ (R+"name and married for Jan, married twice.", {"name": "Jan"}),
+ (R+"name and married for Jan, recently divorced.", {"name": "Jan"}),
+ (R+"name and married for Jan, single again.", {"name": "Jan"}),
+ (R+"name and married for Jan, whose parents are married.", {"name": "Jan"}),
+ (R+"name and remote for Pia, remote on Fridays.", {"name": "Pia"}),
+ (R+"name and remote for Pia, who manages the remote team.", {"name": "Pia"}),
+ (R+"name and vegetarian for the dish Dal, vegetarian on request.", {"name": "Dal"}),
+ (R+"name and vegetarian for the dish Dal, usually vegetarian.", {"name": "Dal"}),
+ (R+"name and electric for the Nissan Leaf, an electric car's rival.", {}),
+ (R+"make and electric for a Nissan with an electric window.", {"make": "Nissan"}),
+ (R+"name and is_verified for mira_k, who verified her email.", {"name": "mira_k"}),
+ (R+"name and delayed for flight LH400, which delayed flight LH401.", {"name": "LH400"}),
+ (R+"name and public for the repo acme, public soon.", {"name": "acme"}),]
+
+
+@pytest.mark.parametrize(("prompt", "truth"), ROUND_ONE + ROUND_TWO + ROUND_THREE)
 def test_no_wrong_value_is_stated(prompt: str, truth: dict[str, Any]) -> None:
     spec = read_spec(prompt)
     assert spec is not None, prompt

@@ -33,6 +33,7 @@ from stepchat.core.tasks.json_words import (
     CASELESS,
     NOT_DESCRIBING,
     RELATION_NOUNS,
+    UNDERMINING,
     UPPER,
     word_set,
 )
@@ -103,17 +104,7 @@ _COMPARING = word_set(
     minus times all some each every both either few many most several more less fewer
     only"""
 )
-SCOPELESS = (NOT_DESCRIBING - _POSSESSIVES - _COMPARING) | word_set(
-    """ignore ignored disregard forget actually correction corrected wrong incorrect mistake
-    typo scratch cancel cancelled rather however although though update updated changed
-    change anymore longer yet still then later earlier yesterday tomorrow soon today
-    tonight ago maybe perhaps possibly probably likely unlikely allegedly supposedly
-    reportedly apparently unsure uncertain unconfirmed unverified rumored rumoured guess
-    guessed estimate estimated kidding joking joke lying lie lies pretend pretends
-    pretending claims claimed claim says said thinks thought believes believed hopes
-    pseudonym fake fictional fictitious imaginary hypothetical example examples sample
-    e.g eg"""
-)
+SCOPELESS = (NOT_DESCRIBING - _POSSESSIVES - _COMPARING) | UNDERMINING
 """(Also words that undermine a value's truth: `maybe`, `allegedly`, `just kidding`, `a
 pseudonym`, `fake`.)"""
 _TIME_NOUNS = word_set(

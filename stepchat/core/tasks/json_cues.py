@@ -50,6 +50,7 @@ from stepchat.core.tasks.json_words import (
     NOT_VALUES,
     NUMBER,
     PROPN,
+    TIMES,
     UPPER,
     Value,
     ambiguous_number,
@@ -340,6 +341,8 @@ class Reader:
             for m in pattern.finditer(self.text):
                 place = propn_at(self.text, m.end())
                 if place is None or place.start != m.end() or self.attributive(place):
+                    continue
+                if place.raw.lower() in TIMES:  # `from Monday`, `in May`: a time
                     continue
                 if place.raw.lower() in LANGUAGES:
                     lead = LANGUAGE_LEAD.search(self.text, max(0, m.start() - 20), m.start())

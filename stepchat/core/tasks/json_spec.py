@@ -174,7 +174,9 @@ def read_spec(prompt: str) -> JsonSpec | None:
     keys = listed.keys
     blocked = list(listed.spans)
     spans: list[tuple[int, int]] = []
-    declared = {**stated_types(prompt, keys, blocked, spans), **listed.types}
+    said = stated_types(prompt, keys, blocked, spans)
+    declared = {**said, **listed.types}
+    torn = {k for k in said if k in listed.types and said[k] != listed.types[k]}
     types = {k: _placement_type(k, declared) for k in keys}
     reader = Reader(prompt, keys, types, blocked)
     candidates = reader.read()
@@ -194,6 +196,7 @@ def read_spec(prompt: str) -> JsonSpec | None:
     gone = declined(leftovers, read, final, where, prompt) if listed.sure else \
         dict.fromkeys(read, "")
     gone.update((k, "unknown") for k in unknown_keys(prompt, keys) if k in read)
+    gone.update((k, "two types") for k in torn if k in read)  # `age (a number) ... as a string`
     entities = {k: v for k, v in read.items() if k not in gone}
     pending = tuple(k for k in keys if k not in entities and (
         k in placement.pending or k in gone or not listed.sure))

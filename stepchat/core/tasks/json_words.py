@@ -86,6 +86,20 @@ NOT_DESCRIBING = word_set(
 """Words that never merely describe the thing a request is about: they negate, place it in
 time, compare, count, or point to someone else."""
 
+UNDERMINING = word_set(
+    """ignore ignored disregard forget actually correction corrected wrong incorrect mistake
+    typo scratch cancel cancelled rather however although though update updated changed
+    change anymore longer yet still then later earlier yesterday tomorrow soon today
+    tonight ago maybe perhaps possibly probably likely unlikely allegedly supposedly
+    reportedly apparently unsure uncertain unconfirmed unverified rumored rumoured guess
+    guessed estimate estimated kidding joking joke lying lie lies pretend pretends
+    pretending claims claimed claim says said thinks thought believes believed hopes
+    pseudonym fake fictional fictitious imaginary hypothetical example examples sample
+    e.g eg etc so"""
+)
+"""Words that revoke a value, hedge it or place it in time (`ignore`, `actually`, `anymore`,
+`maybe`, `allegedly`, `just kidding`, `a pseudonym`, `an example`, `and so on`)."""
+
 RELATION_NOUNS = word_set(
     """daughter son father mother brother sister wife husband niece nephew uncle aunt cousin
     friend boss neighbour neighbor colleague partner grandson granddaughter grandfather
@@ -94,6 +108,12 @@ RELATION_NOUNS = word_set(
     stepmother twin owner"""
 )
 """Nouns for another person than the one a request is about."""
+
+TIMES = word_set(
+    """monday tuesday wednesday thursday friday saturday sunday january february march april
+    may june july august september october november december christmas easter"""
+)
+"""Capitalised words that name a time, never a place (`in stock from Monday`)."""
 
 LANGUAGES = word_set(
     """english french spanish german italian portuguese japanese chinese mandarin arabic
@@ -124,6 +144,13 @@ def number_value(text: str) -> int | float:
     return float(clean) if "." in clean else int(clean)
 
 
+_NEVER_FIRST = word_set(
+    """not no never neither nor without unlike besides except instead maybe perhaps possibly
+    probably likely allegedly supposedly reportedly apparently forget ignore disregard
+    scratch cancel actually remember"""
+)
+
+
 def _strip_leading(words: list[str]) -> int:
     """How many leading words are instruction words (`For Carla` -> skip `For`)."""
     n = 0
@@ -144,6 +171,9 @@ def propn_at(text: str, pos: int) -> Value | None:
     skip = _strip_leading(tokens)
     if skip >= len(tokens):
         return None
+    first = tokens[skip].lower()
+    if first in _NEVER_FIRST or first in TIMES:
+        return None  # `Maybe Bruno`, `Forget Bruno`, `Monday`: no name starts with such a word
     if len(tokens) - skip == 1 and tokens[skip] in ("The", "A", "An"):
         return None
     start = m.start() + sum(len(w) for w in words[: 2 * skip])
@@ -237,7 +267,7 @@ def list_at(text: str, pos: int) -> Value | None:
         if item is None or item.start != cur:
             m = _LIST_WORDS.match(text, cur)
             if not m or m.group(0).split()[0] in NOT_VALUES or any(
-                    w in NOT_DESCRIBING for w in m.group(0).split()):
+                    w in NOT_DESCRIBING or w in UNDERMINING for w in m.group(0).split()):
                 break
             words = m.group(0)
             # Two lower-case words only when they end the list or the item.
