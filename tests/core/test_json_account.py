@@ -136,3 +136,12 @@ def test_an_instruction_for_a_key_leaves_it_open() -> None:
         spec = read_spec(prompt)
         assert spec is not None and spec.entities == {"name": "Bo"}, prompt
         assert set(spec.open) | set(spec.pending) == set(spec.keys) - {"name"}, prompt
+
+
+def test_the_answer_says_why_a_value_was_not_read_as_stated() -> None:
+    backend = ScriptedBackend(['{"name": "Bruno", "age": 12}'])
+    cache = StepCache(backend, HashedEmbedder(), MemoryStore())
+    answer = cache.answer("Return JSON with keys name and age for Bruno, 40, whose daughter "
+                          "is 12.")
+    assert "'age' not read as stated: `whose` in the prompt is not accounted for" in answer.notes
+    assert answer.verified is False

@@ -366,11 +366,13 @@ def declined(leftovers: list[Token], entities: dict[str, Any], types: dict[str, 
         own = [s for s in spans if any(a < s[1] and s[0] < b for a, b in read_from.get(key, []))]
         if not read_from.get(key):
             own = spans  # nothing says where it was read: the whole prompt is its sentence
+        reasons = []
         for token in leftovers:
             scopeless = token.kind == WORD and token.text.lower() in SCOPELESS
             if (token.kind in kinds or (scopeless and token.start not in bound)
                     or _names_key(token, key)
                     or any(a <= token.start < b for a, b in own)):
-                out[key] = token.text
-                break
+                reasons.append(token)
+        if reasons:  # name a word (`daughter`) before a number or name: it says more
+            out[key] = min(reasons, key=lambda t: t.kind != WORD).text
     return out
