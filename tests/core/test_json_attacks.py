@@ -1,13 +1,14 @@
 """Hostile JSON requests written to make a wrong value come back `stated`.
 
-Three rounds of attacks on the reader with phrasings the distractor generator does not
+Four rounds of attacks on the reader with phrasings the distractor generator does not
 produce: hedges, questions, time, units and scales, signs, flags said sideways, values for
 the wrong person or thing, revocations, examples. Each prompt is listed with what it truly
 states; a stated member outside that is a wrong reading. Before the fixes they prompted,
-round one (122 prompts) had 13 prompts with a wrong stated member, round two (85) had 9 and
+round one (122 prompts) had 13 prompts with a wrong stated member, round two (85) had 9,
 round three (91: the request's own words, positional lists, key-named values with a twist,
-braces, flags by key name) had 5; the reader before accounting (main when this was
-written) had 69, 61 and 67.
+braces, flags by key name) had 5 and round four (80: the readings added for moves, names
+set aside, relatives and instructions) had 6; the reader before accounting (main when this
+was written) had 69, 61, 67 and 61.
 """
 
 from __future__ import annotations
@@ -351,7 +352,94 @@ ROUND_THREE: list[tuple[str, dict[str, Any]]] = [
  (R+"name and public for the repo acme, public soon.", {"name": "acme"}),]
 
 
-@pytest.mark.parametrize(("prompt", "truth"), ROUND_ONE + ROUND_TWO + ROUND_THREE)
+ROUND_FOUR: list[tuple[str, dict[str, Any]]] = [
+ (R+"name and age for Bruno, not Ana's brother, 40.", {"name": "Bruno"}),
+ (R+"name and age for Bruno, not Ana, not 40.", {"name": "Bruno"}),
+ (R+"name and age for Bruno, not Ana, but Bea, 40.", {}),
+ (R+"name and age for her daughter. Her daughter is 12.", {}),
+ (R+"name and age for Ana's daughter. Her daughter is 12.", {}),
+ (R+"name and age for Ana. Her daughter is 12. She is 40.", {"name": "Ana"}),
+ (R+"name and age for Ana. Her daughter is 12 and she is 40.", {"name": "Ana"}),
+ (R+"name and age for Ana. Her daughter, Bea, is 12.", {"name": "Ana"}),
+ (R+"name and age. Her daughter Bea is 12.", {}),
+ (R+"name and age for Bea. Her daughter Bea is 12.", {"name": "Bea"}),
+ (R+"name and city for Tom, who moved from Leeds to York in 1990 and back in 2000.", {}),
+ (R+"name and city for Tom, who moved from Leeds to York, then to Hull.", {}),
+ (R+"name and city for Tom, who never moved from Leeds to York.", {}),
+ (R+"name and city for Tom, who almost moved from Leeds to York.", {}),
+ (R+"name and city for Tom, who wanted to move from Leeds to York.", {}),
+ (R+"name and city for Tom, who moved from Leeds to York's suburbs.", {}),
+ (R+"name and city for Tom's son, who moved from Leeds to York.", {}),
+ (R+"name and city for Tom. His son moved from Leeds to York.", {"name": "Tom"}),
+ (R+"name and city for Maya, originally from Goa, now in Pune, soon in Delhi.", {}),
+ (R+"name and city for Maya, originally from Goa, now in Pune? Or Delhi.", {}),
+ (R+"name and age for Ana, 31. Her age is 32.", {"name": "Ana"}),
+ (R+"name and age for Ana. His age is 40.", {"name": "Ana", "age": 40}),
+ (R+"name and age for Ana and Bruno. Her age is 31.", {}),
+ (R+"name and age for Ana. Her son's age is 12.", {"name": "Ana"}),
+ (R+"name and is_admin for a club whose slogan says \"never an admin\".", {}),
+ (R+"name and motto for the Owls, whose motto is 'not an admin'.",
+  {"name": "Owls", "motto": "not an admin"}),
+ (R+"name and bio for Bruno, 40; bio: one sentence about him, aged 80.", {"name": "Bruno"}),
+ (R+"name, age and bio for Bruno; bio: a short description of him. He is 40, his father 80.",
+  {"name": "Bruno"}),
+ (R+"name and bio for Bruno; the bio is a short sentence from Ana.", {"name": "Bruno"}),
+ (R+"name and bio for Bruno; bio should be a short sentence, not about Ana.", {"name": "Bruno"}),
+ (R+"name and description for Bruno, with a short description: Ana's brother.", {"name": "Bruno"}),
+ (R+"name and age for Bruno, 40. Reply in under 50 words about his 3 kids.", {"name": "Bruno"}),
+ (R+"name and age for Bruno, 40, in 1 line, in 2019.", {"name": "Bruno"}),
+ (R+"name and age for Bruno, 40. Use 2 spaces and his age in 2030.", {"name": "Bruno"}),
+ (R+"name and age for Bruno, 40, JSON only, age next year.", {"name": "Bruno"}),
+ (R+"name and age for Bruno, 40 (not YAML, not 41).", {"name": "Bruno"}),
+ (R+"name and age with 3 keys for Bruno, 40.", {"name": "Bruno"}),
+ (R+"name and age. Don't include Bruno's age, 40.", {}),
+ (R+"name and age for Ana, 31. Don't include the age.", {"name": "Ana"}),
+ (R+"name and age for Ana, 31, in English and 32 in French.", {"name": "Ana"}),
+ (R+"name and age for a read-only guest account named Carol, 31, whose owner is 60.", {}),
+ (R+"name and age for a guest named Carol's mother, 61.", {}),
+ (R+"name and age for a friend named Carol, 31.", {"name": "Carol", "age": 31}),
+ (R+"name and age for my friend's cat named Tom, 3.", {}),
+ (R+"name and age for the cat of my friend, named Tom, 3.", {}),
+ (R+"name and age for the 3-year-old cat named Tom of my friend.", {}),
+ (R+"name and age for our neighbour's kid named Tom, 3.", {}),
+ (R+"name and age for my neighbour named Tom, 80, and his wife.", {}),
+ (R+"name and city for the Lisbon-born Tom, living in Porto.", {"city": "Porto"}),
+ (R+"name and city for Tom, living in Porto but working in Braga.", {"name": "Tom"}),
+ (R+"name and city for Tom, living in Porto and Braga.", {"name": "Tom"}),
+ (R+"name and age: Sven, 50, Bergen.", {}),
+ (R+"name, age and city: Sven, fifty, Bergen.", {}),
+ (R+"name, age and city: Sven, 50.5, Bergen.", {"name": "Sven", "city": "Bergen"}),
+ (R+"name, age and city: Sven, -50, Bergen.", {"name": "Sven", "city": "Bergen"}),
+ (R+"name, age and city: Sven, 500, Bergen.", {"name": "Sven", "city": "Bergen"}),
+ (R+"name and year for Up (2009 remake).", {"name": "Up"}),
+ (R+"title and year for Up (2009 re-release).", {"title": "Up"}),
+ (R+"title and year for Up (2009?).", {"title": "Up"}),
+ (R+"title and year for Up (c. 2009).", {"title": "Up"}),
+ (R+"title and year for Up (2009-2010).", {"title": "Up"}),
+ (R+"title and year for Up (2009/2010).", {"title": "Up"}),
+ (R+"title and year for Up (1999, remastered 2009).", {"title": "Up"}),
+ (R+"name and price for a lamp at $19.99 (was $29.99).", {"name": "lamp"}),
+ (R+"name and price for a lamp at $19.99 incl. shipping.", {"name": "lamp"}),
+ (R+"name and price for 2 lamps at $19.99.", {}),
+ (R+"name and price for a lamp at 2 for $19.99.", {"name": "lamp"}),
+ (R+"name and price for a lamp at $19.99 a month.", {"name": "lamp"}),
+ (R+"name and rating for Nopa, rated 4.5 stars by 1 person.", {"name": "Nopa"}),
+ (R+"name and rating for Nopa, rated 4.5 stars last year.", {"name": "Nopa"}),
+ (R+"name and rating for Nopa, rated 4.5 stars (Yelp), 3 (Google).", {"name": "Nopa"}),
+ (R+"name and email for Ana, email ana@x.org (old).", {"name": "Ana"}),
+ (R+"name and email for Ana, email ana@x.org, cc bob@x.org.", {"name": "Ana"}),
+ (R+"name and email for Ana, reachable at ana@x.org on weekdays.", {"name": "Ana"}),
+ (R+"name and tags for Heat, tagged crime and thriller by fans.", {"title": "Heat"}),
+ (R+"title and tags for Heat, tagged crime and thriller until 2010.", {"title": "Heat"}),
+ (R+"title and director for Heat, directed by Michael Mann in 1995.",
+  {"title": "Heat", "director": "Michael Mann"}),
+ (R+"title and director for Heat, directed by Michael Mann (uncredited).", {"title": "Heat"}),
+ (R+"title and author for Dune by Frank Herbert and his son.", {"title": "Dune"}),
+ (R+"title and author for Dune, written by Frank Herbert, edited by Bea Lee.",
+  {"title": "Dune", "author": "Frank Herbert"}),]
+
+
+@pytest.mark.parametrize(("prompt", "truth"), ROUND_ONE + ROUND_TWO + ROUND_THREE + ROUND_FOUR)
 def test_no_wrong_value_is_stated(prompt: str, truth: dict[str, Any]) -> None:
     spec = read_spec(prompt)
     assert spec is not None, prompt

@@ -99,6 +99,9 @@ _SMALL_NUMBERS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven":
                   "eight": 8, "nine": 9, "ten": 10}
 
 _POSSESSIVES = word_set("his her their whose its my our your")
+PRONOUNS = word_set("he she they him her his hers their them its")
+"""Pronouns for someone or something already named; `my`, `our` and `your` are the
+speaker's and the listener's, never a third person's."""
 _COMPARING = word_set(
     """than over under above below between except besides instead unlike versus vs per plus
     minus times all some each every both either few many most several more less fewer
@@ -210,12 +213,16 @@ class Ledger:
     def covered(self, token: Token) -> bool:
         return all(self.mask[token.start : token.end])
 
-    def leftovers(self, request: list[tuple[int, int]]) -> list[Token]:
+    def leftovers(self, request: list[tuple[int, int]], *, crowded: bool = False) -> list[Token]:
         """Tokens nothing accounts for: not covered, not a filler, not a request word in a
         sentence that asks for JSON, not the `?` of a request put as a question (`Can you
-        return JSON ...?`)."""
+        return JSON ...?`). In a `crowded` prompt, one that speaks of someone else too, a
+        pronoun (`She is 40`, `her age`) could point to either, so it is never accounted for."""
         out = []
         for token in tokens(self.text):
+            if crowded and token.text.lower() in PRONOUNS:
+                out.append(Token(token.start, token.end, token.text, WORD))
+                continue
             if token.kind == FREE or self.covered(token):
                 continue
             in_request = any(a <= token.start and token.end <= b for a, b in request)
@@ -322,10 +329,20 @@ def type_kinds(type_name: str) -> set[str]:
     return {NAME, NUM} if type_name.startswith("array") else {NAME}
 
 
+_ABBREVIATION = re.compile(r"(?:^|[\s(])(?:[A-Za-z]|ca|approx|e\.g|i\.e|mr|mrs|ms|dr|prof|st|jr|sr"
+                           r"|vs|etc|no|vol|pp|cf|incl|excl|est|min|max)\.\Z", re.I)
+
+
 def sentences(text: str) -> list[tuple[int, int]]:
-    """Where each sentence of the prompt lies (a `;` ends one too)."""
-    out, start = [], 0
+    """Where each sentence of the prompt lies (a `;` ends one too). A point after an
+    abbreviation (`c. 2009`, `Mr. Brown`) or inside brackets ends none: a value's sentence
+    is never cut short."""
+    out, start, depth, last = [], 0, 0, 0
     for m in re.finditer(r"(?<=[.!?;])\s+", text):
+        depth += text.count("(", last, m.start()) - text.count(")", last, m.start())
+        last = m.start()
+        if depth > 0 or _ABBREVIATION.search(text, max(0, m.start() - 8), m.start()):
+            continue
         out.append((start, m.start()))
         start = m.end()
     out.append((start, len(text)))

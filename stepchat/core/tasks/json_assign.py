@@ -155,6 +155,10 @@ class Placement:
     def _bound_fits(self, value: Any, key: str) -> bool:
         """A value the prompt states for a key by name wins over what the name suggests;
         only a type the prompt itself declares can reject it."""
+        low, high = _RANGES["AGE"]  # `age: -50`, `Sven, 500, Bergen`; a year may be 387
+        if "AGE" in self.classes[key] and isinstance(value, int | float) \
+                and not isinstance(value, bool) and not low <= value <= high:
+            return False
         if key not in self.declared:
             return True
         return fits(type_of_value(value), self.types[key])

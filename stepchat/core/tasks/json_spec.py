@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from stepchat.core.tasks.json_account import (
+    NAME,
     SCOPELESS,
     Ledger,
     declined,
@@ -36,6 +37,7 @@ from stepchat.core.tasks.json_types import (
     type_of_value,
     type_schema,
 )
+from stepchat.core.tasks.json_words import RELATION_NOUNS
 
 __all__ = ["JsonSpec", "read_spec"]
 
@@ -191,7 +193,11 @@ def read_spec(prompt: str) -> JsonSpec | None:
     ledger = _accounted_for(prompt, listed, keys, placement, candidates + flags,
                             spans + reader.explained)
     anchors = [m.span() for m in re.finditer(r"(?i)json", prompt)][:8] + listed.spans
-    leftovers = ledger.leftovers(request_sentences(prompt, anchors))
+    request = request_sentences(prompt, anchors)
+    leftovers = ledger.leftovers(request)
+    if reader.explained or any(t.kind == NAME or t.text.lower() in RELATION_NOUNS
+                               for t in leftovers):
+        leftovers = ledger.leftovers(request, crowded=True)
     where = _read_from(read, candidates + flags, placement)
     gone = declined(leftovers, read, final, where, prompt) if listed.sure else \
         dict.fromkeys(read, "")

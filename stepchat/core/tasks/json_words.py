@@ -172,8 +172,9 @@ def propn_at(text: str, pos: int) -> Value | None:
     if skip >= len(tokens):
         return None
     first = tokens[skip].lower()
-    if first in _NEVER_FIRST or first in TIMES:
-        return None  # `Maybe Bruno`, `Forget Bruno`, `Monday`: no name starts with such a word
+    if first in _NEVER_FIRST or first in TIMES or re.search(r"-[a-z]", tokens[skip]):
+        # `Maybe Bruno`, `Forget Bruno`, `Monday`, `Lisbon-born`: no name starts so
+        return None
     if len(tokens) - skip == 1 and tokens[skip] in ("The", "A", "An"):
         return None
     start = m.start() + sum(len(w) for w in words[: 2 * skip])
