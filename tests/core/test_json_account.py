@@ -145,3 +145,13 @@ def test_the_answer_says_why_a_value_was_not_read_as_stated() -> None:
                           "is 12.")
     assert "'age' not read as stated: `whose` in the prompt is not accounted for" in answer.notes
     assert answer.verified is False
+
+
+def test_a_key_added_after_the_list_is_never_left_out() -> None:
+    for prompt in ("Return JSON with keys name and age for Ana, 31. Also include city.",
+                   "Return JSON with keys name and age for Ana, 31. Add the field email too."):
+        spec = read_spec(prompt)
+        assert spec is not None and len(spec.keys) == 3, prompt
+        assert spec.entities == {"name": "Ana", "age": 31}, prompt
+    spec = read_spec("Return JSON with keys name and age for Ana, 31. Don't include city.")
+    assert spec is not None and spec.keys == ("name", "age")

@@ -73,7 +73,7 @@ _STOP = {
     "describing", "which", "who", "only", "each", "all", "and", "or", "values", "set", "on",
     "from", "at", "by", "using", "is", "are", "be", "json", "object", "as", "format", "this",
     "it", "them", "me", "please", "then", "no", "not", "like", "per", "into", "based", "if",
-    "but", "so", "than",
+    "but", "so", "than", "too", "also", "here", "there", "well",
     "filled", "given", "following", "same", "these", "those", "its", "their", "his", "her",
 }
 _KEY_WORD = re.compile(
@@ -267,8 +267,31 @@ def _leading_keys(prompt: str, out: KeyList) -> bool:
     return True
 
 
+_ADDED = re.compile(
+    r"(?<!\bnot )(?<!\bdon't )(?<!\bnever )\b(?:also\s+)?(?:include|add)\s+(?:also\s+)?"
+    r"(?:(?:a|an|the)\s+)?(?:(?:key|field|property|member)s?\s+)?",
+    re.I,
+)
+
+
+def _added_keys(prompt: str, out: KeyList) -> None:
+    """`Also include city.`: a key named after the list is a key too, never left out."""
+    if not out.keys:
+        return
+    for m in _ADDED.finditer(prompt):
+        if _read_list(prompt, m.end(), out, lower_only=True):
+            out.spans[-1] = (m.start(), out.spans[-1][1])
+
+
 def read_keys(prompt: str) -> KeyList:
-    """The first key list the prompt states, in any of the shapes people write."""
+    """The first key list the prompt states, in any of the shapes people write, and any key
+    it adds afterwards (`Also include city`)."""
+    out = _first_list(prompt)
+    _added_keys(prompt, out)
+    return out
+
+
+def _first_list(prompt: str) -> KeyList:
     out = KeyList()
     if _read_braces(prompt, out):
         return out
