@@ -155,3 +155,16 @@ def test_a_key_added_after_the_list_is_never_left_out() -> None:
         assert spec.entities == {"name": "Ana", "age": 31}, prompt
     spec = read_spec("Return JSON with keys name and age for Ana, 31. Don't include city.")
     assert spec is not None and spec.keys == ("name", "age")
+
+
+def test_a_place_fills_only_the_kind_of_key_it_is() -> None:
+    """`from Lisbon` is no country, `from Portugal` and `from Texas` no city."""
+    ask = "Return a JSON object with keys name and {} for Bruno from {}."
+    assert stated(ask.format("country", "Lisbon")) == {"name": "Bruno"}
+    assert stated(ask.format("city", "Portugal")) == {"name": "Bruno"}
+    assert stated(ask.format("city", "Texas")) == {"name": "Bruno"}
+    assert stated(ask.format("country", "Portugal")) == {"name": "Bruno", "country": "Portugal"}
+    assert stated(ask.format("city", "Lisbon")) == {"name": "Bruno", "city": "Lisbon"}
+    assert stated(ask.format("city", "Paris, Texas")) == {"name": "Bruno", "city": "Paris"}
+    assert stated("Return a JSON object with keys name, city and country for Bruno from "
+                  "Lisbon, Portugal.") == {"name": "Bruno", "city": "Lisbon", "country": "Portugal"}

@@ -41,6 +41,7 @@ from stepchat.core.tasks.json_constructions import (
     RELATIVE,
     SENTENCE_END,
 )
+from stepchat.core.tasks.json_places import of_kind, place_kind
 from stepchat.core.tasks.json_types import TYPE_PHRASE
 from stepchat.core.tasks.json_words import (
     CASELESS,
@@ -332,7 +333,8 @@ class Reader:
                 new = propn_at(self.text, m.start("new"))
                 if new is None or new.end != m.end("new") or self.attributive(new):
                     continue
-                if self.add(new, CUED, groups=tiers("RESIDENCE COUNTRY"), cue=m.start()):
+                if self.add(new, CUED, groups=of_kind(new.raw, tiers("RESIDENCE COUNTRY")),
+                            cue=m.start()):
                     self.taken.append(m.span("old"))
 
     def places(self) -> None:
@@ -351,15 +353,18 @@ class Reader:
                     continue
                 pair = re.match(rf",\s+({PROPN})(?=\s*(?:[,;.)]|$|\s(?:and|with|who)\b))",
                                 self.text[place.end :])
-                if pair and country:
+                if pair and place_kind(pair.group(1)) == "other":
+                    pair = None  # `from Lisbon, Porto`: not a place and what holds it
+                if pair and country and place_kind(pair.group(1)) == "country":
                     nation = propn_at(self.text, place.end + pair.start(1))
-                    self.add(place, CUED, groups=tiers("CITY LOCATION HOMETOWN HQ"),
-                             cue=m.start())
+                    self.add(place, CUED, groups=of_kind(place.raw, tiers(
+                        "CITY LOCATION HOMETOWN HQ")), cue=m.start())
                     if nation is not None:
                         self.add(nation, CUED, groups=tiers("COUNTRY"), cue=place.end)
                     continue
                 until = place.end + pair.end(1) if pair else None
-                if self.add(place, CUED, groups=groups, cue=m.start(), until=until) and pair:
+                if self.add(place, CUED, groups=of_kind(place.raw, groups), cue=m.start(),
+                            until=until) and pair:
                     self.taken.append((place.end, place.end + pair.end(1)))
 
     def by(self) -> None:

@@ -274,13 +274,26 @@ _ADDED = re.compile(
 )
 
 
+_ADDED_END = re.compile(r"\s*(?:,?\s*(?:too|as\s+well|also))?\s*(?:[.;!]|$)", re.I)
+_NUMBER_WORDS = {"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+                 "a", "an", "another", "more", "some", "half", "twice", "double"}
+
+
 def _added_keys(prompt: str, out: KeyList) -> None:
-    """`Also include city.`: a key named after the list is a key too, never left out."""
+    """`Also include city.`: a key named after the list is a key too, never left out. Only
+    a sentence that is nothing but that (`Add one year.` adds no key)."""
     if not out.keys:
         return
     for m in _ADDED.finditer(prompt):
-        if _read_list(prompt, m.end(), out, lower_only=True):
-            out.spans[-1] = (m.start(), out.spans[-1][1])
+        trial = KeyList()
+        if not _read_list(prompt, m.end(), trial, lower_only=True):
+            continue
+        if not _ADDED_END.match(prompt, trial.spans[-1][1]) or any(
+                w in _NUMBER_WORDS for k in trial.keys for w in k.split("_")):
+            continue
+        out.keys.extend(k for k in trial.keys if k not in out.keys)
+        out.types.update(trial.types)
+        out.spans.append((m.start(), trial.spans[-1][1]))
 
 
 def read_keys(prompt: str) -> KeyList:
