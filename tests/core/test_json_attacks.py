@@ -1,14 +1,15 @@
 """Hostile JSON requests written to make a wrong value come back `stated`.
 
-Four rounds of attacks on the reader with phrasings the distractor generator does not
+Five rounds of attacks on the reader with phrasings the distractor generator does not
 produce: hedges, questions, time, units and scales, signs, flags said sideways, values for
 the wrong person or thing, revocations, examples. Each prompt is listed with what it truly
 states; a stated member outside that is a wrong reading. Before the fixes they prompted,
 round one (122 prompts) had 13 prompts with a wrong stated member, round two (85) had 9,
 round three (91: the request's own words, positional lists, key-named values with a twist,
-braces, flags by key name) had 5 and round four (80: the readings added for moves, names
-set aside, relatives and instructions) had 6; the reader before accounting (main when this
-was written) had 69, 61, 67 and 61.
+braces, flags by key name) had 5, round four (80: the readings added for moves, names set
+aside, relatives and instructions) had 6 and round five (42: kinds of place, dates, ids,
+versions) had 1; the reader before accounting (main when this was written) had 69, 61, 67,
+61 and 23.
 """
 
 from __future__ import annotations
@@ -439,7 +440,57 @@ ROUND_FOUR: list[tuple[str, dict[str, Any]]] = [
   {"title": "Dune", "author": "Frank Herbert"}),]
 
 
-@pytest.mark.parametrize(("prompt", "truth"), ROUND_ONE + ROUND_TWO + ROUND_THREE + ROUND_FOUR)
+ROUND_FIVE: list[tuple[str, dict[str, Any]]] = [
+ (R+"name and country for Bruno from Georgia.", {"name": "Bruno"}),
+ (R+"name and city for Bruno from Georgia.", {"name": "Bruno"}),
+ (R+"name and country for Bruno from New Mexico.", {"name": "Bruno"}),
+ (R+"name and country for Bruno from Mexico City.", {"name": "Bruno"}),
+ (R+"name and city for Bruno from Mexico City.", {"name": "Bruno", "city": "Mexico City"}),
+ (R+"name and country for Bruno from the Netherlands.",
+  {"name": "Bruno", "country": "Netherlands"}),
+ (R+"name and country for Bruno from Amsterdam, the Netherlands.",
+  {"name": "Bruno", "country": "Netherlands"}),
+ (R+"name and city for Bruno from Amsterdam, the Netherlands.",
+  {"name": "Bruno", "city": "Amsterdam"}),
+ (R+"name and country for Bruno, from the UK but living in France.", {"name": "Bruno"}),
+ (R+"name and country for Bruno from Wales.", {"name": "Bruno"}),
+ (R+"name and country for Bruno from Quebec.", {"name": "Bruno"}),
+ (R+"name and city for Bruno from Quebec.", {"name": "Bruno"}),
+ (R+"name and location for Bruno from Quebec.", {"name": "Bruno", "location": "Quebec"}),
+ (R+"name and destination for a flight to Hawaii.", {"destination": "Hawaii"}),
+ (R+"name and hq for Acme, headquartered in Europe.", {"name": "Acme", "hq": "Europe"}),
+ (R+"name and birthplace for Bruno, born in Texas.", {"name": "Bruno", "birthplace": "Texas"}),
+ (R+"name and city for Bruno, born in Texas.", {"name": "Bruno"}),
+ (R+"name and city for Bruno, born in Lisbon.", {"name": "Bruno", "city": "Lisbon"}),
+ (R+"name and city for Bruno in Lisbon, Texas.", {"name": "Bruno", "city": "Lisbon"}),
+ (R+"name and city for Bruno in Lisbon, Ohio.", {"name": "Bruno", "city": "Lisbon"}),
+ (R+"name and country for Bruno in Lisbon, Ohio.", {"name": "Bruno"}),
+ (R+"name and country for Bruno from Congo or Gabon.", {"name": "Bruno"}),
+ (R+"name and country for Bruno, who moved from Spain to Portugal.",
+  {"name": "Bruno", "country": "Portugal"}),
+ (R+"name and city for Bruno, who moved from Spain to Portugal.", {"name": "Bruno"}),
+ (R+"name and city for Bruno, who moved from Lisbon to Portugal.", {"name": "Bruno"}),
+ (R+"name and date for the launch on 2024-05-01.", {"date": "2024-05-01"}),
+ (R+"name and date for the launch on 2024-05-01 or later.", {}),
+ (R+"name and date for the launch, date 2024-05-01 (tentative).", {}),
+ (R+"name and date for the launch, delayed from 2024-05-01.", {}),
+ (R+"name and date for the launch, not on 2024-05-01.", {}),
+ (R+"name and email for Ana, ana@x.org until May.", {"name": "Ana"}),
+ (R+"name and id for user 7.", {"id": 7}),
+ (R+"name and id for user 7's friend.", {}),
+ (R+"name and id for user 7, formerly user 8.", {}),
+ (R+"title and year for the film 1917 (2019).", {"year": 2019}),
+ (R+"title and year for Heat (1995), not Heat (1986).", {}),
+ (R+"title and year for Heat (1995) and its sequel (2020).", {}),
+ (R+"name and version for Python 3.12.", {}),
+ (R+"name and version for Python, version 3.12.", {"name": "Python", "version": 3.12}),
+ (R+"name and version for Python, version 3.12 or 3.13.", {"name": "Python"}),
+ (R+"name and language for the library, written in C++ and Python.", {}),
+ (R+"name and language for the repo acme, written in Rust, not Go.", {}),]
+ROUNDS = ROUND_ONE + ROUND_TWO + ROUND_THREE + ROUND_FOUR + ROUND_FIVE
+
+
+@pytest.mark.parametrize(("prompt", "truth"), ROUNDS)
 def test_no_wrong_value_is_stated(prompt: str, truth: dict[str, Any]) -> None:
     spec = read_spec(prompt)
     assert spec is not None, prompt

@@ -355,7 +355,7 @@ class Reader:
                                 self.text[place.end :])
                 if pair and place_kind(pair.group(1)) == "other":
                     pair = None  # `from Lisbon, Porto`: not a place and what holds it
-                if pair and country and place_kind(pair.group(1)) == "country":
+                if pair and country and place_kind(pair.group(1)) == "country":  # not Georgia
                     nation = propn_at(self.text, place.end + pair.start(1))
                     self.add(place, CUED, groups=of_kind(place.raw, tiers(
                         "CITY LOCATION HOMETOWN HQ")), cue=m.start())

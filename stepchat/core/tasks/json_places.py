@@ -51,7 +51,7 @@ _REGION_NAMES = (
     "Maryland, Massachusetts, Michigan, Minnesota, Mississippi, Missouri, Montana, Nebraska, "
     "Nevada, New Hampshire, New Jersey, New Mexico, North Carolina, North Dakota, Ohio, "
     "Oklahoma, Oregon, Pennsylvania, Rhode Island, South Carolina, South Dakota, Tennessee, "
-    "Texas, Utah, Vermont, Virginia, West Virginia, Wisconsin, Wyoming, "
+    "Texas, Utah, Vermont, Virginia, West Virginia, Wisconsin, Wyoming, Georgia, "
     # provinces and states of Canada, Australia, India; regions of Europe
     "Ontario, Quebec, British Columbia, Alberta, Manitoba, Saskatchewan, Nova Scotia, "
     "New Brunswick, Newfoundland, Queensland, New South Wales, Victoria, Tasmania, "
@@ -71,19 +71,20 @@ REGIONS = _names(_REGION_NAMES)
 
 
 def place_kind(name: str) -> str:
-    """`country`, `region`, or `other` (a city, or a place these lists do not know)."""
+    """`country`, `region`, `both` (Georgia is a country and a state), or `other` (a city,
+    or a place these lists do not know)."""
     low = name.strip().lower()
     if low.startswith("the "):
         low = low[4:]
+    region = low in REGIONS or f"the {low}" in REGIONS
     if low in COUNTRIES:
-        return "country"
-    if low in REGIONS or f"the {low}" in REGIONS:
-        return "region"
-    return "other"
+        return "both" if region else "country"
+    return "region" if region else "other"
 
 
 _CITY_LIKE = frozenset({"CITY", "HOMETOWN", "RESIDENCE"})
-_NOT_FOR = {"country": _CITY_LIKE, "region": _CITY_LIKE | {"COUNTRY"}, "other": {"COUNTRY"}}
+_NOT_FOR = {"country": _CITY_LIKE, "region": _CITY_LIKE | {"COUNTRY"},
+            "both": _CITY_LIKE | {"COUNTRY"}, "other": {"COUNTRY"}}
 
 
 def of_kind(name: str, groups: tuple[frozenset[str], ...]) -> tuple[frozenset[str], ...]:
