@@ -46,7 +46,7 @@ punctuation to pass over."""
 
 FILLERS = word_set(
     """a an the and is are am who which that where he she they it this at in on with of
-    for from to by as has have currently now please use"""
+    for from to by as has have currently now please use do"""
 )
 """Words accounted for anywhere: none of them can change what a value means. Not here, on
 purpose: negations, past and future forms (was, used, will), comparisons (than, over,
@@ -87,6 +87,8 @@ _OUTPUT_INSTRUCTIONS = tuple(
         r"\bindent(?:ed)?\s+(?:with|by)\s+\d\s+spaces\b",
         r"\bright\s+now\b|\bat\s+the\s+moment\b|\bthank\s+you\b|\bthanks\b|\bif\s+possible\b",
         r"\b(?:i'd|i\s+would|we'd|we\s+would)\s+like\b|^\s*(?:hi|hello|hey)\b",
+        # an example of the object's form: its braces are the key list, read as such
+        r"\b(?:for\s+)?(?:example|e\.g\.?|sample)\s*:?\s*(?=\{)",
     )
 )
 """How the answer should look, never what it says: accounted for wherever they stand."""

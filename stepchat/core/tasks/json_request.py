@@ -301,7 +301,25 @@ def read_keys(prompt: str) -> KeyList:
     it adds afterwards (`Also include city`)."""
     out = _first_list(prompt)
     _added_keys(prompt, out)
+    _other_lists(prompt, out)
     return out
+
+
+def _other_lists(prompt: str, out: KeyList) -> None:
+    """The same list said twice (`keys name and age. Example: {"name": ...}`) is read as one;
+    a second list naming other keys adds them, and the list is then not sure."""
+    if not out.keys:
+        return
+    for m in _KEY_WORD.finditer(prompt):
+        if any(a <= m.start() < b for a, b in out.spans):
+            continue
+        trial = KeyList()
+        if not _read_list(prompt, m.end(), trial, lower_only=False):
+            continue
+        new = [k for k in trial.keys if k not in out.keys]
+        out.keys.extend(new)
+        out.sure = out.sure and not new and trial.sure
+        out.spans.append((m.start(), trial.spans[-1][1]))
 
 
 def _first_list(prompt: str) -> KeyList:
