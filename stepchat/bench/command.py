@@ -138,7 +138,8 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         nargs="+",
         metavar="FILE",
         help="labelled request pairs (JSONL {id, a, b, same, category, source}) instead: "
-        "how often B is served from A's cached answer, per category",
+        "how often B is served from A's cached answer, per category, and the text gate on "
+        "generated look-alikes of their requests",
     )
     parser.add_argument(
         "--serve",
@@ -258,6 +259,8 @@ def _run_scale(args: argparse.Namespace) -> int:
 
 
 def _run_pairs(args: argparse.Namespace) -> int:
+    from stepchat.bench.lookalike_report import lookalike_tables, measure
+    from stepchat.bench.lookalikes import load_requests
     from stepchat.bench.pairs import report, run_pairs, summary, tradeoff_table
     from stepchat.bench.pairs_data import load_pairs
     from stepchat.bench.progress import ProgressBar
@@ -275,11 +278,20 @@ def _run_pairs(args: argparse.Namespace) -> int:
     embedder = load_embedder()
     progress = ProgressBar(len(pairs))
     tallies = run_pairs(pairs, embedder, config.pipeline, on_pair=progress.advance)
+    print("stepchat bench: generating look-alikes of the pairs' requests", file=sys.stderr)
+    generated = measure(load_requests(args.pairs))
     args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "pairs.md").write_text(report(tallies, [str(p) for p in args.pairs]))
+    (args.out / "pairs.md").write_text(
+        report(tallies, [str(p) for p in args.pairs])
+        + "\n## Generated look-alikes and surface edits (the shipped gate)\n\n"
+        + lookalike_tables(generated)
+    )
     (args.out / "pairs.json").write_text(json.dumps(summary(tallies), indent=2) + "\n")
+    (args.out / "lookalikes.json").write_text(json.dumps(generated.summary(), indent=2) + "\n")
     print(tradeoff_table(tallies))
-    print(f"stepchat bench: wrote {args.out}/pairs.md and pairs.json", file=sys.stderr)
+    print(lookalike_tables(generated))
+    print(f"stepchat bench: wrote {args.out}/pairs.md, pairs.json and lookalikes.json",
+          file=sys.stderr)
     return 0
 
 

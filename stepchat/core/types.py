@@ -151,7 +151,8 @@ class ChatMessage:
 
 @dataclass(frozen=True)
 class Completion:
-    """What a backend returned for one call."""
+    """What a backend returned for one call: `finish_reason` is "length" when the token
+    limit cut the reply, "stop" when the model ended it."""
 
     text: str
     prompt_tokens: int
@@ -204,6 +205,9 @@ class Answer:
     verified: bool | None = None
     patch_method: str | None = None
     notes: list[str] = field(default_factory=list)
+    finish_reason: str = "stop"
+    """"length" when a model call made for this answer stopped at the token limit: the answer
+    may be cut off, and it is never cached; "stop" otherwise (OpenAI's names)."""
 
     @property
     def hit(self) -> bool:
@@ -227,6 +231,7 @@ class Answer:
             "matched_entry": self.matched_entry,
             "stored_entry": self.stored_entry,
             "notes": list(self.notes),
+            "finish_reason": self.finish_reason,
         }
 
     @classmethod
@@ -269,6 +274,7 @@ class Answer:
             verified=None if record.get("verified") is None else bool(record["verified"]),
             patch_method=_text_or_none(record.get("patch_method")),
             notes=[str(note) for note in record.get("notes") or []],
+            finish_reason=_text_or_none(record.get("finish_reason")) or "stop",
         )
 
 

@@ -202,9 +202,7 @@ class StepchatApp(ServingApp):
         turn = Turn(last.prompt)
         self.conversation.turns[-1] = turn
         view = await self.chat.replace_last_answer()
-        request = self.requests.new(turn.prompt, view, turn, reuse=False)
-        self.requests.active = request
-        self._begin(request)
+        self._enqueue(self.requests.new(turn.prompt, view, turn, reuse=False))
 
     # -- model and cache settings ----------------------------------------------------------
 

@@ -70,16 +70,20 @@ class Turn:
         )
 
 
-def earlier_turns(turns: list[Turn]) -> list[ChatMessage]:
+def earlier_turns(turns: list[Turn], *, unanswered: bool = False) -> list[ChatMessage]:
     """The answered turns as chat messages, oldest first: what the model is sent as the
     conversation so far. Cancelled and failed turns are left out: a question without its
-    answer would read as one still waiting for a reply."""
+    answer would read as one still waiting for a reply. `unanswered` adds the prompts of
+    turns still waiting for their answer, where they are: what a prompt answered out of
+    order follows (`stepchat.tui.requests`; never sent to a model)."""
     messages: list[ChatMessage] = []
     for turn in turns:
         if turn.answer is not None and turn.answer.text:
             messages += [
                 ChatMessage("user", turn.prompt), ChatMessage("assistant", turn.answer.text)
             ]
+        elif unanswered and turn.answer is None and turn.error is None and not turn.cancelled:
+            messages.append(ChatMessage("user", turn.prompt))
     return messages
 
 

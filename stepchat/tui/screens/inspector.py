@@ -24,6 +24,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input, Static
 
+from stepchat.core.cutoff import handler_constraints
 from stepchat.core.ports import Store
 from stepchat.core.types import CacheEntry
 from stepchat.runtime import purge_store
@@ -79,7 +80,9 @@ def entry_detail(entry: CacheEntry, now: float) -> Group:
         (" · size ", "dim"),
         format_bytes(entry.size_bytes()),
     )
-    constraints = json.dumps(entry.constraints, sort_keys=True, ensure_ascii=False, default=str)
+    constraints = json.dumps(
+        handler_constraints(entry), sort_keys=True, ensure_ascii=False, default=str
+    )
     parts: list[Text] = [
         Text("Prompt", style="bold"),
         plain(entry.prompt),

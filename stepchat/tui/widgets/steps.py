@@ -25,6 +25,7 @@ from textual.widgets import Markdown, Static
 from textual.widgets.markdown import MarkdownStream
 
 from stepchat.core.conversation import dropped_note
+from stepchat.core.cutoff import NOTE_START
 from stepchat.core.events import (
     DoneEvent,
     PipelineEvent,
@@ -104,6 +105,13 @@ def summary_line(answer: Answer) -> Text:
     return Text(line)
 
 
+def cut_off_line(answer: Answer) -> str:
+    """The line under an answer the token limit cut: the engine's own note, which names the
+    limit, so the app and `stepchat ask` say the same thing."""
+    note = next((n for n in answer.notes if n.startswith(NOTE_START)), None)
+    return f"✂ {note or NOTE_START + '; not cached'}"
+
+
 STREAM_INTERVAL = 0.05
 """Seconds between redraws of streamed text: 20 a second reads as live, and a model
 writing 80 tokens a second costs a quarter of the redraws."""
@@ -175,6 +183,8 @@ class AnswerView(Vertical, can_focus=True):
             yield self._text_widget(self.partial, "partial")
         if self.answer is not None:
             yield Static(summary_line(self.answer), classes="summary", markup=False)
+            if self.answer.finish_reason == "length":
+                yield Static(Text(cut_off_line(self.answer)), classes="cutoff", markup=False)
         if self.error:
             yield Static(plain(f"⚠ {self.error}"), classes="error", markup=False)
         if self.cancelled:
