@@ -374,7 +374,7 @@ class StepCache:
         saved = sum(
             self._tokens_of(s)
             for s in steps
-            if s.status == StepStatus.REUSED and s.origin == "model"
+            if s.status in _SAVING and s.origin == "model"
         )
         cut = gen.cut_off_at
         return Answer(
@@ -418,6 +418,10 @@ class StepCache:
             answer.notes.append(f"the answer was not cached: {exc}")
 
 
+_SAVING = frozenset({StepStatus.REUSED, StepStatus.RECOMPUTED})
+"""Statuses of cached model text served without the model: its tokens were saved."""
+
+
 def _reused(step: Step) -> AnswerStep:
     """A cached step served as it was, with the token count it was stored with."""
     return AnswerStep(
@@ -431,7 +435,9 @@ def _substituted(new: Step, old: Step) -> AnswerStep:
         return _reused(old)
     if new.origin == "prompt":
         return AnswerStep(new.text, new.kind, StepStatus.FALLBACK, new.key, "prompt")
-    return AnswerStep(new.text, new.kind, StepStatus.PATCHED, new.key, old.origin)
+    return AnswerStep(
+        new.text, new.kind, StepStatus.PATCHED, new.key, old.origin, tokens=new.tokens
+    )
 
 
 def _path_of(steps: Sequence[AnswerStep], route: _Route) -> CachePath:

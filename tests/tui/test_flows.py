@@ -29,6 +29,7 @@ from stepchat.tui.screens.inspector import InspectorScreen
 from stepchat.tui.widgets.prompt import PromptInput
 from stepchat.tui.widgets.savings import StatusLine
 from stepchat.tui.widgets.steps import AnswerView, StepBlock, UserTurn
+from tests.wordprob_cases import FOG, FOG_SOLUTION
 
 from .conftest import LINEAR_REPLIES, FakeLoader, ask, settle
 
@@ -299,6 +300,27 @@ async def test_mark_wrong_evicts_the_selected_entry(make_app: Any) -> None:
         await pilot.pause()
         # The chat totals moved too.
         assert "1 cached" in app.chat.query_one(StatusLine).content.plain
+
+
+async def test_a_word_problem_marked_wrong_is_recomputed_for_no_variant(make_app: Any) -> None:
+    """Before `w` a variant is recomputed from the entry; after it the model answers."""
+    loader = FakeLoader([FOG_SOLUTION])
+    app = make_app(loader)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await ask(pilot, FOG)
+        await pilot.press("ctrl+n")
+        await ask(pilot, FOG.replace("10 minutes", "20 minutes"))
+        assert app.chat.query(AnswerView).last().answer.hit
+        await pilot.press("f2")
+        await settle(pilot)
+        await pilot.press("w")
+        await settle(pilot)
+        await pilot.press("escape")
+        await pilot.press("ctrl+n")
+        await ask(pilot, FOG.replace("10 minutes", "30 minutes"))
+        answer = app.chat.query(AnswerView).last().answer
+        assert answer is not None and not answer.hit
 
 
 async def test_evict_all_asks_first(make_app: Any) -> None:

@@ -54,7 +54,7 @@ PATH_LABELS: dict[str, str] = {
     CachePath.SOLVER: "written by the solver",
 }
 
-PLAIN_KINDS = frozenset({"equation", "final", "prose", "member"})
+PLAIN_KINDS = frozenset({"equation", "final", "prose", "member", "line"})
 """Shown literally: in equations `*` and `_` are algebra, not Markdown emphasis, and a JSON
 member ('"age": 40') is clearer bare than in a padded code block."""
 
