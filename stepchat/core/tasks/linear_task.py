@@ -238,6 +238,10 @@ class LinearHandler:
     def model_request(self, task: LinearTask) -> ModelRequest:
         return ModelRequest(task.prompt, _SYSTEM.format(v=task.constraints.variable))
 
+    def answers_without_model(self, task: LinearTask) -> bool:
+        """Solver-first: the exact solver writes every step."""
+        return self.strategy == "solver-first"
+
     def generate(self, task: LinearTask, gen: Generation) -> list[AnswerStep]:
         """Solver-first: the exact solver writes the steps and the model is not called.
         Model-first: the model writes them, then verification and repair run."""
