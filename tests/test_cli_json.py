@@ -38,3 +38,20 @@ def test_ask_json_reports_each_members_check(tmp_path: Path) -> None:
         "name": "stated", "role": "unchecked"
     }
     assert record["verified"] is False and record["stored_entry"] is None
+
+
+def test_ask_json_says_a_cut_off_answer_is_cut_off_and_does_not_cache_it(tmp_path: Path) -> None:
+    """The scripted model's 300-word reply is cut at the 256-token limit."""
+    env = {**os.environ, "STEPCHAT_HOME": str(tmp_path),
+           "STEPCHAT_TEST_REPLY": " ".join(["piston"] * 300)}
+    prompt = "Explain in detail how a car engine works."
+    records = []
+    for _ in range(2):
+        out = subprocess.run([*FAKE, "ask", "--json", prompt], cwd=ROOT, env=env, text=True,
+                             capture_output=True, timeout=120)
+        assert out.returncode == 0, out.stderr
+        records.append(json.loads(out.stdout))
+        assert "cut off at the token limit (256 tokens); not cached" in out.stderr
+    first, again = records
+    assert first["finish_reason"] == "length" and first["stored_entry"] is None
+    assert again["path"] == "miss" and again["hit"] is False

@@ -1,12 +1,13 @@
 """A conversation on the real stack: the bundled SmolLM2 GGUF, MiniLM and LanceDB.
 
-The app's answer worker (`answer_request`) sends earlier turns trimmed with the model's own
+The app's model-lane worker (`answer_with_model`) sends earlier turns trimmed with the model's own
 tokenizer; the follow-up reaches the model with them and is not cached; an equation asked
 in another conversation is served from the cache.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -19,7 +20,7 @@ from stepchat.core.pipeline import StepCache
 from stepchat.core.types import ChatMessage
 from stepchat.runtime import build_cache, load_parts
 from stepchat.tui.messages import AnswerReady, HistoryTrimmed
-from stepchat.tui.requests import answer_request
+from stepchat.tui.requests import Attempt, answer_with_model
 
 pytestmark = pytest.mark.slow
 
@@ -47,8 +48,8 @@ def ask(
     cache: StepCache, prompt: str, history: list[ChatMessage], context: int = 2048
 ) -> list[Any]:
     posted: list[Any] = []
-    answer_request(cache, 1, prompt, history, context=context, cancel=Never(), reuse=True,
-                   store=True, post=posted.append)
+    attempt = Attempt(1, prompt, tuple(history), Never(), reuse=True, store=True)
+    answer_with_model(cache, threading.Lock(), attempt, context=context, post=posted.append)
     return posted
 
 

@@ -2,7 +2,8 @@
 
 Each call pops the next reply; when the script runs out the last reply repeats. Replies may
 also be a callable of the messages, for tests that answer from the prompt. Tokens are
-counted as whitespace-separated words, so counts are predictable.
+counted as whitespace-separated words, so counts are predictable; a reply longer than the
+call's `max_tokens` is cut there and says so (`finish_reason` "length"), as a model's would.
 """
 
 from __future__ import annotations
@@ -44,7 +45,9 @@ class ScriptedBackend:
         self.schemas.append(json_schema)
         reply = self._replies.pop(0) if len(self._replies) > 1 else self._replies[0]
         text = reply(messages) if callable(reply) else reply
-        words = text.split(" ")[:max_tokens] if max_tokens else []
+        every = text.split(" ")
+        words = every[:max_tokens] if max_tokens > 0 else []
+        finish = "length" if len(words) < len(every) and text else "stop"
         produced: list[str] = []
         for i, word in enumerate(words):
             if cancel is not None and cancel.is_set():
@@ -55,4 +58,4 @@ class ScriptedBackend:
                 on_token(piece)
         out = "".join(produced)
         prompt_tokens = sum(self.count_tokens(m.content) for m in messages)
-        return Completion(out, prompt_tokens, self.count_tokens(out))
+        return Completion(out, prompt_tokens, self.count_tokens(out), finish)

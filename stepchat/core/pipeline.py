@@ -13,6 +13,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from stepchat.core.conversation import FOLLOW_UP_NOTE
+from stepchat.core.cutoff import (
+    cut_off_note,
+    cut_off_reason,
+    handler_constraints,
+    marked_complete,
+)
 from stepchat.core.events import (
     DoneEvent,
     EventSink,
@@ -22,7 +29,9 @@ from stepchat.core.events import (
     ignore_events,
 )
 from stepchat.core.ports import (
+    ANSWERS_ALONE,
     Backend,
+    BackendError,
     CancelToken,
     Clock,
     Embedder,
@@ -33,7 +42,7 @@ from stepchat.core.ports import (
 )
 from stepchat.core.prompt import PromptError, clean_prompt
 from stepchat.core.settings import DEFAULT_SETTINGS, PipelineSettings
-from stepchat.core.tasks.base import Generation, Task, TaskHandler
+from stepchat.core.tasks.base import Generation, Task, TaskHandler, answers_alone
 from stepchat.core.tasks.registry import BUILT_IN, TaskKinds
 from stepchat.core.types import (
     CACHE_STEP,
@@ -157,7 +166,7 @@ class StepCache:
         text, notes = clean_prompt(prompt)
         handler, task = self.detect(text)
         if history and not handler.self_contained and (reuse or store):
-            notes.append("a follow-up in a conversation: open text is not cached")
+            notes.append(FOLLOW_UP_NOTE)
             reuse = store = False
         gen = Generation(
             self.backend, self.settings, on_event, cancel, clock=self.clock,
@@ -165,6 +174,25 @@ class StepCache:
         )
         timings = Timings()
         _stop_if_cancelled(cancel)
+        alone = ANSWERS_ALONE.set(answers_alone(handler, task))
+        try:
+            return self._serve(handler, task, gen, timings, notes, total, reuse, store)
+        finally:
+            ANSWERS_ALONE.reset(alone)
+
+    def _serve(
+        self,
+        handler: TaskHandler[Any],
+        task: Task[Any],
+        gen: Generation,
+        timings: Timings,
+        notes: list[str],
+        total: _Stopwatch,
+        reuse: bool,
+        store: bool,
+    ) -> Answer:
+        """Route, answer, keep: the request after detection."""
+        on_event, cancel = gen.on_event, gen.cancel
         route = self._route(handler, task, timings, on_event) if reuse else _Route()
         _stop_if_cancelled(cancel)
         on_event(RouteEvent(route.announced, route.skip_reason, task.kind))
@@ -194,8 +222,13 @@ class StepCache:
         entry, vector = self._retrieve(handler, task, timings, on_event)
         if entry is None:
             return _Route(vector=vector)
-        cached = handler.read_constraints(entry.constraints)
-        return _Route(entry, cached, handler.skip_reason(task, cached), vector)
+        cached = handler.read_constraints(handler_constraints(entry))
+        skip = self._cut_off(entry) or handler.skip_reason(task, cached)
+        return _Route(entry, cached, skip, vector)
+
+    def _cut_off(self, entry: CacheEntry) -> str | None:
+        """Why an entry written before cut-off answers were refused may be one, or None."""
+        return cut_off_reason(entry, self.settings.max_tokens)
 
     def _retrieve(
         self, handler: TaskHandler[Any], task: Task[Any], timings: Timings, on_event: EventSink
@@ -206,7 +239,7 @@ class StepCache:
             watch = _Stopwatch(self.clock)
             entry = self.store.find_signature(scope=self.scope, signature=task.signature)
             timings.retrieve_ms += watch.ms()
-            if entry is not None and entry.task == task.kind:
+            if entry is not None and entry.task == task.kind and not self._cut_off(entry):
                 # Same structure: its steps are verified, substituted and patched as needed,
                 # which costs less than embedding the prompt to look for a closer entry.
                 return entry, None
@@ -220,7 +253,7 @@ class StepCache:
         same_shape = [h.entry for h in hits if h.entry.signature == task.signature]
         if same_shape:
             def distance(entry: CacheEntry) -> int:
-                return handler.distance(task, handler.read_constraints(entry.constraints))
+                return handler.distance(task, handler.read_constraints(handler_constraints(entry)))
 
             return min(same_shape, key=distance), vector
         # A handler whose own test decides (the text gate) compares every neighbour found;
@@ -229,7 +262,9 @@ class StepCache:
             h.entry
             for h in hits
             if h.similarity >= handler.candidate_floor
-            and handler.skip_reason(task, handler.read_constraints(h.entry.constraints)) is None
+            and not self._cut_off(h.entry)
+            and handler.skip_reason(task, handler.read_constraints(handler_constraints(h.entry)))
+            is None
         ]
         close = [h.entry for h in hits if h.similarity >= handler.similarity_floor]
         if usable or close:
@@ -297,7 +332,7 @@ class StepCache:
             scope=self.scope,
             task=task.kind,
             signature=task.signature,
-            constraints=task.constraints.to_json(),  # the store keeps JSON
+            constraints=marked_complete(task.constraints.to_json()),  # the store keeps JSON
             steps=[self._counted(s.step) for s in answer.steps],
             model=self.backend.model_id,
             created=now,
@@ -339,8 +374,9 @@ class StepCache:
         saved = sum(
             self._tokens_of(s)
             for s in steps
-            if s.status == StepStatus.REUSED and s.origin == "model"
+            if s.status in _SAVING and s.origin == "model"
         )
+        cut = gen.cut_off_at
         return Answer(
             prompt=task.prompt,
             task=task.kind,
@@ -354,7 +390,8 @@ class StepCache:
             matched_entry=route.entry.id if route.reusing and route.entry else None,
             verified=verified,
             patch_method=method,
-            notes=notes + gen.notes,
+            notes=notes + gen.notes + ([cut_off_note(cut)] if cut is not None else []),
+            finish_reason="stop" if cut is None else "length",
         )
 
     def _keep(
@@ -366,16 +403,23 @@ class StepCache:
         timings: Timings,
         on_event: EventSink,
     ) -> None:
-        """Count the hit and store what adds information; never an unverified answer."""
+        """Count the hit and store what adds information; never an unverified answer, nor
+        one the token limit cut."""
         try:
             if route.reusing and route.entry is not None:
                 self.store.touch(route.entry.id, self.clock.now())
-            if answer.verified is not False and _adds_information(route.reusing, gen):
+            finished = answer.finish_reason != "length"
+            if finished and answer.verified is not False and _adds_information(route.reusing, gen):
                 answer.stored_entry = self._store(task, answer, route.vector, timings, on_event)
-        except StoreError as exc:
+        except (StoreError, BackendError) as exc:
             # The answer is computed and correct; a cache that cannot take it (a full disk,
-            # a read-only folder) must not throw it away. The caller shows the note.
+            # a read-only folder, a model whose tokenizer to count it with is missing) must
+            # not throw it away. The caller shows the note.
             answer.notes.append(f"the answer was not cached: {exc}")
+
+
+_SAVING = frozenset({StepStatus.REUSED, StepStatus.RECOMPUTED})
+"""Statuses of cached model text served without the model: its tokens were saved."""
 
 
 def _reused(step: Step) -> AnswerStep:
@@ -391,7 +435,9 @@ def _substituted(new: Step, old: Step) -> AnswerStep:
         return _reused(old)
     if new.origin == "prompt":
         return AnswerStep(new.text, new.kind, StepStatus.FALLBACK, new.key, "prompt")
-    return AnswerStep(new.text, new.kind, StepStatus.PATCHED, new.key, old.origin)
+    return AnswerStep(
+        new.text, new.kind, StepStatus.PATCHED, new.key, old.origin, tokens=new.tokens
+    )
 
 
 def _path_of(steps: Sequence[AnswerStep], route: _Route) -> CachePath:

@@ -20,6 +20,7 @@ class TaskKind(StrEnum):
     LINEAR = "linear"
     JSON = "json"
     TEXT = "text"
+    WORD_PROBLEM = "word-problem"
 
 
 class StepStatus(StrEnum):
@@ -29,6 +30,9 @@ class StepStatus(StrEnum):
     PATCHED = "patched"
     REGENERATED = "regenerated"
     FALLBACK = "fallback"
+    RECOMPUTED = "recomputed"
+    """A cached step whose numbers were recomputed for the new request: the reasoning is
+    the cached answer's, the arithmetic is new (word problems)."""
 
 
 class CachePath(StrEnum):
@@ -43,7 +47,7 @@ class CachePath(StrEnum):
     states wrote the whole answer. Not a cache hit, whatever was looked up."""
 
 
-CACHE_STEP = frozenset({StepStatus.REUSED, StepStatus.PATCHED})
+CACHE_STEP = frozenset({StepStatus.REUSED, StepStatus.PATCHED, StepStatus.RECOMPUTED})
 """Statuses of steps served from the cache, as they were or patched."""
 
 HIT_PATHS = frozenset({CachePath.REUSE_ONLY, CachePath.PATCHED})
@@ -108,6 +112,7 @@ _ORIGIN = {
     StepStatus.PATCHED: "model",
     StepStatus.REGENERATED: "model",
     StepStatus.FALLBACK: "solver",
+    StepStatus.RECOMPUTED: "model",
 }
 
 
@@ -151,7 +156,8 @@ class ChatMessage:
 
 @dataclass(frozen=True)
 class Completion:
-    """What a backend returned for one call."""
+    """What a backend returned for one call: `finish_reason` is "length" when the token
+    limit cut the reply, "stop" when the model ended it."""
 
     text: str
     prompt_tokens: int
@@ -204,6 +210,9 @@ class Answer:
     verified: bool | None = None
     patch_method: str | None = None
     notes: list[str] = field(default_factory=list)
+    finish_reason: str = "stop"
+    """"length" when a model call made for this answer stopped at the token limit: the answer
+    may be cut off, and it is never cached; "stop" otherwise (OpenAI's names)."""
 
     @property
     def hit(self) -> bool:
@@ -227,6 +236,7 @@ class Answer:
             "matched_entry": self.matched_entry,
             "stored_entry": self.stored_entry,
             "notes": list(self.notes),
+            "finish_reason": self.finish_reason,
         }
 
     @classmethod
@@ -269,6 +279,7 @@ class Answer:
             verified=None if record.get("verified") is None else bool(record["verified"]),
             patch_method=_text_or_none(record.get("patch_method")),
             notes=[str(note) for note in record.get("notes") or []],
+            finish_reason=_text_or_none(record.get("finish_reason")) or "stop",
         )
 
 

@@ -7,24 +7,11 @@ generation call and joins the *model lane*: a bounded FIFO queue with one worker
 where it runs the engine again from the start, now with the model. A full queue is refused
 (503) with an estimate of when to retry.
 
-Why this keeps the cache's invariants:
-
-1. One engine step at a time. Engine code (lookups, checks, the solver, embedding, store
-   writes) runs only while holding the process-wide `engine_lock`; the model lane lets go
-   of it only for the duration of the backend's `complete` call. So the engine, which is
-   not thread-safe, never runs on two threads at once; only generation overlaps it. The
-   store sees a sequence of whole operations, as from a single caller.
-2. An aborted attempt leaves no trace. `StepCache.answer` records a hit (`touch`) and
-   stores an entry only after the last generation call, and the refusal is raised at the
-   first one; so the cache lane either completes a request exactly as a single-threaded
-   engine would, or changes nothing.
-3. Nothing unverified is stored, nothing unchecked is served: both lanes run the same
-   engine code with the same settings; the lanes only decide where it runs.
-4. A queued request looks again. It runs the whole engine when its turn comes, so an
-   identical request answered while it waited is now found in the cache, not generated
-   twice.
-5. Tokenizing for the saved-token count reads only the model's vocabulary, so it does not
-   wait for a running generation (see `LlamaCppBackend.count_tokens`).
+The engine runs on either lane through `stepchat.engine_lanes`, which says why that keeps
+the cache's invariants (one engine step at a time under the process-wide `engine_lock`; an
+aborted attempt leaves no trace). What the server adds: a bounded queue per model, and a
+queued request looks again: it runs the whole engine when its turn comes, so an identical
+request answered while it waited is now found in the cache, not generated twice.
 
 A cancelled request (the client went away) is dropped from the queue if it has not
 started, and stops its generation between tokens if it has; a cancelled generation raises
@@ -37,18 +24,19 @@ import asyncio
 import math
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar
 
 from stepchat.core.conversation import dropped_note, fit_history
 from stepchat.core.events import PipelineEvent
 from stepchat.core.pipeline import StepCache
-from stepchat.core.ports import Backend, CancelToken, GenerationCancelled
+from stepchat.core.ports import CancelToken, GenerationCancelled
 from stepchat.core.prompt import clean_prompt
 from stepchat.core.settings import PipelineSettings
-from stepchat.core.types import Answer, ChatMessage, Completion
+from stepchat.core.types import Answer, ChatMessage
+from stepchat.engine_lanes import with_model, without_model
 
 T = TypeVar("T")
 
@@ -58,55 +46,12 @@ _FIRST_GUESS_S = 5.0
 """Seconds a generation is assumed to take until one has been measured (for Retry-After)."""
 
 
-class NeedsModel(Exception):
-    """Raised by the cache lane's backend: this request cannot be served without the model."""
-
-
 class QueueFull(Exception):
     """The model lane's queue is at its bound; `retry_after` is a guess in seconds."""
 
     def __init__(self, retry_after: int) -> None:
         super().__init__(f"the queue for this model is full; retry in {retry_after} s")
         self.retry_after = retry_after
-
-
-class _RefusesToGenerate:
-    """The cache lane's backend: tokens are counted, nothing is generated."""
-
-    def __init__(self, inner: Backend) -> None:
-        self.inner = inner
-        self.model_id = inner.model_id
-
-    def complete(self, messages: Sequence[ChatMessage], **_: Any) -> Completion:
-        raise NeedsModel()
-
-    def count_tokens(self, text: str) -> int:
-        return self.inner.count_tokens(text)
-
-    def load(self) -> float:
-        return 0.0
-
-
-class _GeneratesUnlocked:
-    """The model lane's backend: lets go of the engine lock while the model generates."""
-
-    def __init__(self, inner: Backend, lock: threading.Lock) -> None:
-        self.inner = inner
-        self.model_id = inner.model_id
-        self.engine_lock = lock
-
-    def complete(self, messages: Sequence[ChatMessage], **kwargs: Any) -> Completion:
-        self.engine_lock.release()
-        try:
-            return self.inner.complete(messages, **kwargs)
-        finally:
-            self.engine_lock.acquire()
-
-    def count_tokens(self, text: str) -> int:
-        return self.inner.count_tokens(text)
-
-    def load(self) -> float:
-        return self.inner.load()
 
 
 @dataclass(eq=False)
@@ -226,35 +171,35 @@ class ModelLanes:
 
     # ------------------------------------------------------------------ worker side
 
-    def _engine(self, backend: Backend, job: Job) -> StepCache:
-        base = self.engine
+    def _settings(self, job: Job) -> PipelineSettings | None:
+        """The engine's settings with the request's own system prompt, if it brought one."""
         system = job.system_prompt
-        settings = base.settings if system is None else replace(base.settings, system_prompt=system)
-        return StepCache(backend, base.embedder, base.store, settings=settings, clock=base.clock)
+        return None if system is None else replace(self.engine.settings, system_prompt=system)
 
     def _without_model(self, job: Job) -> tuple[Answer, list[PipelineEvent]] | None:
         if job.cancel.is_set():
             raise GenerationCancelled()
-        with self.engine_lock:
-            engine = self._engine(_RefusesToGenerate(self.backend), job)
+
+        def attempt(engine: StepCache) -> tuple[Answer, list[PipelineEvent]]:
             text, _ = clean_prompt(job.prompt)
             job.kind = engine.detect(text)[1].kind
             job.history = self._fit_history(job, engine.settings)
             events: list[PipelineEvent] = []
-            try:
-                answer = self._answer(engine, job, events.append, None)
-            except NeedsModel:
-                return None
-        return answer, events
+            return self._answer(engine, job, events.append, None), events
+
+        return without_model(self.engine, self.engine_lock, attempt, self._settings(job))
 
     def _with_model(self, job: Job, on_event: Callable[[PipelineEvent], None]) -> Answer:
         if job.cancel.is_set():
             raise GenerationCancelled()
         started = time.monotonic()
         try:
-            with self.engine_lock:
-                engine = self._engine(_GeneratesUnlocked(self.backend, self.engine_lock), job)
-                return self._answer(engine, job, on_event, job.cancel)
+            return with_model(
+                self.engine,
+                self.engine_lock,
+                lambda engine: self._answer(engine, job, on_event, job.cancel),
+                self._settings(job),
+            )
         finally:
             self._generation_s = 0.7 * self._generation_s + 0.3 * (time.monotonic() - started)
 

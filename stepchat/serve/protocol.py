@@ -118,7 +118,7 @@ def completion(answer: Answer, model: str, lane: str) -> dict[str, Any]:
             {
                 "index": 0,
                 "message": {"role": "assistant", "content": answer.text},
-                "finish_reason": "stop",
+                "finish_reason": answer.finish_reason,
                 "logprobs": None,
             }
         ],
@@ -153,7 +153,8 @@ class ChunkMaker:
 
     def finish(self, answer: Answer, lane: str) -> dict[str, Any]:
         return self._chunk(
-            [{"index": 0, "delta": {}, "finish_reason": "stop"}], stepchat=story(answer, lane)
+            [{"index": 0, "delta": {}, "finish_reason": answer.finish_reason}],
+            stepchat=story(answer, lane),
         )
 
     def usage(self, answer: Answer) -> dict[str, Any]:

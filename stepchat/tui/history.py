@@ -71,16 +71,20 @@ class Turn:
         )
 
 
-def earlier_turns(turns: list[Turn]) -> list[ChatMessage]:
+def earlier_turns(turns: list[Turn], *, unanswered: bool = False) -> list[ChatMessage]:
     """The answered turns as chat messages, oldest first: what the model is sent as the
     conversation so far. Cancelled and failed turns are left out: a question without its
-    answer would read as one still waiting for a reply."""
+    answer would read as one still waiting for a reply. `unanswered` adds the prompts of
+    turns still waiting for their answer, where they are: what a prompt answered out of
+    order follows (`stepchat.tui.requests`; never sent to a model)."""
     messages: list[ChatMessage] = []
     for turn in turns:
         if turn.answer is not None and turn.answer.text:
             messages += [
                 ChatMessage("user", turn.prompt), ChatMessage("assistant", turn.answer.text)
             ]
+        elif unanswered and turn.answer is None and turn.error is None and not turn.cancelled:
+            messages.append(ChatMessage("user", turn.prompt))
     return messages
 
 
@@ -93,6 +97,8 @@ class Conversation:
     turns: list[Turn] = field(default_factory=list)
     name: str = ""
     """A title the user gave it in the conversation picker; empty for none."""
+    system_prompt: str | None = None
+    """This chat's system prompt ("" for none); None: the one in config.toml."""
 
     @property
     def title(self) -> str:
@@ -117,6 +123,8 @@ class Conversation:
         }
         if self.name:
             data["name"] = self.name
+        if self.system_prompt is not None:
+            data["system_prompt"] = self.system_prompt
         return data
 
     @classmethod
@@ -128,7 +136,12 @@ class Conversation:
             model=str(data.get("model", "")),
             turns=[Turn.from_json(t) for t in data.get("turns", [])],
             name=str(data.get("name", "")),
+            system_prompt=_optional_text(data.get("system_prompt")),
         )
+
+
+def _optional_text(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
 
 
 @dataclass(frozen=True)

@@ -76,6 +76,13 @@ class AnswerReady(Message):
 
 
 @dataclass
+class ModelNeeded(Message):
+    """The cache lane could not answer `request` without the model: it waits its turn."""
+
+    request: int
+
+
+@dataclass
 class CancelRequested(Message):
     """The user pressed Esc on the chat screen: stop the answer being written."""
 

@@ -7,15 +7,16 @@ cached answer is served while the embedder and the model are still loading. A mo
 switch keeps the working parts until the new model has loaded. Workers are
 thin: each calls one function and posts messages from `stepchat.tui.messages`; the handlers
 here update the screens. Every request carries the conversation's earlier turns (trimmed
-to the model's context); prompts sent while one is answered wait their turn
-(`stepchat.tui.requests`).
+to the model's context); a prompt the cache can answer is answered at once, one that needs
+the model waits its turn (`stepchat.tui.requests`).
 """
 
 from __future__ import annotations
 
 import sys
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from textual import work
@@ -26,8 +27,8 @@ from textual.screen import Screen
 from textual.worker import get_current_worker
 
 from stepchat.config import Config
+from stepchat.core.conversation import FOLLOW_UP_NOTE
 from stepchat.core.ports import Clock, SystemClock
-from stepchat.core.types import ChatMessage
 from stepchat.runtime import Parts, build_cache, close_store
 from stepchat.tui.errors import describe
 from stepchat.tui.history import Conversation, History, HistoryError, Turn, earlier_turns
@@ -37,14 +38,24 @@ from stepchat.tui.messages import (
     CancelRequested,
     HistoryTrimmed,
     ModelLoaded,
+    ModelNeeded,
     PartsFailed,
     PartsLoaded,
     PipelineUpdate,
     PromptSubmitted,
 )
-from stepchat.tui.requests import ActiveRequest, EitherEvent, RequestQueue, answer_request
+from stepchat.tui.requests import (
+    CACHE_LANE,
+    ActiveRequest,
+    Attempt,
+    EitherEvent,
+    RequestQueue,
+    answer_from_cache,
+    answer_with_model,
+)
 from stepchat.tui.sanitize import one_line
 from stepchat.tui.screens.chat import ChatScreen
+from stepchat.tui.system_prompt import with_system_prompt
 
 if TYPE_CHECKING:
     from stepchat.core.pipeline import StepCache
@@ -86,6 +97,8 @@ class ServingApp(App[int]):
         """Why conversations cannot be saved, said once instead of after every answer."""
         self.conversation = self._new_conversation()
         self.requests = RequestQueue()
+        self.engine_lock = threading.Lock()
+        """Engine code runs under it, on one thread at a time (`stepchat.engine_lanes`)."""
         self.chat = ChatScreen(lambda: self.busy, blink=blink)
 
     # -- state -------------------------------------------------------------------------
@@ -112,13 +125,13 @@ class ServingApp(App[int]):
 
     @property
     def active(self) -> ActiveRequest | None:
-        """The request being answered, or waiting for the model to load."""
+        """The request the model is answering (or will, once it has loaded)."""
         return self.requests.active
 
     @property
     def busy(self) -> bool:
-        """A prompt is being answered or is waiting for the model to load."""
-        return self.requests.active is not None
+        """A prompt is being answered or waits: for the cache, the model or its turn."""
+        return bool(self.requests.open)
 
     @property
     def model_name(self) -> str:
@@ -135,8 +148,8 @@ class ServingApp(App[int]):
         elif self.load_error:
             status = "not loaded" if self.cache is None else "answers from the cache only"
         elif self.busy:
-            waiting = len(self.requests.waiting)
-            status = "answering…" + (f" ({waiting} queued)" if waiting else "")
+            queued = self.requests.queued
+            status = "answering…" + (f" ({queued} queued)" if queued else "")
         elif not self.model_ready:
             status = "answers from the cache; loading model…"
         else:
@@ -279,10 +292,7 @@ class ServingApp(App[int]):
                 "still loading.",
                 "loading",
             )
-        self.refresh_savings()
-        active = self.active
-        if active is not None and not active.cancel.is_set() and not active.started:
-            self._serve(active)
+        self._advance()
 
     def on_model_loaded(self, message: ModelLoaded) -> None:
         if message.model_id != self.model_id or message.parts is not self.parts:
@@ -322,10 +332,10 @@ class ServingApp(App[int]):
         self.refresh_savings()
         if self.cache is not None:
             return  # the cache opened: requests it can answer still are, the others fail
-        while (active := self.active) is not None:
-            self.requests.next()
-            active.turn.error = f"model not loaded: {message.error}"
-            await active.view.fail(active.turn.error)
+        for request in self.requests.open:
+            self.requests.end(request)
+            request.turn.error = f"model not loaded: {message.error}"
+            await request.view.fail(request.turn.error)
         self._save_conversation()
         self.refresh_savings()
 
@@ -354,127 +364,144 @@ class ServingApp(App[int]):
         view = await self.chat.add_turn(prompt)
         turn = Turn(prompt)
         self.conversation.turns.append(turn)
-        request = self.requests.new(prompt, view, turn)
-        if self.busy:
-            self.requests.waiting.append(request)
-            view.set_status("queued: sent when the answer above is done (Esc cancels that one)")
-            self.notify("Queued: it is sent when the current answer is done.")
-            self.refresh_savings()
-            return
-        self.requests.active = request
-        self._begin(request)
+        self._enqueue(self.requests.new(prompt, view, turn))
 
-    def _begin(self, request: ActiveRequest) -> None:
-        """Serve the active request now, or leave it waiting for the model to load."""
-        if self.cache is not None:
-            self._serve(request)
-        elif self.load_error:
+    def _enqueue(self, request: ActiveRequest) -> None:
+        """A new request: to the cache lane, once the cache is open (or why it never will)."""
+        if self.cache is None and self.load_error:
             request.turn.error = f"model not loaded: {self.load_error}"
             self.call_later(self._end_with_error, request)
-        else:
+        elif self.cache is None:
             request.view.set_status("waiting for the model to load…")
-        self.refresh_savings()
+        self._advance()
 
     async def _end_with_error(self, request: ActiveRequest) -> None:
         await request.view.fail(request.turn.error)
         self._after(request)
 
-    def _after(self, finished: ActiveRequest) -> None:
-        """One request ended: save, and start the next queued one if any."""
-        if self.requests.active is finished:
-            following = self.requests.next()
-            if following is not None:
-                self._begin(following)
-        self._save_conversation()
+    def _advance(self) -> None:
+        """Start what can start: the next request on the cache lane and the next one on the
+        model lane, each when its lane is free and the cache is open."""
+        cache = self.cache
+        if cache is not None:
+            checking = self.requests.next_check()
+            if checking is not None:
+                self._start(checking, cache)
+            answering = self.requests.next_model()
+            if answering is not None:
+                self._start(answering, cache)
         self.refresh_savings()
+
+    def _after(self, finished: ActiveRequest) -> None:
+        """One request ended: save, and start what waited for its lane."""
+        self.requests.end(finished)
+        self._advance()
+        self._save_conversation()
         self.chat.follow()
 
-    def _serve(self, active: ActiveRequest) -> None:
-        assert self.cache is not None
-        active.started = True
-        active.view.set_status("thinking…")
+    def on_model_needed(self, message: ModelNeeded) -> None:
+        """The cache could not answer it: it waits for the model, in the order sent."""
+        request = self.requests.find(message.request)
+        if request is None:
+            return
+        self.requests.needs_model(request)
+        if self.requests.active is not None:
+            request.view.set_status(
+                "queued: the model writes it when the answer above is done "
+                "(Esc cancels that one)"
+            )
+            self.notify("Queued: the model writes it when the current answer is done.")
+        self._advance()
+
+    def _start(self, request: ActiveRequest, cache: StepCache) -> None:
+        """Hand `request` to its lane's worker, with the conversation so far as that lane
+        sees it (`stepchat.tui.requests`)."""
+        request.view.set_status("thinking…")
+        cache = with_system_prompt(cache, self.conversation.system_prompt)
         turns = self.conversation.turns
-        index = next((i for i, t in enumerate(turns) if t is active.turn), len(turns))
-        spec = self.config.models.get(self.model_id)
-        self.serve(
-            self.cache,
-            active.request,
-            active.prompt,
-            earlier_turns(turns[:index]),
-            spec.context if spec else 2048,
-            active.cancel,
-            self.reuse if active.reuse is None else active.reuse,
+        index = next((i for i, t in enumerate(turns) if t is request.turn), len(turns))
+        on_cache_lane = request.lane == CACHE_LANE
+        attempt = Attempt(
+            request.request,
+            request.prompt,
+            tuple(earlier_turns(turns[:index], unanswered=on_cache_lane)),
+            request.cancel,
+            self.reuse if request.reuse is None else request.reuse,
             self.store_answers,
         )
-        self.refresh_savings()
+        if on_cache_lane:
+            self.check_cache(cache, attempt)
+        else:
+            spec = self.config.models.get(self.model_id)
+            self.write_answer(cache, attempt, spec.context if spec else 2048)
+
+    @work(thread=True, exit_on_error=False, group="cache-lane")
+    def check_cache(self, cache: StepCache, attempt: Attempt) -> None:
+        """Answer one prompt without the model, or report that it needs the model."""
+        token = EitherEvent(attempt.cancel, get_current_worker().cancelled_event)
+        answer_from_cache(
+            cache, self.engine_lock, replace(attempt, cancel=token), post=self.post_message
+        )
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="answer")
-    def serve(
-        self,
-        cache: StepCache,
-        request: int,
-        prompt: str,
-        history: Sequence[ChatMessage],
-        context: int,
-        cancel: threading.Event,
-        reuse: bool,
-        store: bool,
-    ) -> None:
-        """Answer one prompt through the cache, streaming its events as messages."""
-        token = EitherEvent(cancel, get_current_worker().cancelled_event)
-        answer_request(
-            cache, request, prompt, history, context=context, cancel=token,
-            reuse=reuse, store=store, post=self.post_message,
+    def write_answer(self, cache: StepCache, attempt: Attempt, context: int) -> None:
+        """Answer one prompt with the model, streaming its events as messages."""
+        token = EitherEvent(attempt.cancel, get_current_worker().cancelled_event)
+        answer_with_model(
+            cache, self.engine_lock, replace(attempt, cancel=token), context=context,
+            post=self.post_message,
         )
 
     async def on_pipeline_update(self, message: PipelineUpdate) -> None:
-        active = self.requests.current(message.request)
-        if active is not None:
-            await active.view.apply(message.event)
+        request = self.requests.find(message.request)
+        if request is not None:
+            await request.view.apply(message.event)
             self.chat.follow()
 
     async def on_history_trimmed(self, message: HistoryTrimmed) -> None:
-        active = self.requests.current(message.request)
-        if active is not None:
-            active.turn.dropped = message.dropped
-            active.view.dropped = message.dropped
-            await active.view.recompose()
+        request = self.requests.find(message.request)
+        if request is not None:
+            request.turn.dropped = message.dropped
+            request.view.dropped = message.dropped
+            await request.view.recompose()
 
     async def on_answer_ready(self, message: AnswerReady) -> None:
-        active = self.requests.current(message.request)
-        if active is None:
+        request = self.requests.find(message.request)
+        if request is None:
             return
         answer = message.answer
-        active.turn.answer = answer
+        request.turn.answer = answer
         if not self.model_ready and answer.hit:
             self.notify("Answered from the cache; the model is still loading.",
                         title="From the cache")
         self.stats.record(answer)
         self.stats.entries = message.entries
-        await active.view.finish(answer)
+        await request.view.finish(answer)
         for note in answer.notes:
             # e.g. "the answer was not cached: … No space left on device", "prompt truncated"
-            self.notify(note, severity="warning")
-        self._after(active)
+            if note != FOLLOW_UP_NOTE:  # not a problem: the answer itself says why
+                self.notify(note, severity="warning")
+        self._after(request)
 
     async def on_answer_failed(self, message: AnswerFailed) -> None:
-        active = self.requests.current(message.request)
-        if active is None:
+        request = self.requests.find(message.request)
+        if request is None:
             return
-        active.turn.error = message.error
-        active.turn.cancelled = message.cancelled
-        await active.view.fail(message.error, cancelled=message.cancelled)
-        active.turn.partial = active.view.partial
-        self._after(active)
+        request.turn.error = message.error
+        request.turn.cancelled = message.cancelled
+        await request.view.fail(message.error, cancelled=message.cancelled)
+        request.turn.partial = request.view.partial
+        self._after(request)
 
     def on_cancel_requested(self, message: CancelRequested) -> None:
-        """Esc: stop the generation (the backend checks the event between tokens)."""
-        active = self.active
-        if active is None:
+        """Esc: stop the answer the model is writing (the backend checks the event between
+        tokens), or drop the oldest prompt still waiting for the cache to open."""
+        request = self.requests.front()
+        if request is None:
             return
-        active.cancel.set()
-        if self.cache is None:
-            # Still waiting for the model: nothing runs yet, end the turn here.
-            self.post_message(AnswerFailed(active.request, None, cancelled=True))
+        request.cancel.set()
+        if request.lane is None:
+            # Nothing runs it yet: end the turn here.
+            self.post_message(AnswerFailed(request.request, None, cancelled=True))
         else:
-            active.view.set_status("cancelling…")
+            request.view.set_status("cancelling…")

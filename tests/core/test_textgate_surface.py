@@ -8,44 +8,15 @@ pass at least 95% of each kind of edit.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from stepchat.bench.pairs_data import load_pairs
+from stepchat.bench.surface_edits import SURFACE_EDITS
 from stepchat.core.textgate.gate import compare
 
 PAIRS = Path(__file__).resolve().parents[2] / "data" / "pairs"
-
-CONTRACT = [("what is", "what's"), ("do not", "don't"), ("does not", "doesn't"),
-            ("i am", "I'm"), ("can not", "can't"), ("it is", "it's"), ("is not", "isn't")]
-
-
-def _contract(text: str) -> str:
-    for long, short in CONTRACT:
-        text = re.sub(rf"\b{long}\b", short, text, flags=re.IGNORECASE)
-    return text
-
-
-def _expand(text: str) -> str:
-    for long, short in CONTRACT:
-        text = re.sub(rf"\b{re.escape(short)}", long, text, flags=re.IGNORECASE)
-    return text
-
-
-EDITS: dict[str, Callable[[str], str]] = {
-    "lower case": str.lower,
-    "upper case": str.upper,
-    "no punctuation": lambda t: re.sub(r"[?.!,]", "", t),
-    "extra question marks": lambda t: t.rstrip("?.! ") + "??",
-    "extra spaces": lambda t: "  " + re.sub(r" ", "  ", t) + "  ",
-    "contracted": _contract,
-    "expanded": _expand,
-    "please": lambda t: t.rstrip("?.! ") + ", please?",
-    "greeting and thanks": lambda t: "Hi there, " + t[0].lower() + t[1:] + " Thanks!",
-}
 
 
 def _requests() -> list[str]:
@@ -56,10 +27,10 @@ def _requests() -> list[str]:
     return list(seen)
 
 
-@pytest.mark.parametrize("edit", list(EDITS))
+@pytest.mark.parametrize("edit", list(SURFACE_EDITS))
 def test_surface_edits_pass_the_gate(edit: str) -> None:
     requests = _requests()
     assert len(requests) > 500
-    changed = [(r, EDITS[edit](r)) for r in requests if EDITS[edit](r) != r]
+    changed = [(r, SURFACE_EDITS[edit](r)) for r in requests if SURFACE_EDITS[edit](r) != r]
     passed = sum(compare(a, b).same for a, b in changed)
     assert changed and passed / len(changed) >= 0.95, f"{passed}/{len(changed)}"

@@ -4,6 +4,9 @@ Loading the real model costs ~8 s per process; this runs the real `stepchat.cli.
 only the model and the embedder swapped, so argument handling, prompt checks, the LanceDB
 cache under $STEPCHAT_HOME and the error paths are the real ones.
 
+`STEPCHAT_TEST_REPLY` replaces the scripted reply (a reply longer than the model's
+`max_tokens` is cut there, as a real model's is).
+
 `STEPCHAT_TEST_FULL_DISK=1` makes every write of the cache fail as a full disk does
 (`No space left on device`), for machines where a small tmpfs cannot be mounted.
 """
@@ -37,7 +40,8 @@ def _full_disk(store: Any) -> Any:
 
 
 if __name__ == "__main__":
-    runtime.load_backend = lambda config, model_id=None: ScriptedBackend([REPLY])
+    reply = os.environ.get("STEPCHAT_TEST_REPLY", REPLY)
+    runtime.load_backend = lambda config, model_id=None: ScriptedBackend([reply])
     runtime.load_embedder = lambda: HashedEmbedder(dim=runtime.EMBED_DIM)
     if os.environ.get("STEPCHAT_TEST_FULL_DISK") == "1":
         real_open = runtime.open_store

@@ -71,6 +71,9 @@ class Generation:
     clock: Clock = field(default_factory=SystemClock)
     history: tuple[ChatMessage, ...] = ()
     """Earlier turns of the conversation, oldest first, for requests that read them."""
+    cut_off_at: int | None = None
+    """The token limit of the first call the limit cut short, or None: an answer any part of
+    which the model may not have finished is said to be cut off and never cached."""
 
     def conversation(self, request: str) -> list[ChatMessage]:
         """System prompt, earlier turns, then the request: what a chat model expects."""
@@ -99,11 +102,12 @@ class Generation:
         stop: Sequence[str] = (),
     ) -> Completion:
         cap = self.settings.max_tokens  # the model's own limit; a task may ask for less
+        limit = min(max_tokens or cap, cap)
         started = self.clock.monotonic()
         try:
             result = self.backend.complete(
                 messages,
-                max_tokens=min(max_tokens or cap, cap),
+                max_tokens=limit,
                 stop=stop,
                 json_schema=json_schema,
                 on_token=lambda piece: self.on_event(TokenEvent(piece, status)),
@@ -114,6 +118,8 @@ class Generation:
         self.calls += 1
         self.prompt_tokens += result.prompt_tokens
         self.generated_tokens += result.completion_tokens
+        if result.finish_reason == "length" and self.cut_off_at is None:
+            self.cut_off_at = limit
         return result
 
     def timed(self, started: float) -> None:
@@ -190,6 +196,13 @@ class TaskHandler(Protocol[C]):
     def integrity(self, task: Task[C], text: str) -> bool | None:
         """Check the stitched answer as a whole; None when the task cannot be checked."""
         ...
+
+
+def answers_alone(handler: TaskHandler[Any], task: Task[Any]) -> bool:
+    """Whether `handler` writes the whole answer to `task` without the model (a kind's
+    `answers_without_model`); a kind that does not say is taken to need the model."""
+    probe = getattr(handler, "answers_without_model", None)
+    return bool(probe(task)) if callable(probe) else False
 
 
 class FallbackHandler(TaskHandler[C], Protocol[C]):

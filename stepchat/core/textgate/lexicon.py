@@ -1,128 +1,79 @@
-"""Word lists behind the text gate: what may be dropped or merged, and what always matters.
+"""The few English words the text gate forgives, and the words it names a change by.
 
-Each list is small and general. A word belongs in a "drop" or "merge" list only when no
-answer can depend on it (courtesy, hesitation, spelling variants, one-meaning synonyms); a
-word that flips or narrows an answer belongs in the lists the gate uses to explain a change.
+Every list here is closed and short. A list that lets the gate forgive something (courtesy,
+contractions, the words that open a movable clause) only ever narrows what is forgiven: a
+word that is not in it is meaning. No list merges two words into one: synonyms, plurals,
+spelling variants and misspellings all change the request, since each has a second sense
+somewhere ("develop film"/"develop a movie", "shingles"/"a shingle", "deno"/"demo").
 """
 
 from __future__ import annotations
 
-ARTICLES = frozenset({"a", "an", "the"})
 
-FILLER_ANYWHERE = frozenset({"please", "pls", "plz", "kindly", "um", "umm", "uh", "er", "erm",
-                             "hmm", "uhm"})
-"""Hesitation and courtesy that never change what is asked, wherever they stand."""
+def _phrases(*lines: str) -> frozenset[tuple[str, ...]]:
+    return frozenset(tuple(p.split()) for line in lines for p in line.split(","))
 
-_LEADING = [
-    "hi", "hello", "hey", "hiya", "howdy", "greetings", "dear", "yo",
-    "hi there", "hello there", "hey there", "hi team", "hello team", "hey team", "hi all",
-    "hello all", "hi everyone", "hello everyone", "hi guys", "hey guys", "hi folks",
-    "good morning", "good afternoon", "good evening",
-    "ok", "okay", "so", "yeah", "alright", "oh",
-    "quick question", "quick one", "quick q", "silly question", "dumb question",
-    "sorry if this is a dumb question but", "sorry if this is a silly question but",
-    "sorry if this is obvious but", "this might be a silly question but",
-    "this may be a dumb question but",
-    "just wondering", "i was wondering", "i am wondering", "i wonder",
-    "sorry", "sorry to bother you", "sorry to bother you but", "but", "excuse me",
-    "could you tell me", "can you tell me", "would you tell me", "please tell me",
-    "could you let me know", "can you let me know", "let me know",
-    "do you know", "does anyone know", "anyone know",
-    "i would like to know", "i want to know", "i need to know", "i would love to know",
-    "help me", "can you help me", "could you help me",
-]
-LEADING_FILLER: tuple[tuple[str, ...], ...] = tuple(
-    sorted((tuple(p.split()) for p in _LEADING), key=len, reverse=True)
+
+LEADING_CLAUSES = _phrases(
+    "hi,hello,hey,hiya,howdy,greetings,hi there,hello there,hey there",
+    "hi team,hello team,hey team,hi all,hello all,hey all,hi everyone,hello everyone",
+    "hey everyone,hi guys,hey guys,hi folks,hello folks,dear all,dear team",
+    "good morning,good afternoon,good evening",
+    "um,umm,uh,uhm,erm,hmm,ok,okay,alright,sorry,excuse me,please",
+    "sorry to bother you,silly question,dumb question,just wondering,i was wondering",
+    "just curious,out of curiosity",
 )
-"""Removed from the start of a request, repeatedly ("hi team so um how do I ...")."""
+"""A whole first clause that only greets or hesitates ("Hi team," "Um," "Sorry to bother
+you,"), ended by any mark but a colon: "Hello: how do you say it in French?" asks about
+"Hello". A lone "Morning" is one only as an exclamation (`EXCLAIMED`): "Evening, what should
+I eat?" asks about the evening."""
+INTRODUCTIONS = _phrases("quick question,quick one,one question,a quick question")
+"""A first clause that only announces the question, ended by any mark ("Quick question:")."""
+EXCLAIMED = _phrases("morning,afternoon,evening")
 
-CLAUSE_FILLER = frozenset({("morning",), ("afternoon",), ("evening",), ("cheers",),
-                           ("thanks",), ("thank", "you"), ("ta",)})
-"""Words that are filler only when they make a whole clause ("Morning! How do I ...")."""
-
-_TRAILING = [
-    "thanks", "thank you", "many thanks", "thanks a lot", "thanks so much", "thank you so much",
-    "thanks in advance", "thank you in advance", "cheers", "ta", "thx", "ty",
-    "if you can", "if possible", "if you could", "if you know",
-    "i have always wondered", "just curious", "out of curiosity", "asking for a friend",
-]
-TRAILING_FILLER: tuple[tuple[str, ...], ...] = tuple(
-    sorted((tuple(p.split()) for p in _TRAILING), key=len, reverse=True)
+TRAILING_CLAUSES = _phrases(
+    "thanks,thank you,thanks a lot,thanks so much,thank you so much,many thanks",
+    "thanks in advance,thank you in advance,thanks very much,thank you very much",
+    "cheers,thx,ty,ta,please,much appreciated,appreciated",
 )
+"""A whole last clause of thanks (", thanks!", "? Thank you in advance."); a colon is meaning,
+so "Translate: thank you" keeps its words."""
 
-CONTRACTION_IS = "what|where|who|how|when|why|that|there|here|it|he|she|this"
-"""Words whose "'s" means "is" ("what's"), also written without the apostrophe ("whats")."""
+PLEASE = "please"
+"""Forgiven as a clause of its own at either end, as the first word before a small letter
+("Please explain…", not "Please Please Me"), and after "can/could/would/will you"."""
+ASKING = frozenset({"can", "could", "would", "will"})
 
-WH_WORDS = frozenset({"how", "where", "who", "whom"})
-WH_AUXILIARIES = frozenset({"do", "can", "should", "could", "would", "might", "may", "shall"})
-"""After "how/where/who" + "I", these ask for the same thing: "how can I" = "how do I"."""
-
-NUMBER_WORDS = {
-    "zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
-    "seven": "7", "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12",
-    "thirteen": "13", "fourteen": "14", "fifteen": "15", "sixteen": "16", "seventeen": "17",
-    "eighteen": "18", "nineteen": "19", "twenty": "20", "thirty": "30", "forty": "40",
-    "fifty": "50", "hundred": "100", "thousand": "1000",
+CONTRACTIONS: dict[str, tuple[str, ...]] = {
+    "can't": ("can", "not"), "cannot": ("can", "not"), "won't": ("will", "not"),
+    "shan't": ("shall", "not"), "i'm": ("i", "am"), "let's": ("let", "us"),
 }
+"""Whole-word contractions; the regular ones follow the rules below."""
+NOT_STEMS = frozenset({"do", "does", "did", "is", "are", "was", "were", "have", "has", "had",
+                       "could", "would", "should", "must", "might", "need"})
+"""Words whose "n't" is "not" ("doesn't" = "does not")."""
+UNMARKED = {f"{stem}nt": f"{stem}n't" for stem in (
+    "do", "does", "did", "is", "are", "was", "were", "have", "has", "had", "could", "would",
+    "should")} | {"whats": "what's", "thats": "that's"}
+"""Contractions typed without the apostrophe that are no other word ("doesnt", "whats";
+not "cant", "wont", "im", "its", "hes", "shes", which are words or names)."""
+IS_STEMS = frozenset({"what", "where", "who", "how", "when", "why", "that", "there", "here",
+                      "it", "he", "she"})
+"""Words whose "'s" is "is" ("what's"); every other "'s" is a possessive and stays."""
+SUFFIXES = {"'re": "are", "'ve": "have", "'ll": "will", "'d": "would"}
 
-_VARIANTS = [
-    # British and American spellings
-    ("centre", "center"), ("centres", "centers"), ("theatre", "theater"), ("metre", "meter"),
-    ("metres", "meters"), ("litre", "liter"), ("litres", "liters"), ("fibre", "fiber"),
-    ("colour", "color"), ("colours", "colors"), ("favourite", "favorite"), ("favour", "favor"),
-    ("honour", "honor"), ("labour", "labor"), ("neighbour", "neighbor"),
-    ("neighbours", "neighbors"), ("behaviour", "behavior"), ("flavour", "flavor"),
-    ("humour", "humor"), ("harbour", "harbor"), ("rumour", "rumor"), ("catalogue", "catalog"),
-    ("dialogue", "dialog"), ("programme", "program"), ("cheque", "check"), ("tyre", "tire"),
-    ("tyres", "tires"), ("aluminium", "aluminum"), ("grey", "gray"), ("travelling", "traveling"),
-    ("travelled", "traveled"), ("cancelled", "canceled"), ("cancelling", "canceling"),
-    ("jewellery", "jewelry"), ("mum", "mom"), ("enrol", "enroll"), ("licence", "license"),
-    ("defence", "defense"), ("offence", "offense"), ("practise", "practice"),
-    ("ageing", "aging"), ("instal", "install"), ("instals", "installs"),
-    ("artefact", "artifact"), ("plough", "plow"), ("pyjamas", "pajamas"),
-    # one thing, two spellings
-    ("e-mail", "email"), ("e-mails", "emails"), ("wifi", "wi-fi"),
-    ("ok", "okay"), ("log-in", "login"), ("sign-in", "signin"),
-    ("on-line", "online"), ("web-site", "website"),
-    ("u", "you"), ("ur", "your"), ("r", "are"), ("thru", "through"), ("tho", "though"),
-    # one meaning, two words
-    ("quickest", "fastest"), ("quick", "fast"), ("quicker", "faster"), ("quickly", "fast"),
-    ("shop", "store"), ("shops", "stores"), ("quotation", "quote"), ("quotations", "quotes"),
-    ("purchase", "buy"), ("automobile", "car"), ("telephone", "phone"),
-    ("cellphone", "phone"), ("film", "movie"), ("films", "movies"),
-    ("commence", "start"), ("begin", "start"),
-    ("photograph", "photo"), ("photographs", "photos"),
-]
-SPELLING = dict(_VARIANTS)
-"""Variant -> the one form the gate compares."""
+FRONTED = frozenset({"in", "on", "at", "for", "with", "using", "if", "when", "whenever",
+                     "while", "before", "after", "during", "within", "without", "once",
+                     "unless", "until", "to", "near", "from", "about", "around", "since",
+                     "between"})
+"""Words that open a clause which may stand first or last: "In Excel, how do I merge cells?"
+asks what "How do I merge cells in Excel?" asks. A first clause opened by any other word
+stays where it is ("Sort the list, remove duplicates" is not "Remove duplicates, sort the
+list")."""
 
-PLURAL_KEEP = frozenset({
-    "glasses", "goods", "customs", "means", "arms", "minutes", "news", "series", "species",
-    "physics", "mathematics", "economics", "politics", "ethics", "this", "his", "has", "was",
-    "does", "is", "yes", "us", "plus", "bus", "gas", "always", "perhaps", "whereas", "unless",
-    "across", "savings", "earnings", "lens", "headquarters", "premises", "clothes", "jeans",
-    "trousers", "scissors", "pants", "shorts", "odds", "ours", "yours", "its", "less",
-    "process", "address", "access", "success", "business", "express", "status", "bonus",
-    "campus", "virus", "census", "canvas", "atlas", "alias", "bias", "christmas", "texas",
-    "paris", "athens", "wales", "brussels", "netherlands", "philippines", "mars", "venus",
-    "windows", "kubernetes", "jenkins", "postgres", "redis", "ios", "macos", "aws", "dns",
+NEGATIONS = frozenset({"not", "no", "never", "without", "nor", "none", "nothing", "neither"})
+DIRECTION_WORDS = frozenset({
+    "to", "from", "into", "onto", "out", "of", "in", "off", "on", "than", "vs", "versus",
+    "before", "after", "above", "below", "over", "under", "up", "down", "per", "by", "between",
 })
-"""Words ending in s that are not plurals, or whose singular means something else."""
-
-PHRASES: tuple[tuple[str, str], ...] = (
-    (r"have you got", "do you have"),
-    (r"have you any", "do you have any"),
-    (r"is it possible to", "can i"),
-    (r"is it possible for me to", "can i"),
-    (r"am i able to", "can i"),
-    (r"am i allowed to", "can i"),
-    (r"what is best way to", "how do i"),
-    (r"what is way to", "how do i"),
-    (r"how would i go about", "how do i"),
-    (r"how do i go about", "how do i"),
-    (r"how to", "how do i"),
-    (r"how i", "how do i"),
-    (r"how do i do i", "how do i"),
-    (r"waiting time", "wait time"),
-)
-"""Whole phrases rewritten to one form, applied in order to the joined tokens."""
+"""Words the gate names a change by; they decide nothing."""

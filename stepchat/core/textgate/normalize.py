@@ -1,214 +1,267 @@
-"""Reduce an open-text request to the words that carry its meaning, in order.
+"""Reduce a request to what the gate compares: its tokens, less the edits it forgives.
 
-Two requests whose reduced forms agree ask the same thing: the reduction removes only what
-never changes an answer (case, punctuation, spacing, contractions, greetings, courtesy,
-hesitation, articles, spelling variants, regular plurals) and keeps everything that can
-(numbers, names, negation, prepositions, word order). Comma-separated clauses are kept apart
-so that a fronted clause ("In Excel, how do I merge cells?") can be recognised as a move,
-not a change.
+Everything `scan` keeps is meaning. This module takes away only the closed list in
+`forgiven.FORGIVEN`: English contractions written with an apostrophe, greetings and thanks
+that make a whole clause at either end, "please" at either end, and it notes what the
+comparison may still forgive: the case of a request written in one case throughout, the
+capital that starts a sentence, and a fronted clause moved to the end.
 """
 
 from __future__ import annotations
 
-import re
-import unicodedata
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from functools import cached_property, lru_cache
 
 from stepchat.core.textgate.lexicon import (
-    ARTICLES,
-    CLAUSE_FILLER,
-    CONTRACTION_IS,
-    FILLER_ANYWHERE,
-    LEADING_FILLER,
-    NUMBER_WORDS,
-    PHRASES,
-    PLURAL_KEEP,
-    SPELLING,
-    TRAILING_FILLER,
-    WH_AUXILIARIES,
-    WH_WORDS,
+    ASKING,
+    CONTRACTIONS,
+    EXCLAIMED,
+    FRONTED,
+    INTRODUCTIONS,
+    IS_STEMS,
+    LEADING_CLAUSES,
+    NOT_STEMS,
+    PLEASE,
+    SUFFIXES,
+    TRAILING_CLAUSES,
+    UNMARKED,
 )
-
-_APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "`": "'", "´": "'"})
-_TOKEN = re.compile(
-    r"\d+(?:[.,:]\d+)*"  # numbers and times: 40,000  2:30  3.5
-    r"|[a-z](?:[a-z0-9]|[-.+#'](?=[a-z0-9+#]))*[+#]*"  # words: wi-fi, node.js, c++, c#, ipv4
-    r"|[=<>+*/^%&|$£€¥-]"  # operators and currencies: "21+1" must not read as "1+1"
-)
-_ACRONYM = re.compile(r"\b(?:[a-z]\.){2,}(?![a-z])")
-"""`b.m.i.` and `u.s.a.` read as `bmi` and `usa`."""
-_CLAUSE = re.compile(r"[,:](?!\d)|(?<!\d)[,:]|;|[?!]+|\s[-—–]+\s|\.{2,}|\.(?=\s|$)")
+from stepchat.core.textgate.scan import Token, scan
 
 
 @dataclass(frozen=True)
 class GateOptions:
-    """What the reduction may forgive; each can be switched off to measure what it buys."""
+    """What the gate may forgive beyond whitespace and canonical Unicode equivalence; each
+    can be switched off to measure what it buys (`stepchat bench --pairs`)."""
 
+    case: bool = True
+    """Case in a request written in one case throughout, and a sentence's first capital."""
+    punctuation: bool = True
+    """Sentence punctuation where it cannot be an operator (see `scan`)."""
     courtesy: bool = True
-    """Drop greetings, thanks, hesitation and articles."""
-    variants: bool = True
-    """Merge spelling variants, regular plurals, one-meaning synonyms and stock phrasings."""
+    """Greetings and thanks as whole clauses at either end; "please" at either end."""
+    contractions: bool = True
+    """English contractions with an apostrophe: "what's" is "what is"."""
     clause_moves: bool = True
-    """Accept a fronted clause moved to the end."""
-    typos: bool = True
-    """Accept a word that is one edit (two for long words) from the other side's dictionary word."""
+    """A first clause opened by a preposition or "if/when…" moved to the end."""
+
+
+Clause = tuple[Token, ...]
 
 
 @dataclass(frozen=True)
 class Reduced:
-    """A request reduced to meaning-bearing tokens, clause by clause."""
+    """A request reduced to its tokens, clause by clause, with what comparison needs."""
 
-    clauses: tuple[tuple[str, ...], ...]
+    clauses: tuple[Clause, ...]
+    marks: tuple[str, ...]
+    """The punctuation dropped before each clause ("" before the first)."""
+    single_case: bool
+    """No word has both capitals and small letters across the request (or it has no case)."""
 
-    @property
-    def tokens(self) -> tuple[str, ...]:
+    @cached_property
+    def tokens(self) -> Clause:
         return tuple(t for clause in self.clauses for t in clause)
 
-    def orders(self, options: GateOptions) -> list[tuple[str, ...]]:
-        """The token sequence as written, and with its first clause moved to the end.
-
-        A fronted clause is the one reordering that keeps a question's meaning without
-        exception ("At the pharmacy, can I pay by card?"); other reorders can swap roles.
-        """
+    def orders(self, options: GateOptions) -> list[Clause]:
+        """The tokens as written, and with a fronted clause moved to the end."""
         out = [self.tokens]
-        if options.clause_moves and len(self.clauses) >= 2:
-            moved = tuple(t for clause in (*self.clauses[1:], self.clauses[0]) for t in clause)
-            if moved != out[0]:
-                out.append(moved)
+        if options.clause_moves and self._fronted():
+            out.append(tuple(t for clause in (*self.clauses[1:], self.clauses[0]) for t in clause))
         return out
 
+    def _fronted(self) -> bool:
+        """A first clause that may move: opened by a `FRONTED` word, ended by a comma."""
+        if len(self.clauses) < 2 or self.marks[1] != ",":
+            return False
+        first = self.clauses[0][0]
+        return first.kind == "word" and not first.guarded and first.text.lower() in FRONTED
+
     def key(self) -> str:
-        return " ".join(self.tokens)
+        """A case-blind form for finding candidates: equal keys are worth comparing."""
+        return " ".join(("+" if t.joined else "") + t.text.lower() for t in self.tokens)
+
+
+def sequence_key(tokens: Sequence[Token], *, fold: bool) -> tuple[str, ...]:
+    """Each token's text (in small letters when `fold`) and whether whitespace precedes it."""
+    return tuple(
+        ("+" if token.joined and i else "")
+        + (token.text.lower() if fold and token.kind == "word" else token.text)
+        for i, token in enumerate(tokens)
+    )
+
+
+def same_sequence(a: Sequence[Token], b: Sequence[Token], *, fold: bool, starts: bool) -> bool:
+    """Token for token the same: text and spacing, words in small letters when `fold`, and
+    (when `starts`) the first letter of a word that starts a sentence on either side free
+    ("hour. How" and "hour How" ask the same)."""
+    if len(a) != len(b):
+        return False
+    for i, (x, y) in enumerate(zip(a, b, strict=True)):
+        if (i and x.joined != y.joined) or x.kind != y.kind:
+            return False
+        tx, ty = x.text, y.text
+        if x.kind == "word":
+            if fold:
+                tx, ty = tx.lower(), ty.lower()
+            elif starts and (i == 0 or x.start or y.start):
+                tx, ty = tx[:1].lower() + tx[1:], ty[:1].lower() + ty[1:]
+        if tx != ty:
+            return False
+    return True
 
 
 def reduce_text(text: str, options: GateOptions | None = None) -> Reduced:
-    """The meaning-bearing tokens of `text`; equal results mean the same request."""
-    options = options or GateOptions()
-    lowered = unicodedata.normalize("NFKC", text).translate(_APOSTROPHES).lower()
-    lowered = _ACRONYM.sub(lambda m: m.group(0).replace(".", ""), lowered)
-    raw = [
-        tuple(piece for t in _TOKEN.findall(part) for piece in _compound_parts(t.strip("'")))
-        for part in _CLAUSE.split(_expand_contractions(lowered))
-    ]
-    clauses = [c for c in raw if c]
+    """The request's tokens less the edits `options` forgive; see the module docstring."""
+    return _reduce(text, options or GateOptions())
+
+
+@lru_cache(maxsize=256)
+def _reduce(text: str, options: GateOptions) -> Reduced:
+    """Remembered: a cached request is compared with each new one that finds it nearest."""
+    scanned = scan(text, punctuation=options.punctuation, courtesy=options.courtesy)
+    clauses: list[list[Token]] = scanned.clauses
+    if options.contractions:
+        clauses = [list(_expand(clause)) for clause in clauses]
+    pairs, tail = _non_empty(clauses, scanned.marks)
     if options.courtesy:
-        clauses = [_drop_hesitation(c) for c in clauses]
-        clauses = list(_strip_filler([c for c in clauses if c]))
-    reduced = (_canonical_tokens(c, options) for c in clauses)
-    return Reduced(tuple(c for c in reduced if c))
+        pairs = _strip_courtesy(pairs, tail)
+    return Reduced(
+        tuple(tuple(c) for _, c in pairs),
+        tuple(m for m, _ in pairs),
+        _single_case(t for _, c in pairs for t in c),
+    )
 
 
-def _compound_parts(token: str) -> tuple[str, ...]:
-    """`cold-brew` reads as `cold brew`, `linked-list` as `linked list` (after `e-mail` ->
-    `email`, whose parts mean nothing alone)."""
-    if "-" not in token or not token.replace("-", "").isalnum():
-        return (token,)
-    token = SPELLING.get(token, token)
-    return tuple(part for part in token.split("-") if part)
+def _non_empty(
+    clauses: list[list[Token]], marks: list[str]
+) -> tuple[list[tuple[str, list[Token]]], str]:
+    """Clauses with tokens, each with the marks dropped before it (an empty clause's marks
+    join the next one's: "¿Qué?" is one clause), and the marks that end the request."""
+    out: list[tuple[str, list[Token]]] = []
+    pending = ""
+    for mark, clause in zip(marks, clauses, strict=True):
+        pending += mark
+        if clause:
+            out.append((pending if out else "", clause))
+            pending = ""
+    return out, pending
 
 
-def _drop_hesitation(tokens: tuple[str, ...]) -> tuple[str, ...]:
-    """"um", "please" anywhere; "like" as a hesitation after "do I" ("how do I like reset")."""
-    out: list[str] = []
-    for token in tokens:
-        if token in FILLER_ANYWHERE:
+def _single_case(tokens: Iterable[Token]) -> bool:
+    """No capitals, or no small letters, among the words (a script without case has neither)."""
+    letters = "".join(t.text for t in tokens if t.kind == "word")
+    return letters == letters.lower() or letters == letters.upper()
+
+
+def _expand(clause: Sequence[Token]) -> Iterable[Token]:
+    """English contractions written with an apostrophe, as the words they stand for."""
+    for token in clause:
+        words = _contraction(token.text) if token.kind == "word" and not token.guarded else None
+        if words is None:
+            yield token
             continue
-        if token == "like" and len(out) >= 2 and out[-1] in ("i", "you", "we") and (
-            out[-2] in WH_AUXILIARIES
-        ):
-            continue
-        out.append(token)
-    return tuple(out)
+        yield replace(token, text=words[0])
+        for word in words[1:]:
+            yield Token(word, "word", guarded=token.guarded)
 
 
-def _expand_contractions(text: str) -> str:
-    text = re.sub(r"\b(won)'?t\b", "will not", text)
-    text = re.sub(r"\b(can)'?t\b", "can not", text)
-    text = re.sub(r"\bcannot\b", "can not", text)
-    text = re.sub(r"\b(shan)'t\b", "shall not", text)
-    text = re.sub(r"\b(\w+)n't\b", r"\1 not", text)
-    text = re.sub(r"\b(ain)'t\b", "is not", text)
-    text = re.sub(r"'re\b", " are", text)
-    text = re.sub(r"'ve\b", " have", text)
-    text = re.sub(r"'ll\b", " will", text)
-    text = re.sub(r"'d\b", " would", text)
-    text = re.sub(r"\bi'm\b", "i am", text)
-    text = re.sub(rf"\b({CONTRACTION_IS})'?s\b", r"\1 is", text)
-    text = re.sub(r"(\w)'s\b", r"\1", text)  # possessive: "child's" -> "child"
-    return re.sub(r"\b(\w{2,}s)'(?=\s|$)", r"\1", text)  # "residents' permit"
+def _contraction(word: str) -> tuple[str, ...] | None:
+    lower = word.lower()
+    if not lower.isascii() or ("'" not in lower and lower not in UNMARKED | CONTRACTIONS.keys()):
+        return None
+    shout = word.isupper()
+    parts: tuple[str, ...] | None = None
+    if lower in UNMARKED:  # "doesnt" reads as "doesn't"
+        at = UNMARKED[lower].index("'")
+        word, lower = word[:at] + "'" + word[at:], UNMARKED[lower]
+    if lower in CONTRACTIONS:
+        head, *rest = CONTRACTIONS[lower]
+        if shout:
+            head = head.upper()
+        elif word[0].isupper():
+            head = head[:1].upper() + head[1:]
+        parts = (head, *rest)
+    elif lower.endswith("n't") and lower[:-3] in NOT_STEMS:
+        parts = (word[:-3], "not")
+    elif lower.endswith("'s") and lower[:-2] in IS_STEMS:
+        parts = (word[:-2], "is")
+    else:
+        for suffix, full in SUFFIXES.items():
+            stem = lower[: -len(suffix)]
+            if lower.endswith(suffix) and stem.isalpha():
+                parts = (word[: -len(suffix)], full)
+                break
+    if parts is None:
+        return None
+    return (parts[0], *(p.upper() if shout else p for p in parts[1:]))
 
 
-def _canonical_tokens(raw: tuple[str, ...], options: GateOptions) -> tuple[str, ...]:
-    out: list[str] = []
-    for token in raw:
-        if not token or (options.courtesy and token in ARTICLES):
-            continue
-        token = NUMBER_WORDS.get(token, token)
-        out.append(_spelling(token) if options.variants else token)
-    if not options.variants:
-        return tuple(out)
-    return _merge_phrases(_drop_wh_auxiliary(out))
+def _words(clause: Sequence[Token]) -> tuple[str, ...] | None:
+    """The clause as lower-case words, or None when it holds anything else or is guarded."""
+    if any(t.kind != "word" or t.guarded for t in clause):
+        return None
+    return tuple(t.text.lower() for t in clause)
 
 
-def _spelling(token: str) -> str:
-    """One spelling per word: British and American forms, regular plurals."""
-    token = SPELLING.get(token, token)
-    if token in PLURAL_KEEP or len(token) <= 3 or not token.isalpha():
-        return token
-    if re.search(r"i[sz](?:e|ed|es|ing|ation|ations)$", token) and len(token) >= 7:
-        token = re.sub(r"iz(e|ed|es|ing|ation|ations)$", r"is\1", token)
-    if token.endswith("ies") and len(token) > 4:
-        return token[:-3] + "y"
-    if re.search(r"(?:ss|sh|ch|x|z)es$", token):
-        return token[:-2]
-    if token.endswith("s") and not re.search(r"(?:ss|us|is|ous|ics)$", token):
-        return token[:-1]
-    return token
+def _strip_courtesy(
+    pairs: list[tuple[str, list[Token]]], tail: str
+) -> list[tuple[str, list[Token]]]:
+    """Greeting clauses at the start, thanks at the end, "please" at either end; never the
+    whole request ("Hello" stays "Hello")."""
+    pairs = [(m, list(c)) for m, c in pairs]
+    if not pairs:
+        return pairs
+    while len(pairs) > 1 and "：" not in pairs[-1][0] and (
+        _words(pairs[-1][1]) in TRAILING_CLAUSES
+    ):
+        pairs.pop()
+    stripped = False
+    while len(pairs) > 1 and _leading(pairs[0][1], pairs[1][0]):
+        pairs.pop(0)
+        pairs[0] = ("", pairs[0][1])
+        stripped = True
+    first, last = pairs[0][1], pairs[-1][1]
+    if stripped and len(first) > 1 and _words(first[:1]) == ("but",):
+        first.pop(0)  # "Sorry to bother you, but how do I…"
+    mixed = not _single_case(t for _, c in pairs for t in c)
+    if set(tail) & {"!", "."} and mixed:
+        del last[len(last) - _capital_thanks(last):]
+    if len(first) > 1 and _is_please(first[0]) and not (
+        mixed and first[1].text[:1].isupper()
+    ):
+        first.pop(0)
+    for _, clause in pairs:
+        for i in range(len(clause) - 1, 1, -1):
+            if _is_please(clause[i]) and clause[i - 1].text.lower() == "you" and (
+                clause[i - 2].text.lower() in ASKING
+            ):
+                clause.pop(i)
+    first = pairs[0][1]
+    first[0] = replace(first[0], start=first[0].kind == "word", joined=False)
+    return pairs
 
 
-def _drop_wh_auxiliary(tokens: list[str]) -> list[str]:
-    """`how do I`, `how can I`, `how should I`, `how I` all ask for the same procedure."""
-    out: list[str] = []
-    for i, token in enumerate(tokens):
-        previous = out[-1] if out else ""
-        following = tokens[i + 1] if i + 1 < len(tokens) else ""
-        if previous in WH_WORDS and token in WH_AUXILIARIES and following in ("i", "we"):
-            continue
-        out.append(token)
-    return out
+def _leading(clause: Sequence[Token], mark: str) -> bool:
+    """A first clause that only greets or announces; "Morning" only as an exclamation
+    ("Morning!", not "Morning, what should I eat?")."""
+    words = _words(clause)
+    return words in LEADING_CLAUSES or words in INTRODUCTIONS or (
+        words in EXCLAIMED and "!" in mark
+    )
 
 
-def _merge_phrases(tokens: list[str]) -> tuple[str, ...]:
-    """Multi-word forms with one meaning become one form ("have you got" -> "do you have")."""
-    text = " ".join(tokens)
-    for pattern, replacement in PHRASES:
-        text = re.sub(rf"(?:^|(?<= )){pattern}(?=$| )", replacement, text)
-    return tuple(text.split())
+def _capital_thanks(clause: Sequence[Token]) -> int:
+    """How many closing words of `clause` are thanks set off by a capital ("…my
+    subscription Thanks!"), or 0; the caller checks the request ends with "!" or ".", so
+    "Who sang Thank You?" keeps its title."""
+    for size in sorted({len(p) for p in TRAILING_CLAUSES}, reverse=True):
+        end = clause[-size:]
+        if len(clause) > size and _words(end) in TRAILING_CLAUSES and end[0].text[:1].isupper():
+            return size
+    return 0
 
 
-def _strip_filler(clauses: list[tuple[str, ...]]) -> tuple[tuple[str, ...], ...]:
-    """Greetings and courtesy at either end of the request, as whole clauses or prefixes."""
-    kept = [c for c in clauses if c not in CLAUSE_FILLER]
-    kept = _strip_end(kept, LEADING_FILLER)
-    backwards = [c[::-1] for c in reversed(kept)]
-    trailing = tuple(p[::-1] for p in TRAILING_FILLER)
-    return tuple(c[::-1] for c in reversed(_strip_end(backwards, trailing)))
-
-
-def _strip_end(
-    clauses: list[tuple[str, ...]], phrases: tuple[tuple[str, ...], ...]
-) -> list[tuple[str, ...]]:
-    """Remove `phrases` from the front of the first clause, repeatedly, dropping clauses they
-    empty; the trailing side is the same walk over the reversed request."""
-    clauses = list(clauses)
-    while clauses:
-        tokens = clauses[0]
-        match = next((p for p in phrases if tokens[: len(p)] == p), None)
-        if match is None:
-            break
-        tokens = tokens[len(match):]
-        if tokens:
-            clauses[0] = tokens
-        else:
-            clauses.pop(0)
-    return clauses
+def _is_please(token: Token) -> bool:
+    return token.kind == "word" and not token.guarded and token.text.lower() == PLEASE

@@ -24,6 +24,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input, Static
 
+from stepchat.core.cutoff import handler_constraints
 from stepchat.core.ports import Store
 from stepchat.core.types import CacheEntry
 from stepchat.runtime import purge_store
@@ -79,7 +80,9 @@ def entry_detail(entry: CacheEntry, now: float) -> Group:
         (" · size ", "dim"),
         format_bytes(entry.size_bytes()),
     )
-    constraints = json.dumps(entry.constraints, sort_keys=True, ensure_ascii=False, default=str)
+    constraints = json.dumps(
+        handler_constraints(entry), sort_keys=True, ensure_ascii=False, default=str
+    )
     parts: list[Text] = [
         Text("Prompt", style="bold"),
         plain(entry.prompt),
@@ -114,6 +117,7 @@ class InspectorScreen(Screen[None]):
         Binding("D", "evict_all", "Evict all"),
         Binding("slash", "focus_filter", "Filter"),
         Binding("r", "reload", "Reload"),
+        Binding("down", "table_from_filter", "To the list", show=False),
     ]
 
     def __init__(
@@ -287,6 +291,15 @@ class InspectorScreen(Screen[None]):
 
     def action_focus_filter(self) -> None:
         self.query_one("#filter", Input).focus()
+
+    def action_table_from_filter(self) -> None:
+        """Down in the filter box moves into the list, as in a search field."""
+        self.query_one("#entries", DataTable).focus()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "table_from_filter":  # elsewhere Down belongs to the focused widget
+            return self.focused is self.query_one("#filter", Input)
+        return True
 
     def _writable(self) -> bool:
         """Evictions wait for a running answer: the pipeline may be writing the same store."""

@@ -9,12 +9,23 @@ Up in an empty box recalls the previous prompt, as shells and other chat clients
 and Down walk the list while the recalled text is unedited, and Down past the newest
 empties the box again. PageUp/PageDown and End in an empty box are left to the chat screen,
 which scrolls the transcript with them: a prompt box is rarely a page long.
+
+Every key of the box is handled in the box's own message queue, in the order it arrived.
+Textual runs a key binding where the app handles the key: a priority binding before the
+key is forwarded to the focused widget, an ordinary one after the widget let it bubble
+back. Characters, though, are inserted later, when the widget's own queue gets to them. A
+burst of input (a paste without bracketed paste, `tmux send-keys`, a fast typist) queues
+all its keys at once, so Enter ran before the text in front of it had arrived: part of a
+prompt was sent, the rest stayed in the box or was glued to the next one; a Backspace or
+a cursor key in a burst acted on characters typed after it. So the box's bindings are not
+priority bindings, and `on_key` runs them itself as each key comes up in its queue.
 """
 
 from __future__ import annotations
 
 from typing import ClassVar
 
+from textual import events
 from textual.actions import SkipAction
 from textual.binding import Binding, BindingType
 from textual.widgets import TextArea
@@ -26,11 +37,11 @@ class PromptInput(TextArea):
     """Multi-line prompt editor that submits on Enter and remembers what was sent."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        # Priority: checked before TextArea's own key handling, which would insert a line
-        # break for Enter; only while the prompt (or what contains it) has focus.
-        Binding("enter", "submit", "Send", show=True, priority=True),
-        Binding("ctrl+j", "newline", "Newline", show=True, priority=True),
-        Binding("shift+enter,alt+enter", "newline", "Newline", show=False, priority=True),
+        # Not priority bindings: `on_key` runs them in order with the typed characters,
+        # before TextArea's own key handling would insert a line break for Enter.
+        Binding("enter", "submit", "Send", show=True),
+        Binding("ctrl+j", "newline", "Newline", show=True),
+        Binding("shift+enter,alt+enter", "newline", "Newline", show=False),
     ]
 
     def __init__(self, *, id: str | None = None, blink: bool = True) -> None:
@@ -46,6 +57,18 @@ class PromptInput(TextArea):
         self.sent: list[str] = []
         """Prompts sent, oldest first, for Up to recall."""
         self._recalled: int | None = None
+
+    async def on_key(self, event: events.Key) -> None:
+        """Run the box's binding for this key here, in the order the keys came (see the
+        module docstring). It runs before TextArea's own key handler, which it stops for a
+        bound key; a binding whose action declines (SkipAction) lets the key go on, to
+        TextArea's typing or up to the screen's bindings. The keys are the bindings': none
+        is named here."""
+        for binding in self._bindings.key_to_bindings.get(event.key, ()):
+            if await self.app.run_action(binding.action, self):
+                event.stop()
+                event.prevent_default()
+                return
 
     def action_submit(self) -> None:
         """Post the prompt and clear the box; blank prompts are ignored."""

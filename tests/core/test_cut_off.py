@@ -1,0 +1,125 @@
+"""Answers the token limit cut: said so, never stored, and old cut entries never served.
+
+The scripted model cuts a reply longer than the call's `max_tokens` and reports
+`finish_reason` "length", as llama.cpp and OpenAI-compatible servers do.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from typing import Any
+
+from stepchat.backends.scripted import ScriptedBackend
+from stepchat.core.cutoff import COMPLETE_KEY, cut_off_reason, margin
+from stepchat.core.pipeline import StepCache
+from stepchat.core.settings import PipelineSettings
+from stepchat.core.types import Answer, CacheEntry, CachePath, Step
+from stepchat.embed.hashed import HashedEmbedder
+from stepchat.store.memory import MemoryStore
+
+LIMIT = 12
+LONG = " ".join(f"word{i}" for i in range(40))
+SHORT = "A short and complete answer."
+TEXT = "Explain in detail how a car engine works."
+
+
+def make(replies: list[str], **settings: Any) -> StepCache:
+    return StepCache(
+        ScriptedBackend(replies), HashedEmbedder(), MemoryStore(),
+        settings=replace(PipelineSettings(max_tokens=LIMIT), **settings),
+    )
+
+
+def test_a_cut_text_answer_says_so_and_is_not_stored() -> None:
+    cache = make([LONG])
+    first = cache.answer(TEXT)
+    assert first.finish_reason == "length"
+    assert first.to_record()["finish_reason"] == "length"
+    assert "cut off at the token limit (12 tokens); not cached" in first.notes
+    assert first.stored_entry is None and cache.store.count() == 0
+    again = cache.answer(TEXT)
+    assert not again.hit and again.path == CachePath.MISS
+    assert len(cache.backend.calls) == 2  # type: ignore[attr-defined]
+
+
+def test_a_finished_answer_is_stored_marked_and_served() -> None:
+    cache = make([SHORT])
+    first = cache.answer(TEXT)
+    assert first.finish_reason == "stop" and first.to_record()["finish_reason"] == "stop"
+    assert first.stored_entry is not None
+    assert cache.store.entries()[0].constraints[COMPLETE_KEY] is True
+    again = cache.answer(TEXT)
+    assert again.path == CachePath.REUSE_ONLY and again.finish_reason == "stop"
+
+
+def test_a_cut_json_answer_is_not_stored() -> None:
+    """An open member the limit cut mid-string would read as valid after the repair."""
+    cut = '{"name": "Bob", "bio": "' + LONG + '"}'
+    cache = make([cut, '{"name": "Bob", "bio": "a cut"}'])
+    answer = cache.answer("Return a JSON object with keys name and bio for Bob.")
+    assert answer.task == "json" and answer.finish_reason == "length"
+    assert answer.stored_entry is None and cache.store.count() == 0
+
+
+def test_a_cut_equation_answer_from_the_model_is_not_stored() -> None:
+    rambling = "3x + 5 = 20\n3x = 15\nx = 5\n" + LONG
+    cache = make([rambling], linear_strategy="model-first")
+    answer = cache.answer("Solve for x: 3x + 5 = 20. Show each step.")
+    assert answer.finish_reason == "length" and answer.stored_entry is None
+
+
+def _old_entry(cache: StepCache, tokens: int, *, marked: bool = False) -> CacheEntry:
+    """An entry as a version before cut-off answers were refused wrote it (no mark)."""
+    task = cache.detect(TEXT)[1]
+    constraints = task.constraints.to_json()
+    if marked:
+        constraints[COMPLETE_KEY] = True
+    entry = CacheEntry(
+        id="old", prompt=TEXT, vector=cache.embedder.embed(TEXT), scope=cache.scope,
+        task=task.kind, signature=task.signature, constraints=constraints,
+        steps=[Step("The engine burns fuel to", "paragraph", origin="model")],
+        model="scripted", created=0.0, last_hit=0.0, tokens=tokens,
+    )
+    cache.store.add(entry)
+    return entry
+
+
+def test_an_old_entry_at_the_limit_is_not_served_and_the_reason_says_why() -> None:
+    cache = make([SHORT], max_tokens=256)
+    _old_entry(cache, tokens=256)
+    answer = cache.answer(TEXT)
+    assert answer.path == CachePath.SKIP_REUSE and not answer.hit
+    assert answer.skip_reason is not None and "cut off at the token limit" in answer.skip_reason
+    again = cache.answer(TEXT)  # the fresh answer was stored, marked, and now serves
+    assert again.path == CachePath.REUSE_ONLY and again.text == SHORT
+
+
+def test_an_old_entry_cut_under_the_shipped_limit_is_refused_after_the_limit_was_raised() -> None:
+    cache = make([SHORT], max_tokens=1024)
+    _old_entry(cache, tokens=251)
+    assert cache.answer(TEXT).path == CachePath.SKIP_REUSE
+
+
+def test_old_entries_well_under_the_limit_and_marked_entries_are_served() -> None:
+    short_old = make([SHORT], max_tokens=256)
+    _old_entry(short_old, tokens=40)
+    assert short_old.answer(TEXT).path == CachePath.REUSE_ONLY
+    marked = make([SHORT], max_tokens=256)
+    _old_entry(marked, tokens=256, marked=True)
+    assert marked.answer(TEXT).path == CachePath.REUSE_ONLY
+
+
+def test_the_window_covers_what_trimming_loses() -> None:
+    """Probes with the bundled model stored cut replies up to 6 tokens under the limit."""
+    entry = CacheEntry("e", "p", [0.0], "s", "text", "sig", {}, [], "m", 0.0, 0.0, tokens=250)
+    assert margin(256) >= 6 and cut_off_reason(entry, 256) is not None
+    assert cut_off_reason(replace(entry, tokens=200), 256) is None
+    assert cut_off_reason(replace(entry, constraints={COMPLETE_KEY: True}), 256) is None
+
+
+def test_a_saved_record_keeps_the_finish_reason() -> None:
+    record = json.loads(json.dumps(make([LONG]).answer(TEXT).to_record()))
+    assert Answer.from_record(record).finish_reason == "length"
+    del record["finish_reason"]  # a conversation saved before the field existed
+    assert Answer.from_record(record).finish_reason == "stop"

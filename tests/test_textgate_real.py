@@ -1,0 +1,41 @@
+"""The look-alikes of issue 20 on the real stack: MiniLM finds the cached request, LanceDB
+holds it, and the model answers every one of them (none is a hit).
+
+Where MiniLM puts the two requests closer than `text_min_similarity` (0.6), the answer is a
+skip-reuse whose reason names the change; farther apart (`π`/`φ` at 0.46, `10³`/`103` at
+0.41), it is a plain miss, as for any request nothing near was cached for.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from stepchat.backends.scripted import ScriptedBackend
+from stepchat.bench.pairs import restate
+from stepchat.core.pipeline import StepCache
+from stepchat.core.types import CachePath
+from stepchat.runtime import close_store, load_embedder, open_store
+from tests.core.test_textgate_issue_cases import ISSUE_CASES
+
+pytestmark = pytest.mark.slow
+
+
+def test_no_look_alike_of_the_issue_is_served_from_a_real_cache(tmp_path: Path) -> None:
+    embedder = load_embedder()
+    skipped = 0
+    for n, (cached, new, quoted) in enumerate(ISSUE_CASES):
+        store, _ = open_store(tmp_path / f"cache-{n}", embedder.dim)
+        try:
+            cache = StepCache(ScriptedBackend([restate]), embedder, store)
+            cache.answer(cached)
+            answer = cache.answer(new)
+        finally:
+            close_store(store)
+        assert not answer.hit and answer.text == f"An answer to: {new}"
+        assert answer.path in (CachePath.SKIP_REUSE, CachePath.MISS)
+        if answer.path == CachePath.SKIP_REUSE:
+            skipped += 1
+            assert quoted[0] in (answer.skip_reason or ""), answer.skip_reason
+    assert skipped >= len(ISSUE_CASES) - 5
