@@ -12,7 +12,10 @@ import re
 from collections.abc import Callable
 
 CONTRACT = [("what is", "what's"), ("do not", "don't"), ("does not", "doesn't"),
-            ("i am", "I'm"), ("can not", "can't"), ("it is", "it's"), ("is not", "isn't")]
+            ("i am", "I'm"), ("cannot", "can't"), ("it is", "it's"), ("is not", "isn't")]
+"""Contractions and the words they stand for. "can't" is "cannot", not "can not": "Can not
+voting be a form of protest?" asks whether abstaining is a protest, "Can't voting…" whether
+voting is one, so "can not" is not a retyping of "can't"."""
 
 
 def _as_written(found: re.Match[str], replacement: str) -> str:
@@ -42,6 +45,14 @@ def _expand(text: str) -> str:
     return text
 
 
+def _greeting_and_thanks(text: str) -> str:
+    """"Hi there, " before the request and " Thanks!" after it as a sentence of its own: a
+    request without a closing mark gets a full stop first, since a capitalised word ending a
+    sentence can be a title ("Play Dido's Thank You", "Tell me about the show Cheers")."""
+    closed = text if text.rstrip()[-1:] in ".?!" else text.rstrip() + "."
+    return "Hi there, " + closed[0].lower() + closed[1:] + " Thanks!"
+
+
 SURFACE_EDITS: dict[str, Callable[[str], str]] = {
     "lower case": str.lower,
     "upper case": str.upper,
@@ -51,5 +62,5 @@ SURFACE_EDITS: dict[str, Callable[[str], str]] = {
     "contracted": _contract,
     "expanded": _expand,
     "please": lambda t: t.rstrip("?.! ") + ", please?",
-    "greeting and thanks": lambda t: "Hi there, " + t[0].lower() + t[1:] + " Thanks!",
+    "greeting and thanks": _greeting_and_thanks,
 }
