@@ -45,6 +45,29 @@ def _expand(text: str) -> str:
     return text
 
 
+def _short_symbol(word: str) -> bool:
+    """Two letters or fewer with a capital, but "I": an element, a unit, a country, a
+    language, an acronym (Co, Mm, MW, UK, US, IT, Go, C, pH)."""
+    return len(word) <= 2 and word != "I" and any(c.isupper() for c in word)
+
+
+def _lower_case(text: str) -> str:
+    """Every word in small letters but a short symbol inside a sentence, which lowering makes
+    another word or symbol as often as not ("IT"/"it", "US"/"us", "Co"/"co", "C"/"c",
+    "Go"/"go", "Nm"/"nm", "MW"/"mw"), so that no gate can take the retyping for the same
+    request without a list of which are safe. `REPORTED_EDITS` measures the edit that lowers
+    them too."""
+
+    def lowered(found: re.Match[str]) -> str:
+        word = found.group(0)
+        opens = re.search(r"(^|[.?!:]\s+)$", text[: found.start()]) is not None
+        capitals = sum(c.isupper() for c in word)
+        keep = _short_symbol(word) and (capitals > 1 or not opens)
+        return word if keep else word.lower()
+
+    return re.sub(r"[^\W_]+", lowered, text)
+
+
 def _greeting_and_thanks(text: str) -> str:
     """"Hi there, " before the request and " Thanks!" after it as a sentence of its own: a
     request without a closing mark gets a full stop first, since a capitalised word ending a
@@ -54,7 +77,7 @@ def _greeting_and_thanks(text: str) -> str:
 
 
 SURFACE_EDITS: dict[str, Callable[[str], str]] = {
-    "lower case": str.lower,
+    "lower case": _lower_case,
     "upper case": str.upper,
     "no punctuation": lambda t: re.sub(r"[?.!,]", "", t),
     "extra question marks": lambda t: t.rstrip("?.! ") + "??",
@@ -64,3 +87,9 @@ SURFACE_EDITS: dict[str, Callable[[str], str]] = {
     "please": lambda t: t.rstrip("?.! ") + ", please?",
     "greeting and thanks": _greeting_and_thanks,
 }
+
+REPORTED_EDITS: dict[str, Callable[[str], str]] = {
+    "lower case, short symbols too": str.lower,
+}
+"""Edits measured and reported beside `SURFACE_EDITS` but not held to 95%: their near repeat
+cannot be told from a different request without a word list (see `_lower_case`)."""

@@ -12,10 +12,10 @@ import difflib
 import unicodedata
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from stepchat.core.textgate.lexicon import DIRECTION_WORDS, NEGATIONS
-from stepchat.core.textgate.match import same_tokens
+from stepchat.core.textgate.match import same_token, same_tokens
 from stepchat.core.textgate.normalize import GateOptions, Reduced, reduce_text
 from stepchat.core.textgate.scan import LINE_BREAKS, Token
 
@@ -69,12 +69,18 @@ def _difference(old: Reduced, new: Reduced) -> Verdict:
     a, ka = _keys(old, marks=False, fold=fold)
     b, kb = _keys(new, marks=False, fold=fold)
     if ka == kb:
-        for marks, rule in ((False, "the case of a word changed"), (True, "a sentence mark changed")):
-            a, ka = _keys(old, marks=marks, fold=False)
-            b, kb = _keys(new, marks=marks, fold=False)
-            if ka != kb:
-                removed, added = _changed(a, b, ka, kb)
-                return Verdict(False, rule, f"{_show(removed)} → {_show(added)}")
+        cased = [
+            (x, y) for x, y in zip(a, b, strict=True)
+            if not same_token(x, y, True, old.case, new.case, case=True)
+        ]
+        if cased:
+            removed, added = [_run([x]) for x, _ in cased], [_run([y]) for _, y in cased]
+            return Verdict(False, "the case of a word changed",
+                           f"{_show(sum(removed, []))} → {_show(sum(added, []))}")
+        a, ka = _keys(old, marks=True, fold=fold)
+        b, kb = _keys(new, marks=True, fold=fold)
+        removed, added = _changed(a, b, ka, kb)
+        return Verdict(False, "a sentence mark changed", f"{_show(removed)} → {_show(added)}")
     if sorted(ka) == sorted(kb):
         return Verdict(False, "word order changed", _first_moved(a, b, ka, kb))
     removed, added = _changed(a, b, ka, kb)
@@ -128,9 +134,14 @@ def _changed(
     matcher = difflib.SequenceMatcher(a=ka, b=kb, autojunk=False)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag != "equal":
-            removed.extend(a[i1:i2])
-            added.extend(b[j1:j2])
+            removed.extend(_run(a[i1:i2]))
+            added.extend(_run(b[j1:j2]))
     return removed, added
+
+
+def _run(tokens: Sequence[Token]) -> list[Token]:
+    """A run of changed tokens, shown apart from what is shown before it."""
+    return [replace(t, joined=False) if i == 0 else t for i, t in enumerate(tokens)]
 
 
 def _in_order(tokens: Sequence[Token], keys: Sequence[str], wanted: Counter[str]) -> list[Token]:
@@ -139,7 +150,7 @@ def _in_order(tokens: Sequence[Token], keys: Sequence[str], wanted: Counter[str]
     for token, key in zip(tokens, keys, strict=True):
         if left[key] > 0:
             left[key] -= 1
-            picked.append(token)
+            picked.append(replace(token, joined=False))
     return picked
 
 
@@ -155,7 +166,7 @@ def _first_moved(
 ) -> str:
     for x, y, kx, ky in zip(a, b, ka, kb, strict=True):
         if kx != ky:
-            return f"{x.text} … ↔ {y.text} …"
+            return f"{_visible(x)} … ↔ {_visible(y)} …"
     return ""
 
 

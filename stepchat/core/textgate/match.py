@@ -29,11 +29,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from stepchat.core.textgate.normalize import Reduced
+from stepchat.core.textgate.normalize import SHORT_SYMBOL, Reduced, short_symbol
 from stepchat.core.textgate.scan import SCRIPT_MARKS, Token
-
-SHORT_SYMBOL = 2
-"""A word this short with a capital is a symbol (an element, a unit, a name): its case is kept."""
 
 
 def same_tokens(a: Reduced, b: Reduced, *, case: bool) -> bool:
@@ -55,7 +52,7 @@ def same_tokens(a: Reduced, b: Reduced, *, case: bool) -> bool:
             i, j = i + skip_x, j + skip_y
         elif tx is None or ty is None:
             return False
-        elif not _same_token(tx, ty, i == 0 or j == 0, a.case, b.case, case=case):
+        elif not same_token(tx, ty, i == 0 or j == 0, a.case, b.case, case=case):
             return False
         else:
             i, j = i + 1, j + 1
@@ -84,7 +81,9 @@ def _capital(token: Token) -> bool:
     return token.kind == "word" and token.text[:1].isupper()
 
 
-def _same_token(x: Token, y: Token, first: bool, case_x: str, case_y: str, *, case: bool) -> bool:
+def same_token(x: Token, y: Token, first: bool, case_x: str, case_y: str, *, case: bool) -> bool:
+    """Whether `x` (in a request written in case `case_x`) and `y` read the same; `first`:
+    they open their requests, where no whitespace can precede them."""
     if x.kind != y.kind or (not first and x.joined != y.joined):
         return False
     if x.text == y.text:
@@ -105,7 +104,7 @@ def _stands_for(word: Token, written: str, form: str, at_start: bool) -> bool:
         return True
     if word.quoted:
         return False
-    short = _short_symbol(form) and not at_start
+    short = short_symbol(form) and not at_start
     if written == "upper":
         return not short
     if written == "lower":
@@ -115,6 +114,3 @@ def _stands_for(word: Token, written: str, form: str, at_start: bool) -> bool:
         return not short or form == "I"
     return word.resumed and form == word.text[:1].upper() + word.text[1:]
 
-
-def _short_symbol(form: str) -> bool:
-    return len(form) <= SHORT_SYMBOL and form != "I" and any(c.isupper() for c in form)

@@ -23,6 +23,9 @@ from stepchat.core.textgate.lexicon import (
 )
 from stepchat.core.textgate.scan import Token, scan
 
+SHORT_SYMBOL = 2
+"""A word this short with a capital is a symbol (an element, a unit, a country, a language):
+its case is kept."""
 ONE_CASE_WORDS = 2
 """A request is written in one case only with at least this many words that have case: "CO
 的原子量" is a symbol in capitals, not a request typed in capitals."""
@@ -78,14 +81,15 @@ def _reduce(text: str, options: GateOptions) -> Reduced:
 
 
 def case_of(tokens: Iterable[Token]) -> str:
-    """"lower", "upper" or "mixed": see `Reduced.case`."""
+    """"lower", "upper" or "mixed": see `Reduced.case`. A short symbol ("UK", "Co") does not
+    count against small letters: "what's the drinking age in the UK" is typed in small
+    letters."""
     cased = [t.text for t in tokens if t.kind == "word" and t.text.lower() != t.text.upper()]
-    if len(cased) < ONE_CASE_WORDS:
-        return "mixed"
-    if all(w == w.lower() for w in cased):
-        return "lower"
-    if all(w == w.upper() for w in cased):
+    if len(cased) >= ONE_CASE_WORDS and all(w == w.upper() for w in cased):
         return "upper"
+    words = [w for w in cased if not short_symbol(w)]
+    if len(words) >= ONE_CASE_WORDS and all(w == w.lower() for w in words):
+        return "lower"
     return "mixed"
 
 
@@ -140,3 +144,8 @@ def _participle(word: str) -> bool:
     """A word after which "'s" may be "has": "What's happened?", "Who's called?"."""
     lower = word.lower()
     return lower in HAS_PARTICIPLES or lower.endswith(("ed", "en"))
+
+
+def short_symbol(word: str) -> bool:
+    """Two letters or fewer with a capital, but the pronoun "I": "Co", "Mm", "IT", "MW", "pH"."""
+    return len(word) <= SHORT_SYMBOL and word != "I" and any(c.isupper() for c in word)
