@@ -45,8 +45,8 @@ def same_tokens(a: Reduced, b: Reduced, *, case: bool) -> bool:
         if soft_x and soft_y and tx.text == ty.text:  # type: ignore[union-attr]
             i, j = i + 1, j + 1
         elif soft_x or soft_y:
-            skip_x = soft_x and _skippable(x, i, _next_token(y, j))
-            skip_y = soft_y and _skippable(y, j, _next_token(x, i))
+            skip_x = soft_x and _skippable(x, i, y, j)
+            skip_y = soft_y and _skippable(y, j, x, i)
             if not (skip_x or skip_y) or (soft_x and soft_y and not (skip_x and skip_y)):
                 return False
             i, j = i + skip_x, j + skip_y
@@ -67,18 +67,21 @@ def _next_token(tokens: Sequence[Token], at: int) -> Token | None:
     return None
 
 
-def _skippable(tokens: Sequence[Token], at: int, other_next: Token | None) -> bool:
-    """Whether the mark at `at` may be absent from the other side, whose next token is
-    `other_next`."""
+def _skippable(tokens: Sequence[Token], at: int, other: Sequence[Token], other_at: int) -> bool:
+    """Whether the mark at `tokens[at]` may be absent from the other side, which goes on at
+    `other[other_at]`."""
     mark = tokens[at].text
-    following = _next_token(tokens, at + 1)
-    if following is None or mark == "," or set(mark) <= SCRIPT_MARKS:
+    if _next_token(tokens, at + 1) is None or mark == "," or set(mark) <= SCRIPT_MARKS:
         return True
-    return _capital(following) and other_next is not None and _capital(other_next)
+    return _capital(tokens, at + 1) and _capital(other, other_at)
 
 
-def _capital(token: Token) -> bool:
-    return token.kind == "word" and token.text[:1].isupper()
+def _capital(tokens: Sequence[Token], at: int) -> bool:
+    """Whether the first token from `at` that is not whitespace is a word with a capital."""
+    for token in tokens[at:]:
+        if token.kind not in ("break", "space", "mark"):
+            return token.kind == "word" and token.text[:1].isupper()
+    return False
 
 
 def same_token(x: Token, y: Token, first: bool, case_x: str, case_y: str, *, case: bool) -> bool:
@@ -107,7 +110,7 @@ def _stands_for(word: Token, written: str, form: str, at_start: bool) -> bool:
     short = short_symbol(form) and not at_start
     if written == "upper":
         return not short
-    if written == "lower":
+    if written == "lower" and word.text == word.text.lower():
         capitals = sum(c.isupper() for c in form)
         if capitals > 1:
             return len(form) > SHORT_SYMBOL

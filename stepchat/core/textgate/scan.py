@@ -127,7 +127,7 @@ class _Scanner:
         resumed = kind == "word" and self.resumed and not self.tokens
         if kind in ("word", "code"):
             self.sentence_start = False
-        joined = bool(self.tokens) and not self.space_before
+        joined = bool(self.tokens) and not self.space_before and kind not in ("break", "space")
         guarded = quoted or bool(self.closers) or kind == "code"
         self.tokens.append(Token(text, kind, joined, start, guarded, quoted, resumed))
         self.space_before = False
