@@ -27,6 +27,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TypeVar
 
+from stepchat.bench.lookalike_edges import CASE_EDGES, EDGE_CLASSES, ENGLISH_EDGES
 from stepchat.bench.lookalike_banks import (
     ARTICLES,
     CARRIERS,
@@ -55,8 +56,10 @@ ENGLISH_ONLY = frozenset({"article beside a capital", "noun number", "synonym"})
 EDIT_CLASSES = (
     "word from another script", "word of the same script", "symbol of the same class",
     "article beside a capital", "noun number", "one-edit vocabulary word", "misspelling",
-    "tool or package name", "synonym", "digit form",
+    "tool or package name", "synonym", "digit form", *EDGE_CLASSES,
 )
+"""The classes of word and symbol edits, then those at the forgiven rules' edges
+(`lookalike_edges`)."""
 
 
 @dataclass(frozen=True)
@@ -167,15 +170,17 @@ class Generator:
             "tool or package name": self._tool,
             "synonym": self._synonym,
             "digit form": self._digit_form,
+            **EDGE_CLASSES,
         }
         for index, request in enumerate(self.requests):
             for kind, make in makers.items():
-                if kind in ENGLISH_ONLY and request.lang != "en":
+                if kind in ENGLISH_ONLY | ENGLISH_EDGES and request.lang != "en":
                     continue
                 rng = random.Random(f"{self.seed}:{index}:{kind}")
                 made: set[tuple[str, str]] = set()
                 for a, b in make(request.text, rng):
-                    if (a, b) not in made and _really_changed(a, b):
+                    changed = a != b if kind in CASE_EDGES else _really_changed(a, b)
+                    if (a, b) not in made and changed:
                         made.add((a, b))
                         yield Edit(kind, a, b, request.script)
                     if len(made) == self.per_class * (1 if request.lang == "en" else 3):

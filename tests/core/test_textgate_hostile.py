@@ -14,18 +14,18 @@ model. Every request embeds to the same vector, so the gate alone decides.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from stepchat.backends.scripted import ScriptedBackend
-from stepchat.bench.pairs import restate
 from stepchat.core.pipeline import StepCache
 from stepchat.core.prompt import MAX_PROMPT_CHARS
 from stepchat.core.textgate.forgiven import FORGIVEN
 from stepchat.core.textgate.gate import compare
-from stepchat.core.types import CachePath
+from stepchat.core.types import CachePath, ChatMessage
 from stepchat.store.memory import MemoryStore
 
 PAIRS = [
@@ -50,6 +50,11 @@ class SameVector:
         return [0.5, 0.5, 0.5, 0.5]
 
 
+def short_answer(messages: Sequence[ChatMessage]) -> str:
+    """A distinct answer well under the token limit (a cut-off answer is never stored)."""
+    return f"An answer to: {messages[-1].content[:60]}"
+
+
 def _label(pair: dict[str, Any]) -> str:
     return f"{pair['class'][:40]}: {pair['a'][:40]!r}"
 
@@ -60,8 +65,8 @@ def test_the_pairs_are_all_here() -> None:
 
 @pytest.mark.parametrize("pair", FIXED, ids=_label)
 def test_a_fixed_pair_goes_to_the_model(pair: dict[str, Any]) -> None:
-    cache = StepCache(ScriptedBackend([restate]), SameVector(), MemoryStore())
-    cache.answer(pair["a"])
+    cache = StepCache(ScriptedBackend([short_answer]), SameVector(), MemoryStore())
+    assert cache.answer(pair["a"]).finish_reason == "stop"
     answer = cache.answer(pair["b"])
     assert not answer.hit, answer.path
     assert answer.path in (CachePath.SKIP_REUSE, CachePath.MISS)
@@ -82,7 +87,7 @@ def test_a_truncated_prompt_is_neither_served_nor_stored() -> None:
     """Its answer answers the first MAX_PROMPT_CHARS characters, not the prompt sent."""
     long = "The report covers revenue and costs. " * 200
     store = MemoryStore()
-    cache = StepCache(ScriptedBackend(["A short answer."] * 2), SameVector(), store)
+    cache = StepCache(ScriptedBackend([short_answer]), SameVector(), store)
     first = cache.answer(long + "Summarize it.")
     assert first.notes == [
         f"prompt truncated to its first {MAX_PROMPT_CHARS} characters: open text is not cached"
@@ -94,6 +99,6 @@ def test_a_truncated_prompt_is_neither_served_nor_stored() -> None:
 
 def test_a_lone_carriage_return_is_a_line_break() -> None:
     store = MemoryStore()
-    cache = StepCache(ScriptedBackend([restate]), SameVector(), store)
+    cache = StepCache(ScriptedBackend([short_answer]), SameVector(), store)
     assert cache.answer("What is 1\r2 + 1?").prompt == "What is 1\n2 + 1?"
     assert cache.answer("What is 12 + 1?").path == CachePath.SKIP_REUSE

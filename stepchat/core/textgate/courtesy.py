@@ -24,7 +24,7 @@ from stepchat.core.textgate.literal import literal_spans
 
 _GREETING_SENTENCE = re.compile(r"\s*([A-Za-z]+(?: +[A-Za-z]+)?) *([.!]+)\s+(?=\S)")
 _GREETING_CLAUSE = re.compile(r"\s*([A-Za-z]+(?: +[A-Za-z]+)?) *,\s+(?=(\w+))")
-_THANKS = re.compile(r"(?<=\S[.?!。？！])\s+([A-Za-z][A-Za-z ]*?)\s*[.!]*$")
+_THANKS = re.compile(r"(?<=\S[.?!。？！])\s+([A-Za-z](?:[A-Za-z ]*[A-Za-z])?)(?:\.|!+)?$")
 _PLEASE = re.compile(rf",\s*{PLEASE}\s*\?+$")
 
 

@@ -55,13 +55,13 @@ def _apostrophe(text: str, i: int) -> str | None:
 def quote_marks(text: str) -> frozenset[int]:
     """Positions of the quote characters that open or close quoted text.
 
-    A possessive apostrophe is one only when the other single quote marks leave a quotation
-    open ("'we dance under the stars' in Spanish"); with them balanced it is a possessive
-    inside or outside a quotation ("'the dogs' toys, balls'"), which a quotation running from
-    its first mark to its last covers either way."""
+    A possessive apostrophe is one whenever the text has another single quote mark: it may
+    close a quotation ("'we dance under the stars' in Spanish", "'its' and 'it's'") or stand
+    inside one ("'the dogs' toys, balls'"), and either way the quotation then runs at least to
+    it ("the kids' menu" alone is a possessive)."""
     kinds = {i: _apostrophe(text, i) for i, ch in enumerate(text) if ch in QUOTE_CHARS}
     marks = {i for i, kind in kinds.items() if kind is None}
-    if sum(text[i] in SINGLE_QUOTES for i in marks) % 2:
+    if any(text[i] in SINGLE_QUOTES for i in marks):
         marks |= {i for i, kind in kinds.items() if kind == "possessive"}
     return frozenset(marks)
 

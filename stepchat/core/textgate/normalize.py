@@ -80,14 +80,18 @@ def _reduce(text: str, options: GateOptions) -> Reduced:
     return Reduced(tuple(tokens), case_of(tokens))
 
 
-def case_of(tokens: Iterable[Token]) -> str:
-    """"lower", "upper" or "mixed": see `Reduced.case`. A short symbol ("UK", "Co") does not
-    count against small letters: "what's the drinking age in the UK" is typed in small
-    letters."""
+def case_of(tokens: Sequence[Token]) -> str:
+    """"lower", "upper" or "mixed": see `Reduced.case`. A short symbol inside a sentence
+    ("UK", "Co") does not count against small letters: "what's the drinking age in the UK" is
+    typed in small letters ("Do you…" is not)."""
     cased = [t.text for t in tokens if t.kind == "word" and t.text.lower() != t.text.upper()]
     if len(cased) >= ONE_CASE_WORDS and all(w == w.upper() for w in cased):
         return "upper"
-    words = [w for w in cased if not short_symbol(w)]
+    words = [
+        t.text for t in tokens
+        if t.kind == "word" and t.text.lower() != t.text.upper()
+        and (t.start or not short_symbol(t.text))
+    ]
     if len(words) >= ONE_CASE_WORDS and all(w == w.lower() for w in words):
         return "lower"
     return "mixed"

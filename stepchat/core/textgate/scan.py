@@ -233,7 +233,7 @@ class _Scanner:
         if "…" in run or run.count(".") > 1:
             return False
         if before.kind == "symbol":
-            return before.text in _CLOSERS and "!" not in run
+            return before.text in _CLOSERS and not set(run) & {"!", ","}
         if before.kind != "word":
             return False
         if ";" in run and not _greek(before.text[-1]):
