@@ -47,6 +47,7 @@ COURTESY_INSIDE = (
 """A greeting, thanks or "please" that is part of the request: a list item, a title, a name's
 greeting, the reply to translate, a hesitation."""
 MARKS_APART = (" .", " ..", " ?", " !!", "...", "…", " Tell me about Oklahoma!")
+INNER_MARKS = (".", "?", "!", "。", "？", "؟", "।", ";")
 NUMBER_BANGS = (" 5!", " n!", " 5！", " n！", " 12!")
 SPACES = ("\n", "\t", "\u2028", "\u00a0", " \n", "\n    ", "\u3000")
 CONTRACTED = (("How'd you do it?", "How would you do it?"), ("Let's go.", "Let us go."),
@@ -118,6 +119,15 @@ def mark_apart(text: str, rng: random.Random) -> Iterator[Pair]:
         yield _open(text) + tail, _open(text)
 
 
+def inner_mark(text: str, rng: random.Random) -> Iterator[Pair]:
+    """A sentence mark added inside the text before a word without a capital (a small letter,
+    or a script without case): two sentences where there was one ("هل هو؟ لا")."""
+    gaps = [i for i, ch in enumerate(text[:-1]) if ch == " " and text[i - 1].isalpha()
+            and text[i + 1].isalpha() and not text[i + 1].isupper()]
+    for i in rng.sample(gaps, len(gaps)):
+        yield text, text[:i] + rng.choice(INNER_MARKS) + text[i:]
+
+
 def number_bang(text: str, rng: random.Random) -> Iterator[Pair]:
     """A factorial's `!` after a number or a one-letter name, in either width, dropped."""
     tail = rng.choice(NUMBER_BANGS)
@@ -169,6 +179,7 @@ EDGE_CLASSES: dict[str, Maker] = {
     "comma between values": value_comma,
     "courtesy that is the request": courtesy_inside,
     "mark after a space or a title": mark_apart,
+    "sentence mark inside the text": inner_mark,
     "! after a number": number_bang,
     "line break or other space": other_space,
     "contraction with two readings": contraction,

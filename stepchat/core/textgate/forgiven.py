@@ -68,8 +68,9 @@ FORGIVEN: tuple[Forgiven, ...] = (
             Failure("a word that means something else with a capital, against a request "
                     "typed in small letters",
                     ("How do I say hello in Polish?", "how do i say hello in polish")),
-            Failure("an acronym of three or more letters that is also a word, against small "
-                    "letters", ("When was the WHO founded?", "when was the who founded")),
+            Failure("an acronym or a name with inner capitals, three letters or more, that "
+                    "is also a word, against small letters (WHO/who, LaTeX/latex)",
+                    ("When was the WHO founded?", "when was the who founded")),
             Failure("a word whose capitals make another word, against a request typed in "
                     "capitals", ("What is it?", "WHAT IS IT?")),
             Failure("Turkish dotted and dotless i: capitals are folded with the English pair "
@@ -84,7 +85,8 @@ FORGIVEN: tuple[Forgiven, ...] = (
         "`. ! ? ;` attached to a word and followed by whitespace or the end, outside quotes, "
         "brackets and code, at the end of a request or before a word with a capital on both "
         "sides (a sentence boundary both show); a comma between two words of two or more "
-        "letters; other scripts' sentence marks (`。，？` `،؟` `।`). Kept: a mark after a "
+        "letters; other scripts' sentence marks (`。？` `؟` `।`) at the end or where the other "
+        "request has a mark too, and their commas (`，` `،`) between words. Kept: a mark after a "
         "space (`git add .`), an ellipsis (`...`, `…`), `? . !` after a single letter, `!` "
         "after a digit in any width (`5!`, `5！`), after a bracket or after a capitalised "
         "word inside a sentence (`Oklahoma!`), `;` but after a Greek word (its question "

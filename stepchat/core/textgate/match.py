@@ -4,10 +4,11 @@ Two reduced requests are the same when their tokens agree one for one (text, kin
 whitespace separates them), allowing for two things only.
 
 Sentence marks. A `mark` token (`scan`) present on one side and absent on the other is skipped
-when it ends the request, when it is a comma between two words or another script's mark, or
-when the word after it starts with a capital on both sides: a sentence boundary both requests
-show ("per hour. How much" and "per hour How much"), not a capital that only one side has
-("Woman, without her man" is not "Woman! Without her, man").
+when it ends the request, when it is a comma between two words, or when the word after it
+starts with a capital on both sides: a sentence boundary both requests show ("per hour. How
+much" and "per hour How much"), not a capital that only one side has ("Woman, without her
+man" is not "Woman! Without her, man"). Another script's sentence mark inside the text is
+skipped only where the other side has a mark too, since no capital shows the boundary.
 
 Case, word by word. A word's case is the writer's only where the request is written in one
 case throughout (`Reduced.case`) or the word follows a greeting's comma; then it may stand
@@ -30,7 +31,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from stepchat.core.textgate.normalize import SHORT_SYMBOL, Reduced, short_symbol
-from stepchat.core.textgate.scan import SCRIPT_MARKS, Token
+from stepchat.core.textgate.scan import SCRIPT_COMMAS, SCRIPT_MARKS, Token
+
+_ALWAYS = SCRIPT_COMMAS | frozenset("¿¡")
+"""Marks that may be absent anywhere: other scripts' commas (kept as symbols beside a digit,
+see `scan`) and the Spanish opening marks."""
 
 
 def same_tokens(a: Reduced, b: Reduced, *, case: bool) -> bool:
@@ -71,8 +76,10 @@ def _skippable(tokens: Sequence[Token], at: int, other: Sequence[Token], other_a
     """Whether the mark at `tokens[at]` may be absent from the other side, which goes on at
     `other[other_at]`."""
     mark = tokens[at].text
-    if _next_token(tokens, at + 1) is None or mark == "," or set(mark) <= SCRIPT_MARKS:
+    if _next_token(tokens, at + 1) is None or mark == "," or set(mark) <= _ALWAYS:
         return True
+    if set(mark) <= SCRIPT_MARKS:
+        return False  # no capital shows a boundary ("هل هو؟ لا" is not "هل هو لا")
     return _capital(tokens, at + 1) and _capital(other, other_at)
 
 
