@@ -27,7 +27,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TypeVar
 
-from stepchat.bench.lookalike_edges import CASE_EDGES, EDGE_CLASSES, ENGLISH_EDGES
 from stepchat.bench.lookalike_banks import (
     ARTICLES,
     CARRIERS,
@@ -40,6 +39,7 @@ from stepchat.bench.lookalike_banks import (
     TOOLS,
     UNTOUCHED,
 )
+from stepchat.bench.lookalike_edges import CASE_EDGES, EDGE_CLASSES, ENGLISH_EDGES
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 PER_CLASS = 1

@@ -115,7 +115,8 @@ FORGIVEN: tuple[Forgiven, ...] = (
                     ("Translate into German: Where is it? Thank you.",
                      "Translate into German: Where is it?")),
             Failure("\"please\" as the last item of a list, asked as a question",
-                    ("Translate into Spanish: yes, no, please?", "Translate into Spanish: yes, no?")),
+                    ("Translate into Spanish: yes, no, please?",
+                     "Translate into Spanish: yes, no?")),
         ),
     ),
     Forgiven(

@@ -70,13 +70,13 @@ def _difference(old: Reduced, new: Reduced) -> Verdict:
     b, kb = _keys(new, marks=False, fold=fold)
     if ka == kb:
         cased = [
-            (x, y) for x, y in zip(a, b, strict=True)
+            (replace(x, joined=False), replace(y, joined=False))
+            for x, y in zip(a, b, strict=True)
             if not same_token(x, y, True, old.case, new.case, case=True)
         ]
         if cased:
-            removed, added = [_run([x]) for x, _ in cased], [_run([y]) for _, y in cased]
-            return Verdict(False, "the case of a word changed",
-                           f"{_show(sum(removed, []))} → {_show(sum(added, []))}")
+            was, now = zip(*cased, strict=True)
+            return Verdict(False, "the case of a word changed", f"{_show(was)} → {_show(now)}")
         a, ka = _keys(old, marks=True, fold=fold)
         b, kb = _keys(new, marks=True, fold=fold)
         removed, added = _changed(a, b, ka, kb)

@@ -3,10 +3,11 @@
 Inside quotes every character is the quoted text's: spacing, punctuation and case all count.
 A scanner that misses a quote mark leaves quoted text forgivable, so the reading here is
 conservative: every quote character of every script opens literal text, except an apostrophe
-inside a word ("don't"; but after a string prefix, `N'a b'`, `b'…'`, it starts a quote) and
-one closing a plural possessive ("the kids' menu"). Literal text runs from the first quote mark of a kind to
-the last one of that kind, or to the end of the request when there is only one (a possessive
-`dogs'`, a quote left open), so a mark read as a closing quote cannot end a quotation early.
+inside a word ("don't"; after a string prefix, `N'a b'`, `b'…'`, it starts a quote) and one
+closing a plural possessive ("the kids' menu") when the text has no other single quote.
+Literal text runs from the first quote mark of a kind to the last one of that kind, or to
+the end of the request when there is only one (a quote left open), so a mark read as a
+closing quote cannot end a quotation early.
 
 Canonical equivalence (NFC) joins an accented letter typed as one character and as a letter
 and a combining accent, outside quotes and code. It leaves alone the characters Unicode maps

@@ -55,9 +55,9 @@ def same_tokens(a: Reduced, b: Reduced, *, case: bool) -> bool:
             if not (skip_x or skip_y) or (soft_x and soft_y and not (skip_x and skip_y)):
                 return False
             i, j = i + skip_x, j + skip_y
-        elif tx is None or ty is None:
-            return False
-        elif not same_token(tx, ty, i == 0 or j == 0, a.case, b.case, case=case):
+        elif tx is None or ty is None or not same_token(
+            tx, ty, i == 0 or j == 0, a.case, b.case, case=case
+        ):
             return False
         else:
             i, j = i + 1, j + 1

@@ -190,7 +190,7 @@ class _Scanner:
             ch = text[j]
             if is_word_char(ch):
                 j += 1
-            elif (ch in APOSTROPHES and j not in self.marks or ch in JOINERS) and (
+            elif ((ch in APOSTROPHES and j not in self.marks) or ch in JOINERS) and (
                 j + 1 < len(text) and is_word_char(text[j + 1])
             ):
                 j += 2
@@ -259,11 +259,7 @@ class _Scanner:
             j += 1
         run = text[i:j]
         before = self.previous()
-        after_value = before is not None and (
-            before.kind == "symbol" and before.text in _CLOSERS
-            or before.kind == "word" and (not before.text[-1].isalpha() or _one_letter(before.text))
-        )
-        bang = bool(set(run) & BANGS) and after_value and not text[i - 1].isspace()
+        bang = bool(set(run) & BANGS) and _value(before) and not text[i - 1].isspace()
         comma = set(run) <= SCRIPT_COMMAS and not (
             before is not None and before.kind == "word" and before.text[-1].isalpha()
             and _next_word(text, j)[:1].isalpha()
@@ -297,6 +293,15 @@ class _Scanner:
             while self.closers and self.closers.pop() != ch:
                 pass
         return j
+
+
+def _value(token: Token | None) -> bool:
+    """A number, a one-letter name or a bracket: a `!` after it is a factorial."""
+    if token is None:
+        return False
+    if token.kind == "symbol":
+        return token.text in _CLOSERS
+    return token.kind == "word" and (not token.text[-1].isalpha() or _one_letter(token.text))
 
 
 def _greek(ch: str) -> bool:
