@@ -27,6 +27,7 @@ from stepchat.core.textgate.forgiven import FORGIVEN
 from stepchat.core.textgate.gate import compare
 from stepchat.core.types import CachePath, ChatMessage
 from stepchat.store.memory import MemoryStore
+from tests.core.test_textgate_issue_cases import SameVector
 
 PAIRS = [
     json.loads(line)
@@ -35,19 +36,6 @@ PAIRS = [
 ]
 FIXED = [p for p in PAIRS if p["documented"] is None]
 DOCUMENTED = [p for p in PAIRS if p["documented"] is not None]
-
-
-class SameVector:
-    """Every request embeds to one vector: the cached request is always a candidate."""
-
-    name = "same-vector"
-    dim = 4
-
-    def load(self) -> float:
-        return 0.0
-
-    def embed(self, text: str) -> list[float]:
-        return [0.5, 0.5, 0.5, 0.5]
 
 
 def short_answer(messages: Sequence[ChatMessage]) -> str:
