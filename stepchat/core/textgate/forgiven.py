@@ -38,8 +38,9 @@ FORGIVEN: tuple[Forgiven, ...] = (
         "canonical equivalence", None,
         "Unicode canonical equivalents (NFC) outside quotes and code: an accented letter typed "
         "as one character or as a letter and a combining accent; not a character Unicode maps "
-        "to one other character (`Ω` the ohm sign, `K` the kelvin sign, CJK compatibility "
-        "ideographs such as `金` U+F90A), and no compatibility form (`³`, `½`, `ﬁ`, `１２`)",
+        "to one other character (the ohm sign `\u2126`, the kelvin sign `\u212a`, CJK "
+        "compatibility ideographs such as `\uf90a` U+F90A), and no compatibility form (`³`, "
+        "`½`, `ﬁ`, `１２`)",
         ("Qu'est-ce que le café ?", "Qu'est-ce que le cafe\u0301 ?"),
         (Failure("a request about the encoding itself, outside quotes",
                  ("How many code points are in é?", "How many code points are in e\u0301?")),),

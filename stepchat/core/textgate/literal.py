@@ -11,8 +11,8 @@ closing quote cannot end a quotation early.
 
 Canonical equivalence (NFC) joins an accented letter typed as one character and as a letter
 and a combining accent, outside quotes and code. It leaves alone the characters Unicode maps
-to one other character (singleton decompositions: the ohm sign Ω, the kelvin sign K, the
-angstrom sign Å, the CJK compatibility ideographs such as 金 U+F90A, which KS X 1001
+to one other character (singleton decompositions: U+2126 OHM SIGN, U+212A KELVIN SIGN,
+U+212B ANGSTROM SIGN, the CJK compatibility ideographs such as U+F90A, which KS X 1001
 encodes once per Korean reading): they were encoded to carry a distinction.
 """
 
