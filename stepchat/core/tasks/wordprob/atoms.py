@@ -1,0 +1,177 @@
+"""Word-problem text as atoms: numbers (with their written form), words, operators, marks.
+
+One tokenizer serves both sides of the rule: the request (where numbers are the slots a
+variant may change and every other atom is meaning) and the cached solution (where numbers
+are operands and results). A number is read in one decimal convention for a whole
+document: `.` (1,250.5) or `,` (1.250,5); `decimal_mark` picks it from the text, so the
+same rule reads English, German or Danish figures without knowing the language.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Literal
+
+Kind = Literal["num", "word", "op", "lp", "rp", "eq", "rel", "mark"]
+
+MAX_DIGITS = 18
+"""Longer digit runs are identifiers, not quantities."""
+
+_SPACE_GROUP = "\u00a0\u202f"
+_GROUPED = {
+    ".": re.compile(rf"\d{{1,3}}(?:[,{_SPACE_GROUP}]\d{{3}})+(?:\.\d+)?(?!\d)|\d+(?:\.\d+)?"),
+    ",": re.compile(rf"\d{{1,3}}(?:[.{_SPACE_GROUP}]\d{{3}})+(?:,\d+)?(?!\d)|\d+(?:,\d+)?"),
+}
+_WORD = re.compile(r"[^\W\d_]+")
+_OPS = {"+": "+", "-": "-", "−": "-", "–": "-", "*": "*", "×": "*", "·": "*", "⋅": "*",
+        "÷": "/", "/": "/", "^": "^"}
+_RELS = ("<=", ">=", "≤", "≥", "≠", "!=", "<", ">")
+_MARKS_LONG = ("<<", ">>", "**", "==")
+_PERCENT = "%％"
+
+
+@dataclass(frozen=True)
+class Atom:
+    """One token of a text, with its span; a number carries its value and written form."""
+
+    kind: Kind
+    start: int
+    end: int
+    text: str
+    value: Fraction | None = None
+    decimals: int = 0
+    """Digits written after the decimal mark (a form the recomputed value keeps)."""
+    grouped: bool = False
+    """Written with thousands separators."""
+    percent: bool = False
+    currency: str = ""
+    """The currency sign written with the number, before or after it."""
+    spaced: bool = False
+    """Whitespace (or the start of the text) precedes the atom."""
+
+    @property
+    def is_title(self) -> bool:
+        """A word written as a proper name is: an upper-case letter, then lower case."""
+        return (
+            self.kind == "word" and len(self.text) >= 2 and self.text[0].isupper()
+            and self.text[1:].islower()
+        )
+
+    def form(self) -> tuple[bool, bool]:
+        """What a slot must keep across a variant: percent, and money or not."""
+        return (self.percent, bool(self.currency))
+
+
+def _is_currency(char: str) -> bool:
+    return unicodedata.category(char) == "Sc"
+
+
+def decimal_mark(*texts: str) -> str | None:
+    """The decimal mark these texts agree on: "." or ",", or None when they conflict.
+
+    A mark followed by one, two, or four and more digits is a decimal mark; followed by
+    exactly three (12,500) it reads as grouping, so a text with only such numbers takes the
+    other mark as decimal: 12,500 is twelve thousand five hundred, 12.500 likewise.
+    """
+    votes = set()
+    for text in texts:
+        for m in re.finditer(r"(?<![\d.,])\d+([.,])(\d+)(?![\d])", text):
+            mark, tail = m.group(1), m.group(2)
+            starts_zero = m.group(0).startswith("0") and m.group(0)[1] in ".,"
+            if len(tail) != 3 or starts_zero:
+                votes.add(mark)
+            else:
+                votes.add("," if mark == "." else ".")
+    if len(votes) > 1:
+        return None
+    return votes.pop() if votes else "."
+
+
+def _read_number(digits: str, mark: str) -> tuple[Fraction, int, bool]:
+    group = "," if mark == "." else "."
+    grouped = any(c in digits for c in group + _SPACE_GROUP)
+    plain = digits
+    for c in group + _SPACE_GROUP:
+        plain = plain.replace(c, "")
+    whole, _, frac = plain.partition(mark)
+    value = Fraction(int(whole)) + (Fraction(int(frac), 10 ** len(frac)) if frac else 0)
+    return value, len(frac), grouped
+
+
+def atoms(text: str, mark: str = ".") -> list[Atom]:
+    """The atoms of `text`, numbers read with `mark` as the decimal mark."""
+    number = _GROUPED[mark]
+    out: list[Atom] = []
+    i, n = 0, len(text)
+    while i < n:
+        char = text[i]
+        if char.isspace():
+            i += 1
+            continue
+        spaced = i == 0 or text[i - 1].isspace()
+        m = number.match(text, i) if char.isdigit() else None
+        after_letter = bool(out) and out[-1].kind == "word" and out[-1].end == i
+        if m and len(m.group(0)) <= MAX_DIGITS + 6 and not after_letter:
+            out.append(_number_atom(text, m, mark, spaced, out))
+            i = out[-1].end
+            continue
+        w = _WORD.match(text, i)
+        if w:
+            out.append(Atom("word", i, w.end(), w.group(0), spaced=spaced))
+            i = w.end()
+            continue
+        two = text[i:i + 2]
+        if two in _MARKS_LONG:
+            kind: Kind = "eq" if two == "==" else "mark"
+            out.append(Atom(kind, i, i + 2, two, spaced=spaced))
+            i += 2
+            continue
+        if two in _RELS:
+            out.append(Atom("rel", i, i + 2, two, spaced=spaced))
+            i += 2
+            continue
+        if char in _RELS:
+            out.append(Atom("rel", i, i + 1, char, spaced=spaced))
+        elif char == "=":
+            out.append(Atom("eq", i, i + 1, char, spaced=spaced))
+        elif char in _OPS:
+            out.append(Atom("op", i, i + 1, _OPS[char], spaced=spaced))
+        elif char in "([":
+            out.append(Atom("lp", i, i + 1, char, spaced=spaced))
+        elif char in ")]":
+            out.append(Atom("rp", i, i + 1, char, spaced=spaced))
+        else:
+            out.append(Atom("mark", i, i + 1, char, spaced=spaced))
+        i += 1
+    return out
+
+
+def _number_atom(text: str, m: re.Match[str], mark: str, spaced: bool, out: list[Atom]) -> Atom:
+    """A number with the currency sign and percent sign written beside it."""
+    value, decimals, grouped = _read_number(m.group(0), mark)
+    start, end = m.start(), m.end()
+    currency = ""
+    # A sign just before (€5, $ 5) joins the number; so does one just after (5 €, 5$).
+    back = start - 1
+    while back >= 0 and text[back] in " \u00a0":
+        back -= 1
+    if back >= 0 and _is_currency(text[back]) and (start - back) <= 2:
+        currency = text[back]
+        if out and out[-1].kind == "mark" and out[-1].start == back:
+            out.pop()
+            start = back
+            spaced = back == 0 or text[back - 1].isspace()
+    percent = False
+    ahead = end
+    while ahead < len(text) and text[ahead] in " \u00a0" and ahead - end < 1:
+        ahead += 1
+    if ahead < len(text) and text[ahead] in _PERCENT:
+        percent, end = True, ahead + 1
+    elif not currency and ahead < len(text) and _is_currency(text[ahead]):
+        currency, end = text[ahead], ahead + 1
+    return Atom(
+        "num", start, end, text[start:end], value, decimals, grouped, percent, currency, spaced
+    )

@@ -1,0 +1,194 @@
+"""The request side of a word problem: what claims a prompt, and whether two are the same.
+
+Two requests are the same problem when their atoms match one to one and every difference
+is a slot: a number (in any written form the atoms read, keeping percent and money as
+they were), a currency sign changed the same way everywhere, or a proper name renamed the
+same way everywhere. Every other character is meaning: "more" for "fewer", "twice" for
+"three times", "each" for "in total" all decline, in any language, without a word list.
+
+A proper name is a word written with a capital and then lower case, in a text that does
+not capitalise its common nouns (German does: there a capital tells nothing and names
+are never renamed), seen at least once in mid-sentence, where only a name is capitalised.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from fractions import Fraction
+
+from stepchat.core.tasks.wordprob.atoms import Atom, atoms, decimal_mark
+from stepchat.core.tasks.wordprob.numwords import common_reading, stated_values
+from stepchat.core.tasks.wordprob.recompute import Slot
+
+MIN_NUMBERS = 1
+MIN_WORDS = 10
+MAX_CHARS = 4000
+QUESTION_MARKS = ("?", "？", "؟", ";")
+NOUN_CAPITALS = 0.2
+"""Share of capitalised words in mid-sentence above which capitals do not mark names."""
+_SENTENCE_END = frozenset(".!?:;\n…。？！")
+
+
+def read_atoms(prompt: str, mark: str | None = None) -> list[Atom]:
+    return atoms(prompt, mark or decimal_mark(prompt) or ".")
+
+
+def is_word_problem(prompt: str) -> bool:
+    """Numbers the prompt states, prose around them, and a question to answer."""
+    if len(prompt) > MAX_CHARS or "```" in prompt:
+        return False
+    found = read_atoms(prompt)
+    numbers = sum(1 for a in found if a.kind == "num")
+    words = sum(1 for a in found if a.kind == "word")
+    asks = any(a.kind == "mark" and a.text in QUESTION_MARKS[:3] for a in found)
+    return numbers >= MIN_NUMBERS and words >= MIN_WORDS and asks
+
+
+def signature(prompt: str) -> str:
+    """The request with numbers and capitalised words masked: variants share it."""
+    parts = []
+    for atom in read_atoms(prompt):
+        if atom.kind == "num":
+            parts.append("#%" if atom.percent else ("#$" if atom.currency else "#"))
+        elif atom.is_title:
+            parts.append("N")
+        else:
+            parts.append(atom.text)
+    return "wordprob|" + " ".join(parts)
+
+
+@dataclass(frozen=True)
+class Alignment:
+    """How a new request maps onto a cached one: slots, renames and the decimal mark."""
+
+    mark: str
+    slots: tuple[Slot, ...]
+    renames: dict[str, str]
+    currency: dict[str, str]
+    names: tuple[str, ...] = ()
+    """The renamed words that are names (the others in `renames` are number words)."""
+
+    @property
+    def changes(self) -> int:
+        return sum(s.changed for s in self.slots) + len(self.renames) + len(self.currency)
+
+
+class NotSame(ValueError):
+    """The requests differ in more than slots; the text says where."""
+
+
+def align(cached: str, new: str, *extra: str) -> Alignment:
+    """The alignment of `new` on `cached`, or NotSame with the first difference found.
+
+    `extra` are texts read in the same decimal convention (the cached solution)."""
+    mark = decimal_mark(cached, new, *extra)
+    if mark is None:
+        raise NotSame("the texts disagree on the decimal mark")
+    old_atoms, new_atoms = atoms(cached, mark), atoms(new, mark)
+    if len(old_atoms) != len(new_atoms):
+        raise NotSame(_first_difference(old_atoms, new_atoms))
+    slots: list[Slot] = []
+    renames: dict[str, str] = {}
+    names: set[str] = set()
+    currency: dict[str, str] = {}
+    evidence = [atoms(text, mark) for text in extra] if extra else None
+    for a, b in zip(old_atoms, new_atoms, strict=True):
+        if a.kind == "num" and b.kind == "num":
+            if a.form() != b.form():
+                raise NotSame(f"{a.text} became {b.text}: another kind of number")
+            if a.currency != b.currency:
+                _consistent(currency, a.currency, b.currency, "currency")
+            slots.append(Slot(a, b))
+        elif a.kind == "word" and b.kind == "word" and a.text == b.text:
+            # An unchanged number word still states a value the solution may use.
+            slots.extend(Slot(_as_number(a, v), _as_number(b, v))
+                         for v in sorted(stated_values(a.text)))
+        elif a.kind == "word" and b.kind == "word" and (
+            pair := common_reading(a.text, b.text)
+        ) is not None:
+            slots.append(Slot(_as_number(a, pair[0]), _as_number(b, pair[1])))
+            _consistent(renames, a.text, b.text, "number word")
+        elif a.kind != b.kind or a.text != b.text:
+            if not (a.is_title and b.is_title):
+                raise NotSame(f"the words changed: {a.text!r} -> {b.text!r}")
+            _consistent(renames, a.text, b.text, "name")
+            names.add(a.text)
+    for old in currency.values():
+        if old in currency:
+            raise NotSame("currency signs swapped")
+    _check_names({a: renames[a] for a in names}, old_atoms, new_atoms, evidence)
+    return Alignment(mark, tuple(slots), renames, currency, tuple(sorted(names)))
+
+
+def _as_number(word: Atom, value: int) -> Atom:
+    return replace(word, kind="num", value=Fraction(value))
+
+
+def _consistent(mapping: dict[str, str], old: str, new: str, what: str) -> None:
+    if mapping.get(old, new) != new:
+        raise NotSame(f"{old!r} became two different {what}s")
+    mapping[old] = new
+
+
+def _check_names(
+    renames: dict[str, str], old: Sequence[Atom], new: Sequence[Atom],
+    evidence: list[list[Atom]] | None,
+) -> None:
+    """Renames are names: consistent both ways, capitals mark names in this text, and each
+    is written mid-sentence somewhere in the cached request or, given `evidence` (the
+    cached solution), there. Without evidence that last test waits for the solution."""
+    if not renames:
+        return
+    if len(set(renames.values())) != len(renames):
+        raise NotSame("two names became one")
+    old_words = {a.text for a in old if a.kind == "word"}
+    new_words = {a.text for a in new if a.kind == "word"}
+    for a, b in renames.items():
+        if b in old_words or a in new_words:
+            raise NotSame(f"{a!r} -> {b!r} is not a rename: both are in the requests")
+    if _capital_share(old) > NOUN_CAPITALS or _capital_share(new) > NOUN_CAPITALS:
+        raise NotSame("capitals do not mark names in this text: "
+                      f"{next(iter(renames))!r} changed")
+    if evidence is None:
+        return
+    mid = _mid_sentence_titles(old)
+    counts: dict[str, int] = {}
+    for text in [old, *evidence]:
+        for atom in text:
+            counts[atom.text] = counts.get(atom.text, 0) + 1
+    for text in evidence:
+        mid |= _mid_sentence_titles(text)
+    for a in renames:
+        if a not in mid and counts.get(a, 0) < 2:
+            raise NotSame(f"{a!r} changed and is written once, at a sentence start: "
+                          "nothing shows it is a name")
+
+
+def _mid_sentence(items: Sequence[Atom], i: int) -> bool:
+    if i == 0:
+        return False
+    before = items[i - 1]
+    return not (before.kind == "mark" and (
+        before.text in _SENTENCE_END or before.text in "\"“”«»'‘’"))
+
+
+def _mid_sentence_titles(items: Sequence[Atom]) -> set[str]:
+    return {a.text for i, a in enumerate(items) if a.is_title and _mid_sentence(items, i)}
+
+
+def _capital_share(items: Sequence[Atom]) -> float:
+    words = [a for i, a in enumerate(items) if a.kind == "word" and _mid_sentence(items, i)
+             and a.text[:1].isalpha() and (a.text[:1].isupper() or a.text[:1].islower())]
+    if not words:
+        return 0.0
+    return sum(1 for a in words if a.text[:1].isupper()) / len(words)
+
+
+def _first_difference(old: Sequence[Atom], new: Sequence[Atom]) -> str:
+    for a, b in zip(old, new, strict=False):
+        if a.kind == "num" and b.kind == "num":
+            continue
+        if a.text != b.text:
+            return f"the words changed: {a.text!r} -> {b.text!r}"
+    return "the requests differ in length"

