@@ -57,7 +57,7 @@ def test_the_hostile_pairs_go_to_the_model_and_near_repeats_are_served(tmp_path:
             assert not answer.hit, (pair["a"], pair["b"], answer.path)
         for cached, again in [
             ("What is the drinking age in the UK?", "what is the drinking age in the UK"),
-            ("How do I convert 5 MW to kW?", "HOW DO I CONVERT 5 MW TO KW??"),
+            ("How do I reset my router?", "HOW DO I RESET MY ROUTER??"),
             ("How do I reset my router?", "Hi there, how do I reset my router? Thanks!"),
             ("Why won't my Mac start?", "Why will not my Mac start, please?"),
         ]:
