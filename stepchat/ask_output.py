@@ -25,6 +25,8 @@ class LivePrinter:
         self._out = out
         self._streamer = TextStreamer()
         self._open_text = False
+        self._shown = ""
+        """The last piece written (only its end matters)."""
 
     def on_event(self, event: PipelineEvent) -> None:
         if isinstance(event, RouteEvent):
@@ -40,6 +42,18 @@ class LivePrinter:
         rest = self._streamer.finish(text)
         self._write(("\n" + text if rest is None else rest) + "\n")
 
+    def cut_off(self) -> None:
+        """The answer failed after some of it was shown (the model process died): end the
+        line, so the error that follows on stderr is a line of its own, not the tail of the
+        half-written answer."""
+        if self._shown and not self._shown.endswith("\n"):
+            self._out.write("\n")
+            self._out.flush()
+            self._shown = "\n"
+
     def _write(self, piece: str) -> None:
-        self._out.write(clean(piece))
+        text = clean(piece)
+        self._out.write(text)
         self._out.flush()
+        if text:
+            self._shown = text

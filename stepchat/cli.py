@@ -223,6 +223,8 @@ def _ask(config: Config, args: argparse.Namespace) -> int:
             on_event=live.on_event if live else ignore_events,
         )
     except BaseException:
+        if live is not None:
+            live.cut_off()
         _close_quietly(parts.store)
         raise
     finally:

@@ -63,17 +63,21 @@ class ModelCommon:
 
 @dataclass(frozen=True, kw_only=True)
 class ModelSpec(ModelCommon):
-    """A `[[models]]` entry with `kind = "llama"` (the default): a local GGUF model run in
-    process by llama.cpp, and how to run it."""
+    """A `[[models]]` entry with `kind = "llama"` (the default): a local GGUF model run by
+    llama.cpp in a process of its own, and how to run it."""
 
     kind: Literal["llama"] = "llama"
-    """"llama": a GGUF file run in process (the default)."""
+    """"llama": a GGUF file run on this machine (the default)."""
     source: Annotated[str, MinLen(1)]
     """A GGUF path ("~" expanded), or "package:<python package>/<file>" for a bundled one."""
     chat_format: str = "chatml"
     """llama.cpp chat template name, e.g. "chatml"."""
     repeat_penalty: Annotated[float, Ge(0.0)] = 1.1
     """Small models loop at temperature 0 ("john_john_john..."); a mild penalty breaks it."""
+    extra_buffers: bool | None = None
+    """Whether llama.cpp may use its extra CPU buffer types (weight repacking, AMX). Absent:
+    off on a CPU with AMX, where llama.cpp crashes with them, on elsewhere. `false` is the
+    fix for a model process that keeps crashing."""
 
     def gguf_path(self) -> Path:
         """Where the GGUF file is; raises ConfigError naming the file and the fix."""

@@ -37,15 +37,17 @@ class Parts:
 
 
 def load_backend(config: Config, model_id: str | None = None) -> Backend:
-    """The backend the model entry's `kind` names: a local GGUF, or an OpenAI-compatible server."""
+    """The backend the model entry's `kind` names: a local GGUF, run in a process of its own
+    so that a native crash in it is a message rather than the end of the caller; or an
+    OpenAI-compatible server."""
     spec = config.model(model_id)
     if isinstance(spec, ServerSpec):
         from stepchat.backends.openai_http import OpenAIHttpBackend
 
         return OpenAIHttpBackend.from_spec(spec)
-    from stepchat.backends.llama_cpp import LlamaCppBackend
+    from stepchat.backends.isolated import IsolatedBackend
 
-    return LlamaCppBackend(spec, threads=config.threads)
+    return IsolatedBackend.for_gguf(spec, threads=config.threads)
 
 
 def load_embedder() -> Embedder:

@@ -8,18 +8,19 @@ from __future__ import annotations
 
 import json
 import os
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from stepchat.backends.isolated import IsolatedBackend
 from stepchat.backends.llama_cpp import LlamaCppBackend
 from stepchat.backends.openai_http import OpenAIHttpBackend, sse_events
 from stepchat.bench.servers import free_port, llama_server_command, running
 from stepchat.config import ModelSpec, load_config
 from stepchat.core.ports import Backend, BackendError, GenerationCancelled
 from stepchat.core.types import ChatMessage
+from tests.model_fakes import cancel_after
 
 pytestmark = pytest.mark.slow
 
@@ -40,11 +41,17 @@ def spec() -> ModelSpec:
     return bundled
 
 
-@pytest.fixture(scope="module")
-def local(spec: ModelSpec) -> LlamaCppBackend:
-    backend = LlamaCppBackend(spec, threads=2)
+Local = LlamaCppBackend | IsolatedBackend
+
+
+@pytest.fixture(scope="module", params=["in-process", "own-process"])
+def local(spec: ModelSpec, request: pytest.FixtureRequest) -> Iterator[Local]:
+    """The GGUF run here, and run as stepchat runs it: in a process of its own."""
+    backend: Local = (LlamaCppBackend(spec, threads=2) if request.param == "in-process"
+                      else IsolatedBackend.for_gguf(spec, threads=2))
     backend.load()
-    return backend
+    yield backend
+    backend.close()
 
 
 @pytest.fixture(scope="module")
@@ -65,15 +72,15 @@ def remote(server_url: str, spec: ModelSpec) -> OpenAIHttpBackend:
     return OpenAIHttpBackend(server_url, spec.id, timeout=60)
 
 
-# ---------------------------------------------------------------------------- in process
+# ---------------------------------------------------------------------------- local GGUF
 
 
-def test_local_backend_is_a_backend(local: LlamaCppBackend) -> None:
+def test_local_backend_is_a_backend(local: Local) -> None:
     assert isinstance(local, Backend)
     assert local.loaded and local.load_seconds is not None and local.load_seconds > 0
 
 
-def test_local_generates_and_streams(local: LlamaCppBackend) -> None:
+def test_local_generates_and_streams(local: Local) -> None:
     pieces: list[str] = []
     done = local.complete(
         [ChatMessage("user", "What is the capital of France? Answer in one sentence.")],
@@ -90,28 +97,21 @@ def test_local_generates_and_streams(local: LlamaCppBackend) -> None:
     assert done.elapsed_ms > 0
 
 
-def test_local_respects_max_tokens(local: LlamaCppBackend) -> None:
+def test_local_respects_max_tokens(local: Local) -> None:
     done = local.complete(STORY_PROMPT, max_tokens=8)
     assert done.finish_reason == "length"
     assert done.completion_tokens == 8
     assert 5 <= local.count_tokens(done.text) <= 9
 
 
-def test_local_is_deterministic_at_temperature_zero(local: LlamaCppBackend) -> None:
+def test_local_is_deterministic_at_temperature_zero(local: Local) -> None:
     first = local.complete(STORY_PROMPT, max_tokens=16)
     second = local.complete(STORY_PROMPT, max_tokens=16)
     assert first.text == second.text
 
 
-def test_local_honours_cancel_mid_stream(local: LlamaCppBackend) -> None:
-    cancel = threading.Event()
-    seen: list[str] = []
-
-    def on_token(piece: str) -> None:
-        seen.append(piece)
-        if len(seen) == 3:
-            cancel.set()
-
+def test_local_honours_cancel_mid_stream(local: Local) -> None:
+    cancel, seen, on_token = cancel_after(3)
     with pytest.raises(GenerationCancelled):
         local.complete(STORY_PROMPT, max_tokens=200, on_token=on_token, cancel=cancel)
     assert len(seen) == 3
@@ -120,14 +120,14 @@ def test_local_honours_cancel_mid_stream(local: LlamaCppBackend) -> None:
     assert again.completion_tokens == 4
 
 
-def test_local_json_schema_output_parses(local: LlamaCppBackend) -> None:
+def test_local_json_schema_output_parses(local: Local) -> None:
     done = local.complete(JSON_PROMPT, max_tokens=64, json_schema=PERSON_SCHEMA)
     data = json.loads(done.text)
     assert set(data) == {"name", "age"}
     assert isinstance(data["name"], str) and isinstance(data["age"], int)
 
 
-def test_local_stop_sequences_cut_the_reply(local: LlamaCppBackend) -> None:
+def test_local_stop_sequences_cut_the_reply(local: Local) -> None:
     done = local.complete(
         [ChatMessage("user", "List the numbers 1 to 10 separated by commas.")],
         max_tokens=64,
@@ -181,14 +181,7 @@ def test_http_json_schema_output_parses(remote: OpenAIHttpBackend) -> None:
 
 
 def test_http_honours_cancel(remote: OpenAIHttpBackend) -> None:
-    cancel = threading.Event()
-    seen: list[str] = []
-
-    def on_token(piece: str) -> None:
-        seen.append(piece)
-        if len(seen) == 2:
-            cancel.set()
-
+    cancel, seen, on_token = cancel_after(2)
     with pytest.raises(GenerationCancelled):
         remote.complete(STORY_PROMPT, max_tokens=200, on_token=on_token, cancel=cancel)
     assert len(seen) == 2

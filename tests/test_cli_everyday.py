@@ -20,6 +20,7 @@ import pytest
 
 from stepchat import cli, runtime
 from stepchat.backends.scripted import ScriptedBackend
+from stepchat.core.ports import BackendError
 from stepchat.core.types import ChatMessage, Completion
 from stepchat.embed.hashed import HashedEmbedder
 
@@ -84,6 +85,32 @@ def test_open_text_streams_to_a_terminal(home: Path, monkeypatch: pytest.MonkeyP
     assert seen is not None and seen.startswith("The sea is wide.\n\nThe sea")
     assert "cold" not in seen
     assert out.getvalue() == REPLY + "\n"
+
+
+class DyingBackend(ScriptedBackend):
+    """Streams the first paragraph of REPLY, then fails as a dead model process does."""
+
+    def complete(self, messages: Sequence[ChatMessage], **kwargs: Any) -> Completion:
+        on_token = kwargs["on_token"]
+        for piece in ("The sea ", "is wide.\n\n", "The sea ", "is"):
+            on_token(piece)
+        raise BackendError("model tiny: the model process died (signal 11, a segmentation "
+                           "fault); it restarts on the next request")
+
+
+def test_a_model_dying_mid_stream_leaves_the_shown_text_and_one_error_line(
+    home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = TerminalOut()
+    backend = DyingBackend([])
+    monkeypatch.setattr(runtime, "load_backend", lambda config, model_id=None: backend)
+    monkeypatch.setattr(sys, "stdout", out)
+    assert cli.main(["ask", TEXT]) == 2
+    shown = out.getvalue()
+    assert shown.startswith("The sea is wide.") and shown.endswith("\n")  # the line ended
+    assert capsys.readouterr().err == ("stepchat: model tiny: the model process died "
+                                       "(signal 11, a segmentation fault); it restarts on "
+                                       "the next request\n")
 
 
 @pytest.mark.parametrize("terminal", [False, True])

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from stepchat.backends.llama_cpp import LlamaCppBackend
+from stepchat.backends.isolated import IsolatedBackend
 from stepchat.backends.openai_http import OpenAIHttpBackend
 from stepchat.bench.servers import free_port
 from stepchat.config import ConfigError, load_config
@@ -78,7 +78,8 @@ def test_the_local_entry_max_tokens_reaches_the_engine(tmp_path: Path) -> None:
     config = load(tmp_path, f'default = "short"\n[[models]]\nid = "short"\nname = "S"\n'
                             f'source = "{source}"\nmax_tokens = 99\n')
     backend = load_backend(config)
-    assert isinstance(backend, LlamaCppBackend) and backend.spec.source == source
+    assert isinstance(backend, IsolatedBackend)  # a local model runs in its own process
+    assert backend.plan.args["spec"]["source"] == source
     cache = build_cache(config, Parts(backend, HashedEmbedder(), MemoryStore()))
     assert cache.settings.max_tokens == 99 != config.pipeline.max_tokens
 

@@ -6,6 +6,12 @@ routed into Python logging instead of stderr, where they would land under the TU
 
 Token counts are real: a thin subclass of `Llama` records how many prompt tokens each
 generation fed and how many tokens it sampled, because the streaming API reports no usage.
+The same subclass chooses whether llama.cpp may use its extra buffer types
+(`stepchat.backends.extra_buffers`).
+
+This is the model itself, run in whatever process creates it. The app, `ask` and `serve`
+run it in a process of its own (`stepchat.backends.isolated`), where a native crash cannot
+take them down; this class is what runs there.
 """
 
 from __future__ import annotations
@@ -15,8 +21,17 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
+from stepchat.backends.extra_buffers import (
+    CPUINFO,
+    ExtraBuffersHook,
+    ExtraBuffersHookBroken,
+    cpu_flags,
+    use_extra_buffers,
+    why,
+)
 from stepchat.config import ConfigError, ModelSpec
 from stepchat.core.ports import BackendError, CancelToken, GenerationCancelled
 from stepchat.core.types import ChatMessage, Completion
@@ -52,7 +67,7 @@ def _counting_llama() -> type:
     # Typed as Any: the override widens `generate`'s keyword list to pass it all through.
     base: Any = llama_cpp.Llama
 
-    class CountingLlama(base):
+    class CountingLlama(ExtraBuffersHook, base):
         last_prompt_tokens = 0
         last_sampled_tokens = 0
         last_ended_on_eog = False
@@ -79,10 +94,59 @@ def _first_line(exc: BaseException) -> str:
     return text.splitlines()[0]
 
 
+class GgufVocabulary:
+    """A GGUF's tokenizer alone (llama.cpp's `vocab_only`): counts tokens without the
+    weights, in a fifth of a second, so a cache hit can count what it saved without loading
+    the model, and a process that runs the model elsewhere can still count here."""
+
+    def __init__(self, spec: ModelSpec) -> None:
+        self.spec = spec
+        self._vocab: Any = None
+        self._lock = threading.Lock()
+
+    def load(self) -> None:
+        """Read the vocabulary now (idempotent)."""
+        with self._lock:
+            if self._vocab is None:
+                self._vocab = self._open()
+
+    def count_tokens(self, text: str) -> int:
+        self.load()
+        return _count(self._vocab, text)
+
+    def close(self) -> None:
+        with self._lock:
+            if self._vocab is not None:
+                self._vocab.close()
+            self._vocab = None
+
+    def _open(self) -> Any:
+        try:
+            path = self.spec.gguf_path()
+            _route_native_logs()
+            import llama_cpp
+
+            return llama_cpp.Llama(model_path=str(path), vocab_only=True, verbose=False)
+        except ConfigError as exc:
+            raise BackendError(str(exc)) from None
+        except ImportError as exc:
+            raise BackendError(
+                f"llama-cpp-python is not installed ({_first_line(exc)}) "
+                "(fix: pip install llama-cpp-python)"
+            ) from None
+        except (ValueError, RuntimeError, OSError) as exc:
+            raise BackendError(
+                f"model {self.spec.id}: cannot read the vocabulary of {self.spec.source}: "
+                f"{_first_line(exc)} (fix: reinstall or re-download the GGUF file)"
+            ) from None
+
+
 class LlamaCppBackend:
     """A `Backend` over one GGUF file, loaded once and shared by every request."""
 
-    def __init__(self, spec: ModelSpec, threads: int = 2, *, n_batch: int = 256) -> None:
+    def __init__(
+        self, spec: ModelSpec, threads: int = 2, *, n_batch: int = 256, cpuinfo: Path = CPUINFO
+    ) -> None:
         self.spec = spec
         self.model_id = spec.id
         self.threads = max(1, threads)
@@ -90,9 +154,11 @@ class LlamaCppBackend:
         self._llm: Any = None
         # llama.cpp contexts are not thread safe: one generation at a time.
         self._lock = threading.Lock()
-        self._vocab: Any = None
-        self._vocab_lock = threading.Lock()
+        self._vocabulary = GgufVocabulary(spec)
         self.load_seconds: float | None = None
+        self._cpuinfo = cpuinfo
+        self.extra_buffers: bool | None = None
+        """Whether the loaded model may use llama.cpp's extra buffer types (None: not loaded)."""
 
     @property
     def loaded(self) -> bool:
@@ -126,8 +192,12 @@ class LlamaCppBackend:
                 f"model {self.spec.id}: unknown chat_format {self.spec.chat_format!r} "
                 "(fix: use one llama-cpp-python knows, e.g. 'chatml')"
             ) from None
+        flags = cpu_flags(self._cpuinfo)
+        extra = use_extra_buffers(self.spec.extra_buffers, flags)
+        log.info("model %s: %s", self.spec.id, why(self.spec.extra_buffers, flags))
         try:
             llm = _counting_llama()(
+                extra_buffers=extra,
                 model_path=str(path),
                 n_ctx=self.spec.context,
                 n_batch=min(self._n_batch, self.spec.context),
@@ -137,61 +207,40 @@ class LlamaCppBackend:
                 chat_format=self.spec.chat_format,
                 verbose=False,
             )
+        except ExtraBuffersHookBroken as exc:
+            raise BackendError(f"model {self.spec.id}: {exc}") from None
         except (ValueError, RuntimeError, OSError) as exc:
             raise BackendError(
                 f"model {self.spec.id}: cannot load {path}: {_first_line(exc)} "
                 "(fix: reinstall or re-download the GGUF file)"
             ) from None
         self._llm = llm
+        self.extra_buffers = extra
         self.load_seconds = time.perf_counter() - started
         return self.load_seconds
 
     def close(self) -> None:
         """Free the model's memory; the next call loads it again."""
         with self._lock:
-            for llm in (self._llm, self._vocab):
-                if llm is not None:
-                    llm.close()
-            self._llm = self._vocab = None
+            if self._llm is not None:
+                self._llm.close()
+            self._llm = None
+            self._vocabulary.close()
             self.load_seconds = None
 
     def count_tokens(self, text: str) -> int:
         """Tokens under the model's tokenizer, without loading the model or waiting for it.
 
-        Before the model is loaded only its vocabulary is read (a fifth of a second), so a
-        cache hit can count what it saved without loading the model. Once it is loaded,
-        tokenizing reads only the vocabulary, never the context a generation decodes into
-        (llama.cpp's own server tokenizes on request threads while its main loop decodes),
-        so it takes no generation lock: a hit counts its tokens while another request
-        generates.
+        Before the model is loaded only its vocabulary is read (`GgufVocabulary`). Once it
+        is loaded, tokenizing reads only the vocabulary, never the context a generation
+        decodes into (llama.cpp's own server tokenizes on request threads while its main
+        loop decodes), so it takes no generation lock: a hit counts its tokens while another
+        request generates.
         """
         llm = self._llm
         if llm is not None:
             return _count(llm, text)
-        with self._vocab_lock:
-            if self._vocab is None:
-                self._vocab = self._open_vocab()
-            return _count(self._vocab, text)
-
-    def _open_vocab(self) -> Any:
-        try:
-            path = self.spec.gguf_path()
-            _route_native_logs()
-            import llama_cpp
-
-            return llama_cpp.Llama(model_path=str(path), vocab_only=True, verbose=False)
-        except ConfigError as exc:
-            raise BackendError(str(exc)) from None
-        except ImportError as exc:
-            raise BackendError(
-                f"llama-cpp-python is not installed ({_first_line(exc)}) "
-                "(fix: pip install llama-cpp-python)"
-            ) from None
-        except (ValueError, RuntimeError, OSError) as exc:
-            raise BackendError(
-                f"model {self.spec.id}: cannot read the vocabulary of {self.spec.source}: "
-                f"{_first_line(exc)} (fix: reinstall or re-download the GGUF file)"
-            ) from None
+        return self._vocabulary.count_tokens(text)
 
     def complete(
         self,
@@ -273,3 +322,9 @@ class LlamaCppBackend:
     def _prompt_tokens(self, messages: Sequence[ChatMessage]) -> int:
         """Prompt size when no generation ran: the messages' own tokens."""
         return sum(_count(self._llm, m.content) for m in messages)
+
+
+def in_model_process(spec: dict[str, Any], threads: int, cpuinfo: str) -> LlamaCppBackend:
+    """What the model process runs (`stepchat.backends.isolated`): the entry, checked by
+    the parent when it read the config, arrives as JSON."""
+    return LlamaCppBackend(ModelSpec(**spec), threads, cpuinfo=Path(cpuinfo))

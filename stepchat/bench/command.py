@@ -126,11 +126,18 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         help="whole-process start-up bench instead: --help, ask on a hit, a miss, the app",
     )
     parser.add_argument(
+        "--model-speed",
+        action="store_true",
+        help="model bench instead: tokens/s and time to the first answer, the model in this "
+        "process or its own, extra buffer types on and off",
+    )
+    parser.add_argument(
         "--runs",
         type=int,
         default=5,
         metavar="N",
-        help="--startup: measured runs per case, after one discarded warm-up (default 5)",
+        help="--startup: measured runs per case, after one discarded warm-up; "
+        "--model-speed: rounds per arm (default 5)",
     )
     parser.add_argument(
         "--pairs",
@@ -341,7 +348,7 @@ def run(args: argparse.Namespace) -> int:
         from stepchat.bench.wordprob.run import run as run_word_problems
 
         return run_word_problems(args)
-    if hint is not None and not (args.scale or args.pairs or args.startup):
+    if hint is not None and not (args.scale or args.pairs or args.startup or args.model_speed):
         print(f"stepchat bench: {hint}", file=sys.stderr)
         return 2
     from stepchat.bench import workload as wl
@@ -356,6 +363,10 @@ def run(args: argparse.Namespace) -> int:
         from stepchat.bench import phrasings
 
         return phrasings.run(args)
+    if args.model_speed:
+        from stepchat.bench.model_speed import main as run_model_speed
+
+        return run_model_speed(args.model, args.threads, args.runs, args.out)
     if args.startup:
         from stepchat.bench.startup import main as run_startup
 

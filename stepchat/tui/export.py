@@ -130,14 +130,16 @@ def _turn(turn: Turn) -> list[str]:
         lines += [f"*{dropped_note(turn.dropped)}*", ""]
     if turn.answer is not None:
         lines += _answer(turn.answer)
-    elif turn.cancelled:
+    else:
         if turn.partial:
-            lines += ["## stepchat (cancelled)", "", clean(turn.partial).strip(), ""]
+            ended = "cancelled" if turn.cancelled else "cut off"
+            lines += [f"## stepchat ({ended})", "", clean(turn.partial).strip(), ""]
             if fence := fence_after(turn.partial):
                 lines += [fence, ""]
-        lines += ["*cancelled*", ""]
-    elif turn.error:
-        lines += [f"*error: {md_literal(one_line(turn.error))}*", ""]
+        if turn.cancelled:
+            lines += ["*cancelled*", ""]
+        elif turn.error:
+            lines += [f"*error: {md_literal(one_line(turn.error))}*", ""]
     return lines
 
 

@@ -38,7 +38,8 @@ class Turn:
     error: str | None = None
     cancelled: bool = False
     partial: str = ""
-    """What the model had streamed when the answer was cancelled (never cached)."""
+    """What the model had streamed when the answer was cancelled or cut off by an error
+    (never cached)."""
     dropped: int = 0
     """Earlier exchanges left out of this request because they no longer fit the context."""
 

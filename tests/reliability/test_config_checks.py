@@ -15,7 +15,7 @@ import pytest
 
 from stepchat import cli
 from stepchat.backends.scripted import ScriptedBackend
-from stepchat.config import load_config
+from stepchat.config import ModelSpec, load_config
 from stepchat.core.settings import PipelineSettings
 from stepchat.core.types import Completion
 from stepchat.embed.hashed import HashedEmbedder
@@ -40,6 +40,13 @@ BAD: list[tuple[str, str, str]] = [
     (MODEL + "max_tokens = 0", "[[models]] #1 ('m') max_tokens", "expected a number >= 1"),
     (MODEL + 'context = "big"', "[[models]] #1 ('m') context", "expected a whole number"),
     ('[[models]]\nid = "m"\nname = "M"', "[[models]] #1 ('m') source", "missing"),
+    (MODEL + 'extra_buffers = "no"', "[[models]] #1 ('m') extra_buffers",
+     'expected true or false, got "no"'),
+    (MODEL + "extra_buffers = 0", "[[models]] #1 ('m') extra_buffers",
+     "expected true or false, got 0"),
+    ('[[models]]\nid = "s"\nname = "S"\nkind = "openai"\nbase_url = "http://h:1/v1"\n'
+     'model = "x"\nextra_buffers = false', "[[models]] #1 ('s') extra_buffers",
+     'not a key of kind = "openai" (only kind = "llama" takes it)'),
     ("models = 3", "models", "expected an array, got 3"),
     ("default = 3", "default", "expected a string in quotes, got 3"),
     ("[cache]\nuri = 3", "[cache] uri", "expected a string in quotes, got 3"),
@@ -70,9 +77,14 @@ def test_good_values_are_taken(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
     config.write_text(
         'threads = 3\n[cache]\nlinear_strategy = "model-first"\nmin_similarity = 1\n'
         'uri = "s3://team/stepchat/"\n[limits]\nmax_entries = 7\nttl_days = 0\n'
+        '[[models]]\nid = "off"\nname = "Off"\nsource = "/m.gguf"\nextra_buffers = false\n'
+        '[[models]]\nid = "auto"\nname = "Auto"\nsource = "/m.gguf"\n'
     )
     monkeypatch.setenv("STEPCHAT_CONFIG", str(config))
     loaded = load_config(UserPaths(tmp_path / "c", tmp_path / "d"))
+    off, auto = loaded.model("off"), loaded.model("auto")
+    assert isinstance(off, ModelSpec) and isinstance(auto, ModelSpec)
+    assert off.extra_buffers is False and auto.extra_buffers is None  # absent: automatic
     assert loaded.threads == 3 and loaded.pipeline.linear_strategy == "model-first"
     assert loaded.pipeline.min_similarity == 1.0 and loaded.limits.max_entries == 7
     assert loaded.cache_location == "s3://team/stepchat"

@@ -198,6 +198,9 @@ class AnswerView(Vertical, can_focus=True):
         elif self.cancelled and self.partial:
             yield Static(Text("the partial answer is not cached"), classes="cancelled",
                          markup=False)
+        elif self.partial:  # cut off by a failure, such as the model process dying
+            yield Static(Text("cut off · the partial answer is not cached"),
+                         classes="cancelled", markup=False)
 
     def _step_widgets(self) -> list[Widget]:
         order = sorted(self.steps)
@@ -347,12 +350,12 @@ class AnswerView(Vertical, can_focus=True):
         await self.recompose()
 
     async def fail(self, error: str | None, cancelled: bool = False) -> None:
-        """End without an answer: keep what settled (and, if cancelled, what streamed)."""
+        """End without an answer: keep what settled and what streamed (cancelled, or cut
+        off by a failure such as the model process dying), marked as not cached."""
         await self._end_stream()
         self.error = error
         self.cancelled = cancelled
-        if cancelled:
-            self.partial = self._stream
+        self.partial = self._stream
         self._stream = ""
         # The line below the steps says what happened; the route line need not repeat it.
         self.status_text = "" if self.path else "not answered"

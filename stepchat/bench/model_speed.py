@@ -1,0 +1,181 @@
+"""`stepchat bench --model-speed`: what the model costs where it runs, and how it is loaded.
+
+Four arms over the same GGUF: the model in the calling process (`LlamaCppBackend`) or in a
+process of its own (`IsolatedBackend`, what stepchat runs), each with llama.cpp's extra
+buffer types on and off. In each of `runs` rounds every arm in turn is built from nothing,
+loaded, timed to its first answer (first token, whole reply) and on one long reply, then
+closed; the arms alternate within a round so a busy machine slows them alike, and the
+table gives medians over the rounds. Tokens per second is the model's sampled tokens over
+the wall time the caller waited for the whole reply, streaming included. llama.cpp is
+imported before the clock starts, so the in-process arms' first answer leaves out its
+import (about 0.2 s) while the own-process arms pay their child's interpreter and imports:
+whole commands from the shell are `bench --startup`'s to time.
+The load average is recorded beside the figures, which are only comparable within one run
+on a shared machine.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from stepchat.config import ModelSpec
+from stepchat.core.ports import Backend
+from stepchat.core.types import ChatMessage
+
+PROMPT = "Write a short story about a lighthouse keeper who finds a message in a bottle."
+FIRST_PROMPT = "What is the capital of France?"
+MAX_TOKENS = 128
+
+
+@dataclass
+class ArmResult:
+    name: str
+    load_s: list[float] = field(default_factory=list)
+    """`load()`: for the own-process arms, starting the child and loading there."""
+    first_token_s: list[float] = field(default_factory=list)
+    """From building the backend (nothing loaded) to the first streamed token."""
+    first_answer_s: list[float] = field(default_factory=list)
+    """From building the backend to the whole first reply."""
+    rates: list[float] = field(default_factory=list)
+    """Tokens per second of each timed generation."""
+
+    def as_json(self) -> dict[str, Any]:
+        return {"name": self.name, "load_s": self.load_s, "first_token_s": self.first_token_s,
+                "first_answer_s": self.first_answer_s, "tokens_per_s": self.rates}
+
+
+def arms(spec: ModelSpec, threads: int) -> list[tuple[str, Callable[[], Backend]]]:
+    """(name, build) for each place × extra-buffer setting."""
+    from stepchat.backends.isolated import IsolatedBackend
+    from stepchat.backends.llama_cpp import LlamaCppBackend
+
+    built: list[tuple[str, Callable[[], Backend]]] = []
+    for extra in (True, False):
+        variant = replace(spec, extra_buffers=extra)
+        label = "on" if extra else "off"
+        built.append((f"in process, extra buffers {label}",
+                      functools.partial(LlamaCppBackend, variant, threads)))
+        built.append((f"own process, extra buffers {label}",
+                      functools.partial(IsolatedBackend.for_gguf, variant, threads)))
+    return built
+
+
+def _generate(backend: Backend, prompt: str) -> tuple[float, float, int]:
+    """(seconds to the first token, seconds to the end, tokens sampled)."""
+    started = time.perf_counter()
+    first: list[float] = []
+
+    def on_token(_: str) -> None:
+        if not first:
+            first.append(time.perf_counter() - started)
+
+    done = backend.complete([ChatMessage("user", prompt)], max_tokens=MAX_TOKENS,
+                            on_token=on_token)
+    total = time.perf_counter() - started
+    return (first[0] if first else total), total, done.completion_tokens
+
+
+def measure(
+    spec: ModelSpec, threads: int, runs: int, say: Callable[[str], None] = lambda _: None
+) -> list[ArmResult]:
+    """`runs` rounds; in each, every arm in turn is built, loaded, asked a first question
+    and timed on one long reply, then closed."""
+    import llama_cpp  # noqa: F401  (see the module docstring)
+
+    built = arms(spec, threads)
+    results = [ArmResult(name) for name, _ in built]
+    for round_no in range(runs):
+        for (_, build), result in zip(built, results, strict=True):
+            started = time.perf_counter()
+            backend = build()
+            result.load_s.append(backend.load())
+            first_token, whole, _ = _generate(backend, FIRST_PROMPT)
+            setup = time.perf_counter() - started - whole
+            result.first_token_s.append(setup + first_token)
+            result.first_answer_s.append(setup + whole)
+            _, total, tokens = _generate(backend, PROMPT)
+            result.rates.append(tokens / total if total > 0 else 0.0)
+            close = getattr(backend, "close", None)
+            if callable(close):
+                close()
+        say(f"round {round_no + 1}/{runs} done")
+    return results
+
+
+def table(results: Sequence[ArmResult]) -> str:
+    """Medians over the rounds; tokens/s with its spread."""
+    lines = [
+        "| arm | load s | first token s | first answer s | tokens/s median | min–max |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    for r in results:
+        mid = statistics.median
+        lines.append(
+            f"| {r.name} | {mid(r.load_s):.2f} | {mid(r.first_token_s):.2f} | "
+            f"{mid(r.first_answer_s):.2f} | {mid(r.rates):.1f} | "
+            f"{min(r.rates):.1f}–{max(r.rates):.1f} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+PAIRS = (
+    ("own process ÷ in process, extra buffers on", 1, 0),
+    ("own process ÷ in process, extra buffers off", 3, 2),
+    ("extra buffers off ÷ on, in process", 2, 0),
+    ("extra buffers off ÷ on, own process", 3, 1),
+)
+"""(label, arm, baseline) by position in `arms`: compared within each round."""
+
+
+def paired_table(results: Sequence[ArmResult]) -> str:
+    """Each comparison made within a round, where both arms met the same machine, then the
+    median over rounds: steadier than comparing medians when the load moves."""
+    lines = [
+        "| comparison (within each round, median) | tokens/s ratio | first answer Δ s |",
+        "|---|---:|---:|",
+    ]
+    for label, arm, base in PAIRS:
+        a, b = results[arm], results[base]
+        ratios = [x / y for x, y in zip(a.rates, b.rates, strict=True) if y > 0]
+        deltas = [x - y for x, y in zip(a.first_answer_s, b.first_answer_s, strict=True)]
+        lines.append(f"| {label} | {statistics.median(ratios):.3f} | "
+                     f"{statistics.median(deltas):+.2f} |")
+    return "\n".join(lines) + "\n"
+
+
+def main(model_id: str | None, threads: int | None, runs: int, out: Path) -> int:
+    """The `bench --model-speed` handler: measure, print the table, write model-speed.*."""
+    from stepchat.config import load_config
+
+    config = load_config()
+    spec = config.model(model_id)
+    if not isinstance(spec, ModelSpec):
+        print(f"stepchat bench: --model-speed needs a local GGUF model, not {spec.id}",
+              file=sys.stderr)
+        return 2
+    threads = threads or config.threads
+    before = os.getloadavg()[0]
+    results = measure(spec, threads, max(1, runs),
+                      lambda line: print(f"model-speed: {line}", file=sys.stderr, flush=True))
+    after = os.getloadavg()[0]
+    load = (f"{spec.id}, {threads} threads, {runs} rounds of {MAX_TOKENS} tokens; load average "
+            f"{before:.1f} before, {after:.1f} after, {os.cpu_count()} CPUs")
+    text = table(results) + "\n" + paired_table(results)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "model-speed.json").write_text(
+        json.dumps({"load": load, "arms": [r.as_json() for r in results]}, indent=2) + "\n",
+        encoding="utf-8",
+    )
+    (out / "model-speed.md").write_text(f"# stepchat bench --model-speed\n\n{text}\n{load}\n",
+                                        encoding="utf-8")
+    print(text + "\n" + load)
+    return 0
