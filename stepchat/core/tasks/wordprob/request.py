@@ -20,11 +20,11 @@ from fractions import Fraction
 from stepchat.core.tasks.wordprob.atoms import Atom, atoms, decimal_mark
 from stepchat.core.tasks.wordprob.numwords import common_reading, stated_values
 from stepchat.core.tasks.wordprob.recompute import Slot
+from stepchat.core.textgate.normalize import reduce_text
 
 MIN_NUMBERS = 1
 MIN_WORDS = 10
-MAX_CHARS = 4000
-QUESTION_MARKS = ("?", "？", "؟", ";")
+MAX_TOKENS = 800
 NOUN_CAPITALS = 0.2
 """Share of capitalised words in mid-sentence above which capitals do not mark names."""
 _SENTENCE_END = frozenset(".!?:;\n…。？！")
@@ -35,14 +35,20 @@ def read_atoms(prompt: str, mark: str | None = None) -> list[Atom]:
 
 
 def is_word_problem(prompt: str) -> bool:
-    """Numbers the prompt states, prose around them, and a question to answer."""
-    if len(prompt) > MAX_CHARS or "```" in prompt:
+    """Numbers the prompt states and prose around them.
+
+    Read from the text gate's reduction of the prompt, so that two prompts the gate takes
+    for the same request (a "please", a question mark, a contraction apart) are claimed
+    alike: an answer without arithmetic is open text, reused as the text kind would, and a
+    near repeat must reach it under the same kind."""
+    if "```" in prompt:
         return False
-    found = read_atoms(prompt)
-    numbers = sum(1 for a in found if a.kind == "num")
-    words = sum(1 for a in found if a.kind == "word")
-    asks = any(a.kind == "mark" and a.text in QUESTION_MARKS[:3] for a in found)
-    return numbers >= MIN_NUMBERS and words >= MIN_WORDS and asks
+    tokens = reduce_text(prompt).tokens
+    if len(tokens) > MAX_TOKENS:
+        return False
+    numbers = sum(1 for t in tokens if any(c.isdigit() for c in t.text))
+    words = sum(1 for t in tokens if t.kind == "word" and t.text.isalpha())
+    return numbers >= MIN_NUMBERS and words >= MIN_WORDS
 
 
 def signature(prompt: str) -> str:

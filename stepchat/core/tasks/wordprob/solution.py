@@ -99,6 +99,17 @@ def statements(atoms: Sequence[Atom]) -> Reading:
     return Reading(found, unreadable, loose)
 
 
+def relates_numbers(atoms: Sequence[Atom]) -> bool:
+    """Whether the text writes a computation or a relation: a link (`=`, `<`, `≥`…) with a
+    number before and after it in one run, read or not. `x = 10` or `a == b` do not."""
+    for run in _runs(atoms):
+        kinds = [atoms[i].kind for i in run]
+        for k, kind in enumerate(kinds):
+            if kind in ("eq", "rel") and "num" in kinds[:k] and "num" in kinds[k + 1:]:
+                return True
+    return False
+
+
 def _runs(atoms: Sequence[Atom]) -> list[list[int]]:
     """Maximal runs of numbers, operators, brackets and links, unit words dropped."""
     runs: list[list[int]] = []
