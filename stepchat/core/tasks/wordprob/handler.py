@@ -9,6 +9,10 @@ cached one with only slot values changed is answered from the cached solution wi
 computation redone: those steps are `recomputed`, never `reused` (the reasoning is the
 cached answer's, the arithmetic is new) and the answer is never called verified.
 
+A solution that one instance cannot recompute (a number that fits two roles) goes to the
+model, and the new entry keeps the earlier instance beside its own (`evidence`): the next
+variant is recomputed with roles that hold in every instance.
+
 A prompt is claimed before its answer is known, so some claimed prompts are open questions
 that happen to state a number ("What happened in 1969 when Apollo 11 landed?"). An answer
 that writes no arithmetic at all is open text: it is stored and reused exactly as the text
@@ -25,7 +29,14 @@ from stepchat.core.settings import PipelineSettings
 from stepchat.core.tasks.base import Generation, ModelRequest, Routed, Task
 from stepchat.core.tasks.text_task import TextConstraints, TextHandler
 from stepchat.core.tasks.wordprob.atoms import atoms, decimal_mark
-from stepchat.core.tasks.wordprob.recompute import Declined, Outcome, Slot, recompute
+from stepchat.core.tasks.wordprob.evidence import (
+    Instance,
+    Witness,
+    kept_instances,
+    varying_positions,
+    witnesses,
+)
+from stepchat.core.tasks.wordprob.recompute import Declined, Outcome, recompute
 from stepchat.core.tasks.wordprob.request import (
     Alignment,
     NotSame,
@@ -33,13 +44,7 @@ from stepchat.core.tasks.wordprob.request import (
     is_word_problem,
     signature,
 )
-from stepchat.core.tasks.wordprob.solution import (
-    Unreadable,
-    evaluate,
-    holds,
-    relates_numbers,
-    statements,
-)
+from stepchat.core.tasks.wordprob.solution import answer_holds, relates_numbers
 from stepchat.core.types import AnswerStep, ChatMessage, Step, StepStatus, TaskKind
 
 _HINT = (
@@ -58,16 +63,29 @@ class WordProblemConstraints:
     request: str
     open: bool = False
     """The cached answer writes no arithmetic: it is open text, reused only as such."""
+    earlier: tuple[Instance, ...] = ()
+    """Earlier solved instances of the same problem whose solutions are this one's with
+    other numbers (newest first): the evidence that decides the roles of its numbers."""
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"request": self.request}
         if self.open:
             data["open"] = True
+        if self.earlier:
+            data["earlier"] = [instance.to_json() for instance in self.earlier]
         return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> WordProblemConstraints:
-        return cls(str(data.get("request", "")), open=data.get("open") is True)
+        stored = data.get("earlier")
+        found = [Instance.from_json(item) for item in stored] if isinstance(stored, list) else []
+        return cls(str(data.get("request", "")), open=data.get("open") is True,
+                   earlier=tuple(i for i in found if i is not None))
+
+    @property
+    def varying(self) -> frozenset[int]:
+        """Where the earlier instances have other words than this request."""
+        return varying_positions(self.request, self.earlier)
 
 
 WordProblemTask = Task[WordProblemConstraints]
@@ -120,7 +138,7 @@ class WordProblemHandler:
         if cached.open or as_text is None:
             return as_text
         try:
-            align(cached.request, task.prompt)
+            align(cached.request, task.prompt, varying=cached.varying)
         except NotSame as exc:
             return str(exc)
         return None
@@ -134,7 +152,7 @@ class WordProblemHandler:
         if cached.open:
             return 0 if self._text_reason(task, cached) is None else 1_000_000
         try:
-            return align(cached.request, task.prompt).changes
+            return align(cached.request, task.prompt, varying=cached.varying).changes
         except NotSame:
             return 1_000_000
 
@@ -155,8 +173,8 @@ class WordProblemHandler:
     ) -> Outcome:
         """The cached steps recomputed for `task`, or Declined / NotSame with the reason."""
         texts = [s.text for s in steps]
-        alignment = align(cached.request, task.prompt, *texts)
-        return _recompute(texts, alignment)
+        alignment = align(cached.request, task.prompt, *texts, varying=cached.varying)
+        return _recompute(texts, alignment, witnesses(cached.request, texts, cached.earlier))
 
     def verify(
         self, task: WordProblemTask, steps: Sequence[Step],
@@ -202,10 +220,17 @@ class WordProblemHandler:
         self, task: WordProblemTask, steps: Sequence[Step],
         routed: Routed[WordProblemConstraints] | None,
     ) -> WordProblemConstraints:
-        """An answer without arithmetic is kept as open text."""
+        """An answer without arithmetic is kept as open text. A computed one keeps the
+        instances of the same problem solved before it (the entry this request was routed
+        to and that entry's own) that witness its solution."""
         if not writes_arithmetic(self.stitch(steps)):
             return WordProblemConstraints(task.prompt, open=True)
-        return task.constraints
+        if routed is None or routed.constraints.open:
+            return task.constraints
+        before = Instance(routed.constraints.request, tuple(s.text for s in routed.steps))
+        kept = kept_instances(task.prompt, [s.text for s in steps],
+                              [before, *routed.constraints.earlier])
+        return WordProblemConstraints(task.prompt, earlier=kept)
 
     def annotate(self, task: WordProblemTask, steps: Sequence[AnswerStep]) -> list[AnswerStep]:
         """Steps rewritten from a cached solution are recomputed, whatever wrote them."""
@@ -260,15 +285,14 @@ class WordProblemHandler:
         return self.generate(task, gen)
 
 
-def _recompute(texts: list[str], alignment: Alignment) -> Outcome:
+def _recompute(
+    texts: list[str], alignment: Alignment, earlier: Sequence[Witness] = ()
+) -> Outcome:
     return recompute(
         texts, alignment.slots, alignment.mark, renames=alignment.renames,
-        currency=alignment.currency, names=alignment.names,
+        currency=alignment.currency, names=alignment.names, words=alignment.words,
+        renamed_at=alignment.renamed_at, word_at=alignment.word_at, witnesses=earlier,
     )
-
-
-def identity_slots(prompt: str, mark: str) -> list[Slot]:
-    return [Slot(a, a) for a in atoms(prompt, mark) if a.kind == "num"]
 
 
 def writes_arithmetic(text: str) -> bool:
@@ -277,30 +301,6 @@ def writes_arithmetic(text: str) -> bool:
     return relates_numbers(atoms(text, decimal_mark(text) or "."))
 
 
-def answer_holds(text: str) -> bool:
-    """Every computation written holds exactly and a number ends the answer."""
-    mark = decimal_mark(text) or "."
-    found = atoms(text, mark)
-    if not any(a.kind == "num" for a in found):
-        return False
-    reading = statements(found)
-    if not reading.checkable:
-        return False
-    return all(_statement_holds(statement, found) for statement in reading.statements)
-
-
-def _statement_holds(statement: Any, found: Sequence[Any]) -> bool:
-    for scaled in (False, True):
-        values = {
-            a: (found[a].value / 100 if scaled and found[a].percent else found[a].value)
-            for part in statement.parts for a in part.numbers
-        }
-        try:
-            sides = [evaluate(part.expr, values) for part in statement.parts]
-        except (ZeroDivisionError, Unreadable):
-            return False
-        if all(holds(x, link, y) for x, link, y in zip(
-            sides, statement.links, sides[1:], strict=False
-        )):
-            return True
-    return False
+__all__ = [
+    "WordProblemConstraints", "WordProblemHandler", "answer_holds", "writes_arithmetic",
+]
