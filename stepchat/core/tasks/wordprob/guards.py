@@ -136,6 +136,11 @@ def check_slot_uses(p: RolePass, changed: set[int]) -> None:
     for k in changed:
         slot = p.slots[k]
         if k not in mentioned:
+            if any(("slot", k) in sources for sources in p.candidates.values()):
+                # The solution could use it and the instances read it unused: they may
+                # have dropped a stated value the cached reasoning uses.
+                raise Declined(f"{slot.old.text} could be used by the cached solution and "
+                               "the earlier instances do not use it")
             if any(w.slots[slot.key] != slot.old.value for w in p.witnesses):
                 continue  # an instance changed it and the solution still held unchanged
             raise Declined(f"{slot.old.text} is not used by the cached solution")
@@ -199,15 +204,24 @@ def _check_repeats(p: RolePass, part: Part) -> None:
 
 
 def check_renamed(
-    p: RolePass, names: Sequence[str], words: Sequence[str], word_at: Sequence[int]
+    p: RolePass, names: Sequence[str], words: Sequence[str], word_at: Sequence[int],
+    word_places: Sequence[tuple[int, str, str]] = (),
 ) -> None:
-    """Renamed words: a word that is not a name changes only where an instance changed it
+    """Renamed words: a word that is not a name changes only to words one earlier instance
+    was solved with, all of them at once (that instance shows what the solution does with
+    exactly those words: "third" to "thirds" keeps a 3, "third" to "quarter" would not),
     and never as the unit of a computation (feet to yards changes a constant); no renamed
     word may change a constant the instances do not show constant."""
     for pos in word_at:
         if all(pos not in w.words for w in p.witnesses):
             raise Declined(f"{words[0]!r} changed and no earlier instance shows that "
                             "word changing")
+    if words and not any(
+        all(w.words.get(pos, old) == new for pos, old, new in word_places)
+        for w in p.witnesses
+    ):
+        raise Declined(f"{words[0]!r} changed and no earlier instance was solved with "
+                       "these words")
     units = unit_words(p.sol.atoms, p.statements)
     for word in words:
         if word in units:

@@ -291,7 +291,8 @@ def _recompute(
     return recompute(
         texts, alignment.slots, alignment.mark, renames=alignment.renames,
         currency=alignment.currency, names=alignment.names, words=alignment.words,
-        renamed_at=alignment.renamed_at, word_at=alignment.word_at, witnesses=earlier,
+        renamed_at=alignment.renamed_at, word_at=alignment.word_at,
+        word_places=alignment.word_places, witnesses=earlier,
     )
 
 

@@ -106,12 +106,14 @@ def recompute(
     words: Sequence[str] = (),
     renamed_at: Sequence[int] = (),
     word_at: Sequence[int] = (),
+    word_places: Sequence[tuple[int, str, str]] = (),
     witnesses: Sequence[Witness] = (),
 ) -> Outcome:
     """The steps rewritten for the new slot values, or `Declined` with the reason.
 
     `names` and `words` are renamed words (not number words) at request positions
-    `renamed_at` (`word_at` for `words`, renamed where earlier instances varied);
+    `renamed_at` (`word_at` for `words`, renamed where earlier instances varied, and
+    `word_places` every such place with its cached and new word);
     `witnesses` are earlier instances of the problem read in its places.
     A constant can depend on a renamed word (Monday to Friday is 5 days; 12 inches in a
     foot, 3 in a yard), so a solution with a constant is renamed only where the instances
@@ -122,7 +124,7 @@ def recompute(
     pass_.run()
     pass_.check()
     if names or words:
-        guards.check_renamed(pass_, names, words, word_at)
+        guards.check_renamed(pass_, names, words, word_at, word_places)
     return pass_.outcome(renames or {}, currency or {})
 
 

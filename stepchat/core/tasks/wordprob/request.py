@@ -87,6 +87,12 @@ class Alignment:
     """Where names and words were renamed: atom positions in the cached request."""
     word_at: tuple[int, ...] = ()
     """Where `words` were renamed."""
+    word_places: tuple[tuple[int, str, str], ...] = ()
+    """Every place where earlier instances varied a word that is not a name, with the
+    cached word and the new one (renamed or not): one earlier instance must have exactly
+    the new words there, since a word that is not a name can change a constant or the
+    meaning ("one third" to "one quarter"), and only an instance solved with those words
+    shows what the solution does with them."""
 
     @property
     def changes(self) -> int:
@@ -118,6 +124,12 @@ def align(
     word_at: list[int] = []
     currency: dict[str, str] = {}
     evidence = [atoms(text, mark) for text in extra] if extra else None
+    marks_names = max(_capital_share(old_atoms), _capital_share(new_atoms)) <= NOUN_CAPITALS
+    word_places = [
+        (i, a.text, b.text) for i in sorted(varying) if i < len(old_atoms)
+        and (a := old_atoms[i]).kind == (b := new_atoms[i]).kind == "word"
+        and not (marks_names and a.is_title and b.is_title)
+    ]
     for index, (a, b) in enumerate(zip(old_atoms, new_atoms, strict=True)):
         if a.kind == "num" and b.kind == "num":
             if a.form() != b.form():
@@ -152,7 +164,8 @@ def align(
     _check_renames({a: renames[a] for a in names | words}, old_atoms, new_atoms)
     _check_names({a: renames[a] for a in names}, old_atoms, new_atoms, evidence)
     return Alignment(mark, tuple(slots), renames, currency, tuple(sorted(names)),
-                     tuple(sorted(words)), tuple(renamed_at), tuple(word_at))
+                     tuple(sorted(words)), tuple(renamed_at), tuple(word_at),
+                     tuple(word_places))
 
 
 def _as_number(word: Atom, value: int) -> Atom:
