@@ -2,7 +2,9 @@
 
 On a fresh cache: Ana then Bruno (a change of every stated value) and the Heat request twice
 (the miss, then its reuse). Whatever the model writes, the served members must be the stated
-ones, each marked `stated`, and the answers verified.
+ones, each marked `stated`, and the answers verified. Then issue 21's hostile requests, each
+asked twice: what the prompt does not state completely and uniquely is written by the real
+model, marked unchecked, and neither verified nor cached.
 """
 
 from __future__ import annotations
@@ -56,3 +58,26 @@ def test_heat_twice(cache: StepCache) -> None:
     again = cache.answer(HEAT)
     assert again.path == CachePath.REUSE_ONLY
     assert json.loads(again.text) == expected and marks(again.to_record()) == {"stated"}
+
+
+HOSTILE = [
+    ("Return a JSON object with keys name and age for Bruno, whose daughter is 12.",
+     {"name": "Bruno"}, "age"),
+    ("Return a JSON object with keys name and city for Bruno, from neither Lisbon nor Porto.",
+     {"name": "Bruno"}, "city"),
+    ("Return a JSON object with keys product and price for a lamp, price 1.000 EUR.",
+     {}, "price"),
+]
+
+
+@pytest.mark.parametrize(("prompt", "kept", "declined"), HOSTILE)
+def test_a_value_the_prompt_does_not_state_whole_is_never_vouched_for(
+    cache: StepCache, prompt: str, kept: dict, declined: str
+) -> None:
+    for _ in range(2):
+        record = cache.answer(prompt).to_record()
+        checks = {s["key"]: s["check"] for s in record["steps"]}
+        assert checks[declined] in ("unchecked", "typed"), record
+        assert record["verified"] is False and record["path"] != "reuse-only", record
+        for key in kept:
+            assert checks[key] != "stated" or json.loads(record["answer"])[key] == kept[key]

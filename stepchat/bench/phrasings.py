@@ -7,6 +7,9 @@ prompt that only mentions JSON. Two things are measured:
 
 - the reader: is it a JSON request, are the keys and types read, and how many stated values
   are found (recall) and how many found values are right (precision);
+- the reader again, on every request with a distractor put in it (a relative's age, a
+  denied place, a number in another format, ...; see `json_distractors`): precision, which
+  must be 1.000, and recall per class of distractor;
 - the served answers, on the real model and a real cache: every request on a fresh cache,
   then its variant on the same cache. A member is judged against the hand-written value;
   what the engine *claims* about it (stated / open / typed / unchecked) is judged too.
@@ -145,6 +148,13 @@ def score_reader(cases: list[Phrasing]) -> ReaderTally:
     return tally
 
 
+def distractor_table(cases: list[Phrasing]) -> str:
+    """Precision and recall per class of distractor put in these requests (Markdown)."""
+    from stepchat.bench.json_distractors import distract, score, table
+
+    return table(score(list(distract(cases))))
+
+
 # ---------------------------------------------------------------------- served answers
 
 
@@ -238,8 +248,10 @@ def _pct(part: int, whole: int) -> str:
     return f"{100 * part / whole:.1f}%" if whole else "–"
 
 
-def tables(name: str, reader: ReaderTally, served: ServedTally | None) -> str:
-    """The reader's table and, when run, the served answers' table (Markdown)."""
+def tables(name: str, reader: ReaderTally, served: ServedTally | None,
+           distracted: str | None = None) -> str:
+    """The reader's table, the distractors' table and, when run, the served answers' table
+    (Markdown)."""
     lines = [
         "| set | prompts | JSON request recognised | keys read | types read "
         "| stated values | recall | precision |",
@@ -250,6 +262,9 @@ def tables(name: str, reader: ReaderTally, served: ServedTally | None) -> str:
         f"| {reader.recall:.3f} ({reader.found_right}/{reader.stated}) "
         f"| {reader.precision:.3f} ({reader.found_right}/{reader.found}) |",
     ]
+    if distracted is not None:
+        lines += ["", f"The same requests of {name}, each with a distractor put in it:", "",
+                  distracted.rstrip("\n")]
     if served is not None:
         claimed = served.wrong_claimed + served.false_stated
         lines += [
@@ -282,6 +297,7 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None) -> int:
     if args.quick:
         cases = cases[:24]
     reader = score_reader(cases)
+    distracted = distractor_table(cases)
     quiet_environment()
     config = load_config()
     print("stepchat bench: loading the model and the embedder", file=sys.stderr)
@@ -302,7 +318,7 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None) -> int:
 
         total = sum(len(c.requests()) for c in cases if c.is_json)
         served = serve_all(cases, new_cache, on_record=keep, progress=ProgressBar(total))
-    table = tables(args.json_phrasings.name, reader, served)
+    table = tables(args.json_phrasings.name, reader, served, distracted)
     (args.out / "phrasings.md").write_text("# stepchat bench --json-phrasings\n\n" + table)
     (stdout or sys.stdout).write(table)
     print(f"stepchat bench: wrote {args.out}/phrasings.md and phrasings.jsonl", file=sys.stderr)

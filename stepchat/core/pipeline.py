@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from stepchat.core.conversation import FOLLOW_UP_NOTE
 from stepchat.core.cutoff import (
     cut_off_note,
     cut_off_reason,
@@ -28,7 +29,9 @@ from stepchat.core.events import (
     ignore_events,
 )
 from stepchat.core.ports import (
+    ANSWERS_ALONE,
     Backend,
+    BackendError,
     CancelToken,
     Clock,
     Embedder,
@@ -45,6 +48,7 @@ from stepchat.core.tasks.base import (
     Routed,
     Task,
     TaskHandler,
+    answers_alone,
 )
 from stepchat.core.tasks.registry import BUILT_IN, TaskKinds
 from stepchat.core.types import (
@@ -169,7 +173,7 @@ class StepCache:
         text, notes = clean_prompt(prompt)
         handler, task = self.detect(text)
         if history and not handler.self_contained and (reuse or store):
-            notes.append("a follow-up in a conversation: open text is not cached")
+            notes.append(FOLLOW_UP_NOTE)
             reuse = store = False
         gen = Generation(
             self.backend, self.settings, on_event, cancel, clock=self.clock,
@@ -177,6 +181,25 @@ class StepCache:
         )
         timings = Timings()
         _stop_if_cancelled(cancel)
+        alone = ANSWERS_ALONE.set(answers_alone(handler, task))
+        try:
+            return self._serve(handler, task, gen, timings, notes, total, reuse, store)
+        finally:
+            ANSWERS_ALONE.reset(alone)
+
+    def _serve(
+        self,
+        handler: TaskHandler[Any],
+        task: Task[Any],
+        gen: Generation,
+        timings: Timings,
+        notes: list[str],
+        total: _Stopwatch,
+        reuse: bool,
+        store: bool,
+    ) -> Answer:
+        """Route, answer, keep: the request after detection."""
+        on_event, cancel = gen.on_event, gen.cancel
         route = self._route(handler, task, timings, on_event) if reuse else _Route()
         _stop_if_cancelled(cancel)
         on_event(RouteEvent(route.announced, route.skip_reason, task.kind))
@@ -399,9 +422,10 @@ class StepCache:
             finished = answer.finish_reason != "length"
             if finished and answer.verified is not False and _adds_information(route.reusing, gen):
                 answer.stored_entry = self._store(handler, task, answer, route, timings, on_event)
-        except StoreError as exc:
+        except (StoreError, BackendError) as exc:
             # The answer is computed and correct; a cache that cannot take it (a full disk,
-            # a read-only folder) must not throw it away. The caller shows the note.
+            # a read-only folder, a model whose tokenizer to count it with is missing) must
+            # not throw it away. The caller shows the note.
             answer.notes.append(f"the answer was not cached: {exc}")
 
 

@@ -60,8 +60,11 @@ def test_no_stated_value_is_placed_wrong(main_set: ReaderTally, heldout: ReaderT
 
 
 def test_stated_value_recall(main_set: ReaderTally, heldout: ReaderTally) -> None:
-    assert main_set.recall >= 0.97
-    assert heldout.recall >= 0.88
+    """Values are stated only where every word of the prompt is accounted for, so prompts
+    built to fool the reader ("not Ana", "out of 5", "Ana is 31; Bruno is 40") decline
+    their keys: recall is lower than when the reader placed whatever it could not refute."""
+    assert main_set.recall >= 0.955
+    assert heldout.recall >= 0.78
 
 
 def test_the_bench_generators_requests_are_read_exactly() -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from stepchat.core.tasks.json_types import fits, same_value, type_of_value
@@ -34,6 +35,12 @@ class Candidate:
     strength: int
     key: str | None = None
     tiers: tuple[frozenset[str], ...] = ()
+    cover: tuple[int, int] | None = None
+    """The whole construction the value was read from (`aged 40`); the value alone if None."""
+
+    @property
+    def construction(self) -> tuple[int, int]:
+        return self.cover or self.span
 
 
 def tiers(*groups: str) -> tuple[frozenset[str], ...]:
@@ -49,6 +56,8 @@ _CLASSES: tuple[tuple[str, str], ...] = (
     ("CITY", r"city|town|home_?city|home_?town|city_name"),
     ("LOCATION", r"location|place|based_in|residence|region|area|venue|address"),
     ("HOMETOWN", r"home_?town"),
+    ("RESIDENCE", r"city|town|location|residence|based_in|current_city|current_location"
+                  r"|lives_in|city_name"),
     ("HQ", r"headquarters|hq"),
     ("ORIGIN", r"origin"),
     ("COUNTRY", r"country|nation|country_name|country_of_origin"),
@@ -87,10 +96,12 @@ _NOT_IDENTITY = {"RELATION", "EMAIL", "DATE", "NOUN_ATTR", "NICKNAME", "ALIAS", 
                  "PRICE", "ID", "CONTACT"}
 
 
+@lru_cache(maxsize=1024)
 def snake(key: str) -> str:
     return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", key).lower()
 
 
+@lru_cache(maxsize=1024)
 def key_classes(key: str) -> frozenset[str]:
     """The kinds of value a key takes, read from its name (`home_city` -> CITY)."""
     low = snake(key)
@@ -123,6 +134,8 @@ class Placement:
         )
         self.entities: dict[str, Any] = {}
         self.pending: set[str] = set()
+        self.used: set[int] = set()
+        """ids of the candidates whose value went to a key (each mention of a placed value)."""
 
     def _fits(self, cand: Candidate, key: str) -> bool:
         kind = type_of_value(cand.value)
@@ -142,6 +155,10 @@ class Placement:
     def _bound_fits(self, value: Any, key: str) -> bool:
         """A value the prompt states for a key by name wins over what the name suggests;
         only a type the prompt itself declares can reject it."""
+        low, high = _RANGES["AGE"]  # `age: -50`, `Sven, 500, Bergen`; a year may be 387
+        if "AGE" in self.classes[key] and isinstance(value, int | float) \
+                and not isinstance(value, bool) and not low <= value <= high:
+            return False
         if key not in self.declared:
             return True
         return fits(type_of_value(value), self.types[key])
@@ -174,9 +191,15 @@ class Placement:
             values = _distinct([self._as_declared(c, key) for c in cands])
             if len(values) == 1 and self._bound_fits(values[0], key):
                 self.entities[key] = values[0]
+                self.used.update(id(c) for c in cands)
             else:
                 self.pending.add(key)
-        free = [c for c in candidates if c.key is None and not _placed(c, self.entities)]
+        free = []
+        for cand in candidates:
+            if cand.key is None and _placed(cand, self.entities):
+                self.used.add(id(cand))
+            elif cand.key is None:
+                free.append(cand)
         open_keys = [k for k in self.keys if k not in self.entities and k not in self.pending]
         compat = {id(c): self.compatible(c, open_keys) for c in free}
         placed: set[int] = set()
@@ -200,6 +223,7 @@ class Placement:
                 self.entities[key] = cand.value
                 placed.update(id(d) for d in free if same_value(d.value, cand.value))
                 changed = True
+        self.used |= placed
         left = [k for k in self.keys if k not in self.entities]
         for cand in free:
             if id(cand) not in placed:

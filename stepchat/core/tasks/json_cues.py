@@ -5,7 +5,10 @@ never re-reads a claimed value: the key named beside a value ("city: Lisbon", "w
 email e"), values listed in key order ("name, age and city: Sven, 50, Bergen"), cue words
 ("named Carol", "aged 40", "from Lisbon", "(1995)", "tagged a and b", "$19.99", "120 stars"),
 the request's subject ("for Bruno, ..."), and last any bare name or number. Nothing is read
-from the key list itself, nor from denied or past context ("not Ana", "originally from Goa").
+from the key list itself, nor from denied or past context ("not Ana", "originally from Goa"),
+nor from a sentence about a relative ("Her daughter is 12."). Each reading records the whole
+construction it came from, so `json_account` can tell what the prompt says that no reading
+accounts for; the constructions themselves are listed in `json_constructions`.
 """
 
 from __future__ import annotations
@@ -26,15 +29,32 @@ from stepchat.core.tasks.json_assign import (
     snake,
     tiers,
 )
+from stepchat.core.tasks.json_constructions import (
+    AS_ROLE,
+    BY,
+    CHANGES,
+    COMPILED_UNITS,
+    LANGUAGE_LEAD,
+    LISTS,
+    NAMED,
+    PLACES,
+    RELATIVE,
+    SENTENCE_END,
+)
+from stepchat.core.tasks.json_places import of_kind, place_kind
 from stepchat.core.tasks.json_types import TYPE_PHRASE
 from stepchat.core.tasks.json_words import (
+    CASELESS,
     DATE,
     EMAIL,
     LANGUAGES,
     NOT_VALUES,
     NUMBER,
     PROPN,
+    TIMES,
+    UPPER,
     Value,
+    ambiguous_number,
     inside,
     list_at,
     number_at,
@@ -46,8 +66,14 @@ from stepchat.core.tasks.json_words import (
     void_spans,
 )
 
+_KEY_LEAD = re.compile(
+    r"(?:\b(?:with|whose|where)\s+)?(?:\b(?:the|a|an|her|his|my|its|their)\s+)?\Z", re.I
+)
+"""Words before a key named beside its value (`with the email e`, `whose color is teal`,
+`her email is e`): part of that construction."""
+_EMAIL_LEAD = re.compile(r"\b(?:(?:reachable|contactable)\s+)?at\s+\Z|<\Z", re.I)
 _LINK = re.compile(
-    r"(?:\s*\([^)]{0,40}\))?(?P<link>\s*(?:[:=]|->|→)|\s+(?:is|was|are|equals?|should\s+be"
+    r"(?:\s*\([^)]{0,40}\))?(?P<link>\s*(?:[:=]|->|→)|\s+(?:is|are|equals?|should\s+be"
     r"|must\s+be|set\s+to|of)(?=\s))?\s*",
     re.I,
 )
@@ -55,8 +81,12 @@ MAX_CANDIDATES = 200
 """Values read from one prompt; past this the rest stays unread and its keys unchecked."""
 
 _TYPE_WORDS = re.compile(rf"(?:an?\s+)?{TYPE_PHRASE}\b", re.I)
-_PHRASE = re.compile(r"(?:(?:a|an|the)\s+)?(?P<p>[a-z][\w'\-]*(?:[ \t][a-z][\w'\-]*){0,3}?)"
+_PHRASE = re.compile(r"(?P<article>(?:a|an|the|one|some)\s+)?"
+                     r"(?P<p>[a-z][\w'\-]*(?:[ \t][a-z][\w'\-]*){0,3}?)"
                      r"(?=\s*(?:[,;.)]|$|\s(?:and|with|for|but)\b))")
+INSTRUCTION_WORDS = {"short", "brief", "long", "detailed", "catchy", "funny", "few", "one",
+                     "two", "three", "single", "quick", "simple", "any", "random", "made-up"}
+"""Words that open a description of what to write (`a short sentence`), never a value."""
 _TITLE_NOUNS = {"film", "movie", "book", "novel", "song", "album", "show", "series", "game",
                 "play", "poem", "article", "paper", "painting", "opera", "podcast", "essay"}
 _GENERIC_NOUNS = {"person", "people", "user", "account", "thing", "item", "object", "json",
@@ -69,77 +99,26 @@ _NOT_ID_NOUNS = NOT_VALUES | {"aged", "has", "have", "had", "under", "over", "th
                               "of", "is", "was", "costs", "earns", "serves", "rated", "weighs",
                               "weighing", "priced", "page", "step", "line", "lines", "words"}
 
-_UNITS: tuple[tuple[str, str], ...] = (
-    (rf"[$€£]\s?(?P<n>{NUMBER})", "PRICE"),
-    (rf"(?P<n>{NUMBER})\s*(?:dollars|euros?|pounds|usd|eur|gbp|€)\b", "PRICE"),
-    (rf"\b(?:costs?|costing|priced\s+at|sells?\s+for|price\s+of)\s+[$€£]?(?P<n>{NUMBER})",
-     "PRICE"),
-    (rf"\brated\s+(?P<n>{NUMBER})", "RATING"),
-    (rf"(?P<n>{NUMBER})\s*/\s*(?:5|10|100)\b", "RATING"),
-    (rf"\b(?:earns?|earning|paid|makes|salary\s+of)\s+[$€£]?(?P<n>{NUMBER})", "SALARY"),
-    (rf"\bweigh(?:s|ing)?\s+(?P<n>{NUMBER})", "WEIGHT"),
-    (rf"(?P<n>{NUMBER})\s*kg\b", "WEIGHT"),
-    (rf"(?P<n>{NUMBER})\s*(?:degrees|°)", "TEMPERATURE"),
-    (rf"\bserves\s+(?P<n>{NUMBER})", "SERVINGS"),
-    (r"\baged\s+(?P<n>\d{1,3})\b", "AGE"),
-    (r"\b(?P<n>\d{1,3})(?:\s+|-)years?(?:\s+|-)old\b", "AGE"),
-    (r"\b(?P<n>\d{1,3})\s+years\s+of\s+age\b", "AGE"),
-    (r"\b(?:is|am|turned|turns|who's|she's|he's)\s+(?P<n>\d{1,3})(?=\s*(?:[,;.)]|$|and\b))",
-     "AGE"),
-    (r"\((?P<n>\d{4})\)", "YEAR"),
-    (r"\b(?:in|from|since|(?:released|published|founded|built|established)(?:\s+in)?"
-     r"|came\s+out\s+in|made\s+in|dated)\s+(?P<n>\d{4})\b", "YEAR"),
-    (r"\b(?:an?|the)\s+(?P<n>\d{4})\s+(?=[A-Z]|one\b|film\b|movie\b|model\b|version\b"
-     r"|edition\b)", "YEAR"),
-)
-_COMPILED_UNITS = tuple((re.compile(p, re.I), cls) for p, cls in _UNITS)
-
-_NAMED = (
-    (re.compile(r"\b(?:also\s+(?:known\s+as|called)|aka|a\.k\.a\.)\s+", re.I),
-     tiers("ALIAS NICKNAME")),
-    (re.compile(r"\bnicknamed\s+", re.I), tiers("NICKNAME ALIAS")),
-    (re.compile(r"\b(?:titled|entitled)\s+", re.I), tiers("TITLE", "NAME")),
-    (re.compile(r"\b(?:named|called)\s+", re.I), tiers("NAME USERNAME", "TITLE", FIRST)),
-)
-_PLACES = (
-    (re.compile(r"\bborn\s+in\s+", re.I), tiers("BIRTHPLACE", "CITY LOCATION HOMETOWN")),
-    (re.compile(r"\b(?:flights?|flying|flies|travel\w*|trip|heading|going|bound|ticket)"
-                r"\s+to\s+", re.I), tiers("DESTINATION")),
-    (re.compile(r"\b(?:moved\s+to|now\s+(?:lives\s+)?in|currently\s+in|relocated\s+to)\s+",
-                re.I), tiers("CITY LOCATION HOMETOWN COUNTRY")),
-    (re.compile(r"\b(?:based\s+in|lives\s+in|living\s+in|located\s+in|works\s+(?:from|in)"
-                r"|resides\s+in|headquartered\s+in|from|in)\s+(?:the\s+)?", re.I),
-     tiers("CITY LOCATION HOMETOWN ORIGIN COUNTRY HQ")),
-)
-_BY = (
-    (re.compile(r"\bdirected\s+by\s+", re.I), tiers("DIRECTOR")),
-    (re.compile(r"\b(?:written|authored)\s+by\s+", re.I), tiers("AUTHOR")),
-    (re.compile(r"\b(?:made|manufactured|built|produced)\s+by\s+", re.I), tiers("BRAND")),
-    (re.compile(r"\b(?:sung|performed|recorded)\s+by\s+", re.I), tiers("ARTIST")),
-    (re.compile(r"\bby\s+", re.I), tiers("AUTHOR DIRECTOR ARTIST BRAND")),
-)
-_LISTS = (
-    (re.compile(r"\btagged\s+(?:as\s+|with\s+)?", re.I), tiers("TAGS")),
-    (re.compile(r"\bskilled\s+in\s+", re.I), tiers("SKILLS")),
-    (re.compile(r"\bspeaks\s+", re.I), tiers("LANGUAGE")),
-)
+_CAPITAL = f"[{UPPER}{CASELESS}]"
+_LEFTOVER_START = re.compile(rf"(?<![\w'’\-.@])(?=[\"'“‘\d-]|{_CAPITAL})")
 _HANDLE_NOUNS = {"user", "account", "handle", "username", "login", "server", "host", "repo",
                  "repository", "package", "channel", "team", "project", "bot"}
-_THE_NOUN = re.compile(r"\b[Tt]he\s+(?P<noun>[a-z]+)\s+(?=[\"'“‘]|[A-ZÀ-Þ]|[a-z][\w\-]*[\d_\-]"
+_THE_NOUN = re.compile(r"\b(?:[Tt]he|[Oo]ur|[Mm]y)\s+(?P<noun>[a-z]+)\s+"
+                       rf"(?=[\"'“‘]|{_CAPITAL}|[a-z][\w\-]*[\d_\-]"
                        r"|[a-z]+(?=\s*[,;.)]|\s+(?:who|which|that|with)\b))")
 _NOUN_ATTR = re.compile(
-    r"(?:^|,\s*|\b(?:is|as|was|for|of|with)\s+|\bthe\s+)an?\s+(?:(?:\d+-year-old|[a-z]+-[a-z]+)\s+)?"
+    r"(?:^|,\s*|\b(?:is|as|was|for|of)\s+|\bthe\s+)(?P<article>an?)\s+(?:(?:\d+-year-old|[a-z]+-[a-z]+)\s+)?"
     r"(?P<noun>[a-z]+)(?=\s*(?:[,;.]|$|\s(?:from|in|named|called|who|that|with|based"
     r"|living)\b))"
 )
 _SUBJECT = re.compile(
     r"(?:\b[Ff]or|\b[Dd]escribing|(?<=[a-z] )of)\s+(?:(?:the|a|an|this|our|my)\s+)?"
     r"(?:(?P<head>[a-z]+)\s+)?(?:(?:\d+-year-old|\d{4}|[a-z]+(?:-[a-z]+)+)\s+)?"
-    r"(?=[\"'“‘]|[A-ZÀ-Þ]|[a-z][\w\-]*[\d_\-])"
+    rf"(?=[\"'“‘]|{_CAPITAL}|[a-z][\w\-]*[\d_\-])"
 )
 _STARTER = re.compile(r"(?:^|(?<!\b[A-Z])(?<!\bMr)(?<!\bMs)(?<!\bDr)(?<!\bSt)(?<!\bMrs)"
-                      r"(?<!\bProf)[.;!?]\s+)(?=[A-ZÀ-Þ\"'“])")
-_AFTER_COLON = re.compile(r":\s+(?=[A-ZÀ-Þ\"'“])")
+                      rf"(?<!\bProf)[.;!?]\s+)(?=[{UPPER}{CASELESS}\"'“])")
+_AFTER_COLON = re.compile(rf":\s+(?=[{UPPER}{CASELESS}\"'“])")
 _CLAUSE = re.compile(r"(?:^|(?<=[.;:!?])\s+|(?<=:))((?:[^.;:!?]|\.(?=\d))+)")
 _LEAD = re.compile(r"^\s*(?:(?:for|about|of)\s+)?(?:(?:the|a|an)\s+)?", re.I)
 _SEP = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+")
@@ -160,6 +139,8 @@ class Reader:
         self.taken = list(blocked)
         self.keylists = list(blocked)
         self.voids = void_spans(text)
+        self.explained: list[tuple[int, int]] = []
+        """Spans read as being about something else than the request (a relative)."""
         self.found: list[Candidate] = []
         self.typed = {k for k in keys if types[k] != "string"}
         self.names = {k.lower() for k in keys} | {snake(k).replace("_", " ") for k in keys}
@@ -170,15 +151,26 @@ class Reader:
         return not overlaps((start, end), self.taken)
 
     def add(self, value: Value, strength: int, *, key: str | None = None,
-            groups: tuple[frozenset[str], ...] = ()) -> bool:
+            groups: tuple[frozenset[str], ...] = (), cue: int | None = None,
+            until: int | None = None) -> bool:
+        """Record a reading. `cue`..`until` is the whole construction it was read from (`aged
+        40`, `(1995)`, `city: Lisbon`): what the prompt says there is accounted for by it."""
         span = (value.start, value.end)
+        start = value.start if cue is None else min(cue, value.start)
+        end = value.end if until is None else max(until, value.end)
+        same = next((c for c in self.found if c.span == span), None)
+        if same is not None and same.tiers == groups and same.key == key:
+            # `costs $5`: a second construction reading the same value the same way
+            old = same.construction
+            same.cover = (min(old[0], start), max(old[1], end))
+            return False
         if len(self.taken) >= MAX_CANDIDATES or not self.free(*span):
             return False
         self.taken.append(span)
         if inside(span, self.voids):
             return True
         self.found.append(Candidate(value.value, value.raw, span, value.kind, strength, key,
-                                    groups))
+                                    groups, (start, end)))
         return True
 
     def attributive(self, value: Value) -> bool:
@@ -188,11 +180,13 @@ class Reader:
     # ------------------------------------------------------------------ readers
 
     def read(self) -> list[Candidate]:
+        self.relatives()
         self.explicit()
         self.positional()
         self.listed()
         self.named()
         self.numbers()
+        self.changes()
         self.places()
         self.by()
         self.emails_and_dates()
@@ -202,6 +196,12 @@ class Reader:
         self.subjects()
         self.leftovers()
         return self.found
+
+    def relatives(self) -> None:
+        for m in RELATIVE.finditer(self.text):
+            if SENTENCE_END.match(self.text, m.end()) and self.free(*m.span()):
+                self.taken.append(m.span())
+                self.explained.append(m.span())
 
     def explicit(self) -> None:
         """`city: Lisbon`, `age is 40`, `name Quinn`, `with the email e`, `is_admin: false`."""
@@ -218,7 +218,9 @@ class Reader:
                 if _TYPE_WORDS.match(self.text, at):
                     continue
                 value = self._explicit_value(at, kind, link.group("link"))
-                if value is not None and self.add(value, BOUND, key=key):
+                lead = _KEY_LEAD.search(self.text, max(0, m.start() - 24), m.start())
+                cue = lead.start() if lead else m.start()
+                if value is not None and self.add(value, BOUND, key=key, cue=cue):
                     self.taken.append(m.span())
 
     def _explicit_value(self, at: int, kind: str, link: str | None) -> Value | None:
@@ -227,9 +229,12 @@ class Reader:
         if link and link.strip().lower() == "of":
             return number_at(self.text, at)
         value = scalar_at(self.text, at, words=True, bools=kind == "boolean" or bool(link))
-        if value is None and link and link.strip() in (":", "=", "is", "was"):
+        if value is None and link and link.strip() in (":", "=", "is"):
             m = _PHRASE.match(self.text, at)
-            if m and m.group("p").split()[0] not in NOT_VALUES:
+            # `the bio is a short sentence`: after an article the words describe what to
+            # write, they are not the value (see `json_flags.open_keys`)
+            if m and not m.group("article") and m.group("p").split()[0] not in NOT_VALUES \
+                    and m.group("p").split()[0] not in INSTRUCTION_WORDS:
                 raw = m.group("p")
                 return Value(raw, raw, m.start("p"), m.end("p"), "phrase")
         if kind == "boolean":
@@ -256,7 +261,7 @@ class Reader:
                 continue
             if all(self._fits_in_order(v, k) for v, k in zip(items, self.keys, strict=True)):
                 for value, key in zip(items, self.keys, strict=True):
-                    self.add(value, BOUND, key=key)
+                    self.add(value, BOUND, key=key, cue=m.start(1), until=m.end(1))
 
     def _bare_items(self, start: int, end: int, *, words: bool) -> list[Value] | None:
         items: list[Value] = []
@@ -284,14 +289,14 @@ class Reader:
         return kind == "string"
 
     def listed(self) -> None:
-        for pattern, groups in _LISTS:
+        for pattern, groups in LISTS:
             for m in pattern.finditer(self.text):
                 found = list_at(self.text, m.end())
                 if found is not None:
-                    self.add(found, CUED, groups=groups)
+                    self.add(found, CUED, groups=groups, cue=m.start())
 
     def named(self) -> None:
-        for pattern, groups in _NAMED:
+        for pattern, groups in NAMED:
             for m in pattern.finditer(self.text):
                 alias = "ALIAS" in groups[0]
                 found = list_at(self.text, m.end()) if alias else None
@@ -300,7 +305,7 @@ class Reader:
                 if found is None:
                     found = self._name_at(m.end())
                 if found is not None:
-                    self.add(found, CUED, groups=groups)
+                    self.add(found, CUED, groups=groups, cue=m.start())
 
     def _name_at(self, pos: int) -> Value | None:
         found = quoted_at(self.text, pos) or propn_at(self.text, pos)
@@ -312,53 +317,78 @@ class Reader:
         return None
 
     def numbers(self) -> None:
-        for pattern, cls in _COMPILED_UNITS:
+        for pattern, cls in COMPILED_UNITS:
             for m in pattern.finditer(self.text):
                 raw = m.group("n")
+                if ambiguous_number(raw):
+                    continue
                 value = Value(raw, number_value(raw), m.start("n"), m.end("n"), "number")
                 if cls == "YEAR" and not 1000 <= value.value <= 2100:
                     continue
-                self.add(value, CUED, groups=tiers(cls))
+                self.add(value, CUED, groups=tiers(cls), cue=m.start(), until=m.end())
+
+    def changes(self) -> None:
+        for pattern in CHANGES:
+            for m in pattern.finditer(self.text):
+                new = propn_at(self.text, m.start("new"))
+                if new is None or new.end != m.end("new") or self.attributive(new):
+                    continue
+                if self.add(new, CUED, groups=of_kind(new.raw, tiers("RESIDENCE COUNTRY")),
+                            cue=m.start()):
+                    self.taken.append(m.span("old"))
 
     def places(self) -> None:
         country = any("COUNTRY" in key_classes(k) for k in self.keys)
-        for pattern, groups in _PLACES:
+        for pattern, groups in PLACES:
             for m in pattern.finditer(self.text):
                 place = propn_at(self.text, m.end())
                 if place is None or place.start != m.end() or self.attributive(place):
                     continue
+                if place.raw.lower() in TIMES:  # `from Monday`, `in May`: a time
+                    continue
                 if place.raw.lower() in LANGUAGES:
-                    self.add(place, CUED, groups=tiers("LANGUAGE"))
+                    lead = LANGUAGE_LEAD.search(self.text, max(0, m.start() - 20), m.start())
+                    self.add(place, CUED, groups=tiers("LANGUAGE"),
+                             cue=lead.start() if lead else m.start())
                     continue
                 pair = re.match(rf",\s+({PROPN})(?=\s*(?:[,;.)]|$|\s(?:and|with|who)\b))",
                                 self.text[place.end :])
-                if pair and country:
+                if pair and place_kind(pair.group(1)) == "other":
+                    pair = None  # `from Lisbon, Porto`: not a place and what holds it
+                if pair and country and place_kind(pair.group(1)) == "country":  # not Georgia
                     nation = propn_at(self.text, place.end + pair.start(1))
-                    self.add(place, CUED, groups=tiers("CITY LOCATION HOMETOWN HQ"))
+                    self.add(place, CUED, groups=of_kind(place.raw, tiers(
+                        "CITY LOCATION HOMETOWN HQ")), cue=m.start())
                     if nation is not None:
-                        self.add(nation, CUED, groups=tiers("COUNTRY"))
+                        self.add(nation, CUED, groups=tiers("COUNTRY"), cue=place.end)
                     continue
-                if self.add(place, CUED, groups=groups) and pair:
+                until = place.end + pair.end(1) if pair else None
+                if self.add(place, CUED, groups=of_kind(place.raw, groups), cue=m.start(),
+                            until=until) and pair:
                     self.taken.append((place.end, place.end + pair.end(1)))
 
     def by(self) -> None:
-        for pattern, groups in _BY:
+        for pattern, groups in BY:
             for m in pattern.finditer(self.text):
                 several = list_at(self.text, m.end())
                 if several is not None and len(several.value) >= 2 and all(
                     v[:1].isupper() for v in several.value
                 ):
-                    self.add(several, CUED, groups=groups)
+                    self.add(several, CUED, groups=groups, cue=m.start())
                     continue
                 who = propn_at(self.text, m.end())
                 if who is not None and who.start == m.end() and not self.attributive(who):
-                    self.add(who, CUED, groups=groups)
+                    self.add(who, CUED, groups=groups, cue=m.start())
 
     def emails_and_dates(self) -> None:
         for pattern, groups in ((EMAIL, tiers("EMAIL", "CONTACT")), (DATE, tiers("DATE"))):
             for m in pattern.finditer(self.text):
                 raw = m.group(0)
-                self.add(Value(raw, raw, m.start(), m.end(), "text"), CUED, groups=groups)
+                lead = _EMAIL_LEAD.search(self.text, max(0, m.start() - 24), m.start())
+                closed = self.text.startswith(">", m.end()) and lead and lead.group(0) == "<"
+                self.add(Value(raw, raw, m.start(), m.end(), "text"), CUED, groups=groups,
+                         cue=lead.start() if lead else None,
+                         until=m.end() + 1 if closed else None)
 
     def count_nouns(self) -> None:
         """`120 stars`, `240 pages`, `3 keys`: the noun names what the number counts."""
@@ -369,14 +399,14 @@ class Reader:
             noun = m.group("noun")
             named = [k for k in self.keys if matches_noun(k, noun)]
             if len(named) == 1:
-                self.add(value, BOUND, key=named[0])
+                self.add(value, BOUND, key=named[0], until=m.end())
             elif noun not in ("and", "or", "to", "in", "of", "for"):
-                self.add(value, CUED, groups=tiers(f"HEAD:{noun}"))
+                self.add(value, CUED, groups=tiers(f"HEAD:{noun}"), until=m.end())
         for m in re.finditer(r"\b(?P<noun>[a-z]+)\s+#?(?P<n>\d+)\b(?![.,]\d)", self.text):
             noun = m.group("noun")
             value = number_at(self.text, m.start("n"))
             if value is not None and noun not in _NOT_ID_NOUNS:
-                self.add(value, CUED, groups=tiers(f"HEAD:{noun}", "ID"))
+                self.add(value, CUED, groups=tiers(f"HEAD:{noun}", "ID"), cue=m.start())
 
     def the_noun(self) -> None:
         """`the film Heat`, `the student Yusuf`, `the intern Dave`."""
@@ -391,7 +421,8 @@ class Reader:
                 groups = tiers("TITLE", "NAME", FIRST)
             else:
                 groups = tiers(f"HEAD:{noun}", "NAME USERNAME", FIRST)
-            if self.add(value, CUED, groups=groups) and noun not in _GENERIC_NOUNS | _TITLE_NOUNS:
+            if self.add(value, CUED, groups=groups, cue=m.start()) and \
+                    noun not in _GENERIC_NOUNS | _TITLE_NOUNS:
                 start = m.start("noun")
                 self.add(Value(noun, noun, start, start + len(noun), "word"), CUED,
                          groups=tiers("NOUN_ATTR"))
@@ -403,13 +434,17 @@ class Reader:
             if noun in _GENERIC_NOUNS or noun in NOT_VALUES or noun in _TITLE_NOUNS:
                 continue
             value = Value(noun, noun, m.start("noun"), m.end("noun"), "word")
-            self.add(value, CUED, groups=tiers("NOUN_ATTR"))
+            role = AS_ROLE.search(self.text, max(0, m.start("article") - 20), m.start("article"))
+            self.add(value, CUED, groups=tiers("NOUN_ATTR"),
+                     cue=role.start() if role else m.start("article"))
 
     def subjects(self) -> None:
         """What the request is about: `for Bruno, ...`, `Bruno is 40`, `: Up (2009)`."""
-        starts: list[tuple[int, str | None]] = [
-            (m.end(), m.group("head")) for m in _SUBJECT.finditer(self.text)
-        ]
+        starts: list[tuple[int, str | None]] = []
+        cue: dict[int, int] = {}
+        for m in _SUBJECT.finditer(self.text):
+            starts.append((m.end(), m.group("head")))
+            cue[m.end()] = m.start()
         starts += [(m.end(), None) for m in _STARTER.finditer(self.text)]
         ends = {end for _, end in self.keylists}
         starts += [(m.end(), None) for m in _AFTER_COLON.finditer(self.text)
@@ -425,12 +460,13 @@ class Reader:
             if value.raw.lower() in self.names:
                 continue
             first = f"HEAD:{head.lower()}" if head else "NAME"
-            self.add(value, CUED, groups=tiers(first, "NAME USERNAME", "TITLE", FIRST))
+            self.add(value, CUED, groups=tiers(first, "NAME USERNAME", "TITLE", FIRST),
+                     cue=cue.get(pos))
 
     def leftovers(self) -> None:
         """Any name, quoted text or number nobody claimed: it may still be a stated value."""
         readers: tuple[Callable[[str, int], Value | None], ...] = (quoted_at, number_at)
-        for m in re.finditer(r"(?<![\w'’\-.@])(?=[\"'“‘\d-]|[A-ZÀ-Þ])", self.text):
+        for m in _LEFTOVER_START.finditer(self.text):
             if len(self.taken) >= MAX_CANDIDATES:
                 break
             pos = m.start()

@@ -48,19 +48,32 @@ MAX_KEYS = 40
 """Keys read from one list: an object with more is not something to ask for in a sentence."""
 
 _KEY = r"[\"'`]?(?P<key>[A-Za-z_][A-Za-z0-9_]*)[\"'`]?"
+_DESCRIBED = r"short|brief|long|detailed|one-line|one-sentence|catchy|funny|little|quick"
+"""Words before a key that say what to write there (`a short bio`): the key is `bio`, and it
+is left to the model."""
 _ITEM = re.compile(
-    rf"(?:(?:the|a|an|its|his|her|their|and)\s+)?{_KEY}"
+    rf"(?:(?:the|a|an|its|his|her|their|and)\s+)?"
+    rf"(?:(?P<described>(?:(?:{_DESCRIBED})\s+){{1,2}}))?{_KEY}"
+    rf"(?:[ \t]+(?P<second>(?-i:[a-z][a-z0-9_]*))"
+    rf"(?=\s*(?:,|\b(?:and|or|for|with|about|describing|of|from)\b|&|[.;:!?)]|$)))?"
     rf"(?:\s*\((?P<paren>[^)]{{1,40}})\)"
     rf"|\s+as\s+(?P<as>(?:an?\s+)?{TYPE_PHRASE})\b"
     rf"|\s*:\s*(?P<colon>(?:an?\s+)?{TYPE_PHRASE})\b)?",
     re.I,
 )
+_ONE_WORD_ITEM = re.compile(_ITEM.pattern.replace("(?P<second>", "(?P<unused>(?!)"), re.I)
+"""One key of a list: a word, or two read as one key (`first name` is `first_name`), after
+an article and words that describe what to write there."""
 _SEP = re.compile(r"\s*(?:,\s*(?:and\s+|&\s+)?|\s+and\s+|\s*&\s*|\s+or\s+)", re.I)
+_LIST_END = re.compile(r"\s*(?:[.;:!?)]|$)")
+_GOES_ON = re.compile(r"\s+(?:of|and|or|&)\s+[a-z_][a-z0-9_]*\s*(?:,|\band\b|[.;:!?]|$)", re.I)
+"""After a list, words that look like more of it (`date of birth and city`): not sure."""
 _STOP = {
     "for", "of", "with", "whose", "where", "that", "the", "a", "an", "about", "to", "in",
     "describing", "which", "who", "only", "each", "all", "and", "or", "values", "set", "on",
     "from", "at", "by", "using", "is", "are", "be", "json", "object", "as", "format", "this",
     "it", "them", "me", "please", "then", "no", "not", "like", "per", "into", "based", "if",
+    "but", "so", "than", "too", "also", "here", "there", "well",
     "filled", "given", "following", "same", "these", "those", "its", "their", "his", "her",
 }
 _KEY_WORD = re.compile(
@@ -80,11 +93,17 @@ _AS_JSON = re.compile(r"\s+(?:as|in)\s+json\b", re.I)
 
 @dataclass
 class KeyList:
-    """Keys in the order asked, the types stated beside them, and where the list lies."""
+    """Keys in the order asked, the types stated beside them, and where the list lies.
+
+    `described` holds keys the list itself leaves to the model ("a short bio"); `sure` is
+    False when the list could be read more than one way ("date of birth and city"), and
+    then no value is served as stated (see `json_spec`)."""
 
     keys: list[str] = field(default_factory=list)
     types: dict[str, str] = field(default_factory=dict)
     spans: list[tuple[int, int]] = field(default_factory=list)
+    described: list[str] = field(default_factory=list)
+    sure: bool = True
 
 
 def is_json_request(prompt: str) -> bool:
@@ -139,21 +158,51 @@ def _read_braces(prompt: str, out: KeyList) -> bool:
     return False
 
 
+def _item_at(prompt: str, pos: int) -> re.Match[str] | None:
+    """The item at `pos`; a second word joins the key only if neither word is a small word."""
+    item = _ITEM.match(prompt, pos)
+    if item and item.group("second") and (
+        item.group("key").lower() in _STOP or item.group("second") in _STOP
+        or not item.group("key").islower()
+    ):
+        item = _ONE_WORD_ITEM.match(prompt, pos)
+    return item
+
+
+def _item_key(item: re.Match[str]) -> str:
+    key = item.group("key")
+    second = item.groupdict().get("second")
+    return f"{key}_{second}" if second else key
+
+
+def _small_word_item(prompt: str, item: re.Match[str], after_and: bool) -> bool:
+    """A word like `from` or `to` is a key inside a list (`flight, from, to and seats`):
+    where the list goes on after it, or where it closes the list after `and`."""
+    sep = _SEP.match(prompt, item.end())
+    if sep is not None and _item_at(prompt, sep.end()):
+        return True
+    return after_and and _LIST_END.match(prompt, item.end()) is not None
+
+
 def _read_list(prompt: str, start: int, out: KeyList, *, lower_only: bool) -> int:
     """Keys listed from `start`; returns how many were read (the list's span is recorded)."""
     pos = start
     found: list[str] = []
+    after_and = False
     while len(found) < MAX_KEYS:
-        item = _ITEM.match(prompt, pos)
+        item = _item_at(prompt, pos)
         if not item:
             break
-        key = item.group("key")
+        key = _item_key(item)
         if lower_only and not key[0].islower():
             break
-        if key.lower() in _STOP and not (len(key) == 1 and not lower_only
-                                         and _SEP.match(prompt, item.end())):
+        small = item.group("key").lower() in _STOP
+        single = len(key) == 1 and not lower_only and _SEP.match(prompt, item.end())
+        if small and not single and not (found and _small_word_item(prompt, item, after_and)):
             break  # single letters (`keys a, b and c`) are keys, other small words end the list
         found.append(key)
+        if item.group("described"):
+            out.described.append(key)
         declared = read_type(item.group("paren") or item.group("as") or item.group("colon"))
         if declared:
             out.types[key] = declared
@@ -161,8 +210,10 @@ def _read_list(prompt: str, start: int, out: KeyList, *, lower_only: bool) -> in
         sep = _SEP.match(prompt, pos)
         if not sep:
             break
-        nxt = _ITEM.match(prompt, sep.end())
-        if not nxt or (nxt.group("key").lower() in _STOP and len(nxt.group("key")) > 1):
+        nxt = _item_at(prompt, sep.end())
+        after_and = bool(re.search(r"and|&", sep.group(0), re.I))
+        if not nxt or (_item_key(nxt).lower() in _STOP and len(_item_key(nxt)) > 1
+                       and not _small_word_item(prompt, nxt, after_and)):
             break
         pos = sep.end()
     if found:
@@ -170,6 +221,9 @@ def _read_list(prompt: str, start: int, out: KeyList, *, lower_only: bool) -> in
             if key not in out.keys:
                 out.keys.append(key)
         out.spans.append((start, pos))
+        after = re.match(r"\s+(?P<word>[a-z_][a-z0-9_]*)\b", prompt[pos : pos + 60])
+        if _GOES_ON.match(prompt, pos) or (after and after.group("word") not in _STOP):
+            out.sure = False
     return len(found)
 
 
@@ -213,8 +267,62 @@ def _leading_keys(prompt: str, out: KeyList) -> bool:
     return True
 
 
+_ADDED = re.compile(
+    r"(?<!\bnot )(?<!\bdon't )(?<!\bnever )\b(?:also\s+)?(?:include|add)\s+(?:also\s+)?"
+    r"(?:(?:a|an|the)\s+)?(?:(?:key|field|property|member)s?\s+)?",
+    re.I,
+)
+
+
+_ADDED_END = re.compile(r"\s*(?:,?\s*(?:too|as\s+well|also))?\s*(?:[.;!]|$)", re.I)
+_NUMBER_WORDS = {"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+                 "a", "an", "another", "more", "some", "half", "twice", "double"}
+
+
+def _added_keys(prompt: str, out: KeyList) -> None:
+    """`Also include city.`: a key named after the list is a key too, never left out. Only
+    a sentence that is nothing but that (`Add one year.` adds no key)."""
+    if not out.keys:
+        return
+    for m in _ADDED.finditer(prompt):
+        trial = KeyList()
+        if not _read_list(prompt, m.end(), trial, lower_only=True):
+            continue
+        if not _ADDED_END.match(prompt, trial.spans[-1][1]) or any(
+                w in _NUMBER_WORDS for k in trial.keys for w in k.split("_")):
+            continue
+        out.keys.extend(k for k in trial.keys if k not in out.keys)
+        out.types.update(trial.types)
+        out.spans.append((m.start(), trial.spans[-1][1]))
+
+
 def read_keys(prompt: str) -> KeyList:
-    """The first key list the prompt states, in any of the shapes people write."""
+    """The first key list the prompt states, in any of the shapes people write, and any key
+    it adds afterwards (`Also include city`)."""
+    out = _first_list(prompt)
+    _added_keys(prompt, out)
+    _other_lists(prompt, out)
+    return out
+
+
+def _other_lists(prompt: str, out: KeyList) -> None:
+    """The same list said twice (`keys name and age. Example: {"name": ...}`) is read as one;
+    a second list naming other keys adds them, and the list is then not sure."""
+    if not out.keys:
+        return
+    for m in _KEY_WORD.finditer(prompt):
+        if any(a <= m.start() < b for a, b in out.spans):
+            continue
+        trial = KeyList()
+        if not _read_list(prompt, m.end(), trial, lower_only=False):
+            continue
+        new = [k for k in trial.keys if k not in out.keys]
+        out.keys.extend(new)
+        out.sure = out.sure and not new and trial.sure
+        out.spans.append((m.start(), trial.spans[-1][1]))
+
+
+def _first_list(prompt: str) -> KeyList:
     out = KeyList()
     if _read_braces(prompt, out):
         return out

@@ -3,20 +3,41 @@ leaves open.
 
 `read_spec` puts the parts together: `json_request` finds the request and its key list,
 `json_flags` reads types, booleans and open keys said in words, `json_cues` finds stated
-values and `json_assign` places them on keys. A key gets a stated value only when exactly
-one reading fits; a key some unplaced value might belong to is *pending* (unchecked).
+values, `json_assign` places them on keys, and `json_account` checks that every word of the
+prompt is accounted for. A key gets a stated value only when exactly one reading fits and
+nothing left unread could change it or be its value instead; otherwise it is *pending*
+(the model writes it, unchecked). When the key list itself could be read two ways, no value
+is stated at all.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from stepchat.core.tasks.json_assign import Candidate, Placement, key_classes
+from stepchat.core.tasks.json_account import (
+    NAME,
+    SCOPELESS,
+    Ledger,
+    declined,
+    output_instructions,
+    request_sentences,
+    subject_descriptions,
+    unknown_keys,
+)
+from stepchat.core.tasks.json_assign import CUED, Candidate, Placement, key_classes, snake
 from stepchat.core.tasks.json_cues import Reader
-from stepchat.core.tasks.json_flags import open_keys, read_boolean, stated_types
-from stepchat.core.tasks.json_request import is_json_request, read_keys
-from stepchat.core.tasks.json_types import fits, type_from_name, type_of_value, type_schema
+from stepchat.core.tasks.json_flags import flag_words, open_keys, read_boolean, stated_types
+from stepchat.core.tasks.json_request import KeyList, is_json_request, read_keys
+from stepchat.core.tasks.json_types import (
+    fits,
+    same_value,
+    type_from_name,
+    type_of_value,
+    type_schema,
+)
+from stepchat.core.tasks.json_words import RELATION_NOUNS
 
 __all__ = ["JsonSpec", "read_spec"]
 
@@ -31,6 +52,8 @@ class JsonSpec:
     open: tuple[str, ...] = ()
     pending: tuple[str, ...] = ()
     declared: tuple[str, ...] = field(default=(), compare=False)
+    declined: tuple[tuple[str, str], ...] = field(default=(), compare=False)
+    """Keys a value was read for but not accounted for, each with the word that declined it."""
 
     def schema(self, keys: tuple[str, ...] | None = None, *, typed: bool = True) -> dict[str, Any]:
         """The object's JSON Schema (bounded for decoding); no keys asked means any object."""
@@ -82,6 +105,69 @@ def _final_type(key: str, declared: dict[str, str], placed: str, entities: dict[
     return placed
 
 
+def _placed_flags(prompt: str, keys: list[str], types: dict[str, str],
+                  candidates: list[Candidate], blocked: list[tuple[int, int]],
+                  spans: list[tuple[int, int]]) -> list[Candidate]:
+    """Flags said in words (`not an admin`, `in stock`) as candidates bound to their keys,
+    one per statement read."""
+    flags: list[Candidate] = []
+    explicit_spans = [c.span for c in candidates if c.key is not None]
+    for key in keys:
+        if types[key] != "boolean" or any(c.key == key for c in candidates):
+            continue
+        said, read = read_boolean(prompt, key, blocked + explicit_spans)
+        spans.extend(read)
+        if said is not None:
+            flags += [Candidate(said, str(said).lower(), span, "bool", 3, key) for span in read]
+    return flags
+
+
+def _read_from(entities: dict[str, Any], candidates: list[Candidate],
+               placement: Placement) -> dict[str, list[tuple[int, int]]]:
+    """Per stated key, the constructions its value was read from."""
+    out: dict[str, list[tuple[int, int]]] = {}
+    for cand in candidates:
+        if id(cand) not in placement.used:
+            continue
+        for key, value in entities.items():
+            if cand.key == key or (cand.key is None and same_value(cand.value, value)):
+                out.setdefault(key, []).append(cand.construction)
+    return out
+
+
+def _accounted_for(prompt: str, listed: KeyList, keys: list[str], placement: Placement,
+                   candidates: list[Candidate], spans: list[tuple[int, int]]) -> Ledger:
+    """What the accepted constructions account for (see `json_account`)."""
+    ledger = Ledger(prompt)
+    language_key = any("LANGUAGE" in key_classes(k) for k in keys)
+    taboo = {w for k in keys for w in (k.lower(), snake(k).replace("_", " "), *flag_words(k))}
+    unplaced = []
+    for cand in candidates:
+        if id(cand) in placement.used or _explained(cand, keys, placement):
+            ledger.cover(cand.construction)
+        else:
+            unplaced.append(cand.span)
+    for span in unplaced:
+        ledger.uncover(span)
+    # What no value is read from (the key list, instructions, flags, descriptions) last:
+    # a number in `Reply in under 50 words` is accounted for by the instruction.
+    for span in [*listed.spans, *spans, *output_instructions(prompt, keys, language_key),
+                 *subject_descriptions(prompt, taboo)]:
+        ledger.cover(span)
+    return ledger
+
+
+def _explained(cand: Candidate, keys: list[str], placement: Placement) -> bool:
+    """A value read by a cue that no requested key takes (`from Porto` when no key is a
+    place) is accounted for as what its cue says it is. Numbers never are: a number the
+    request does not ask for may still be the value of a numeric key."""
+    if cand.strength != CUED or isinstance(cand.value, int | float | bool):
+        return False
+    if str(cand.value).lower() in SCOPELESS:  # `is a pseudonym`, `a guess`
+        return False
+    return not placement.compatible(cand, keys, first_tier=False)
+
+
 def read_spec(prompt: str) -> JsonSpec | None:
     """The JSON request in `prompt`, or None when it does not ask for JSON."""
     if not is_json_request(prompt):
@@ -89,25 +175,37 @@ def read_spec(prompt: str) -> JsonSpec | None:
     listed = read_keys(prompt)
     keys = listed.keys
     blocked = list(listed.spans)
-    declared = {**stated_types(prompt, keys, blocked), **listed.types}
+    spans: list[tuple[int, int]] = []
+    said = stated_types(prompt, keys, blocked, spans)
+    declared = {**said, **listed.types}
+    torn = {k for k in said if k in listed.types and said[k] != listed.types[k]}
     types = {k: _placement_type(k, declared) for k in keys}
     reader = Reader(prompt, keys, types, blocked)
     candidates = reader.read()
-    flags: list[Candidate] = []
-    explicit_spans = [c.span for c in candidates if c.key is not None]
-    for key in keys:
-        if types[key] != "boolean" or any(c.key == key for c in candidates):
-            continue
-        said = read_boolean(prompt, key, blocked + explicit_spans)
-        if said is not None:
-            flags.append(Candidate(said, str(said).lower(), (0, 0), "bool", 3, key))
+    flags = _placed_flags(prompt, keys, types, candidates, blocked, spans)
     placement = Placement(keys, types, set(declared))
     placement.resolve(candidates + flags)
-    entities = {k: placement.entities[k] for k in keys if k in placement.entities}
-    final = {k: _final_type(k, declared, types[k], entities) for k in keys}
-    pending = tuple(k for k in keys if k in placement.pending and k not in entities)
-    opened = tuple(
-        k for k in open_keys(prompt, keys, set(entities)) if k not in pending
-    )
-    return JsonSpec(tuple(keys), final, entities, opened, pending, tuple(declared))
-
+    read = {k: placement.entities[k] for k in keys if k in placement.entities}
+    final = {k: _final_type(k, declared, types[k], read) for k in keys}
+    opened = [k for k in open_keys(prompt, keys, set(read), spans)
+              if k not in placement.pending]
+    opened += [k for k in listed.described if k not in read and k not in opened]
+    ledger = _accounted_for(prompt, listed, keys, placement, candidates + flags,
+                            spans + reader.explained)
+    anchors = [m.span() for m in re.finditer(r"(?i)json", prompt)][:8] + listed.spans
+    request = request_sentences(prompt, anchors)
+    leftovers = ledger.leftovers(request)
+    if reader.explained or any(t.kind == NAME or t.text.lower() in RELATION_NOUNS
+                               for t in leftovers):
+        leftovers = ledger.leftovers(request, crowded=True)
+    where = _read_from(read, candidates + flags, placement)
+    gone = declined(leftovers, read, final, where, prompt) if listed.sure else \
+        dict.fromkeys(read, "")
+    gone.update((k, "unknown") for k in unknown_keys(prompt, keys) if k in read)
+    gone.update((k, "two types") for k in torn if k in read)  # `age (a number) ... as a string`
+    entities = {k: v for k, v in read.items() if k not in gone}
+    pending = tuple(k for k in keys if k not in entities and (
+        k in placement.pending or k in gone or not listed.sure))
+    return JsonSpec(tuple(keys), final, entities, tuple(k for k in opened if k not in pending),
+                    pending, tuple(declared),
+                    declined=tuple(sorted(gone.items())))

@@ -120,6 +120,18 @@ class JsonConstraints:
 JsonTask = Task[JsonConstraints]
 
 
+def _say_declined(spec: JsonSpec, gen: Generation) -> None:
+    """Why a value the prompt seems to state is not served as stated, once per answer."""
+    for key, word in spec.declined:
+        why = f"`{word}` in the prompt is not accounted for" if word not in (
+            "", "unknown", "two types") else {"": "the key list reads two ways",
+                                              "unknown": "the prompt says it is unknown",
+                                              "two types": "the prompt gives it two types"}[word]
+        note = f"{key!r} not read as stated: {why}"
+        if note not in gen.notes:
+            gen.notes.append(note)
+
+
 class JsonHandler:
     kind: str = TaskKind.JSON
     self_contained = True
@@ -289,10 +301,15 @@ class JsonHandler:
         spec = task.constraints.spec
         return ModelRequest(task.prompt, _SYSTEM, spec.schema(), _budget(len(spec.keys)))
 
+    def answers_without_model(self, task: JsonTask) -> bool:
+        """Every value is stated: the prompt alone writes the object."""
+        spec = task.constraints.spec
+        return self.fill_stated and bool(spec.keys) and set(spec.keys) <= set(spec.entities)
+
     def generate(self, task: JsonTask, gen: Generation) -> list[AnswerStep]:
         spec = task.constraints.spec
-        if self.fill_stated and spec.keys and set(spec.keys) <= set(spec.entities):
-            # Every value is stated: the prompt alone writes the object, no model needed.
+        _say_declined(spec, gen)
+        if self.answers_without_model(task):
             return self.patch(task, [], [], gen)
         reply = gen.send(self.model_request(task), StepStatus.REGENERATED)
         obj = extract_object(reply.text)
@@ -317,6 +334,7 @@ class JsonHandler:
         self, task: JsonTask, steps: Sequence[AnswerStep], passed: Sequence[bool], gen: Generation
     ) -> list[AnswerStep]:
         spec = task.constraints.spec
+        _say_declined(spec, gen)
         if not spec.keys:
             return [s for s, ok in zip(steps, passed, strict=True) if ok]
         good: dict[str, AnswerStep] = {

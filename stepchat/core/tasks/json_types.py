@@ -9,6 +9,7 @@ checks and the schema handed to the model for constrained decoding.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 SCALARS = ("string", "integer", "number", "boolean")
@@ -80,6 +81,7 @@ def read_type(words: str | None) -> str | None:
     return _SCALAR_WORDS.get(phrase)
 
 
+@lru_cache(maxsize=1024)
 def type_from_name(key: str) -> str | None:
     """What a key's name says about its type (`is_admin`, `in_stock`, `page_count`, `price`)."""
     low = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", key).lower()

@@ -11,13 +11,22 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-UPPER = "A-ZÀ-ÖØ-ÞĀ-Ž"
-_CAP = rf"(?:(?:[{UPPER}]\.){{1,4}}(?=[ \t]*[{UPPER}])|[{UPPER}][\w'’\-]*)"
+UPPER = "A-ZÀ-ÖØ-ÞĀ-ŽΑ-ΩЀ-Я"
+CASELESS = "\u0590-\u06ff\u0900-\u0e7f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"
+"""Scripts without capitals (Hebrew, Arabic, Indic, Thai, kana, CJK, Hangul): a word in one
+of them is a name wherever a capitalised word would be (`李雷`)."""
+_WHOLE = r"(?![+#]|\.\w)"
+"""A name ends its token: `C` is not read out of `C++`, nor `Next` out of `Next.js`."""
+_CAP = (rf"(?:(?:[{UPPER}]\.){{1,4}}(?=[ \t]*[{UPPER}])|[{UPPER}{CASELESS}][\w'’\-]*+{_WHOLE})")
 _PARTICLE = r"(?:de|da|do|dos|das|du|del|della|di|van|von|der|den|la|le|el|al|bin|ibn|y)"
 PROPN = rf"{_CAP}(?:[ \t]+(?:{_PARTICLE}[ \t]+){{0,2}}{_CAP}){{0,5}}"
 """A name of up to six capitalised words, with particles between (`Daphne du Maurier`)."""
-NUMBER = r"(?:-?\d{1,3}(?:,\d{3}){1,6}(?:\.\d{1,12})?|-?\d{1,18}(?:\.\d{1,12})?)(?![\d,.]\d)"
-"""A number a person would state; a longer run of digits is not read as one (nor converted)."""
+NUMBER = (r"(?<!\d)(?<!\d[.,])(?:-?\d{1,3}(?:,\d{3}){2,6}+|-?\d{1,18}+(?:\.\d{1,12}+)?+)"
+          r"(?![\d,.]\d)")
+"""A number a person would state; a longer run of digits is not read as one (nor converted).
+Commas group thousands only in two or more groups (`2,700,000`); `1,000` could be one
+thousand or one, and a grouped number with decimals (`1,000.50`, `1.000,50`) is written
+differently in different countries, so neither is read (see `ambiguous_number`)."""
 
 _PROPN = re.compile(PROPN)
 _NUMBER = re.compile(rf"(?<![\w.\-/])(?:{NUMBER})(?![\w\-/]|[.,]\d)")
@@ -36,6 +45,8 @@ DATE = re.compile(
 )
 _IDENT = re.compile(r"[A-Za-z][\w.\-]*[\d_\-][\w\-]*|[a-z]{2,}\d+|[a-z][\w\-]*(?:\.[\w\-]+)+")
 """Handles, codes, ids and hosts: `jdoe_1`, `bob42`, `acme-corp`, `AB-123`, `db.internal`."""
+_SYMBOLIC = re.compile(r"\.?[A-Za-z][\w\-]*(?:\.[A-Za-z][\w\-]*)*(?:\+\+|\+|#)?(?![\w+#]|\.\w)")
+"""Names written with symbols, read whole: `C++`, `C#`, `F#`, `.NET`, `Next.js`, `Node.js`."""
 _WORD = re.compile(r"[a-z][a-z'\-]*")
 _BOOL = re.compile(r"(?i:true|false|yes|no)\b")
 _END = re.compile(
@@ -43,11 +54,12 @@ _END = re.compile(
 )
 """What may follow a bare value: punctuation, the end, or a word that starts a new phrase."""
 
-def _words(text: str) -> frozenset[str]:
+def word_set(text: str) -> frozenset[str]:
+    """A closed list of words written as one string."""
     return frozenset(text.split())
 
 
-NOT_VALUES = _words(
+NOT_VALUES = word_set(
     """return give make produce write output create generate provide please respond reply
     format fill use build emit send show list include add put set only just json yaml xml
     csv html api url the a an this that these those it its he she they we i you my her his
@@ -62,7 +74,48 @@ NOT_VALUES = _words(
 )
 """Capitalised words that start sentences or name the format, never a stated value."""
 
-LANGUAGES = _words(
+NOT_DESCRIBING = word_set(
+    """not no never neither nor without non un was were had did will would could should
+    might may must shall been being used than over under above below before after since
+    until till ago between except besides instead unlike versus vs per plus minus times
+    all some each every both either few many most several more less fewer only about
+    around roughly approximately nearly almost his her their whose its my our your or but
+    if unless when whether former formerly previously ex late old new next last future
+    past"""
+)
+"""Words that never merely describe the thing a request is about: they negate, place it in
+time, compare, count, or point to someone else."""
+
+UNDERMINING = word_set(
+    """ignore ignored disregard forget actually correction corrected wrong incorrect mistake
+    typo scratch cancel cancelled rather however although though update updated changed
+    change anymore longer yet still then later earlier yesterday tomorrow soon today
+    tonight ago maybe perhaps possibly probably likely unlikely allegedly supposedly
+    reportedly apparently unsure uncertain unconfirmed unverified rumored rumoured guess
+    guessed estimate estimated kidding joking joke lying lie lies pretend pretends
+    pretending claims claimed claim says said thinks thought believes believed hopes
+    pseudonym fake fictional fictitious imaginary hypothetical example examples sample
+    e.g eg etc so"""
+)
+"""Words that revoke a value, hedge it or place it in time (`ignore`, `actually`, `anymore`,
+`maybe`, `allegedly`, `just kidding`, `a pseudonym`, `an example`, `and so on`)."""
+
+RELATION_NOUNS = word_set(
+    """daughter son father mother brother sister wife husband niece nephew uncle aunt cousin
+    friend boss neighbour neighbor colleague partner grandson granddaughter grandfather
+    grandmother grandma grandpa child kid baby parent sibling spouse fiance fiancee fiancé
+    fiancée girlfriend boyfriend roommate classmate stepson stepdaughter stepfather
+    stepmother twin owner"""
+)
+"""Nouns for another person than the one a request is about."""
+
+TIMES = word_set(
+    """monday tuesday wednesday thursday friday saturday sunday january february march april
+    may june july august september october november december christmas easter"""
+)
+"""Capitalised words that name a time, never a place (`in stock from Monday`)."""
+
+LANGUAGES = word_set(
     """english french spanish german italian portuguese japanese chinese mandarin arabic
     russian dutch greek hindi korean swedish polish turkish python rust go java javascript
     typescript ruby kotlin swift haskell"""
@@ -80,9 +133,22 @@ class Value:
     kind: str  # propn, number, quoted, email, date, ident, word, bool, list
 
 
+def ambiguous_number(raw: str) -> bool:
+    """`1.000` or `2.500`: a dot before exactly three digits groups thousands in much of
+    the world and marks decimals in the rest, so the number is not guessed."""
+    return re.fullmatch(r"-?[1-9]\d{0,2}\.\d{3}", raw) is not None
+
+
 def number_value(text: str) -> int | float:
     clean = text.replace(",", "")
     return float(clean) if "." in clean else int(clean)
+
+
+_NEVER_FIRST = word_set(
+    """not no never neither nor without unlike besides except instead maybe perhaps possibly
+    probably likely allegedly supposedly reportedly apparently forget ignore disregard
+    scratch cancel actually remember"""
+)
 
 
 def _strip_leading(words: list[str]) -> int:
@@ -105,6 +171,10 @@ def propn_at(text: str, pos: int) -> Value | None:
     skip = _strip_leading(tokens)
     if skip >= len(tokens):
         return None
+    first = tokens[skip].lower()
+    if first in _NEVER_FIRST or first in TIMES or re.search(r"-[a-z]", tokens[skip]):
+        # `Maybe Bruno`, `Forget Bruno`, `Monday`, `Lisbon-born`: no name starts so
+        return None
     if len(tokens) - skip == 1 and tokens[skip] in ("The", "A", "An"):
         return None
     start = m.start() + sum(len(w) for w in words[: 2 * skip])
@@ -120,7 +190,7 @@ def propn_at(text: str, pos: int) -> Value | None:
 
 def number_at(text: str, pos: int) -> Value | None:
     m = _NUMBER.match(text, pos)
-    if not m:
+    if not m or ambiguous_number(m.group(0)):
         return None
     if re.match(r"-?0\d", m.group(0)):  # a code with leading zeros (`02139`) stays text
         return Value(m.group(0), m.group(0), m.start(), m.end(), "ident")
@@ -167,6 +237,9 @@ def scalar_at(text: str, pos: int, *, words: bool = False, bools: bool = False) 
     name = propn_at(text, pos)
     if name and name.start == pos and name.kind == "propn":
         return name
+    symbolic = _simple_at(_SYMBOLIC, "ident", text, pos)
+    if symbolic and re.search(r"[.+#]", symbolic.raw) and ends_here(text, symbolic.end):
+        return symbolic
     ident = _simple_at(_IDENT, "ident", text, pos)
     if ident and ends_here(text, ident.end) and not _NUMBER.fullmatch(ident.raw):
         return ident
@@ -194,7 +267,8 @@ def list_at(text: str, pos: int) -> Value | None:
         item = quoted_at(text, cur) or propn_at(text, cur)
         if item is None or item.start != cur:
             m = _LIST_WORDS.match(text, cur)
-            if not m or m.group(0).split()[0] in NOT_VALUES:
+            if not m or m.group(0).split()[0] in NOT_VALUES or any(
+                    w in NOT_DESCRIBING or w in UNDERMINING for w in m.group(0).split()):
                 break
             words = m.group(0)
             # Two lower-case words only when they end the list or the item.

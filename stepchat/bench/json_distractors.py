@@ -1,0 +1,237 @@
+"""Distractors inserted into hand-written JSON requests: does any of them become `stated`?
+
+Every request of a phrasing file (data/json_phrasings*.jsonl) states its values in words
+that were written down beside it. Into each, this inserts words that name other values
+without stating any for the request's keys: a relative's age, a place denied or left, an
+old value, a past state, a value written with symbols, a number in another country's
+format, a comparison, a sum. The truth does not move: a key is stated with the value the
+file gives, or not at all. So any member the reader calls stated with another value is a
+wrong reading, whatever the distractor was.
+
+Each distractor is put in three places: a sentence before the request, a sentence after
+it, and a clause right after the first value the request states ("for Bruno, whose
+daughter is 12, 40, ..."), where it is hardest to tell apart. Values are chosen to fit the
+request's keys (a number for a numeric key, a name for a text key) and never equal a value
+the request states.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from stepchat.bench.checker import same_value
+from stepchat.bench.phrasings import Phrasing
+
+CLASSES = ("relative", "negated-place", "old-value", "past-state", "symbols",
+           "number-format", "comparison", "arithmetic")
+
+_CLAUSES: dict[str, tuple[str, ...]] = {
+    "relative": (
+        "whose daughter is {n}", "whose son {Name} is {n}", "with a {n}-year-old son",
+        "and her brother, {n}", "whose father lives in {City}", "whose niece {Name} is {n}",
+        "and his friend {Name} from {City}",
+    ),
+    "negated-place": (
+        "not from {City}", "from neither {City} nor {City2}", "who does not live in {City}",
+        "formerly of {City}", "who moved away from {City}", "who refused to move to {City}",
+        "never based in {City}",
+    ),
+    "old-value": (
+        "previously {n}", "formerly {Name}", "once priced at {n}", "earlier listed as {Name}",
+        "last year {n}", "the old value being {n}", "with the old name {Name}",
+    ),
+    "past-state": (
+        "who was {n} in {y}", "who used to be called {Name}", "once a resident of {City}",
+        "who was an admin until last year", "who used to be vegan", "who was married once",
+        "no longer {Name}'s partner",
+    ),
+    "symbols": (
+        "who codes in C++", "fluent in C# and F#", "building with Next.js",
+        "a .NET developer", "who uses Node.js", "tagged #{word}", "at {n}% of capacity",
+    ),
+    "number-format": (
+        "with 1.000,50 in savings", "who paid 1,000.50", "priced at 1.000 EUR elsewhere",
+        "with 2.500 followers", "about 1,000 strong", "worth 12.345,67", "with 3,500 fans",
+    ),
+    "comparison": (
+        "{n} years younger than his {m}-year-old father", "older than {Name}",
+        "taller than {n} cm", "more than {n}", "who scored {n} out of {m}",
+        "cheaper than {City}'s {n}", "at least {n}",
+    ),
+    "arithmetic": (
+        "who had {n} apples and ate {m}", "twice as old as {Name}", "{n} minus {m}",
+        "with {m} more than {Name}", "half of {n}", "{n} plus {m} in total",
+        "with {n} times {m} points",
+    ),
+}
+"""Clauses about something else than the request's values, one set per class."""
+
+_SENTENCES: dict[str, tuple[str, ...]] = {
+    "relative": (
+        "Her daughter is {n}.", "His father {Name} is {n}.", "Their son {Name} lives in {City}.",
+        "Her niece is {n} years old.", "His friend {Name}, {n}, is from {City}.",
+    ),
+    "negated-place": (
+        "Not from {City}.", "She never lived in {City}.", "He refused to move to {City}.",
+        "They no longer live in {City}.", "Neither {City} nor {City2} is right.",
+    ),
+    "old-value": (
+        "The old value was {n}.", "Last year it was {n}.", "It was listed as {Name} before.",
+        "The previous entry said {Name}, {n}.", "Old record: {Name} from {City}.",
+    ),
+    "past-state": (
+        "She was {n} back then.", "He used to live in {City}.", "It was called {Name} until {y}.",
+        "She was an admin until last year.", "He was married once.",
+    ),
+    "symbols": (
+        "She likes C++.", "He works with F# and .NET.", "Stack: Next.js and Node.js.",
+        "Also fluent in C#.", "See {Name}++ for details.",
+    ),
+    "number-format": (
+        "The budget is 1.000,50.", "It cost 1,000.50 once.", "Shipping is 1.000 EUR.",
+        "Savings: 2.500,00.", "About 1,000 people came.",
+    ),
+    "comparison": (
+        "She is older than {Name}.", "He earns more than {n}.", "It scored {n} out of {m}.",
+        "It is {n} years younger than {Name}.", "It is cheaper than {City}'s.",
+    ),
+    "arithmetic": (
+        "She had {n} and gave away {m}.", "Add {m} to {n}.", "He had {n} apples and ate {m}.",
+        "It is twice {n}.", "Take {m} from {n}.",
+    ),
+}
+"""Whole sentences of each class, put before or after the request."""
+
+_NAMES = ("Lina", "Tomas", "Greta", "Ivo", "Sade", "Renata", "Kwabena", "Maud", "Petr", "Yusra")
+_CITIES = ("Madrid", "Porto", "Turin", "Ghent", "Cork", "Tartu", "Dakar", "Quito", "Perth",
+           "Hue")
+_WORDS = ("draft", "legacy", "beta", "archive")
+
+POSITIONS = ("before", "after", "inside")
+
+
+@dataclass(frozen=True)
+class Distracted:
+    """A request with one distractor in it, and what the request states (unchanged)."""
+
+    id: str
+    cls: str
+    position: str
+    prompt: str
+    keys: tuple[str, ...]
+    stated: dict[str, Any] = field(default_factory=dict)
+    original: str = ""
+    inserted: str = ""
+
+
+def _fill(template: str, rng: random.Random, avoid: set[str]) -> str:
+    numbers = [str(n) for n in rng.sample(range(2, 99), 8) if str(n) not in avoid]
+    names = [n for n in _NAMES if n not in avoid]
+    cities = [c for c in _CITIES if c not in avoid]
+    rng.shuffle(names)
+    rng.shuffle(cities)
+    year = next(str(y) for y in rng.sample(range(1950, 2016), 8) if str(y) not in avoid)
+    return template.format(n=numbers[0], m=numbers[1], Name=names[0], City=cities[0],
+                           City2=cities[1], word=rng.choice(_WORDS), y=year)
+
+
+def _first_value_end(prompt: str, stated: dict[str, Any]) -> int | None:
+    """Where the first value the request states ends, if it is written as stated."""
+    ends = []
+    for value in stated.values():
+        if isinstance(value, bool | list):
+            continue
+        m = re.search(rf"(?<![\w.]){re.escape(str(value))}(?![\w])[\"'”’)]*", prompt)
+        if m:
+            ends.append(m.end())
+    return min(ends) if ends else None
+
+
+def _insert(prompt: str, position: str, clause: str, sentence: str,
+            stated: dict[str, Any]) -> tuple[str, str] | None:
+    """The prompt with the distractor in `position`, and the text inserted."""
+    if position == "before":
+        return f"{sentence} {prompt}", f"{sentence} "
+    if position == "after":
+        return f"{prompt} {sentence}", f" {sentence}"
+    end = _first_value_end(prompt, stated)
+    if end is None:
+        return None
+    return f"{prompt[:end]}, {clause},{prompt[end:]}", f", {clause},"
+
+
+def distract(cases: list[Phrasing], seed: int = 21) -> Iterator[Distracted]:
+    """Every request and variant of `cases`, with every class in every position."""
+    rng = random.Random(seed)
+    for case in (c for c in cases if c.is_json):
+        for which, prompt, stated in case.requests():
+            avoid = {str(v) for v in stated.values()} | set(re.findall(r"\w+", prompt))
+            for cls in CLASSES:
+                for position in POSITIONS:
+                    clause = _fill(rng.choice(_CLAUSES[cls]), rng, avoid)
+                    sentence = _fill(rng.choice(_SENTENCES[cls]), rng, avoid)
+                    done = _insert(prompt, position, clause, sentence, stated)
+                    if done is not None:
+                        yield Distracted(f"{case.id}-{which}-{cls}-{position}", cls, position,
+                                         done[0], case.keys, dict(stated), prompt, done[1])
+
+
+@dataclass
+class ClassTally:
+    """One class of distractor: how many values were stated right, wrong, or declined."""
+
+    prompts: int = 0
+    stated: int = 0  # values the prompts state
+    found: int = 0  # members the reader called stated
+    right: int = 0
+    wrong: list[str] = field(default_factory=list)
+
+    @property
+    def recall(self) -> float:
+        return self.right / self.stated if self.stated else 1.0
+
+    @property
+    def precision(self) -> float:
+        return self.right / self.found if self.found else 1.0
+
+
+def score(items: list[Distracted]) -> dict[str, ClassTally]:
+    """Per class: every member the reader states, judged against the file's values."""
+    from stepchat.core.tasks.json_spec import read_spec
+
+    out = {cls: ClassTally() for cls in CLASSES}
+    for item in items:
+        tally = out[item.cls]
+        tally.prompts += 1
+        tally.stated += len(item.stated)
+        spec = read_spec(item.prompt)
+        if spec is None:
+            continue
+        for key, value in spec.entities.items():
+            tally.found += 1
+            if key in item.stated and same_value(item.stated[key], value):
+                tally.right += 1
+            else:
+                tally.wrong.append(f"{item.id}: {key}={value!r} in {item.prompt!r}")
+    return out
+
+
+def table(tallies: dict[str, ClassTally]) -> str:
+    """Precision and recall per class (Markdown)."""
+    lines = ["| distractor | prompts | stated values | recall | members called stated "
+             "| precision |", "|---|---:|---:|---:|---:|---:|"]
+    total = ClassTally()
+    for cls, t in tallies.items():
+        lines.append(f"| {cls} | {t.prompts} | {t.stated} | {t.recall:.3f} | {t.found} "
+                     f"| {t.precision:.3f} |")
+        total.prompts += t.prompts
+        total.stated += t.stated
+        total.found += t.found
+        total.right += t.right
+    lines.append(f"| **all** | {total.prompts} | {total.stated} | {total.recall:.3f} "
+                 f"| {total.found} | **{total.precision:.3f}** |")
+    return "\n".join(lines) + "\n"

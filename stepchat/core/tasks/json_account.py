@@ -1,0 +1,397 @@
+"""Accounting for every word of a JSON request before any value is called stated.
+
+A reader that places values where it can, and accepts what it cannot refute, is fooled by
+every sentence it was not written for: "Bruno whose daughter is 12" gives `age: 12`. So the
+reading is inverted. Each construction the reader accepts (`aged 40`, `from Lisbon`,
+`city: Lisbon`, `(1995)`, `not an admin`, the request and its key list, an output
+instruction such as `JSON only`) accounts for the words it was read from; a short, closed
+list of words that cannot change a value (`a`, `the`, `and`, `is`, `who`, prepositions) is
+accounted for anywhere. Whatever is left over is not understood, and it declines keys:
+
+- any leftover in the sentence a value was read from declines that value: the reading did
+  not account for the whole sentence ("for Bruno whose daughter is 12");
+- a leftover number (`12`, `eighty`, `1.000`) declines every numeric key, and every key
+  whose stated value has digits in it, wherever it stands: it may be that key's value;
+- a leftover name (a capitalised word, a word in a script without capitals, quoted text, a
+  token with symbols such as `C++`) declines every text and list key, wherever it stands;
+- a leftover word that negates, revokes, compares or places something in time (`not`,
+  `ignore`, `was`, `until`, `than`: `SCOPELESS`) declines every key, and a leftover word
+  that names a key declines that key, wherever they stand.
+
+A declined key is not stated: the model writes it, the member says `unchecked`, and the
+answer is neither verified nor cached. The constructions are listed in docs/checks.md.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from stepchat.core.tasks.json_words import (
+    CASELESS,
+    NOT_DESCRIBING,
+    RELATION_NOUNS,
+    UNDERMINING,
+    UPPER,
+    word_set,
+)
+
+NUM, NAME, WORD, FREE = "number", "name", "word", "free"
+_OPERATORS = set("+~<>≈±^*×÷=?")
+"""Signs that change a value (`20+`, `~20`, `>20`, `2×3`) or question it (`40?`): never
+punctuation to pass over."""
+"""Kinds of token: what a leftover token of that kind could be the value of."""
+
+FILLERS = word_set(
+    """a an the and is are am who which that where he she they it this at in on with of
+    for from to by as has have currently now please use do"""
+)
+"""Words accounted for anywhere: none of them can change what a value means. Not here, on
+purpose: negations, past and future forms (was, used, will), comparisons (than, over,
+under, about), possessives (his, her, their, whose), `or`, `but`, quantities."""
+
+REQUEST_WORDS = word_set(
+    """return returns give me make produce output create generate provide write fill reply
+    respond answer send build emit print show need want i i'd i'm we can could would you
+    your please kindly just only valid strict plain compact pure single json object objects
+    record document payload response containing having including listing contains into
+    using use keys key fields field properties property attributes attribute members
+    entries columns format formatted following represent convert turn describing describe
+    structured data one"""
+)
+"""Words of the request itself, accounted for in the sentence that asks for JSON."""
+
+NUMBER_WORDS = word_set(
+    """zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen
+    fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy
+    eighty ninety hundred thousand million billion dozen dozens half twice double triple
+    first second third fourth fifth sixth seventh eighth ninth tenth"""
+)
+"""A number in words is a number: a leftover one declines the numeric keys."""
+
+_OUTPUT_INSTRUCTIONS = tuple(
+    re.compile(p, re.I)
+    for p in (
+        r"\bjson\s+only\b|\bonly\s+(?:valid\s+)?json\b|\bvalid\s+json\b",
+        r"\b(?:in|as)\s+(?:valid\s+|plain\s+|strict\s+)?json(?:\s+format)?\b",
+        r"\(\s*not\s+(?:yaml|xml|csv|markdown|html|toml)\s*\)",
+        r"\b(?:no|without)\s+(?:code\s+(?:blocks?|fences?)|markdown|backticks|prose"
+        r"|explanations?|comments?|extra\s+text|other\s+text)\b",
+        r"\bnothing\s+else\b",
+        r"\b(?:reply|respond|answer)\s+in\s+(?:under|fewer\s+than|less\s+than|at\s+most)"
+        r"\s+\d{1,4}\s+words\b",
+        r"\b(?:in|on)\s+(?:1|one|a\s+single)\s+line\b",
+        r"\buse\s+\d\s+spaces(?:\s+(?:of|for)\s+indentation)?\b",
+        r"\bindent(?:ed)?\s+(?:with|by)\s+\d\s+spaces\b",
+        r"\bright\s+now\b|\bat\s+the\s+moment\b|\bthank\s+you\b|\bthanks\b|\bif\s+possible\b",
+        r"\b(?:i'd|i\s+would|we'd|we\s+would)\s+like\b|^\s*(?:hi|hello|hey)\b",
+        # an example of the object's form: its braces are the key list, read as such
+        r"\b(?:for\s+)?(?:example|e\.g\.?|sample)\s*:?\s*(?=\{)",
+    )
+)
+"""How the answer should look, never what it says: accounted for wherever they stand."""
+_IN_ENGLISH = re.compile(r"\bin\s+English\b", re.I)
+_KEY_COUNT = re.compile(r"\b(?P<n>\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)\s+"
+                        r"(?:keys|fields|properties)\b", re.I)
+_DONT_INCLUDE = re.compile(r"\b(?:don't|do\s+not)\s+include\s+(?:the\s+|a\s+)?"
+                           r"(?:(?:key|field)\s+)?(?P<k>[a-z_]+)\b", re.I)
+_SMALL_NUMBERS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+                  "eight": 8, "nine": 9, "ten": 10}
+
+_POSSESSIVES = word_set("his her their whose its my our your")
+PRONOUNS = word_set("he she they him her his hers their them its")
+"""Pronouns for someone or something already named; `my`, `our` and `your` are the
+speaker's and the listener's, never a third person's."""
+_COMPARING = word_set(
+    """than over under above below between except besides instead unlike versus vs per plus
+    minus times all some each every both either few many most several more less fewer
+    only"""
+)
+SCOPELESS = (NOT_DESCRIBING - _POSSESSIVES - _COMPARING) | UNDERMINING
+"""(Also words that undermine a value's truth: `maybe`, `allegedly`, `just kidding`, `a
+pseudonym`, `fake`.)"""
+_TIME_NOUNS = word_set(
+    """summer winter spring autumn fall season seasons holiday holidays weekend weekends
+    week weeks day days night nights month months year years moment time times while
+    morning evening afternoon"""
+)
+_OWN = {"my", "our", "your"}
+"""A relative is what the request is about only as `my father`, `our neighbour`: `the
+brother, 40, of Bruno` is about someone else than Bruno."""
+_CONTAINERS = word_set("account profile record entry page details data info information "
+                       "file card")
+"""Nouns that hold what they are `of` (`the account of Mo` is Mo's account): the subject's
+values are theirs. Any other noun before `of` or `to` (`the sequel to Heat`, `a remake of
+Jaws`, `the father of Ana`) is a different thing, so its description is not accounted for."""
+_BINDING = word_set("not no never neither nor without about around roughly approximately "
+                    "nearly almost over under least most")
+"""Negations and approximations that bind to the name or number right after them (`not
+from Cork`, `about 1,000`): that leftover declines the keys it could fill, so the word
+itself reaches no further than its sentence."""
+_BETWEEN = word_set("from in at to of the a an than for by as")
+"""Words that can reach a value in another sentence ("Bruno is 40. Not anymore.", "That was
+last year."): left over anywhere, they decline every key. A comparison or a count left over
+("She is older than Ana") declines only its own sentence, and the keys its numbers and
+names could fill."""
+_SLOT_WORDS = r"(?P<slot>(?:[a-z][a-z\-]*[ \t]+){0,2}[a-z][a-z\-]*)"
+_SUBJECT_SLOT = re.compile(
+    r"(?:\b(?:for|describing)\s+(?P<det>(?:a|an|the|my|our|this|your)\s+)?"
+    r"|(?:^|(?<=[.;!?:])\s+)(?P<cap>(?:A|An|The|My|Our|This)\s+))"
+    rf"(?:\d{{1,3}}-year-old\s+)?{_SLOT_WORDS}"
+    rf"(?=[ \t]+[a-z]|[ \t]+[\"“'‘@{UPPER}{CASELESS}\d$€£]|\s*[,.;:(]|\s*$)"
+    r"|(?:^|,\s*)(?P<adet>a|an|the)\s+(?:\d{1,3}-year-old\s+)?"
+    r"(?P<apposed>(?:[a-z][a-z\-]*[ \t]+){0,2}[a-z][a-z\-]*)"
+    r"(?=[ \t]+(?:named|called|titled|entitled|nicknamed)\b)"
+)
+"""`for a read-only guest account named Carol`, `for a mug priced at 8.5`, `A kettle costs
+...`, `for my dog, a labrador named Bella`: up to three words that describe the thing a
+request is about. They cannot change what is said of it; a word from `NOT_DESCRIBING`, a
+number, a key's name or a flag's word among them leaves them all unaccounted for."""
+_DENIAL = re.compile(rf",\s*not\s+[{UPPER}][\w\-]*(?:[ \t]+[{UPPER}][\w\-]*){{0,2}}\s*(?=,)")
+"""`for Bruno, not Ana, aged 40`: a name set aside beside the subject's, between commas."""
+_UNKNOWN = r"\s+(?:is\s+)?(?:unknown|unspecified|not\s+given|not\s+known|n/a)\b"
+
+
+@dataclass(frozen=True)
+class Token:
+    start: int
+    end: int
+    text: str
+    kind: str
+
+
+_TOKEN = re.compile(
+    r"[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+"  # an email
+    r"|[~<>≈±$€£]?[-+]?\d[\w.,:/%°'’\-]*[\w%°+]"  # a number with its unit or format: 1.000,50
+    r"|[$€£]?\d"
+    r"|\.?[\w'’@#&/\-]*\w[\w'’@#&/.+\-]*?[+#]*(?=[^\w'’@#&/.+\-]|[.+\-](?![\w+#])|$)"
+    r"|\S",
+)
+_CAPITAL = re.compile(rf"[{UPPER}{CASELESS}]|[.@#]|\w*[+#]")
+
+
+@lru_cache(maxsize=4096)
+def _kind(text: str) -> str:
+    low = text.lower()
+    if not any(ch.isalnum() for ch in text):
+        return WORD if any(ch in _OPERATORS for ch in text) else FREE
+    if "@" in text:
+        return NAME
+    if any(ch.isdigit() for ch in text) or any(p in NUMBER_WORDS for p in low.split("-")):
+        return NUM
+    if low in FILLERS:
+        return FREE
+    if low in NOT_DESCRIBING or low in REQUEST_WORDS or low in SCOPELESS:
+        return WORD
+    return NAME if _CAPITAL.match(text) else WORD
+
+
+def tokens(text: str) -> list[Token]:
+    """The prompt as tokens read whole: `C++`, `Next.js`, `1.000,50`, `ana@x.org`, `40-year-old`."""
+    return [Token(m.start(), m.end(), m.group(0), _kind(m.group(0)))
+            for m in _TOKEN.finditer(text)]
+
+
+class Ledger:
+    """Which characters of the prompt some accepted construction accounts for."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.mask = bytearray(len(text))
+
+    def cover(self, span: tuple[int, int]) -> None:
+        start, end = max(0, span[0]), min(len(self.text), span[1])
+        if start < end:
+            self.mask[start:end] = b"\x01" * (end - start)
+
+    def uncover(self, span: tuple[int, int]) -> None:
+        """A value no reading placed stays unexplained, whatever construction spans it."""
+        start, end = max(0, span[0]), min(len(self.text), span[1])
+        if start < end:
+            self.mask[start:end] = b"\x00" * (end - start)
+
+    def covered(self, token: Token) -> bool:
+        return all(self.mask[token.start : token.end])
+
+    def leftovers(self, request: list[tuple[int, int]], *, crowded: bool = False) -> list[Token]:
+        """Tokens nothing accounts for: not covered, not a filler, not a request word in a
+        sentence that asks for JSON, not the `?` of a request put as a question (`Can you
+        return JSON ...?`). In a `crowded` prompt, one that speaks of someone else too, a
+        pronoun (`She is 40`, `her age`) could point to either, so it is never accounted for."""
+        out = []
+        for token in tokens(self.text):
+            if crowded and token.text.lower() in PRONOUNS:
+                out.append(Token(token.start, token.end, token.text, WORD))
+                continue
+            if token.kind == FREE or self.covered(token):
+                continue
+            in_request = any(a <= token.start and token.end <= b for a, b in request)
+            if in_request and token.text.lower() in REQUEST_WORDS:
+                continue
+            if token.text == "?" and in_request and _POLITE.match(self.text, _start_of(
+                    self.text, token.start)) and re.match(r"\s*(?:$|\s[A-Z])",
+                                                          self.text[token.end : token.end + 3]):
+                continue
+            out.append(token)
+        return out
+
+
+_POLITE = re.compile(r"\s*(?:please\s+)?(?:can|could|would|will)\s+(?:you|i|we)\b", re.I)
+
+
+def _start_of(text: str, pos: int) -> int:
+    return max(text.rfind(c, 0, pos) for c in ".!?;") + 1
+
+
+def request_sentences(text: str, anchors: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The sentences that hold the request (the word JSON or the key list)."""
+    spans = []
+    for a, b in anchors:
+        head = max(text.rfind(c, 0, a) for c in ".!?;")
+        tail = [i for i in (text.find(c, b) for c in ".!?;") if i >= 0]
+        spans.append((head + 1, min(tail) + 1 if tail else len(text)))
+    return spans
+
+
+def output_instructions(text: str, keys: list[str], language_key: bool) -> list[tuple[int, int]]:
+    """Spans of instructions about the answer's form (`JSON only`, `in 1 line`, `3 keys`)."""
+    spans = [m.span() for pattern in _OUTPUT_INSTRUCTIONS for m in pattern.finditer(text)]
+    if not language_key:
+        spans += [m.span() for m in _IN_ENGLISH.finditer(text)]
+    for m in _KEY_COUNT.finditer(text):
+        said = m.group("n").lower()
+        if _SMALL_NUMBERS.get(said, int(said) if said.isdigit() else -1) == len(keys):
+            spans.append(m.span())
+    lowered = {k.lower() for k in keys}
+    spans += [m.span() for m in _DONT_INCLUDE.finditer(text) if m.group("k").lower() not in lowered]
+    for key in keys:
+        spans += [m.span() for m in _unknown(text, key)]
+    return spans
+
+
+def _unknown(text: str, key: str) -> list[re.Match[str]]:
+    spoken = re.escape(key).replace("_", "[ _]")
+    return list(re.finditer(rf"\b{spoken}{_UNKNOWN}", text, re.I))
+
+
+def unknown_keys(text: str, keys: list[str]) -> set[str]:
+    """Keys the prompt says it does not know (`age unknown`): never stated, whatever else
+    the prompt holds that might fit them."""
+    return {k for k in keys if _unknown(text, k)}
+
+
+def subject_descriptions(text: str, taboo: set[str]) -> list[tuple[int, int]]:
+    """Spans of the words describing what the request is about (see `_SUBJECT_SLOT`), and
+    of names set aside beside it (`_DENIAL`)."""
+    spans = [m.span() for m in _DENIAL.finditer(text)]
+    for m in _SUBJECT_SLOT.finditer(text):
+        group = "slot" if m.group("slot") is not None else "apposed"
+        end = m.start(group)
+        last = ""
+        for word in re.finditer(r"\S+", m.group(group)):
+            # the description is the words before the first that does not describe
+            w = word.group(0)
+            if w in NOT_DESCRIBING or w in taboo or w in FILLERS or w in _TIME_NOUNS \
+                    or w in SCOPELESS or _kind(w) == NUM or (
+                        w in RELATION_NOUNS and (m.group("det") or "").strip() not in _OWN):
+                break
+            end = m.start(group) + word.end()
+            last = w
+        if end == m.start(group) or (group == "apposed" and end != m.end(group)):
+            continue
+        if re.match(r"\s+(?:of|to)\b", text[end : end + 5]) and last not in _CONTAINERS:
+            continue
+        det = next((g for g in ("det", "cap", "adet") if m.group(g)), group)
+        spans.append((m.start(det), end))
+    return spans
+
+
+def value_kinds(value: Any) -> set[str]:
+    """The kinds of leftover token that could be this value instead."""
+    if isinstance(value, bool):
+        return set()
+    if isinstance(value, int | float):
+        return {NUM}
+    if isinstance(value, list):
+        return {NAME, NUM} if value else {NAME}
+    kinds = {NAME}
+    if any(ch.isdigit() for ch in str(value)):
+        kinds.add(NUM)
+    return kinds
+
+
+def type_kinds(type_name: str) -> set[str]:
+    """The kinds of leftover token a key of this type could take."""
+    if type_name in ("integer", "number", "array:integer", "array:number"):
+        return {NUM}
+    if type_name == "boolean":
+        return set()
+    return {NAME, NUM} if type_name.startswith("array") else {NAME}
+
+
+_ABBREVIATION = re.compile(r"(?:^|[\s(])(?:[A-Za-z]|ca|approx|e\.g|i\.e|mr|mrs|ms|dr|prof|st|jr|sr"
+                           r"|vs|etc|no|vol|pp|cf|incl|excl|est|min|max)\.\Z", re.I)
+
+
+def sentences(text: str) -> list[tuple[int, int]]:
+    """Where each sentence of the prompt lies (a `;` ends one too). A point after an
+    abbreviation (`c. 2009`, `Mr. Brown`) or inside brackets ends none: a value's sentence
+    is never cut short."""
+    out, start, depth, last = [], 0, 0, 0
+    for m in re.finditer(r"(?<=[.!?;])\s+", text):
+        depth += text.count("(", last, m.start()) - text.count(")", last, m.start())
+        last = m.start()
+        if depth > 0 or _ABBREVIATION.search(text, max(0, m.start() - 8), m.start()):
+            continue
+        out.append((start, m.start()))
+        start = m.end()
+    out.append((start, len(text)))
+    return out
+
+
+def _names_key(token: Token, key: str) -> bool:
+    low = token.text.lower()
+    return low == key.lower() or low in re.split(r"_|(?<=[a-z])(?=[A-Z])", key.lower())
+
+
+def _bound(leftovers: list[Token], text: str) -> set[int]:
+    """Starts of leftover negations and approximations bound to a leftover name or number
+    (see `_BINDING`)."""
+    loose = {t.start: t for t in leftovers}
+    out = set()
+    for token in leftovers:
+        if token.text.lower() not in _BINDING:
+            continue
+        for m in re.finditer(r"\S+", text[token.end : token.end + 40]):
+            nxt = loose.get(token.end + m.start())
+            if nxt is not None and nxt.kind in (NUM, NAME):
+                out.add(token.start)
+            if m.group(0).lower() not in _BETWEEN:
+                break
+    return out
+
+
+def declined(leftovers: list[Token], entities: dict[str, Any], types: dict[str, str],
+             read_from: dict[str, list[tuple[int, int]]], text: str) -> dict[str, str]:
+    """Stated keys that a leftover token declines (see the module docstring), each with the
+    token that did it. `read_from` holds the spans each key's value was read from."""
+    spans = sentences(text)
+    bound = _bound(leftovers, text)
+    out: dict[str, str] = {}
+    for key, value in entities.items():
+        kinds = value_kinds(value) | type_kinds(types.get(key, "string"))
+        own = [s for s in spans if any(a < s[1] and s[0] < b for a, b in read_from.get(key, []))]
+        if not read_from.get(key):
+            own = spans  # nothing says where it was read: the whole prompt is its sentence
+        reasons = []
+        for token in leftovers:
+            scopeless = token.kind == WORD and token.text.lower() in SCOPELESS
+            if (token.kind in kinds or (scopeless and token.start not in bound)
+                    or _names_key(token, key)
+                    or any(a <= token.start < b for a, b in own)):
+                reasons.append(token)
+        if reasons:  # name a word (`daughter`) before a number or name: it says more
+            out[key] = min(reasons, key=lambda t: t.kind != WORD).text
+    return out

@@ -1,0 +1,96 @@
+"""The constructions a JSON request's values are read from: a closed list.
+
+Each pattern here is a way people state a value that the reader accepts, and what kind of
+key the value fits (`aged 40` an age, `from Lisbon` a place, `directed by X` a director).
+The words a construction matches are accounted for (see `json_account`); anything said
+another way is not, and declines the keys it could touch. docs/checks.md lists them.
+"""
+
+from __future__ import annotations
+
+import re
+
+from stepchat.core.tasks.json_assign import FIRST, tiers
+from stepchat.core.tasks.json_words import NUMBER, PROPN, RELATION_NOUNS
+
+_WHOLE = r"(?![\d%°]|[.,]\d)"
+"""A number ends its token: `is 1` is not read out of `is 1.000,50`."""
+UNITS: tuple[tuple[str, str], ...] = (
+    (rf"[$€£]\s?(?P<n>{NUMBER})", "PRICE"),
+    (rf"(?P<n>{NUMBER})\s*(?:dollars|euros?|pounds|usd|eur|gbp|€)\b", "PRICE"),
+    (rf"\b(?:costs?|costing|priced\s+at|sells?\s+for|price\s+of)\s+[$€£]?(?P<n>{NUMBER})",
+     "PRICE"),
+    (rf"\brated\s+(?P<n>{NUMBER})(?:\s+stars?\b)?", "RATING"),
+    (rf"(?P<n>{NUMBER})\s*/\s*(?:5|10|100)\b", "RATING"),
+    (rf"\b(?:earns?|earning|paid|makes|salary\s+of)\s+[$€£]?(?P<n>{NUMBER})"
+     r"(?:\s+(?:a|per)\s+year\b|\s+(?:annually|yearly)\b)?", "SALARY"),
+    (rf"\bweigh(?:s|ing)?\s+(?P<n>{NUMBER})", "WEIGHT"),
+    (rf"(?P<n>{NUMBER})\s*kg\b", "WEIGHT"),
+    (rf"(?P<n>{NUMBER})\s*(?:degrees|°)", "TEMPERATURE"),
+    (rf"\bserves\s+(?P<n>{NUMBER})", "SERVINGS"),
+    (rf"\baged\s+(?P<n>\d{{1,3}}){_WHOLE}", "AGE"),
+    (r"\b(?P<n>\d{1,3})(?:\s+|-)years?(?:\s+|-)old\b", "AGE"),
+    (r"\b(?P<n>\d{1,3})\s+years\s+of\s+age\b", "AGE"),
+    (rf"\b(?:is|am|turned|who's|she's|he's)\s+(?P<n>\d{{1,3}}){_WHOLE}"
+     r"(?=\s*(?:[,;.)]|$|and\b))", "AGE"),
+    (r"\((?P<n>\d{4})\)", "YEAR"),
+    (r"\b(?:in|from|since|(?:released|published|founded|built|established)(?:\s+in)?"
+     r"|came\s+out\s+in|made\s+in|dated)\s+(?P<n>\d{4})\b", "YEAR"),
+    (r"\b(?:an?|the)\s+(?P<n>\d{4})\s+(?=[A-Z]|one\b|film\b|movie\b|model\b|version\b"
+     r"|edition\b)", "YEAR"),
+)
+COMPILED_UNITS = tuple((re.compile(p, re.I), cls) for p, cls in UNITS)
+
+NAMED = (
+    (re.compile(r"\b(?:also\s+(?:known\s+as|called)|aka|a\.k\.a\.)\s+", re.I),
+     tiers("ALIAS NICKNAME")),
+    (re.compile(r"\bnicknamed\s+", re.I), tiers("NICKNAME ALIAS")),
+    (re.compile(r"\b(?:titled|entitled)\s+", re.I), tiers("TITLE", "NAME")),
+    (re.compile(r"\b(?:named|called)\s+", re.I), tiers("NAME USERNAME", "TITLE", FIRST)),
+)
+PLACES = (
+    (re.compile(r"\bborn\s+in\s+", re.I), tiers("BIRTHPLACE", "CITY LOCATION HOMETOWN")),
+    (re.compile(r"\b(?:flights?|flying|flies|travel\w*|trip|heading|going|bound|ticket)"
+                r"\s+to\s+", re.I), tiers("DESTINATION")),
+    (re.compile(r"\b(?:moved\s+to|now\s+(?:lives\s+)?in|currently\s+in|relocated\s+to)\s+",
+                re.I), tiers("RESIDENCE COUNTRY")),
+    (re.compile(r"\b(?:based\s+in|lives\s+in|living\s+in|located\s+in|works\s+(?:from|in)"
+                r"|resides\s+in|headquartered\s+in|from|in)\s+(?:the\s+)?", re.I),
+     tiers("CITY LOCATION HOMETOWN ORIGIN COUNTRY HQ")),
+)
+CHANGES = (
+    re.compile(rf"\b(?i:moved\s+from)\s+(?P<old>{PROPN})\s+to\s+(?P<new>{PROPN})"),
+    re.compile(rf"\b(?i:originally|formerly|previously)\s+from\s+(?P<old>{PROPN}),?\s+"
+               rf"(?:but\s+)?now\s+(?:lives\s+|living\s+|based\s+)?in\s+(?P<new>{PROPN})"),
+    re.compile(rf"\b(?i:used\s+to\s+live)\s+in\s+(?P<old>{PROPN}),?\s+but\s+now\s+"
+               rf"(?:lives\s+|living\s+|is\s+based\s+)?in\s+(?P<new>{PROPN})"),
+)
+"""A move, read whole: `moved from Leeds to York`, `originally from Goa, now in Pune`, `used
+to live in Madrid but now lives in Seville`. The new place is where the subject lives now
+(never a hometown or birthplace); the old one is accounted for as a former place."""
+RELATIONS = "(?:" + "|".join(sorted(RELATION_NOUNS, key=len, reverse=True)) + ")"
+RELATIVE = re.compile(
+    rf"(?:^|(?<=[.!?;])\s+)(?:Her|His|Their|My|Our)\s+(?:(?:older|younger|elder|little|big"
+    rf"|twin|only)\s+)?{RELATIONS}(?:,?\s+{PROPN},?)?\s+(?:is|who\s+is)\s+"
+    rf"(?:\d{{1,3}}(?:\s+years\s+old)?|from\s+{PROPN}|(?:based|living)\s+in\s+{PROPN}"
+    rf"|an?\s+[a-z]+|named\s+{PROPN}|called\s+{PROPN})"
+    rf"|(?:^|(?<=[.!?;])\s+)(?:Her|His|Their|My|Our)\s+{RELATIONS}(?:,?\s+{PROPN},?)?"
+    rf"\s+lives\s+in\s+{PROPN}"
+)
+"""A sentence about a relative (`Her daughter is 12.`, `His father Tomas lives in Cork.`):
+its values are the relative's, so none is read, and the sentence is accounted for."""
+SENTENCE_END = re.compile(r"\s*(?:[.!?;]|$)")
+LANGUAGE_LEAD = re.compile(r"\b(?:written|coded|programmed|implemented|built)\s+\Z", re.I)
+AS_ROLE = re.compile(r"\b(?:works|working|worked)\s+as\s+\Z", re.I)
+BY = (
+    (re.compile(r"\bdirected\s+by\s+", re.I), tiers("DIRECTOR")),
+    (re.compile(r"\b(?:written|authored)\s+by\s+", re.I), tiers("AUTHOR")),
+    (re.compile(r"\b(?:made|manufactured|built|produced)\s+by\s+", re.I), tiers("BRAND")),
+    (re.compile(r"\b(?:sung|performed|recorded)\s+by\s+", re.I), tiers("ARTIST")),
+    (re.compile(r"\bby\s+", re.I), tiers("AUTHOR DIRECTOR ARTIST BRAND")),
+)
+LISTS = (
+    (re.compile(r"\btagged\s+(?:as\s+|with\s+)?", re.I), tiers("TAGS")),
+    (re.compile(r"\bskilled\s+in\s+", re.I), tiers("SKILLS")),
+    (re.compile(r"\bspeaks\s+", re.I), tiers("LANGUAGE")),
+)

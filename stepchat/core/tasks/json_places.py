@@ -1,0 +1,95 @@
+"""What kind of place a name is, where that can be shown: a country, a region, or neither.
+
+"from Lisbon" says where someone is from, not that Lisbon is a country; "from Portugal" is
+not a city. A place read by a cue (`from`, `in`, `lives in`, `moved to`) fills a country
+key only when it is a country named here, and a city-like key only when it is neither a
+country nor a region named here (a state, a nation of the UK, a continent, a well-known
+region). A name the lists do not hold is taken for a city: it can still be wrong, and so
+the lists hold every country and the regions most often named as where people are from.
+"""
+
+from __future__ import annotations
+
+_COUNTRY_NAMES = (
+    "Afghanistan, Albania, Algeria, Andorra, Angola, Antigua and Barbuda, Argentina, Armenia, "
+    "Australia, Austria, Azerbaijan, Bahamas, Bahrain, Bangladesh, Barbados, Belarus, "
+    "Belgium, Belize, Benin, Bhutan, Bolivia, Bosnia and Herzegovina, Bosnia, Botswana, "
+    "Brazil, Brunei, Bulgaria, Burkina Faso, Burundi, Cabo Verde, Cape Verde, Cambodia, "
+    "Cameroon, Canada, Central African Republic, Chad, Chile, China, Colombia, Comoros, "
+    "Congo, Democratic Republic of the Congo, Costa Rica, Croatia, Cuba, Cyprus, Czechia, "
+    "Czech Republic, Denmark, Djibouti, Dominica, Dominican Republic, Ecuador, Egypt, "
+    "El Salvador, Equatorial Guinea, Eritrea, Estonia, Eswatini, Swaziland, Ethiopia, Fiji, "
+    "Finland, France, Gabon, Gambia, Georgia, Germany, Ghana, Greece, Grenada, Guatemala, "
+    "Guinea, Guinea-Bissau, Guyana, Haiti, Honduras, Hungary, Iceland, India, Indonesia, "
+    "Iran, Iraq, Ireland, Israel, Italy, Ivory Coast, Côte d'Ivoire, Jamaica, Japan, Jordan, "
+    "Kazakhstan, Kenya, Kiribati, Korea, South Korea, North Korea, Kosovo, Kuwait, "
+    "Kyrgyzstan, Laos, Latvia, Lebanon, Lesotho, Liberia, Libya, Liechtenstein, Lithuania, "
+    "Luxembourg, Madagascar, Malawi, Malaysia, Maldives, Mali, Malta, Marshall Islands, "
+    "Mauritania, Mauritius, Mexico, Micronesia, Moldova, Monaco, Mongolia, Montenegro, "
+    "Morocco, Mozambique, Myanmar, Burma, Namibia, Nauru, Nepal, Netherlands, Holland, "
+    "New Zealand, Nicaragua, Niger, Nigeria, North Macedonia, Macedonia, Norway, Oman, "
+    "Pakistan, Palau, Palestine, Panama, Papua New Guinea, Paraguay, Peru, Philippines, "
+    "Poland, Portugal, Qatar, Romania, Russia, Rwanda, Saint Kitts and Nevis, Saint Lucia, "
+    "Saint Vincent and the Grenadines, Samoa, San Marino, Sao Tome and Principe, "
+    "Saudi Arabia, Senegal, Serbia, Seychelles, Sierra Leone, Singapore, Slovakia, Slovenia, "
+    "Solomon Islands, Somalia, South Africa, South Sudan, Spain, Sri Lanka, Sudan, "
+    "Suriname, Sweden, Switzerland, Syria, Taiwan, Tajikistan, Tanzania, Thailand, "
+    "Timor-Leste, East Timor, Togo, Tonga, Trinidad and Tobago, Tunisia, Turkey, Türkiye, "
+    "Turkmenistan, Tuvalu, Uganda, Ukraine, United Arab Emirates, UAE, United Kingdom, UK, "
+    "Great Britain, Britain, United States, USA, US, America, Uruguay, Uzbekistan, Vanuatu, "
+    "Vatican City, Vatican, Venezuela, Vietnam, Viet Nam, Yemen, Zambia, Zimbabwe, "
+    "Hong Kong, Macau, Puerto Rico, Greenland"
+)
+_REGION_NAMES = (
+    # the nations of the UK, continents and parts of the world
+    "England, Scotland, Wales, Northern Ireland, Europe, Asia, Africa, North America, "
+    "South America, Latin America, Oceania, Antarctica, Scandinavia, the Balkans, Balkans, "
+    "the Middle East, Middle East, the Caribbean, Caribbean, Siberia, Patagonia, "
+    # states of the US
+    "Alabama, Alaska, Arizona, Arkansas, California, Colorado, Connecticut, Delaware, "
+    "Florida, Hawaii, Idaho, Illinois, Indiana, Iowa, Kansas, Kentucky, Louisiana, Maine, "
+    "Maryland, Massachusetts, Michigan, Minnesota, Mississippi, Missouri, Montana, Nebraska, "
+    "Nevada, New Hampshire, New Jersey, New Mexico, North Carolina, North Dakota, Ohio, "
+    "Oklahoma, Oregon, Pennsylvania, Rhode Island, South Carolina, South Dakota, Tennessee, "
+    "Texas, Utah, Vermont, Virginia, West Virginia, Wisconsin, Wyoming, Georgia, "
+    # provinces and states of Canada, Australia, India; regions of Europe
+    "Ontario, Quebec, British Columbia, Alberta, Manitoba, Saskatchewan, Nova Scotia, "
+    "New Brunswick, Newfoundland, Queensland, New South Wales, Victoria, Tasmania, "
+    "Western Australia, South Australia, Goa, Kerala, Punjab, Bengal, Kashmir, Rajasthan, "
+    "Gujarat, Maharashtra, Tamil Nadu, Karnataka, Bavaria, Saxony, Catalonia, Andalusia, "
+    "Galicia, Basque Country, Tuscany, Sicily, Sardinia, Lombardy, Provence, Brittany, "
+    "Normandy, Corsica, Crete, Flanders, Wallonia, Lapland, Bali, Java, Sumatra, Borneo"
+)
+
+
+def _names(text: str) -> frozenset[str]:
+    return frozenset(n.strip().lower() for n in text.split(","))
+
+
+COUNTRIES = _names(_COUNTRY_NAMES)
+REGIONS = _names(_REGION_NAMES)
+
+
+def place_kind(name: str) -> str:
+    """`country`, `region`, `both` (Georgia is a country and a state), or `other` (a city,
+    or a place these lists do not know)."""
+    low = name.strip().lower()
+    if low.startswith("the "):
+        low = low[4:]
+    region = low in REGIONS or f"the {low}" in REGIONS
+    if low in COUNTRIES:
+        return "both" if region else "country"
+    return "region" if region else "other"
+
+
+_CITY_LIKE = frozenset({"CITY", "HOMETOWN", "RESIDENCE"})
+_NOT_FOR = {"country": _CITY_LIKE, "region": _CITY_LIKE | {"COUNTRY"},
+            "both": _CITY_LIKE | {"COUNTRY"}, "other": {"COUNTRY"}}
+
+
+def of_kind(name: str, groups: tuple[frozenset[str], ...]) -> tuple[frozenset[str], ...]:
+    """The kinds of key a place read by a cue may fill, given what kind of place it is:
+    `from Portugal` never fills a city, `from Lisbon` never a country."""
+    banned = _NOT_FOR[place_kind(name)]
+    kept = tuple(frozenset(g - banned) for g in groups)
+    return tuple(g for g in kept if g)
