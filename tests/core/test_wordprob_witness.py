@@ -12,24 +12,7 @@ from stepchat.core.tasks.wordprob.handler import WordProblemConstraints, WordPro
 from stepchat.core.tasks.wordprob.recompute import Declined
 from stepchat.embed.hashed import HashedEmbedder
 from stepchat.store.memory import MemoryStore
-
-PENS = ("Ana buys {boxes} boxes with {each} pens in each box and {spare} spare pens for "
-        "her class. How many pens does she have?")
-
-
-def pens(boxes: int, each: int, spare: int) -> str:
-    return PENS.format(boxes=boxes, each=each, spare=spare)
-
-
-def pens_solution(boxes: int, each: int, spare: int) -> str:
-    inside = boxes * each
-    return (f"The boxes hold {boxes} * {each} = {inside} pens.\n"
-            f"She has {inside} + {spare} = {inside + spare} pens.\n#### {inside + spare}")
-
-
-CACHED = pens(3, 4, 12)
-"""The spare 12 equals the result 3 * 4: in this solution alone each 12 fits two roles."""
-CACHED_SOLUTION = pens_solution(3, 4, 12)
+from tests.wordprob_cases import CACHED, CACHED_SOLUTION, pens, pens_solution
 
 
 def recompute(new: str, *earlier: Instance) -> list[str]:
