@@ -96,3 +96,35 @@ def test_a_word_changes_only_to_words_an_instance_was_solved_with() -> None:
     # "third" -> "thirds" kept the 3; nothing shows what "quarter" does to it (4, not 3)
     with pytest.raises(Declined, match="no earlier instance was solved with these words"):
         served(jobs(12, "one quarter"))
+
+
+WEEK = ("Tom works {h} hours a day at the shop from {a} to {b} every week, and Tom earns "
+        "{r} dollars for each hour of work there. How much does Tom earn in a week?")
+
+
+def week(h: int, a: str, b: str, r: int) -> str:
+    return WEEK.format(h=h, a=a, b=b, r=r)
+
+
+def week_solution(h: int, r: int, days: int) -> str:
+    return (f"Tom works {days} days a week.\nHe earns {days} * {h} * {r} = {days * h * r} "
+            f"dollars.\n#### {days * h * r}")
+
+
+def test_a_constant_kept_under_one_rename_says_nothing_of_another() -> None:
+    handler = WordProblemHandler()
+    earlier = (Instance(week(6, "Tuesday", "Saturday", 9),
+                        tuple(week_solution(6, 9, 5).splitlines())),)
+    cached = WordProblemConstraints(week(8, "Monday", "Friday", 10), earlier=earlier)
+    steps = handler.segment(week_solution(8, 10, 5))
+
+    def served(new: str) -> list[str]:
+        task = handler.detect(new)
+        assert task is not None
+        return handler.recomputed(task, cached, steps).texts
+
+    assert served(week(7, "Monday", "Friday", 12))[-1] == "#### 420"
+    assert served(week(7, "Tuesday", "Saturday", 12))[-1] == "#### 420"
+    # Monday to Wednesday is 3 days: the 5 kept for Tuesday to Saturday must not be served
+    with pytest.raises(Declined, match="could depend on it"):
+        served(week(7, "Monday", "Wednesday", 12))

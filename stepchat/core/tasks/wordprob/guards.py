@@ -41,8 +41,10 @@ class Declined(Exception):
 
 def shown_constant(p: RolePass, i: int) -> bool:
     """Whether the earlier instances show the constant at atom `i` is one: it kept its
-    value where every changed slot, every result equal to it and every renamed word had
-    another value, and no instance reads it as a neighbour rounded."""
+    value where every changed slot and every result equal to it had another value, in an
+    instance solved with the new request's renamed words (a constant kept while "Monday to
+    Friday" became "Tuesday to Saturday" says nothing of "Monday to Wednesday"), and no
+    instance reads it as a neighbour rounded."""
     if not p.witnesses:
         return False
     value = p.roles[i].old
@@ -54,8 +56,10 @@ def shown_constant(p: RolePass, i: int) -> bool:
             w.numbers[j] == value for w in p.witnesses
         ):
             return False
-    if any(all(pos not in w.words for w in p.witnesses) for pos in p.renamed_at):
-        return False
+    if p.renamed_at and not any(
+        all(w.words.get(pos) == new for pos, new in p.renamed_at) for w in p.witnesses
+    ):
+        return False  # only an instance solved with the new words shows what they do
     return not any(_rounded_everywhere(p, i, j) for j in _changed_beside(p, i))
 
 

@@ -104,7 +104,7 @@ def recompute(
     currency: dict[str, str] | None = None,
     names: Sequence[str] = (),
     words: Sequence[str] = (),
-    renamed_at: Sequence[int] = (),
+    renamed_at: Sequence[tuple[int, str]] = (),
     word_at: Sequence[int] = (),
     word_places: Sequence[tuple[int, str, str]] = (),
     witnesses: Sequence[Witness] = (),
@@ -116,8 +116,8 @@ def recompute(
     `word_places` every such place with its cached and new word);
     `witnesses` are earlier instances of the problem read in its places.
     A constant can depend on a renamed word (Monday to Friday is 5 days; 12 inches in a
-    foot, 3 in a yard), so a solution with a constant is renamed only where the instances
-    show the constant staying while the word changed."""
+    foot, 3 in a yard), so a solution with a constant is renamed only where an instance
+    solved with the new words shows the constant staying."""
     solution = Solution(steps, mark)
     usable = [w for w in witnesses if w.mark == mark and all(s.key in w.slots for s in slots)]
     pass_ = RolePass(solution, list(slots), usable, tuple(renamed_at))
@@ -133,7 +133,7 @@ class RolePass:
 
     def __init__(
         self, solution: Solution, slots: list[Slot], witnesses: Sequence[Witness] = (),
-        renamed_at: tuple[int, ...] = (),
+        renamed_at: tuple[tuple[int, str], ...] = (),
     ) -> None:
         self.sol = solution
         self.slots = slots

@@ -83,8 +83,9 @@ class Alignment:
     """The renamed words that are names (the others in `renames` are number words)."""
     words: tuple[str, ...] = ()
     """Renamed words in places earlier instances showed to vary (objects, units, names)."""
-    renamed_at: tuple[int, ...] = ()
-    """Where names and words were renamed: atom positions in the cached request."""
+    renamed_at: tuple[tuple[int, str], ...] = ()
+    """Where names and words were renamed (atom positions in the cached request), and the
+    new word there."""
     word_at: tuple[int, ...] = ()
     """Where `words` were renamed."""
     word_places: tuple[tuple[int, str, str], ...] = ()
@@ -120,7 +121,7 @@ def align(
     renames: dict[str, str] = {}
     names: set[str] = set()
     words: set[str] = set()
-    renamed_at: list[int] = []
+    renamed_at: list[tuple[int, str]] = []
     word_at: list[int] = []
     currency: dict[str, str] = {}
     evidence = [atoms(text, mark) for text in extra] if extra else None
@@ -156,7 +157,7 @@ def align(
                 names.add(a.text)
             else:
                 raise NotSame(f"the words changed: {a.text!r} -> {b.text!r}")
-            renamed_at.append(index)
+            renamed_at.append((index, b.text))
     for old in currency.values():
         if old in currency:
             raise NotSame("currency signs swapped")
