@@ -195,7 +195,12 @@ def run(args: argparse.Namespace) -> int:
         return 2
     quiet_environment()
     from stepchat.config import load_config
-    from stepchat.runtime import load_embedder, load_model_and_embedder, load_store
+    from stepchat.runtime import (
+        close_store,
+        load_embedder,
+        load_model_and_embedder,
+        load_store,
+    )
 
     config = load_config()
     bundled: Backend | None = None
@@ -212,24 +217,31 @@ def run(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="stepchat-wordprob-") as tmp, (
         out / "wordprob-requests.jsonl"
     ).open("w", encoding="utf-8") as log:
-        stores = iter(range(1_000_000))
+        opened: list[Store] = []
 
         def new_store() -> Store:
-            return load_store(Path(tmp) / f"store-{next(stores)}", embedder.dim)
+            opened.append(load_store(Path(tmp) / f"store-{len(opened)}", embedder.dim))
+            return opened[-1]
 
         def keep(item: Judged) -> None:
             log.write(json.dumps(asdict(item), ensure_ascii=False) + "\n")
             log.flush()
 
-        for language in languages:
-            requests = workload(source, language, seed=args.word_seed, per_kind=args.variants,
-                                limit=args.limit)
-            print(f"stepchat bench: {language}: {len(requests)} requests", file=sys.stderr)
-            judged += run_language(
-                requests, arms, bundled=bundled, embedder=embedder, new_store=new_store,
-                settings=config.pipeline_for(args.model), counter=counter,
-                nocache_templates=args.nocache_templates, on_done=keep,
-            )
+        try:
+            for language in languages:
+                requests = workload(source, language, seed=args.word_seed,
+                                    per_kind=args.variants, limit=args.limit)
+                print(f"stepchat bench: {language}: {len(requests)} requests", file=sys.stderr)
+                judged += run_language(
+                    requests, arms, bundled=bundled, embedder=embedder, new_store=new_store,
+                    settings=config.pipeline_for(args.model), counter=counter,
+                    nocache_templates=args.nocache_templates, on_done=keep,
+                )
+        finally:
+            # A store's background upkeep writes into its folder: finish it before the
+            # folder is removed.
+            for store in opened:
+                close_store(store)
     summary = summarise(judged)
     meta = {"templates": str(source.path), "languages": languages, "arms": arms,
             "variants_per_kind": args.variants, "seed": args.word_seed,
