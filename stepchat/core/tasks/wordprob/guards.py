@@ -39,12 +39,20 @@ class Declined(Exception):
 # ---------------------------------------------------------------------- evidence
 
 
+def kept_under_renames(p: RolePass, i: int) -> bool:
+    """Whether the constant at atom `i` is shown constant (below) in an instance solved with
+    the new request's renamed words: a constant kept while "Monday to Friday" became
+    "Tuesday to Saturday" says nothing of "Monday to Wednesday"."""
+    return shown_constant(p, i) and any(
+        all(w.words.get(pos) == new for pos, new in p.renamed_at) for w in p.witnesses
+    )
+
+
 def shown_constant(p: RolePass, i: int) -> bool:
-    """Whether the earlier instances show the constant at atom `i` is one: it kept its
-    value where every changed slot and every result equal to it had another value, in an
-    instance solved with the new request's renamed words (a constant kept while "Monday to
-    Friday" became "Tuesday to Saturday" says nothing of "Monday to Wednesday"), and no
-    instance reads it as a neighbour rounded."""
+    """Whether the earlier instances show the constant at atom `i` is no changed value in
+    disguise: it kept its value where every changed slot and every result equal to it had
+    another value, and no instance reads it as a neighbour rounded. (Whether it depends on
+    a renamed word is `kept_under_renames`.)"""
     if not p.witnesses:
         return False
     value = p.roles[i].old
@@ -56,10 +64,6 @@ def shown_constant(p: RolePass, i: int) -> bool:
             w.numbers[j] == value for w in p.witnesses
         ):
             return False
-    if p.renamed_at and not any(
-        all(w.words.get(pos) == new for pos, new in p.renamed_at) for w in p.witnesses
-    ):
-        return False  # only an instance solved with the new words shows what they do
     return not any(_rounded_everywhere(p, i, j) for j in _changed_beside(p, i))
 
 
@@ -232,7 +236,7 @@ def check_renamed(
             raise Declined(f"{word!r} changed and is a unit in a computation")
     renamed = [*names, *words]
     for i in p.constant_atoms():
-        if not shown_constant(p, i):
+        if not kept_under_renames(p, i):
             raise Declined(f"{renamed[0]!r} changed and {p.sol.atoms[i].text} is a "
                             "constant that could depend on it")
 
