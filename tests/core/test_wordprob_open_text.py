@@ -22,7 +22,7 @@ NEAR_REPEATS = [
     APOLLO,
     APOLLO.lower(),
     APOLLO.rstrip("?"),
-    "Please, " + APOLLO,
+    "Hi! " + APOLLO,
     APOLLO + " Thanks!",
     APOLLO.replace("who is", "who's"),
 ]
@@ -67,10 +67,10 @@ def test_a_claim_does_not_change_under_the_edits_the_text_gate_forgives() -> Non
     assert is_word_problem(APOLLO.replace("who is", "who's"))
 
 
-def test_a_word_problem_repeated_with_please_is_served_whole() -> None:
+def test_a_word_problem_repeated_with_a_greeting_is_served_whole() -> None:
     engine, backend = engine_with(FOG_SOLUTION)
     engine.answer(FOG)
-    again = engine.answer("Please, " + FOG)
+    again = engine.answer("Hi! " + FOG)
     assert again.hit and again.text == FOG_SOLUTION and len(backend.calls) == 1
 
 
