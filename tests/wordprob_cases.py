@@ -10,3 +10,21 @@ FOG_SOLUTION = (
     "Thus, it will take 14 * 10 = 140 minutes for the fog to cover the whole city.\n"
     "#### 140"
 )
+
+PENS = ("Ana buys {boxes} boxes with {each} pens in each box and {spare} spare pens for "
+        "her class. How many pens does she have?")
+
+
+def pens(boxes: int, each: int, spare: int) -> str:
+    return PENS.format(boxes=boxes, each=each, spare=spare)
+
+
+def pens_solution(boxes: int, each: int, spare: int) -> str:
+    inside = boxes * each
+    return (f"The boxes hold {boxes} * {each} = {inside} pens.\n"
+            f"She has {inside} + {spare} = {inside + spare} pens.\n#### {inside + spare}")
+
+
+CACHED = pens(3, 4, 12)
+"""The spare 12 equals the result 3 * 4: in this solution alone each 12 fits two roles."""
+CACHED_SOLUTION = pens_solution(3, 4, 12)

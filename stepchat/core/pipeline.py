@@ -42,7 +42,14 @@ from stepchat.core.ports import (
 )
 from stepchat.core.prompt import PromptError, accept_prompt
 from stepchat.core.settings import DEFAULT_SETTINGS, PipelineSettings
-from stepchat.core.tasks.base import Generation, Task, TaskHandler, answers_alone
+from stepchat.core.tasks.base import (
+    Generation,
+    LearnsFromEarlierAnswers,
+    Routed,
+    Task,
+    TaskHandler,
+    answers_alone,
+)
 from stepchat.core.tasks.registry import BUILT_IN, TaskKinds
 from stepchat.core.types import (
     CACHE_STEP,
@@ -214,7 +221,7 @@ class StepCache:
             on_event(StepEvent(index, step))
         _stop_if_cancelled(cancel)
         if store:
-            self._keep(task, answer, route, gen, timings, on_event)
+            self._keep(handler, task, answer, route, gen, timings, on_event)
         answer.notes.extend(self.store.drain_notes())
         answer.timings.total_ms = total.ms()
         on_event(DoneEvent(answer))
@@ -320,18 +327,21 @@ class StepCache:
 
     def _store(
         self,
+        handler: TaskHandler[Any],
         task: Task[Any],
         answer: Answer,
-        vector: list[float] | None,
+        route: _Route,
         timings: Timings,
         on_event: EventSink,
     ) -> str | None:
         on_event(StageEvent("store"))
+        vector = route.vector
         if vector is None:
             watch = _Stopwatch(self.clock)
             vector = self.embedder.embed(task.prompt)
             timings.embed_ms += watch.ms()
         now = self.clock.now()
+        constraints = _stored_constraints(handler, task, answer, route)
         entry = CacheEntry(
             id=self._entry_id(task.prompt, now),
             prompt=task.prompt,
@@ -339,7 +349,7 @@ class StepCache:
             scope=self.scope,
             task=task.kind,
             signature=task.signature,
-            constraints=marked_complete(task.constraints.to_json()),  # the store keeps JSON
+            constraints=marked_complete(constraints.to_json()),  # the store keeps JSON
             steps=[self._counted(s.step) for s in answer.steps],
             model=self.backend.model_id,
             created=now,
@@ -403,6 +413,7 @@ class StepCache:
 
     def _keep(
         self,
+        handler: TaskHandler[Any],
         task: Task[Any],
         answer: Answer,
         route: _Route,
@@ -417,7 +428,7 @@ class StepCache:
                 self.store.touch(route.entry.id, self.clock.now())
             finished = answer.finish_reason != "length"
             if finished and answer.verified is not False and _adds_information(route.reusing, gen):
-                answer.stored_entry = self._store(task, answer, route.vector, timings, on_event)
+                answer.stored_entry = self._store(handler, task, answer, route, timings, on_event)
         except (StoreError, BackendError) as exc:
             # The answer is computed and correct; a cache that cannot take it (a full disk,
             # a read-only folder, a model whose tokenizer to count it with is missing) must
@@ -458,6 +469,19 @@ def _path_of(steps: Sequence[AnswerStep], route: _Route) -> CachePath:
     if skipped:
         return CachePath.SKIP_REUSE
     return CachePath.SOLVER if by_solver else CachePath.MISS
+
+
+def _stored_constraints(
+    handler: TaskHandler[Any], task: Task[Any], answer: Answer, route: _Route
+) -> Any:
+    """What the entry keeps (as JSON in the store): the task's constraints, or what a kind
+    that learns from earlier answers makes of them, the answer and the routed entry."""
+    if not isinstance(handler, LearnsFromEarlierAnswers):
+        return task.constraints
+    routed = None
+    if route.entry is not None and route.entry.task == task.kind:
+        routed = Routed(route.cached, tuple(route.entry.steps))
+    return handler.stored_constraints(task, [s.step for s in answer.steps], routed)
 
 
 def _adds_information(reusing: bool, gen: Generation) -> bool:

@@ -164,8 +164,8 @@ def test_a_fresh_answer_is_corrected_and_carried_through() -> None:
 def test_an_answer_with_a_computation_that_does_not_hold_is_not_stored() -> None:
     assert answer_holds(FOG_SOLUTION)
     assert not answer_holds("It takes 14 intervals; 14 * 10 = 150 = 140 minutes.")
-    engine = StepCache(ScriptedBackend(["I think about 140 minutes."]), HashedEmbedder(),
-                       MemoryStore())
+    reply = "It takes 42/3 = 14 intervals, and 14 * 10 > 150 minutes."
+    engine = StepCache(ScriptedBackend([reply]), HashedEmbedder(), MemoryStore())
     assert engine.answer(FOG).stored_entry is None
 
 

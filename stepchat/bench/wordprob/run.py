@@ -20,6 +20,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from stepchat.bench.metrics import percentile
 from stepchat.bench.wordprob.arms import WORD_ARMS, make_word_arm
 from stepchat.bench.wordprob.checker import is_right
 from stepchat.bench.wordprob.reference import ReferenceBackend
@@ -137,6 +138,7 @@ def summarise(judged: Sequence[Judged]) -> dict[str, Any]:
             "wrong": sum(1 for j in items if j.right is False),
             "tokens": sum(j.tokens for j in items),
             "local_ms_p50": round(statistics.median(ms), 2) if ms else None,
+            "local_ms_p95": round(percentile(ms, 95), 2) if ms else None,
             "local_ms_max": round(ms[-1], 2) if ms else None,
             "corrected_answers": sum(1 for j in items if j.corrections),
             "corrections": sum(j.corrections for j in items),
@@ -149,7 +151,8 @@ def table_md(summary: dict[str, Any]) -> str:
     for language, arms in summary.items():
         lines += [f"### {language}", "",
                   "| arm | kind | requests | served from cache | served and right | "
-                  "served and wrong | right (all) | wrong (all) | tokens | local ms p50 / max |",
+                  "served and wrong | right (all) | wrong (all) | tokens | "
+                  "local ms p50 / p95 / max |",
                   "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
         for arm, kinds in arms.items():
             for kind in KINDS:
@@ -164,7 +167,7 @@ def table_md(summary: dict[str, Any]) -> str:
                 right = "–" if kind == "trap" else str(row["right"])
                 wrong = "–" if kind == "trap" else str(row["wrong"])
                 ms = ("–" if row["local_ms_p50"] is None
-                      else f"{row['local_ms_p50']} / {row['local_ms_max']}")
+                      else f"{row['local_ms_p50']} / {row['local_ms_p95']} / {row['local_ms_max']}")
                 lines.append(
                     f"| {arm} | {kind} | {n} | {pct(row['served'])} | "
                     f"{'–' if kind == 'trap' else pct(row['served_right'])} | "
@@ -192,7 +195,12 @@ def run(args: argparse.Namespace) -> int:
         return 2
     quiet_environment()
     from stepchat.config import load_config
-    from stepchat.runtime import load_embedder, load_model_and_embedder, load_store
+    from stepchat.runtime import (
+        close_store,
+        load_embedder,
+        load_model_and_embedder,
+        load_store,
+    )
 
     config = load_config()
     bundled: Backend | None = None
@@ -209,24 +217,31 @@ def run(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="stepchat-wordprob-") as tmp, (
         out / "wordprob-requests.jsonl"
     ).open("w", encoding="utf-8") as log:
-        stores = iter(range(1_000_000))
+        opened: list[Store] = []
 
         def new_store() -> Store:
-            return load_store(Path(tmp) / f"store-{next(stores)}", embedder.dim)
+            opened.append(load_store(Path(tmp) / f"store-{len(opened)}", embedder.dim))
+            return opened[-1]
 
         def keep(item: Judged) -> None:
             log.write(json.dumps(asdict(item), ensure_ascii=False) + "\n")
             log.flush()
 
-        for language in languages:
-            requests = workload(source, language, seed=args.word_seed, per_kind=args.variants,
-                                limit=args.limit)
-            print(f"stepchat bench: {language}: {len(requests)} requests", file=sys.stderr)
-            judged += run_language(
-                requests, arms, bundled=bundled, embedder=embedder, new_store=new_store,
-                settings=config.pipeline_for(args.model), counter=counter,
-                nocache_templates=args.nocache_templates, on_done=keep,
-            )
+        try:
+            for language in languages:
+                requests = workload(source, language, seed=args.word_seed,
+                                    per_kind=args.variants, limit=args.limit)
+                print(f"stepchat bench: {language}: {len(requests)} requests", file=sys.stderr)
+                judged += run_language(
+                    requests, arms, bundled=bundled, embedder=embedder, new_store=new_store,
+                    settings=config.pipeline_for(args.model), counter=counter,
+                    nocache_templates=args.nocache_templates, on_done=keep,
+                )
+        finally:
+            # A store's background upkeep writes into its folder: finish it before the
+            # folder is removed.
+            for store in opened:
+                close_store(store)
     summary = summarise(judged)
     meta = {"templates": str(source.path), "languages": languages, "arms": arms,
             "variants_per_kind": args.variants, "seed": args.word_seed,

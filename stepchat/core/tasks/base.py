@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from stepchat.core.events import EventSink, TokenEvent
 from stepchat.core.ports import Backend, CancelToken, Clock, SystemClock
@@ -195,6 +195,27 @@ class TaskHandler(Protocol[C]):
 
     def integrity(self, task: Task[C], text: str) -> bool | None:
         """Check the stitched answer as a whole; None when the task cannot be checked."""
+        ...
+
+
+@dataclass(frozen=True)
+class Routed(Generic[C]):
+    """The cached entry a request was routed to (reused or not): what it asked and answered."""
+
+    constraints: C
+    steps: tuple[Step, ...]
+
+
+@runtime_checkable
+class LearnsFromEarlierAnswers(Protocol[C]):
+    """A kind whose stored entry keeps more than its request: what it learns from the answer
+    and from the cached entry the request was routed to (an earlier instance of the same
+    request, say). Kinds without it store their task's constraints as detected."""
+
+    def stored_constraints(
+        self, task: Task[C], steps: Sequence[Step], routed: Routed[C] | None
+    ) -> C:
+        """The constraints to store with `steps`, the answer about to be cached."""
         ...
 
 

@@ -13,6 +13,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Literal
 
 Kind = Literal["num", "word", "op", "lp", "rp", "eq", "rel", "mark"]
@@ -102,7 +103,18 @@ def _read_number(digits: str, mark: str) -> tuple[Fraction, int, bool]:
 
 
 def atoms(text: str, mark: str = ".") -> list[Atom]:
-    """The atoms of `text`, numbers read with `mark` as the decimal mark."""
+    """The atoms of `text`, numbers read with `mark` as the decimal mark (a new list: the
+    reading is remembered, since one request, its cached request and their solutions are
+    read again by every check and every earlier instance)."""
+    return list(_atoms(text, mark))
+
+
+@lru_cache(maxsize=4096)
+def _atoms(text: str, mark: str) -> tuple[Atom, ...]:
+    return tuple(_read_atoms(text, mark))
+
+
+def _read_atoms(text: str, mark: str) -> list[Atom]:
     number = _GROUPED[mark]
     out: list[Atom] = []
     i, n = 0, len(text)

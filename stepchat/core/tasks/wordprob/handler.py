@@ -8,6 +8,15 @@ with a computation this reader cannot check is served but not stored. A request 
 cached one with only slot values changed is answered from the cached solution with every
 computation redone: those steps are `recomputed`, never `reused` (the reasoning is the
 cached answer's, the arithmetic is new) and the answer is never called verified.
+
+A solution that one instance cannot recompute (a number that fits two roles) goes to the
+model, and the new entry keeps the earlier instance beside its own (`evidence`): the next
+variant is recomputed with roles that hold in every instance.
+
+A prompt is claimed before its answer is known, so some claimed prompts are open questions
+that happen to state a number ("What happened in 1969 when Apollo 11 landed?"). An answer
+that writes no arithmetic at all is open text: it is stored and reused exactly as the text
+kind would (its gate decides, its handler is asked), never recomputed.
 """
 
 from __future__ import annotations
@@ -17,9 +26,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from stepchat.core.settings import PipelineSettings
-from stepchat.core.tasks.base import Generation, ModelRequest, Task
+from stepchat.core.tasks.base import Generation, ModelRequest, Routed, Task
+from stepchat.core.tasks.text_task import TextConstraints, TextHandler
 from stepchat.core.tasks.wordprob.atoms import atoms, decimal_mark
-from stepchat.core.tasks.wordprob.recompute import Declined, Outcome, Slot, recompute
+from stepchat.core.tasks.wordprob.evidence import (
+    Instance,
+    Witness,
+    kept_instances,
+    varying_positions,
+    witnesses,
+)
+from stepchat.core.tasks.wordprob.recompute import Declined, Outcome, recompute
 from stepchat.core.tasks.wordprob.request import (
     Alignment,
     NotSame,
@@ -27,14 +44,16 @@ from stepchat.core.tasks.wordprob.request import (
     is_word_problem,
     signature,
 )
-from stepchat.core.tasks.wordprob.solution import Unreadable, evaluate, holds, statements
-from stepchat.core.types import AnswerStep, Step, StepStatus, TaskKind
+from stepchat.core.tasks.wordprob.solution import answer_holds, relates_numbers
+from stepchat.core.types import AnswerStep, ChatMessage, Step, StepStatus, TaskKind
 
-_SYSTEM = (
-    "Solve the word problem step by step. Write one step per line and every computation "
-    "as `expression = result` with the numbers written in digits. End with a line that "
-    "gives only the final answer as a number."
+_HINT = (
+    "If the request is an arithmetic word problem, solve it step by step: one step per "
+    "line, every computation written as `expression = result` with the numbers in digits, "
+    "and a last line that gives only the final answer as a number."
 )
+"""Added to the configured system prompt: a claimed prompt may be an open question that
+only states a number, which the model then answers as it would any other."""
 
 
 @dataclass(frozen=True)
@@ -42,13 +61,31 @@ class WordProblemConstraints:
     """The request as written: the rule compares it atom by atom with a new one."""
 
     request: str
+    open: bool = False
+    """The cached answer writes no arithmetic: it is open text, reused only as such."""
+    earlier: tuple[Instance, ...] = ()
+    """Earlier solved instances of the same problem whose solutions are this one's with
+    other numbers (newest first): the evidence that decides the roles of its numbers."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"request": self.request}
+        data: dict[str, Any] = {"request": self.request}
+        if self.open:
+            data["open"] = True
+        if self.earlier:
+            data["earlier"] = [instance.to_json() for instance in self.earlier]
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> WordProblemConstraints:
-        return cls(str(data.get("request", "")))
+        stored = data.get("earlier")
+        found = [Instance.from_json(item) for item in stored] if isinstance(stored, list) else []
+        return cls(str(data.get("request", "")), open=data.get("open") is True,
+                   earlier=tuple(i for i in found if i is not None))
+
+    @property
+    def varying(self) -> frozenset[int]:
+        """Where the earlier instances have other words than this request."""
+        return varying_positions(self.request, self.earlier)
 
 
 WordProblemTask = Task[WordProblemConstraints]
@@ -61,8 +98,17 @@ class WordProblemHandler:
     self_contained = False
     """A follow-up ("and with 5 apples?") leans on earlier turns: never cached."""
 
-    def __init__(self, *, min_similarity: float = 0.55) -> None:
-        self.similarity_floor = self.candidate_floor = min_similarity
+    def __init__(
+        self, *, min_similarity: float = 0.55, text: TextHandler | None = None,
+        system_prompt: str = "",
+    ) -> None:
+        self.text = text or TextHandler()
+        """Open text's handler: answers without arithmetic are reused only as it allows."""
+        self.similarity_floor = min_similarity
+        # Both tests decide on their own (the alignment, the text gate): any neighbour the
+        # text kind would compare is worth comparing.
+        self.candidate_floor = min(min_similarity, self.text.candidate_floor)
+        self.system = "\n\n".join(part for part in (system_prompt, _HINT) if part)
         self._declined: dict[str, str] = {}
         """Why the last substitution for a prompt declined, for the note `patch` writes."""
         self._recomputed: dict[str, list[str]] = {}
@@ -71,7 +117,9 @@ class WordProblemHandler:
 
     @classmethod
     def from_settings(cls, settings: PipelineSettings) -> WordProblemHandler:
-        return cls(min_similarity=settings.min_similarity)
+        return cls(min_similarity=settings.min_similarity,
+                   text=TextHandler.from_settings(settings),
+                   system_prompt=settings.system_prompt)
 
     # ------------------------------------------------------------------ request
 
@@ -84,15 +132,27 @@ class WordProblemHandler:
         return WordProblemConstraints.from_json(stored)
 
     def skip_reason(self, task: WordProblemTask, cached: WordProblemConstraints) -> str | None:
+        """Open text and the text gate's near repeats are the text kind's to decide; a
+        computation is recomputed when the requests align slot for slot."""
+        as_text = self._text_reason(task, cached)
+        if cached.open or as_text is None:
+            return as_text
         try:
-            align(cached.request, task.prompt)
+            align(cached.request, task.prompt, varying=cached.varying)
         except NotSame as exc:
             return str(exc)
         return None
 
+    def _text_reason(self, task: WordProblemTask, cached: WordProblemConstraints) -> str | None:
+        """Why the text kind would not reuse the cached answer for this prompt, or None."""
+        text_task = self.text.detect(task.prompt)
+        return self.text.skip_reason(text_task, TextConstraints(cached.request))
+
     def distance(self, task: WordProblemTask, cached: WordProblemConstraints) -> int:
+        if cached.open:
+            return 0 if self._text_reason(task, cached) is None else 1_000_000
         try:
-            return align(cached.request, task.prompt).changes
+            return align(cached.request, task.prompt, varying=cached.varying).changes
         except NotSame:
             return 1_000_000
 
@@ -113,16 +173,19 @@ class WordProblemHandler:
     ) -> Outcome:
         """The cached steps recomputed for `task`, or Declined / NotSame with the reason."""
         texts = [s.text for s in steps]
-        alignment = align(cached.request, task.prompt, *texts)
-        return _recompute(texts, alignment)
+        alignment = align(cached.request, task.prompt, *texts, varying=cached.varying)
+        return _recompute(texts, alignment, witnesses(cached.request, texts, cached.earlier))
 
     def verify(
         self, task: WordProblemTask, steps: Sequence[Step],
         cached: WordProblemConstraints | None = None,
     ) -> list[bool]:
-        """A step holds as it is when recomputing leaves its text unchanged."""
+        """A step holds as it is when recomputing leaves its text unchanged; every step of
+        an answer to the same request (as the text gate reads it) holds as it is."""
         if cached is None:
             return [False] * len(steps)
+        if cached.open or self._text_reason(task, cached) is None:
+            return [True] * len(steps)
         if self._recomputed.pop(task.prompt, None) == [s.text for s in steps]:
             return [True] * len(steps)
         try:
@@ -149,8 +212,25 @@ class WordProblemHandler:
 
     def integrity(self, task: WordProblemTask, text: str) -> bool | None:
         """False when a computation does not hold, cannot be read, or no number ends the
-        answer; otherwise None: the arithmetic holds, but nobody checked the reasoning."""
-        return None if answer_holds(text) else False
+        answer; otherwise None: the arithmetic holds, but nobody checked the reasoning.
+        An answer that writes no arithmetic is open text, which nothing can check: None."""
+        return None if answer_holds(text) or not writes_arithmetic(text) else False
+
+    def stored_constraints(
+        self, task: WordProblemTask, steps: Sequence[Step],
+        routed: Routed[WordProblemConstraints] | None,
+    ) -> WordProblemConstraints:
+        """An answer without arithmetic is kept as open text. A computed one keeps the
+        instances of the same problem solved before it (the entry this request was routed
+        to and that entry's own) that witness its solution."""
+        if not writes_arithmetic(self.stitch(steps)):
+            return WordProblemConstraints(task.prompt, open=True)
+        if routed is None or routed.constraints.open:
+            return task.constraints
+        before = Instance(routed.constraints.request, tuple(s.text for s in routed.steps))
+        kept = kept_instances(task.prompt, [s.text for s in steps],
+                              [before, *routed.constraints.earlier])
+        return WordProblemConstraints(task.prompt, earlier=kept)
 
     def annotate(self, task: WordProblemTask, steps: Sequence[AnswerStep]) -> list[AnswerStep]:
         """Steps rewritten from a cached solution are recomputed, whatever wrote them."""
@@ -164,11 +244,17 @@ class WordProblemHandler:
     # ------------------------------------------------------------------ the model
 
     def model_request(self, task: WordProblemTask) -> ModelRequest:
-        return ModelRequest(task.prompt, _SYSTEM)
+        return ModelRequest(task.prompt, self.system)
 
     def generate(self, task: WordProblemTask, gen: Generation) -> list[AnswerStep]:
-        """The model's solution, with every arithmetic slip corrected and carried through."""
-        reply = gen.send(self.model_request(task), StepStatus.REGENERATED)
+        """The model's solution, with every arithmetic slip corrected and carried through.
+        In a conversation the earlier turns go first, as for open text."""
+        request = self.model_request(task)
+        if gen.history:
+            reply = gen.complete([ChatMessage("system", self.system), *gen.history,
+                                  ChatMessage("user", request.user)], StepStatus.REGENERATED)
+        else:
+            reply = gen.send(request, StepStatus.REGENERATED)
         steps = self.segment(reply.text) or [Step(reply.text.strip(), "final")]
         fresh = [AnswerStep(s.text, s.kind, StepStatus.REGENERATED) for s in steps]
         texts = [s.text for s in steps]
@@ -199,41 +285,23 @@ class WordProblemHandler:
         return self.generate(task, gen)
 
 
-def _recompute(texts: list[str], alignment: Alignment) -> Outcome:
+def _recompute(
+    texts: list[str], alignment: Alignment, earlier: Sequence[Witness] = ()
+) -> Outcome:
     return recompute(
         texts, alignment.slots, alignment.mark, renames=alignment.renames,
-        currency=alignment.currency, names=alignment.names,
+        currency=alignment.currency, names=alignment.names, words=alignment.words,
+        renamed_at=alignment.renamed_at, word_at=alignment.word_at,
+        word_places=alignment.word_places, witnesses=earlier,
     )
 
 
-def identity_slots(prompt: str, mark: str) -> list[Slot]:
-    return [Slot(a, a) for a in atoms(prompt, mark) if a.kind == "num"]
+def writes_arithmetic(text: str) -> bool:
+    """The answer relates numbers (`6 * 2 = 12`, `4 < 7`): a chain of arithmetic to check,
+    not open text."""
+    return relates_numbers(atoms(text, decimal_mark(text) or "."))
 
 
-def answer_holds(text: str) -> bool:
-    """Every computation written holds exactly and a number ends the answer."""
-    mark = decimal_mark(text) or "."
-    found = atoms(text, mark)
-    if not any(a.kind == "num" for a in found):
-        return False
-    reading = statements(found)
-    if not reading.checkable:
-        return False
-    return all(_statement_holds(statement, found) for statement in reading.statements)
-
-
-def _statement_holds(statement: Any, found: Sequence[Any]) -> bool:
-    for scaled in (False, True):
-        values = {
-            a: (found[a].value / 100 if scaled and found[a].percent else found[a].value)
-            for part in statement.parts for a in part.numbers
-        }
-        try:
-            sides = [evaluate(part.expr, values) for part in statement.parts]
-        except (ZeroDivisionError, Unreadable):
-            return False
-        if all(holds(x, link, y) for x, link, y in zip(
-            sides, statement.links, sides[1:], strict=False
-        )):
-            return True
-    return False
+__all__ = [
+    "WordProblemConstraints", "WordProblemHandler", "answer_holds", "writes_arithmetic",
+]

@@ -4,12 +4,16 @@ Every number of the cached solution is given one role before anything is served:
 - a value the request states (a slot), which takes the new request's value in that place;
 - the result of a statement written before it (`6 * 2 = 12`, then `12` again), recomputed;
 - a constant of the solution that comes from no slot (12 inches in a foot), kept.
-A number that fits two roles with two different outcomes declines, and so does a constant
-that could be a changed slot in another written form (its inverse, a hundredth) or one
-operation away from the changed values (a computation written in words). Then every
-relation is checked with the new values: each `=` and comparison, each whole result stays
-whole, each sign stays the same. Nothing here knows a language: words only matter as the
-unchanged text around the numbers, which `request.py` has already shown to be the same.
+A role must hold in every earlier instance of the problem the entry keeps (`evidence`):
+there a stated value has that instance's value, a result its computation's, a constant
+the same value. Where the instances leave one role, it is decided; where one solution
+alone leaves two with different outcomes, the request declines. Where nothing tested a
+role, `guards` decline what could be another role in disguise (a constant that is a
+changed value in another written form, one operation away from the changed values).
+Then every relation is checked with the new values: each `=` and comparison, each whole
+result stays whole, each sign stays the same. Nothing here knows a language: words only
+matter as the unchanged text around the numbers, which `request.py` has already shown to
+be the same.
 
 The same pass corrects a fresh answer: with unchanged slots, a result whose written value
 is not what its expression gives is rewritten, and every later use of it follows.
@@ -21,40 +25,23 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from stepchat.core.tasks.wordprob.atoms import Atom, atoms
+from stepchat.core.tasks.wordprob import guards
+from stepchat.core.tasks.wordprob.atoms import Atom
+from stepchat.core.tasks.wordprob.evidence import Witness
+from stepchat.core.tasks.wordprob.guards import Declined
 from stepchat.core.tasks.wordprob.render import render_number
+from stepchat.core.tasks.wordprob.slot import Slot
 from stepchat.core.tasks.wordprob.solution import (
     Part,
     Statement,
     Unreadable,
     evaluate,
     holds,
+    solution_atoms,
     statements,
 )
-from stepchat.core.tasks.wordprob.values import (
-    CONVENTIONAL,
-    IDENTITY_VALUES,
-    derived_forms,
-    one_step_from,
-    order,
-    sign,
-)
 
-
-class Declined(Exception):
-    """The cached solution cannot be recomputed for this request; the text says why."""
-
-
-@dataclass(frozen=True)
-class Slot:
-    """A number the request states: its atom in the cached request and in the new one."""
-
-    old: Atom
-    new: Atom
-
-    @property
-    def changed(self) -> bool:
-        return self.old.value != self.new.value
+__all__ = ["Declined", "Outcome", "RolePass", "Slot", "recompute"]
 
 
 @dataclass
@@ -66,31 +53,31 @@ class Outcome:
     """Results whose written value was wrong (a fresh answer's arithmetic slips)."""
     constants: int = 0
     final: Fraction | None = None
+    decided: int = 0
+    """Numbers whose role the earlier instances decided where one solution could not."""
 
 
 @dataclass
-class _Role:
+class Role:
     old: Fraction
     """The value the number really had in the cached solution (corrected if it was a slip)."""
     new: Fraction
     sources: frozenset[tuple[str, int]] = field(default_factory=frozenset)
+    seen: tuple[Fraction, ...] = ()
+    """The value this role gives in each earlier instance, in `RolePass.witnesses` order."""
 
 
-class _Solution:
+_Option = tuple[Fraction, Fraction, tuple[Fraction, ...], tuple[str, int] | None]
+"""(old value, new value, value in each earlier instance, source or None for a constant)."""
+
+
+class Solution:
     """The solution's atoms across its steps, with a line break between steps."""
 
     def __init__(self, steps: Sequence[str], mark: str) -> None:
         self.steps = list(steps)
         self.mark = mark
-        self.atoms: list[Atom] = []
-        self.step_of: list[int] = []
-        for index, text in enumerate(steps):
-            if index:
-                self.atoms.append(Atom("mark", 0, 0, "\n"))
-                self.step_of.append(-1)
-            for atom in atoms(text, mark):
-                self.atoms.append(atom)
-                self.step_of.append(index)
+        self.atoms, self.step_of = solution_atoms(steps, mark)
         self.labels = _labels(self.atoms, self.step_of)
 
 
@@ -116,32 +103,47 @@ def recompute(
     renames: dict[str, str] | None = None,
     currency: dict[str, str] | None = None,
     names: Sequence[str] = (),
+    words: Sequence[str] = (),
+    renamed_at: Sequence[tuple[int, str]] = (),
+    word_at: Sequence[int] = (),
+    word_places: Sequence[tuple[int, str, str]] = (),
+    witnesses: Sequence[Witness] = (),
 ) -> Outcome:
     """The steps rewritten for the new slot values, or `Declined` with the reason.
 
-    `names` are the renamed words that are names (not number words): a solution with a
-    constant is not renamed, since a constant can depend on a word taken for a name
-    (Monday to Friday is 5 days; February has 28)."""
-    solution = _Solution(steps, mark)
-    pass_ = _Pass(solution, list(slots))
+    `names` and `words` are renamed words (not number words) at request positions
+    `renamed_at` (`word_at` for `words`, renamed where earlier instances varied, and
+    `word_places` every such place with its cached and new word);
+    `witnesses` are earlier instances of the problem read in its places.
+    A constant can depend on a renamed word (Monday to Friday is 5 days; 12 inches in a
+    foot, 3 in a yard), so a solution with a constant is renamed only where an instance
+    solved with the new words shows the constant staying."""
+    solution = Solution(steps, mark)
+    usable = [w for w in witnesses if w.mark == mark and all(s.key in w.slots for s in slots)]
+    pass_ = RolePass(solution, list(slots), usable, tuple(renamed_at))
     pass_.run()
     pass_.check()
-    constants = pass_.constant_atoms()
-    if names and constants:
-        raise Declined(f"{names[0]!r} changed and {solution.atoms[constants[0]].text} is a "
-                       "constant that could depend on it")
+    if names or words:
+        guards.check_renamed(pass_, names, words, word_at, word_places)
     return pass_.outcome(renames or {}, currency or {})
 
 
-class _Pass:
-    def __init__(self, solution: _Solution, slots: list[Slot]) -> None:
+class RolePass:
+    """One solution's numbers given roles for one new request, then checked."""
+
+    def __init__(
+        self, solution: Solution, slots: list[Slot], witnesses: Sequence[Witness] = (),
+        renamed_at: tuple[tuple[int, str], ...] = (),
+    ) -> None:
         self.sol = solution
         self.slots = slots
+        self.witnesses = list(witnesses)
+        self.renamed_at = renamed_at
         reading = statements(solution.atoms)
         self.statements = reading.statements
         self.unreadable = reading.unreadable
         self.loose_links = reading.loose_links
-        self.roles: dict[int, _Role] = {}
+        self.roles: dict[int, Role] = {}
         self.results: dict[int, Part] = {}
         """Result atom -> the part it is the value of."""
         self.scaled: dict[int, bool] = {}
@@ -152,6 +154,10 @@ class _Pass:
                 for atom in part.numbers:
                     self.place[atom] = (s_index, p_index)
         self.corrections = 0
+        self.decided: set[int] = set()
+        """Numbers that fit several roles in this solution and one in the earlier instances."""
+        self.candidates: dict[int, set[tuple[str, int]]] = {}
+        """The slots and results each number could stand for in this solution alone."""
 
     # ------------------------------------------------------------------ roles
 
@@ -163,11 +169,21 @@ class _Pass:
             if atom.kind != "num" or atom.value is None:
                 continue
             if i in self.sol.labels:
-                self.roles[i] = _Role(atom.value, atom.value)
+                self.roles[i] = Role(atom.value, atom.value, seen=self._constant(atom.value))
             elif i in self.results:
                 self._result(i)
             else:
                 self.roles[i] = self._role(i, atom)
+            if self.roles[i].seen != self.written(i):
+                raise Declined(f"{atom.text} does not follow this solution in an earlier "
+                               "instance of the problem")
+
+    def written(self, i: int) -> tuple[Fraction | None, ...]:
+        """The number each earlier instance writes at atom `i`."""
+        return tuple(w.numbers[i] for w in self.witnesses)
+
+    def _constant(self, value: Fraction) -> tuple[Fraction, ...]:
+        return (value,) * len(self.witnesses)
 
     def _reading(self, statement: Statement) -> bool:
         """Whether percent signs in this statement mean hundredths (20% * 50 = 10) or
@@ -193,6 +209,22 @@ class _Pass:
     def _scale(self, atom: int, value: Fraction, scaled: bool) -> Fraction:
         return value / 100 if scaled and self.sol.atoms[atom].percent else value
 
+    def value_of(self, part: Part, s_index: int, pick: int | str) -> Fraction:
+        """The part's value with its numbers' old ("old"), new ("new") or instance `pick`
+        values; ZeroDivisionError and Unreadable propagate."""
+        scaled = self.scaled[s_index]
+
+        def of(role: Role) -> Fraction:
+            if pick == "old":
+                return role.old
+            if pick == "new":
+                return role.new
+            assert isinstance(pick, int)
+            return role.seen[pick]
+
+        return evaluate(part.expr, {a: self._scale(a, of(self.roles[a]), scaled)
+                                    for a in part.numbers})
+
     def _mark_results(self, statement: Statement) -> None:
         """A lone number after `=` is the value of the part before it; so is the first
         number of a part that carries a running total on (5 * 3 = 15 + 2 = 17)."""
@@ -217,24 +249,21 @@ class _Pass:
     def _result(self, i: int) -> None:
         part = self.results[i]
         s_index, _ = self.place[i]
-        scaled = self.scaled[s_index]
+        unit = Fraction(1, 100) if self.scaled[s_index] and self.sol.atoms[i].percent else 1
         try:
-            old = evaluate(part.expr, {a: self._scale(a, self.roles[a].old, scaled)
-                                       for a in part.numbers})
-            new = evaluate(part.expr, {a: self._scale(a, self.roles[a].new, scaled)
-                                       for a in part.numbers})
+            old = self.value_of(part, s_index, "old") / unit
+            new = self.value_of(part, s_index, "new") / unit
+            seen = tuple(self.value_of(part, s_index, w) / unit
+                         for w in range(len(self.witnesses)))
         except ZeroDivisionError:
             raise Declined("a division by zero with the new values") from None
         except Unreadable as exc:
             raise Declined(str(exc)) from None
-        unit = Fraction(1, 100) if scaled and self.sol.atoms[i].percent else Fraction(1)
-        old, new = old / unit, new / unit
-        written = self.sol.atoms[i].value
-        if written != old:
+        if self.sol.atoms[i].value != old:
             self.corrections += 1
-        self.roles[i] = _Role(old, new, frozenset({("result", i)}))
+        self.roles[i] = Role(old, new, frozenset({("result", i)}), seen)
 
-    def _final_answer(self, i: int, atom: Atom) -> _Role | None:
+    def _final_answer(self, i: int, atom: Atom) -> Role | None:
         """The last line stating only one number after the last computation states the
         final answer: the last result, when it has that value ("#### 10")."""
         numbers = [j for j, a in enumerate(self.sol.atoms) if a.kind == "num"]
@@ -249,51 +278,60 @@ class _Pass:
         if self.sol.atoms[last].value != atom.value:
             return None
         role = self.roles[last]
-        return _Role(role.old, role.new, frozenset({("result", last)}))
+        return Role(role.old, role.new, frozenset({("result", last)}), role.seen)
 
-    def _role(self, i: int, atom: Atom) -> _Role:
+    def _options(self, i: int, value: Fraction, atom: Atom) -> list[_Option]:
+        """Every role the number could have in this solution: each slot and earlier result
+        with its value, and a constant."""
+        options: list[_Option] = []
+        for k, slot in enumerate(self.slots):
+            old, new = slot.old.value, slot.new.value
+            assert old is not None and new is not None
+            seen = tuple(w.slots[slot.key] for w in self.witnesses)
+            if old == value:
+                options.append((old, new, seen, ("slot", k)))
+            elif slot.old.percent and not atom.percent and old / 100 == value:
+                options.append((old / 100, new / 100, tuple(v / 100 for v in seen), ("slot", k)))
+        for j in self.results:
+            if j < i and self.sol.atoms[j].value == value:
+                role = self.roles[j]
+                options.append((role.old, role.new, role.seen, ("result", j)))
+        options.append((value, value, self._constant(value), None))
+        return options
+
+    def _role(self, i: int, atom: Atom) -> Role:
         final = self._final_answer(i, atom)
         if final is not None:
             return final
         value = atom.value or Fraction(0)
-        options: dict[tuple[Fraction, Fraction], set[tuple[str, int]]] = {}
-        for k, slot in enumerate(self.slots):
-            old, new = slot.old.value, slot.new.value
-            assert old is not None and new is not None
-            if old == value:
-                options.setdefault((old, new), set()).add(("slot", k))
-            elif slot.old.percent and not atom.percent and old / 100 == value:
-                options.setdefault((old / 100, new / 100), set()).add(("slot", k))
-        for j in self.results:
-            if j < i and self.sol.atoms[j].value == value:
-                role = self.roles[j]
-                options.setdefault((role.old, role.new), set()).add(("result", j))
-        if len(options) > 1:
-            raise Declined(f"{atom.text} fits two roles with different values")
-        if not options:
-            return _Role(value, value)
-        (old, new), sources = next(iter(options.items()))
-        return _Role(old, new, frozenset(sources))
+        options = self._options(i, value, atom)
+        self.candidates[i] = {o[3] for o in options if o[3] is not None}
+        written = self.written(i)
+        kept = [o for o in options if o[2] == written]
+        if not kept:
+            raise Declined(f"{atom.text} fits no role in an earlier instance of the problem")
+        outcomes = {(o[0], o[1]) for o in kept}
+        if len(outcomes) > 1:
+            # Undecided: a stated value or a result before a constant, as one solution reads.
+            kept = [o for o in kept if o[3] is not None]
+            outcomes = {(o[0], o[1]) for o in kept}
+            if len(outcomes) > 1:
+                raise Declined(f"{atom.text} fits two roles with different values")
+        elif len({(o[0], o[1]) for o in options}) > 1:
+            self.decided.add(i)
+        (old, new), = outcomes
+        sources = frozenset(o[3] for o in kept if o[3] is not None and (o[0], o[1]) == (old, new))
+        return Role(old, new, sources, written if self.witnesses else ())  # type: ignore[arg-type]
 
     # ------------------------------------------------------------------ checks
 
     def check(self) -> None:
         changed = {k for k, slot in enumerate(self.slots) if slot.changed}
-        changing = bool(changed or self.corrections)
-        if changing:
-            self._check_unreadable()
-            self._check_constants(changed)
-            self._check_slot_uses(changed)
-        self._check_relations()
-
-    def _check_unreadable(self) -> None:
-        for i in self.unreadable:
-            role = self.roles.get(i)
-            if role is not None and role.old != role.new:
-                raise Declined(f"{self.sol.atoms[i].text} is in a computation this reader "
-                               "cannot check")
-        if self.loose_links:
-            raise Declined("a relation this reader cannot check")
+        if changed or self.corrections:
+            guards.check_unreadable(self)
+            guards.check_constants(self, changed)
+            guards.check_slot_uses(self, changed)
+        guards.check_relations(self)
 
     def constant_atoms(self) -> list[int]:
         return [
@@ -301,129 +339,8 @@ class _Pass:
             if not role.sources and i not in self.sol.labels
         ]
 
-    def _check_constants(self, changed: set[int]) -> None:
-        results = {self.sol.atoms[j].value for j in self.results}
-        derived = derived_forms([self.slots[k].old.value or Fraction(0) for k in changed])
-        for i in self.constant_atoms():
-            value = self.roles[i].old
-            text = self.sol.atoms[i].text
-            if value in results:
-                raise Declined(f"{text} is also a result of the solution")
-            if value in derived:
-                raise Declined(f"{text} could be a changed value in another form")
-            in_computation = i in self.place and self.statements[self.place[i][0]].links
-            if in_computation:
-                continue
-            if self._beside_change(i):
-                raise Declined(f"{text} stands beside a changed value with no computation "
-                               "between them (rounded, or computed in words)")
-            if one_step_from(value, self._nearby(i)):
-                raise Declined(f"{text} could be computed in words from the numbers before it")
-
-    def _beside_change(self, i: int) -> bool:
-        step = self.sol.step_of[i]
-        return any(
-            self.sol.step_of[j] == step and role.old != role.new
-            for j, role in self.roles.items() if j != i
-        )
-
-    def _nearby(self, i: int) -> list[tuple[Fraction, bool]]:
-        """The numbers written before atom `i` on its line and the line before: where a
-        result computed in words ("half of 20 is 10") takes its operands from."""
-        step = self.sol.step_of[i]
-        return [
-            (role.old, role.old != role.new)
-            for j, role in self.roles.items()
-            if j < i and step - 1 <= self.sol.step_of[j] <= step and role.sources
-        ]
-
-    def _check_slot_uses(self, changed: set[int]) -> None:
-        uses: dict[int, set[int]] = {k: set() for k in range(len(self.slots))}
-        mentioned: set[int] = set()
-        for i, role in self.roles.items():
-            for kind, k in role.sources:
-                if kind != "slot":
-                    continue
-                mentioned.add(k)
-                if i in self.place and self.statements[self.place[i][0]].links:
-                    uses[k].add(self.place[i][0])
-        for k in changed:
-            slot = self.slots[k]
-            if k not in mentioned:
-                raise Declined(f"{slot.old.text} is not used by the cached solution")
-            if slot.old.value in IDENTITY_VALUES:
-                raise Declined(f"a stated {slot.old.text} reads like an implicit one")
-            if len(uses[k]) > 1 and slot.old.value in CONVENTIONAL:
-                raise Declined(f"{slot.old.text} is used by more than one computation")
-        for k, slot in enumerate(self.slots):
-            if k in mentioned:
-                continue
-            for other in self.slots:
-                if order(slot.old.value, other.old.value) != order(
-                    slot.new.value, other.new.value
-                ):
-                    raise Declined(f"{slot.old.text}, unused by the solution, changed order "
-                                   "against another value")
-        for statement in self.statements:
-            for part in statement.parts:
-                self._check_repeats(part)
-        self._check_result_uses()
-
-    def _check_result_uses(self) -> None:
-        """A changed result used by two later computations: the second use may be a
-        constant that happens to equal it (12 days a month, then 12 months a year)."""
-        uses: dict[int, set[int]] = {}
-        for i, role in self.roles.items():
-            if i in self.results or role.old == role.new or i not in self.place:
-                continue
-            statement = self.place[i][0]
-            if not self.statements[statement].links:
-                continue
-            for kind, j in role.sources:
-                if kind == "result":
-                    uses.setdefault(j, set()).add(statement)
-        for j, statements_ in uses.items():
-            if len(statements_) > 1 and self.roles[j].old in CONVENTIONAL:
-                raise Declined(f"{self.sol.atoms[j].text} is used by more than one later "
-                               "computation")
-
-    def _check_repeats(self, part: Part) -> None:
-        """One changed source twice in one expression (12 / 12): one may be a constant."""
-        seen: set[tuple[str, int]] = set()
-        for a in part.numbers:
-            role = self.roles[a]
-            if role.old == role.new:
-                continue
-            if seen & role.sources:
-                raise Declined(f"{self.sol.atoms[a].text} appears twice in one computation")
-            seen |= role.sources
-
-    def _check_relations(self) -> None:
-        for s_index, statement in enumerate(self.statements):
-            scaled = self.scaled[s_index]
-            sides_old, sides_new = [], []
-            for part in statement.parts:
-                try:
-                    sides_old.append(evaluate(part.expr, {
-                        a: self._scale(a, self.roles[a].old, scaled) for a in part.numbers}))
-                    sides_new.append(evaluate(part.expr, {
-                        a: self._scale(a, self.roles[a].new, scaled) for a in part.numbers}))
-                except ZeroDivisionError:
-                    raise Declined("a division by zero with the new values") from None
-                except Unreadable as exc:
-                    raise Declined(str(exc)) from None
-            for k, link in enumerate(statement.links):
-                if not holds(sides_old[k], link, sides_old[k + 1]):
-                    raise Declined("a statement of the solution does not hold")
-                if not holds(sides_new[k], link, sides_new[k + 1]):
-                    raise Declined(f"{link!r} no longer holds with the new values")
-        for i in self.results:
-            role = self.roles[i]
-            money = bool(self.sol.atoms[i].currency)
-            if role.old.denominator == 1 and role.new.denominator != 1 and not money:
-                raise Declined(f"{self.sol.atoms[i].text} was whole and would not be")
-            if sign(role.old) != sign(role.new):
-                raise Declined(f"{self.sol.atoms[i].text} would change sign")
+    def in_computation(self, i: int) -> bool:
+        return i in self.place and bool(self.statements[self.place[i][0]].links)
 
     # ------------------------------------------------------------------ output
 
@@ -449,4 +366,5 @@ class _Pass:
             texts.append(text)
         numbers = [i for i, a in enumerate(self.sol.atoms) if a.kind == "num"]
         final = self.roles[numbers[-1]].new if numbers else None
-        return Outcome(texts, self.corrections, len(self.constant_atoms()), final)
+        return Outcome(texts, self.corrections, len(self.constant_atoms()), final,
+                       len(self.decided))

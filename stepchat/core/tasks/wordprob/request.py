@@ -9,6 +9,9 @@ same way everywhere. Every other character is meaning: "more" for "fewer", "twic
 A proper name is a word written with a capital and then lower case, in a text that does
 not capitalise its common nouns (German does: there a capital tells nothing and names
 are never renamed), seen at least once in mid-sentence, where only a name is capitalised.
+Any other word may change only in a place where earlier solved instances of the cached
+problem show a different word (`varying`): the recomputation then asks those instances
+whether the solution's constants depend on it.
 """
 
 from __future__ import annotations
@@ -18,13 +21,13 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from stepchat.core.tasks.wordprob.atoms import Atom, atoms, decimal_mark
-from stepchat.core.tasks.wordprob.numwords import common_reading, stated_values
-from stepchat.core.tasks.wordprob.recompute import Slot
+from stepchat.core.tasks.wordprob.numwords import common_reading, readings, stated_values
+from stepchat.core.tasks.wordprob.slot import Slot
+from stepchat.core.textgate.normalize import reduce_text
 
 MIN_NUMBERS = 1
 MIN_WORDS = 10
-MAX_CHARS = 4000
-QUESTION_MARKS = ("?", "？", "؟", ";")
+MAX_TOKENS = 800
 NOUN_CAPITALS = 0.2
 """Share of capitalised words in mid-sentence above which capitals do not mark names."""
 _SENTENCE_END = frozenset(".!?:;\n…。？！")
@@ -35,24 +38,34 @@ def read_atoms(prompt: str, mark: str | None = None) -> list[Atom]:
 
 
 def is_word_problem(prompt: str) -> bool:
-    """Numbers the prompt states, prose around them, and a question to answer."""
-    if len(prompt) > MAX_CHARS or "```" in prompt:
+    """Numbers the prompt states and prose around them.
+
+    Read from the text gate's reduction of the prompt, so that two prompts the gate takes
+    for the same request (a "please", a question mark, a contraction apart) are claimed
+    alike: an answer without arithmetic is open text, reused as the text kind would, and a
+    near repeat must reach it under the same kind."""
+    if "```" in prompt:
         return False
-    found = read_atoms(prompt)
-    numbers = sum(1 for a in found if a.kind == "num")
-    words = sum(1 for a in found if a.kind == "word")
-    asks = any(a.kind == "mark" and a.text in QUESTION_MARKS[:3] for a in found)
-    return numbers >= MIN_NUMBERS and words >= MIN_WORDS and asks
+    tokens = reduce_text(prompt).tokens
+    if len(tokens) > MAX_TOKENS:
+        return False
+    numbers = sum(1 for t in tokens if any(c.isdigit() for c in t.text))
+    words = sum(1 for t in tokens if t.kind == "word" and t.text.isalpha())
+    return numbers >= MIN_NUMBERS and words >= MIN_WORDS
 
 
 def signature(prompt: str) -> str:
-    """The request with numbers and capitalised words masked: variants share it."""
+    """The request with numbers, number words and capitalised words masked: variants
+    share it, so the newest entry of a problem (with its earlier instances) is found
+    without an embedding."""
     parts = []
     for atom in read_atoms(prompt):
         if atom.kind == "num":
             parts.append("#%" if atom.percent else ("#$" if atom.currency else "#"))
         elif atom.is_title:
             parts.append("N")
+        elif atom.kind == "word" and readings(atom.text):
+            parts.append("#w")
         else:
             parts.append(atom.text)
     return "wordprob|" + " ".join(parts)
@@ -68,6 +81,19 @@ class Alignment:
     currency: dict[str, str]
     names: tuple[str, ...] = ()
     """The renamed words that are names (the others in `renames` are number words)."""
+    words: tuple[str, ...] = ()
+    """Renamed words in places earlier instances showed to vary (objects, units, names)."""
+    renamed_at: tuple[tuple[int, str], ...] = ()
+    """Where names and words were renamed (atom positions in the cached request), and the
+    new word there."""
+    word_at: tuple[int, ...] = ()
+    """Where `words` were renamed."""
+    word_places: tuple[tuple[int, str, str], ...] = ()
+    """Every place where earlier instances varied a word that is not a name, with the
+    cached word and the new one (renamed or not): one earlier instance must have exactly
+    the new words there, since a word that is not a name can change a constant or the
+    meaning ("one third" to "one quarter"), and only an instance solved with those words
+    shows what the solution does with them."""
 
     @property
     def changes(self) -> int:
@@ -78,10 +104,13 @@ class NotSame(ValueError):
     """The requests differ in more than slots; the text says where."""
 
 
-def align(cached: str, new: str, *extra: str) -> Alignment:
+def align(
+    cached: str, new: str, *extra: str, varying: frozenset[int] = frozenset()
+) -> Alignment:
     """The alignment of `new` on `cached`, or NotSame with the first difference found.
 
-    `extra` are texts read in the same decimal convention (the cached solution)."""
+    `extra` are texts read in the same decimal convention (the cached solution); `varying`
+    are the atom positions of `cached` where a word may be renamed whatever it is."""
     mark = decimal_mark(cached, new, *extra)
     if mark is None:
         raise NotSame("the texts disagree on the decimal mark")
@@ -91,9 +120,18 @@ def align(cached: str, new: str, *extra: str) -> Alignment:
     slots: list[Slot] = []
     renames: dict[str, str] = {}
     names: set[str] = set()
+    words: set[str] = set()
+    renamed_at: list[tuple[int, str]] = []
+    word_at: list[int] = []
     currency: dict[str, str] = {}
     evidence = [atoms(text, mark) for text in extra] if extra else None
-    for a, b in zip(old_atoms, new_atoms, strict=True):
+    marks_names = max(_capital_share(old_atoms), _capital_share(new_atoms)) <= NOUN_CAPITALS
+    word_places = [
+        (i, a.text, b.text) for i in sorted(varying) if i < len(old_atoms)
+        and (a := old_atoms[i]).kind == (b := new_atoms[i]).kind == "word"
+        and not (marks_names and a.is_title and b.is_title)
+    ]
+    for index, (a, b) in enumerate(zip(old_atoms, new_atoms, strict=True)):
         if a.kind == "num" and b.kind == "num":
             if a.form() != b.form():
                 raise NotSame(f"{a.text} became {b.text}: another kind of number")
@@ -110,15 +148,25 @@ def align(cached: str, new: str, *extra: str) -> Alignment:
             slots.append(Slot(_as_number(a, pair[0]), _as_number(b, pair[1])))
             _consistent(renames, a.text, b.text, "number word")
         elif a.kind != b.kind or a.text != b.text:
-            if not (a.is_title and b.is_title):
+            if a.kind == b.kind == "word" and index in varying:
+                _consistent(renames, a.text, b.text, "word")
+                words.add(a.text)
+                word_at.append(index)
+            elif a.is_title and b.is_title:
+                _consistent(renames, a.text, b.text, "name")
+                names.add(a.text)
+            else:
                 raise NotSame(f"the words changed: {a.text!r} -> {b.text!r}")
-            _consistent(renames, a.text, b.text, "name")
-            names.add(a.text)
+            renamed_at.append((index, b.text))
     for old in currency.values():
         if old in currency:
             raise NotSame("currency signs swapped")
+    names -= words
+    _check_renames({a: renames[a] for a in names | words}, old_atoms, new_atoms)
     _check_names({a: renames[a] for a in names}, old_atoms, new_atoms, evidence)
-    return Alignment(mark, tuple(slots), renames, currency, tuple(sorted(names)))
+    return Alignment(mark, tuple(slots), renames, currency, tuple(sorted(names)),
+                     tuple(sorted(words)), tuple(renamed_at), tuple(word_at),
+                     tuple(word_places))
 
 
 def _as_number(word: Atom, value: int) -> Atom:
@@ -131,6 +179,17 @@ def _consistent(mapping: dict[str, str], old: str, new: str, what: str) -> None:
     mapping[old] = new
 
 
+def _check_renames(renames: dict[str, str], old: Sequence[Atom], new: Sequence[Atom]) -> None:
+    """A rename is one to one, and neither word is also written unchanged."""
+    if len(set(renames.values())) != len(renames):
+        raise NotSame("two words became one")
+    old_words = {a.text for a in old if a.kind == "word"}
+    new_words = {a.text for a in new if a.kind == "word"}
+    for a, b in renames.items():
+        if b in old_words or a in new_words:
+            raise NotSame(f"{a!r} -> {b!r} is not a rename: both are in the requests")
+
+
 def _check_names(
     renames: dict[str, str], old: Sequence[Atom], new: Sequence[Atom],
     evidence: list[list[Atom]] | None,
@@ -140,13 +199,6 @@ def _check_names(
     cached solution), there. Without evidence that last test waits for the solution."""
     if not renames:
         return
-    if len(set(renames.values())) != len(renames):
-        raise NotSame("two names became one")
-    old_words = {a.text for a in old if a.kind == "word"}
-    new_words = {a.text for a in new if a.kind == "word"}
-    for a, b in renames.items():
-        if b in old_words or a in new_words:
-            raise NotSame(f"{a!r} -> {b!r} is not a rename: both are in the requests")
     if _capital_share(old) > NOUN_CAPITALS or _capital_share(new) > NOUN_CAPITALS:
         raise NotSame("capitals do not mark names in this text: "
                       f"{next(iter(renames))!r} changed")

@@ -14,7 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from stepchat.core.tasks.wordprob.atoms import Atom
+from stepchat.core.tasks.wordprob.atoms import Atom, decimal_mark
+from stepchat.core.tasks.wordprob.atoms import atoms as read_atoms
 
 MAX_POWER = 4
 MAX_BITS = 256
@@ -83,6 +84,24 @@ class Reading:
         )
 
 
+LINE_BREAK = "\n"
+
+
+def solution_atoms(steps: Sequence[str], mark: str) -> tuple[list[Atom], list[int]]:
+    """The atoms of a solution's steps with a line break between steps, and the step each
+    atom is in (-1 for a break): one sequence, so a statement never runs across steps."""
+    found: list[Atom] = []
+    step_of: list[int] = []
+    for index, text in enumerate(steps):
+        if index:
+            found.append(Atom("mark", 0, 0, LINE_BREAK))
+            step_of.append(-1)
+        for atom in read_atoms(text, mark):
+            found.append(atom)
+            step_of.append(index)
+    return found, step_of
+
+
 def statements(atoms: Sequence[Atom]) -> Reading:
     """The statements of a solution's atoms."""
     found: list[Statement] = []
@@ -97,6 +116,39 @@ def statements(atoms: Sequence[Atom]) -> Reading:
         read_links.update(i for i in run if atoms[i].kind in ("eq", "rel"))
     loose = {i for i, a in enumerate(atoms) if a.kind in ("eq", "rel")} - read_links
     return Reading(found, unreadable, loose)
+
+
+def relates_numbers(atoms: Sequence[Atom]) -> bool:
+    """Whether the text writes a computation or a relation: a link (`=`, `<`, `≥`…) with a
+    number before and after it in one run, read or not. `x = 10` or `a == b` do not."""
+    for run in _runs(atoms):
+        kinds = [atoms[i].kind for i in run]
+        for k, kind in enumerate(kinds):
+            if kind in ("eq", "rel") and "num" in kinds[:k] and "num" in kinds[k + 1:]:
+                return True
+    return False
+
+
+UNIT_WORDS = 2
+"""Words after a number read as its unit (`6 inches`, `$10 per hour`, `6 inches/remora`)."""
+
+
+def unit_words(atoms: Sequence[Atom], found: Sequence[Statement]) -> set[str]:
+    """The words written right after a number of a computation (its unit): a word there
+    measures the number, so renaming it can change a constant (feet to yards)."""
+    numbers = {a for statement in found if statement.links
+               for part in statement.parts for a in part.numbers}
+    units: set[str] = set()
+    for i in sorted(numbers):
+        j, taken = i + 1, 0
+        while j < len(atoms) and taken < UNIT_WORDS and (atoms[j].kind == "word" or (
+            atoms[j].kind == "op" and j + 1 < len(atoms) and atoms[j + 1].kind == "word"
+        )):
+            if atoms[j].kind == "word":
+                units.add(atoms[j].text)
+                taken += 1
+            j += 1
+    return units
 
 
 def _runs(atoms: Sequence[Atom]) -> list[list[int]]:
@@ -305,3 +357,33 @@ def holds(left: Fraction, link: str, right: Fraction) -> bool:
         "=": left == right, "<": left < right, ">": left > right, "<=": left <= right,
         ">=": left >= right, "!=": left != right,
     }[link]
+
+
+def answer_holds(text: str) -> bool:
+    """Every computation written holds exactly and a number ends the answer."""
+    mark = decimal_mark(text) or "."
+    found = read_atoms(text, mark)
+    if not any(a.kind == "num" for a in found):
+        return False
+    reading = statements(found)
+    if not reading.checkable:
+        return False
+    return all(_statement_holds(statement, found) for statement in reading.statements)
+
+
+def _statement_holds(statement: Statement, found: Sequence[Atom]) -> bool:
+    """The statement holds with percent signs read as written or as hundredths."""
+    for scaled in (False, True):
+        values = {
+            a: (found[a].value or Fraction(0)) / (100 if scaled and found[a].percent else 1)
+            for part in statement.parts for a in part.numbers
+        }
+        try:
+            sides = [evaluate(part.expr, values) for part in statement.parts]
+        except (ZeroDivisionError, Unreadable):
+            return False
+        if all(holds(x, link, y) for x, link, y in zip(
+            sides, statement.links, sides[1:], strict=False
+        )):
+            return True
+    return False

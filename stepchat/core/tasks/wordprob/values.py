@@ -56,3 +56,25 @@ def order(a: Fraction | None, b: Fraction | None) -> int:
     if a is None or b is None:
         return 0
     return (a > b) - (a < b)
+
+
+ROUNDING_UNITS = tuple(Fraction(10) ** k for k in range(-2, 7))
+
+
+def rounds_to(value: Fraction, numbers: Sequence[Fraction]) -> bool:
+    """Whether one rounding (down, up, or to the nearest) to one power of ten takes every
+    number to `value`, and changes at least one of them. A unit larger than a number does
+    not count (100 is no rounding of 60)."""
+    if not numbers or all(x == value for x in numbers):
+        return False
+    smallest = min(abs(x) for x in numbers)
+    for unit in ROUNDING_UNITS:
+        if unit > smallest or (value / unit).denominator != 1:
+            continue
+        if all(value <= x < value + unit for x in numbers):
+            return True  # down
+        if all(value - unit < x <= value for x in numbers):
+            return True  # up
+        if all(abs(x - value) * 2 <= unit for x in numbers):
+            return True  # to the nearest
+    return False
