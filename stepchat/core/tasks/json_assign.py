@@ -18,7 +18,8 @@ from stepchat.core.tasks.json_types import fits, same_value, type_of_value
 
 BOUND, CUED, BARE, HINT = 3, 2, 1, 0
 """Candidate strengths: named by its key > placed by a cue or as the request's subject > bare.
-A HINT is never placed: it only marks the keys it could fill as unchecked."""
+Neither a BARE value (a name or number no construction reads) nor a HINT is ever placed: it
+only marks the keys it could fill as unchecked, and, left over, declines every value."""
 
 ANY = "*"
 FIRST = "FIRST"
@@ -37,6 +38,10 @@ class Candidate:
     tiers: tuple[frozenset[str], ...] = ()
     cover: tuple[int, int] | None = None
     """The whole construction the value was read from (`aged 40`); the value alone if None."""
+    role: str = ""
+    """`subject` for what the request is about (`for Bruno`), `speaker` for a value the
+    speaker states of themself (`my email is e`), `owner:NAME` for a value stated as NAME's
+    (`Bruno's age is 40`); see `json_spec.whose`."""
 
     @property
     def construction(self) -> tuple[int, int]:
@@ -210,7 +215,7 @@ class Placement:
                 if id(cand) in placed:
                     continue
                 options = [k for k in compat[id(cand)] if k not in self.entities]
-                if len(options) != 1 or cand.strength == HINT:
+                if len(options) != 1 or cand.strength <= BARE:
                     continue
                 key = options[0]
                 rivals = [

@@ -66,11 +66,11 @@ from stepchat.core.tasks.json_words import (
     void_spans,
 )
 
-_KEY_LEAD = re.compile(
-    r"(?:\b(?:with|whose|where)\s+)?(?:\b(?:the|a|an|her|his|my|its|their)\s+)?\Z", re.I
-)
+_KEY_LEAD = re.compile(r"(?:\b(?:with|whose|where|use)\s+)?(?:\b(?:the|a|an)\s+)?\Z", re.I)
 """Words before a key named beside its value (`with the email e`, `whose color is teal`,
-`her email is e`): part of that construction."""
+`Use name: Grace`): part of that construction. A possessive is not (`my email is e`, `her
+age is 12`, `its age is 12`): the value is someone else's, or may be; only the subject's
+own name before the key is read (`Bruno's age is 40`, see `Reader.explicit`)."""
 _EMAIL_LEAD = re.compile(r"\b(?:(?:reachable|contactable)\s+)?at\s+\Z|<\Z", re.I)
 _LINK = re.compile(
     r"(?:\s*\([^)]{0,40}\))?(?P<link>\s*(?:[:=]|->|→)|\s+(?:is|are|equals?|should\s+be"
@@ -122,6 +122,8 @@ _AFTER_COLON = re.compile(rf":\s+(?=[{UPPER}{CASELESS}\"'“])")
 _CLAUSE = re.compile(r"(?:^|(?<=[.;:!?])\s+|(?<=:))((?:[^.;:!?]|\.(?=\d))+)")
 _LEAD = re.compile(r"^\s*(?:(?:for|about|of)\s+)?(?:(?:the|a|an)\s+)?", re.I)
 _SEP = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+")
+_APPOSED = re.compile(rf",[ \t]*(?P<n>{NUMBER})(?=[ \t]*(?:[,;.)]|$))"
+                      rf"|[ \t]*\((?P<p>{NUMBER})\)")
 _ATTRIBUTIVE = re.compile(r"[ \t]+(?!(?:and|or|of|with|from|in|who|which|that|whose|for|to|is|was"
                           r"|has|by|at|on|as|but|lives|works|now|also|came|earns|speaks"
                           r"|based|located|living|born|directed|written|released|published"
@@ -152,7 +154,7 @@ class Reader:
 
     def add(self, value: Value, strength: int, *, key: str | None = None,
             groups: tuple[frozenset[str], ...] = (), cue: int | None = None,
-            until: int | None = None) -> bool:
+            until: int | None = None, role: str = "") -> bool:
         """Record a reading. `cue`..`until` is the whole construction it was read from (`aged
         40`, `(1995)`, `city: Lisbon`): what the prompt says there is accounted for by it."""
         span = (value.start, value.end)
@@ -170,7 +172,7 @@ class Reader:
         if inside(span, self.voids):
             return True
         self.found.append(Candidate(value.value, value.raw, span, value.kind, strength, key,
-                                    groups, (start, end)))
+                                    groups, (start, end), role))
         return True
 
     def attributive(self, value: Value) -> bool:
@@ -194,6 +196,7 @@ class Reader:
         self.the_noun()
         self.noun_attributes()
         self.subjects()
+        self.appositions()
         self.leftovers()
         return self.found
 
@@ -461,7 +464,20 @@ class Reader:
                 continue
             first = f"HEAD:{head.lower()}" if head else "NAME"
             self.add(value, CUED, groups=tiers(first, "NAME USERNAME", "TITLE", FIRST),
-                     cue=cue.get(pos))
+                     cue=cue.get(pos), role="subject")
+
+    def appositions(self) -> None:
+        """`for Ana, 31, from Porto`: numbers set beside the subject's name, between commas,
+        each filling the one numeric key it fits (or none)."""
+        for cand in [c for c in self.found if c.role == "subject"]:
+            pos = cand.span[1]
+            while (m := _APPOSED.match(self.text, pos)) is not None:
+                group = "n" if m.group("n") is not None else "p"
+                value = number_at(self.text, m.start(group))
+                if value is None or value.end != m.end(group):
+                    break
+                self.add(value, CUED, groups=(frozenset({ANY}),), cue=m.start())
+                pos = value.end
 
     def leftovers(self) -> None:
         """Any name, quoted text or number nobody claimed: it may still be a stated value."""
@@ -478,7 +494,11 @@ class Reader:
                 if value.kind == "possessive":
                     continue
                 if self.attributive(value):
-                    self.add(value, BARE, groups=tiers("BRAND AIRLINE"))
+                    # `a Qantas flight`: the one noun whose name is read (an airline's)
+                    flight = re.match(r"[ \t]+flights?\b", self.text[value.end:])
+                    self.add(value, CUED if flight else BARE, groups=tiers(
+                        "AIRLINE" if flight else "BRAND AIRLINE"),
+                        until=value.end + flight.end() if flight else None)
                     continue
             # `2001: A Space Odyssey`: a name glued to a number or word by a colon may be
             # only part of the value, so it can only mark keys unchecked.
