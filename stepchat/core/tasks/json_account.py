@@ -84,7 +84,7 @@ _OUTPUT_INSTRUCTIONS = tuple(
         r"\b(?:in|on)\s+(?:1|one|a\s+single)\s+line\b",
         r"\buse\s+\d\s+spaces(?:\s+(?:of|for)\s+indentation)?\b",
         r"\bindent(?:ed)?\s+(?:with|by)\s+\d\s+spaces\b",
-        r"\bright\s+now\b|\bat\s+the\s+moment\b|\bthank\s+you\b|\bthanks\b|\bif\s+possible\b",
+        r"\bright\s+now\b|\bat\s+the\s+moment\b|\bthank\s+you\b|\bthanks\b",
         r"\b(?:i'd|i\s+would|we'd|we\s+would)\s+like\b|^\s*(?:hi|hello|hey)\b",
         # an example of the object's form: its braces are the key list, read as such
         r"\b(?:for\s+)?(?:example|e\.g\.?|sample)\s*:?\s*(?=\{)",
@@ -116,6 +116,9 @@ _TIME_NOUNS = word_set(
     week weeks day days night nights month months year years moment time times while
     morning evening afternoon"""
 )
+_NOT_A_DESCRIPTION = word_set("such like as similar resembling")
+"""With a word ending in `-ing` (`the actor playing`, `the firm acquiring`), words that make
+the thing described someone or something else than the name after them."""
 _OWN = {"my", "our", "your"}
 """A relative is what the request is about only as `my father`, `our neighbour`: `the
 brother, 40, of Bruno` is about someone else than Bruno."""
@@ -285,7 +288,8 @@ def subject_descriptions(text: str, taboo: set[str]) -> list[tuple[int, int]]:
             # the description is the words before the first that does not describe
             w = word.group(0)
             if w in NOT_DESCRIBING or w in taboo or w in FILLERS or w in _TIME_NOUNS \
-                    or w in SCOPELESS or _kind(w) == NUM or (
+                    or w in SCOPELESS or w in _NOT_A_DESCRIPTION or w.endswith("ing") \
+                    or _kind(w) == NUM or (
                         w in RELATION_NOUNS and (m.group("det") or "").strip() not in _OWN):
                 break
             end = m.start(group) + word.end()

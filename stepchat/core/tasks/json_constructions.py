@@ -31,7 +31,7 @@ UNITS: tuple[tuple[str, str], ...] = (
     (rf"\baged\s+(?P<n>\d{{1,3}}){_WHOLE}", "AGE"),
     (r"\b(?P<n>\d{1,3})(?:\s+|-)years?(?:\s+|-)old\b", "AGE"),
     (r"\b(?P<n>\d{1,3})\s+years\s+of\s+age\b", "AGE"),
-    (rf"\b(?:is|am|turned|who's|she's|he's)\s+(?P<n>\d{{1,3}}){_WHOLE}"
+    (rf"\b(?:is|turned|who's|she's|he's)\s+(?P<n>\d{{1,3}}){_WHOLE}"
      r"(?=\s*(?:[,;.)]|$|and\b))", "AGE"),
     (r"\((?P<n>\d{4})\)", "YEAR"),
     (r"\b(?:in|from|since|(?:released|published|founded|built|established)(?:\s+in)?"

@@ -71,6 +71,15 @@ _KEY_LEAD = re.compile(r"(?:\b(?:with|whose|where|use)\s+)?(?:\b(?:the|a|an)\s+)
 `Use name: Grace`): part of that construction. A possessive is not (`my email is e`, `her
 age is 12`, `its age is 12`): the value is someone else's, or may be; only the subject's
 own name before the key is read (`Bruno's age is 40`, see `Reader.explicit`)."""
+_OWNER_LEAD = re.compile(rf"(?:\b(?P<my>[Mm]y)|(?P<owner>{PROPN})['’]s)[ \t]+\Z")
+"""`my email is e`, `Bruno's age is 40`: a value stated as the speaker's or as someone's,
+read only when that is whom the request is about (see `json_spec.whose`)."""
+_SPEAKER_AGE = re.compile(r"\bI(?:[ \t]+am|['’]m)[ \t]+(?P<n>\d{1,3})(?=\s*(?:[,;.)]|$|and\b))")
+"""`I am 30`: the speaker's age, read like `my age is 30`."""
+_CALLING = re.compile(r"\b(?:who|which|that|he|she|they|i|we|you|it|has|have|had|and|then"
+                      r"|never|once|just|to|will|would|can|could|did)[ \t]+\Z", re.I)
+"""`the man who called Ana`, `the person who named Bruno`: a verb of calling or naming
+someone, not the subject's name."""
 _EMAIL_LEAD = re.compile(r"\b(?:(?:reachable|contactable)\s+)?at\s+\Z|<\Z", re.I)
 _LINK = re.compile(
     r"(?:\s*\([^)]{0,40}\))?(?P<link>\s*(?:[:=]|->|→)|\s+(?:is|are|equals?|should\s+be"
@@ -187,6 +196,7 @@ class Reader:
         self.positional()
         self.listed()
         self.named()
+        self.speaker()
         self.numbers()
         self.changes()
         self.places()
@@ -223,7 +233,11 @@ class Reader:
                 value = self._explicit_value(at, kind, link.group("link"))
                 lead = _KEY_LEAD.search(self.text, max(0, m.start() - 24), m.start())
                 cue = lead.start() if lead else m.start()
-                if value is not None and self.add(value, BOUND, key=key, cue=cue):
+                owner = _OWNER_LEAD.search(self.text, max(0, cue - 80), cue)
+                role = "" if owner is None else "speaker" if owner.group("my") else \
+                    f"owner:{owner.group('owner')}"
+                if value is not None and self.add(value, BOUND, key=key, role=role,
+                                                  cue=owner.start() if owner else cue):
                     self.taken.append(m.span())
 
     def _explicit_value(self, at: int, kind: str, link: str | None) -> Value | None:
@@ -307,8 +321,9 @@ class Reader:
                     found = None
                 if found is None:
                     found = self._name_at(m.end())
-                if found is not None:
-                    self.add(found, CUED, groups=groups, cue=m.start())
+                if found is not None and not _CALLING.search(self.text, max(0, m.start() - 12),
+                                                             m.start()):
+                    self.add(found, CUED, groups=groups, cue=m.start(), role="subject")
 
     def _name_at(self, pos: int) -> Value | None:
         found = quoted_at(self.text, pos) or propn_at(self.text, pos)
@@ -330,6 +345,12 @@ class Reader:
                     continue
                 self.add(value, CUED, groups=tiers(cls), cue=m.start(), until=m.end())
 
+    def speaker(self) -> None:
+        for m in _SPEAKER_AGE.finditer(self.text):
+            raw = m.group("n")
+            self.add(Value(raw, int(raw), m.start("n"), m.end("n"), "number"), CUED,
+                     groups=tiers("AGE"), cue=m.start(), role="speaker")
+
     def changes(self) -> None:
         for pattern in CHANGES:
             for m in pattern.finditer(self.text):
@@ -350,9 +371,10 @@ class Reader:
                 if place.raw.lower() in TIMES:  # `from Monday`, `in May`: a time
                     continue
                 if place.raw.lower() in LANGUAGES:
+                    # `written in Python`; a bare `in Japanese` may ask for the values in it
                     lead = LANGUAGE_LEAD.search(self.text, max(0, m.start() - 20), m.start())
-                    self.add(place, CUED, groups=tiers("LANGUAGE"),
-                             cue=lead.start() if lead else m.start())
+                    if lead is not None:
+                        self.add(place, CUED, groups=tiers("LANGUAGE"), cue=lead.start())
                     continue
                 pair = re.match(rf",\s+({PROPN})(?=\s*(?:[,;.)]|$|\s(?:and|with|who)\b))",
                                 self.text[place.end :])
@@ -424,7 +446,7 @@ class Reader:
                 groups = tiers("TITLE", "NAME", FIRST)
             else:
                 groups = tiers(f"HEAD:{noun}", "NAME USERNAME", FIRST)
-            if self.add(value, CUED, groups=groups, cue=m.start()) and \
+            if self.add(value, CUED, groups=groups, cue=m.start(), role="subject") and \
                     noun not in _GENERIC_NOUNS | _TITLE_NOUNS:
                 start = m.start("noun")
                 self.add(Value(noun, noun, start, start + len(noun), "word"), CUED,
@@ -458,8 +480,9 @@ class Reader:
                 value = scalar_at(self.text, pos)
                 if value is None or value.kind != "ident":
                     continue
-            if value.kind == "propn" and (self.attributive(value) or value.start != pos):
-                continue
+            if value.kind == "possessive" or value.kind == "propn" and (
+                    self.attributive(value) or value.start != pos):
+                continue  # `Ana's age is 31` says whose the age is, not whom the JSON is about
             if value.raw.lower() in self.names:
                 continue
             first = f"HEAD:{head.lower()}" if head else "NAME"

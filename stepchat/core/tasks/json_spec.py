@@ -119,6 +119,18 @@ def _placed_flags(prompt: str, keys: list[str], types: dict[str, str],
     return flags
 
 
+def whose(candidates: list[Candidate]) -> list[Candidate]:
+    """Only the subject's own values. What the speaker says of themself (`my email is e`,
+    `I am 30`) is read only when the request is about no one else (no subject is named:
+    `My name is Eva and my email is e. Return JSON ...`); a value stated as someone's
+    (`Ana's age is 31`) only when that someone is the subject. The rest is dropped, and so
+    left over: it declines every value."""
+    subjects = {c.raw for c in candidates if c.role == "subject"}
+    return [c for c in candidates
+            if (c.role != "speaker" or not subjects)
+            and (not c.role.startswith("owner:") or c.role[len("owner:"):] in subjects)]
+
+
 def _accounted_for(prompt: str, listed: KeyList, keys: list[str], placement: Placement,
                    candidates: list[Candidate], spans: list[tuple[int, int]]) -> Ledger:
     """What the accepted constructions account for (see `json_account`)."""
@@ -165,7 +177,7 @@ def read_spec(prompt: str) -> JsonSpec | None:
     torn = {k for k in said if k in listed.types and said[k] != listed.types[k]}
     types = {k: _placement_type(k, declared) for k in keys}
     reader = Reader(prompt, keys, types, blocked)
-    candidates = reader.read()
+    candidates = whose(reader.read())
     flags = _placed_flags(prompt, keys, types, candidates, blocked, spans)
     placement = Placement(keys, types, set(declared))
     placement.resolve(candidates + flags)
