@@ -143,7 +143,7 @@ def test_the_answer_says_why_a_value_was_not_read_as_stated() -> None:
     cache = StepCache(backend, HashedEmbedder(), MemoryStore())
     answer = cache.answer("Return JSON with keys name and age for Bruno, 40, whose daughter "
                           "is 12.")
-    assert "'age' not read as stated: `whose` in the prompt is not accounted for" in answer.notes
+    assert "'name' not read as stated: `whose` in the prompt is not accounted for" in answer.notes
     assert answer.verified is False
 
 

@@ -14,7 +14,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from stepchat.core.tasks.json_places import is_city, place_fits, place_kind
 from stepchat.core.tasks.json_types import fits, same_value, type_of_value
+from stepchat.core.tasks.json_words import word_set
 
 BOUND, CUED, BARE, HINT = 3, 2, 1, 0
 """Candidate strengths: named by its key > placed by a cue or as the request's subject > bare.
@@ -54,8 +56,7 @@ def tiers(*groups: str) -> tuple[frozenset[str], ...]:
 
 
 _CLASSES: tuple[tuple[str, str], ...] = (
-    ("NAME", r"name|full_?name|display_name|person|customer|client|player|employee|student"
-             r"|\w+_name"),
+    ("NAME", r"name|full_?name|display_name|person|customer|client|player|employee|student"),
     ("USERNAME", r"user_?name|handle|login|user|screen_name|account"),
     ("TITLE", r"title|\w+_title|headline|film|movie|book|song|album"),
     ("CITY", r"city|town|home_?city|home_?town|city_name"),
@@ -97,8 +98,14 @@ _CLASSES: tuple[tuple[str, str], ...] = (
 )
 _COMPILED = tuple((name, re.compile(rf"^(?:{pattern})$")) for name, pattern in _CLASSES)
 _RANGES = {"AGE": (0, 130), "YEAR": (1000, 2100)}
-_NOT_IDENTITY = {"RELATION", "EMAIL", "DATE", "NOUN_ATTR", "NICKNAME", "ALIAS", "AGE", "YEAR",
-                 "PRICE", "ID", "CONTACT"}
+IDENTITY_KEYS = word_set("""name full_name fullname display_name username user_name
+    screen_name title product product_name item item_name company company_name museum event
+    planet building recipe dish student player person customer employee film movie book song
+    album city country""")
+"""The keys that name the thing a request is about, so that its subject (`for Bruno`) is
+their value: a closed list. `breed`, `club`, `ticker`, `surname` or `hometown` for Rex,
+Ronaldo, Apple or Ana is not what the subject's name says. A city or country key takes the
+subject only when the name is known as one (`json_places`)."""
 
 
 @lru_cache(maxsize=1024)
@@ -132,9 +139,7 @@ class Placement:
         self.classes = {k: key_classes(k) for k in keys}
         first = keys[0] if keys else None
         self.identity = (
-            first
-            if first and types.get(first) == "string"
-            and not self.classes[first] & _NOT_IDENTITY
+            first if first and types.get(first) == "string" and snake(first) in IDENTITY_KEYS
             else None
         )
         self.entities: dict[str, Any] = {}
@@ -164,14 +169,26 @@ class Placement:
         if "AGE" in self.classes[key] and isinstance(value, int | float) \
                 and not isinstance(value, bool) and not low <= value <= high:
             return False
+        if isinstance(value, str) and not place_fits(value, self.classes[key]):
+            return False  # `city: up to you`, `city: Google`: no place the lists know
         if key not in self.declared:
             return True
         return fits(type_of_value(value), self.types[key])
 
-    def _in_tier(self, tier: frozenset[str], key: str) -> bool:
+    def _names_a_place(self, cand: Candidate, key: str) -> bool:
+        """A subject fills a city or country key only when it is known as one."""
+        if "COUNTRY" in self.classes[key]:
+            return place_kind(str(cand.value)) in ("country", "both")
+        if "CITY" in self.classes[key]:
+            return is_city(str(cand.value))
+        return True
+
+    def _in_tier(self, cand: Candidate, tier: frozenset[str], key: str) -> bool:
         for cls in tier:
-            if cls == ANY or (cls == FIRST and key == self.identity):
+            if cls == ANY:
                 return True
+            if cls == FIRST and key == self.identity:
+                return self._names_a_place(cand, key)
             if cls.startswith("HEAD:") and matches_noun(key, cls[5:]):
                 return True
             if cls in self.classes[key]:
@@ -181,7 +198,7 @@ class Placement:
     def compatible(self, cand: Candidate, keys: list[str], *, first_tier: bool = True) -> list[str]:
         found: list[str] = []
         for tier in cand.tiers:
-            hits = [k for k in keys if self._in_tier(tier, k) and self._fits(cand, k)]
+            hits = [k for k in keys if self._in_tier(cand, tier, k) and self._fits(cand, k)]
             if hits and first_tier:
                 return hits
             found += [k for k in hits if k not in found]

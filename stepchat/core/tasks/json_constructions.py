@@ -54,6 +54,7 @@ PLACES = (
                 r"\s+to\s+", re.I), tiers("DESTINATION")),
     (re.compile(r"\b(?:moved\s+to|now\s+(?:lives\s+)?in|currently\s+in|relocated\s+to)\s+",
                 re.I), tiers("RESIDENCE COUNTRY")),
+    (re.compile(r"\bthe\s+city\s+of\s+", re.I), tiers("CITY LOCATION HOMETOWN ORIGIN HQ")),
     (re.compile(r"\b(?:based\s+in|lives\s+in|living\s+in|located\s+in|works\s+(?:from|in)"
                 r"|resides\s+in|headquartered\s+in|from|in)\s+(?:the\s+)?", re.I),
      tiers("CITY LOCATION HOMETOWN ORIGIN COUNTRY HQ")),

@@ -76,6 +76,10 @@ _OWNER_LEAD = re.compile(rf"(?:\b(?P<my>[Mm]y)|(?P<owner>{PROPN})['’]s)[ \t]+\
 read only when that is whom the request is about (see `json_spec.whose`)."""
 _SPEAKER_AGE = re.compile(r"\bI(?:[ \t]+am|['’]m)[ \t]+(?P<n>\d{1,3})(?=\s*(?:[,;.)]|$|and\b))")
 """`I am 30`: the speaker's age, read like `my age is 30`."""
+_SAID_CITY = re.compile(r"[ \t]*\((?:the\s+)?city\)", re.I)
+_CITY_OF = re.compile(r"\bthe\s+city\s+of\s+\Z", re.I)
+"""`Bruno from Springfield (city)`, `in the city of Springfield`: the prompt says it is a
+city, whatever the city list holds."""
 _CALLING = re.compile(r"\b(?:who|which|that|he|she|they|i|we|you|it|has|have|had|and|then"
                       r"|never|once|just|to|will|would|can|could|did)[ \t]+\Z", re.I)
 """`the man who called Ana`, `the person who named Bruno`: a verb of calling or naming
@@ -357,8 +361,8 @@ class Reader:
                 new = propn_at(self.text, m.start("new"))
                 if new is None or new.end != m.end("new") or self.attributive(new):
                     continue
-                if self.add(new, CUED, groups=of_kind(new.raw, tiers("RESIDENCE COUNTRY")),
-                            cue=m.start()):
+                kinds = of_kind(new.raw, tiers("RESIDENCE COUNTRY"))
+                if kinds and self.add(new, CUED, groups=kinds, cue=m.start()):
                     self.taken.append(m.span("old"))
 
     def places(self) -> None:
@@ -376,20 +380,26 @@ class Reader:
                     if lead is not None:
                         self.add(place, CUED, groups=tiers("LANGUAGE"), cue=lead.start())
                     continue
+                marked = _SAID_CITY.match(self.text, place.end)
+                said = "city" if marked or _CITY_OF.search(self.text, max(0, m.start() - 12),
+                                                           m.end()) else None
                 pair = re.match(rf",\s+({PROPN})(?=\s*(?:[,;.)]|$|\s(?:and|with|who)\b))",
                                 self.text[place.end :])
-                if pair and place_kind(pair.group(1)) == "other":
+                if pair and place_kind(pair.group(1)) not in ("country", "region", "both"):
                     pair = None  # `from Lisbon, Porto`: not a place and what holds it
                 if pair and country and place_kind(pair.group(1)) == "country":  # not Georgia
                     nation = propn_at(self.text, place.end + pair.start(1))
-                    self.add(place, CUED, groups=of_kind(place.raw, tiers(
-                        "CITY LOCATION HOMETOWN HQ")), cue=m.start())
+                    kinds = of_kind(place.raw, tiers("CITY LOCATION HOMETOWN HQ"), said=said)
+                    if kinds:
+                        self.add(place, CUED, groups=kinds, cue=m.start())
                     if nation is not None:
                         self.add(nation, CUED, groups=tiers("COUNTRY"), cue=place.end)
                     continue
-                until = place.end + pair.end(1) if pair else None
-                if self.add(place, CUED, groups=of_kind(place.raw, groups), cue=m.start(),
-                            until=until) and pair:
+                kinds = of_kind(place.raw, groups, said=said)
+                if not kinds:
+                    continue  # `from Google`, `works in Sales`: no place is stated
+                until = place.end + pair.end(1) if pair else marked.end() if marked else None
+                if self.add(place, CUED, groups=kinds, cue=m.start(), until=until) and pair:
                     self.taken.append((place.end, place.end + pair.end(1)))
 
     def by(self) -> None:
@@ -480,8 +490,8 @@ class Reader:
                 value = scalar_at(self.text, pos)
                 if value is None or value.kind != "ident":
                     continue
-            if value.kind == "possessive" or value.kind == "propn" and (
-                    self.attributive(value) or value.start != pos):
+            if value.kind == "possessive" or (value.kind == "propn" and (
+                    self.attributive(value) or value.start != pos)):
                 continue  # `Ana's age is 31` says whose the age is, not whom the JSON is about
             if value.raw.lower() in self.names:
                 continue
