@@ -156,8 +156,8 @@ class Token:
 
 _TOKEN = re.compile(
     r"[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+"  # an email
-    r"|[~<>≈±$€£]?[-+]?\d[\w.,:/%°'’\-]*[\w%°+]"  # a number with its unit or format: 1.000,50
-    r"|[$€£]?\d"
+    r"|[~<>≈±$€£]?[-+−‐‑‒–—―﹣－]?\d[\w.,:/%°'’\-]*[\w%°+]"  # with its unit or format: 1.000,50
+    r"|[$€£]?[-+−‐‑‒–—―﹣－]?\d"  # a sign or dash before a digit is part of the number
     r"|\.?[\w'’@#&/\-]*\w[\w'’@#&/.+\-]*?[+#]*(?=[^\w'’@#&/.+\-]|[.+\-](?![\w+#])|$)"
     r"|\S",
 )

@@ -16,7 +16,7 @@ from typing import Any
 
 from stepchat.core.tasks.json_places import is_city, place_fits, place_kind
 from stepchat.core.tasks.json_types import fits, same_value, type_of_value
-from stepchat.core.tasks.json_words import word_set
+from stepchat.core.tasks.json_words import word_set, written_form_matters
 
 BOUND, CUED, BARE, HINT = 3, 2, 1, 0
 """Candidate strengths: named by its key > placed by a cue or as the request's subject > bare.
@@ -98,6 +98,8 @@ _CLASSES: tuple[tuple[str, str], ...] = (
 )
 _COMPILED = tuple((name, re.compile(rf"^(?:{pattern})$")) for name, pattern in _CLASSES)
 _RANGES = {"AGE": (0, 130), "YEAR": (1000, 2100)}
+_NUMERIC = ("number", "integer")
+_VERSION = re.compile(r"^(?:version|\w+_version|ver|release)$")
 IDENTITY_KEYS = word_set("""name full_name fullname display_name username user_name
     screen_name title product product_name item item_name company company_name museum event
     planet building recipe dish student player person customer employee film movie book song
@@ -157,7 +159,13 @@ class Placement:
         return True
 
     def _as_declared(self, cand: Candidate, key: str) -> Any:
-        """A number stated for a key declared as text keeps its digits (`zip 02139`)."""
+        """A number stated for a key declared as text keeps its digits (`zip 02139`), and so
+        does a number whose written form matters: trailing decimal zeros (`3.10` is not
+        3.1) unless the key is typed as a number, and any version (`version 3.12`)."""
+        if isinstance(cand.value, int | float) and not isinstance(cand.value, bool) and (
+                _VERSION.match(snake(key)) or (written_form_matters(cand.raw)
+                                                and self.types.get(key) not in _NUMERIC)):
+            return cand.raw
         if self.types.get(key) == "string" and key in self.declared:
             return cand.raw if not isinstance(cand.value, list) else cand.value
         return cand.value
@@ -166,9 +174,11 @@ class Placement:
         """A value the prompt states for a key by name wins over what the name suggests;
         only a type the prompt itself declares can reject it."""
         low, high = _RANGES["AGE"]  # `age: -50`, `Sven, 500, Bergen`; a year may be 387
-        if "AGE" in self.classes[key] and isinstance(value, int | float) \
-                and not isinstance(value, bool) and not low <= value <= high:
+        number = isinstance(value, int | float) and not isinstance(value, bool)
+        if "AGE" in self.classes[key] and number and not low <= value <= high:
             return False
+        if "YEAR" in self.classes[key] and number and 0 <= value < 100:
+            return False  # `year 95`: a year written in two digits is not the year 95
         if isinstance(value, str) and not place_fits(value, self.classes[key]):
             return False  # `city: up to you`, `city: Google`: no place the lists know
         if key not in self.declared:
@@ -242,7 +252,7 @@ class Placement:
                 ]
                 if rivals:
                     continue
-                self.entities[key] = cand.value
+                self.entities[key] = self._as_declared(cand, key)
                 placed.update(id(d) for d in free if same_value(d.value, cand.value))
                 changed = True
         self.used |= placed

@@ -55,10 +55,13 @@ from stepchat.core.tasks.json_words import (
     UPPER,
     Value,
     ambiguous_number,
+    bool_word_at,
     inside,
     list_at,
+    lone_word,
     number_at,
     number_value,
+    number_words_at,
     overlaps,
     propn_at,
     quoted_at,
@@ -245,30 +248,26 @@ class Reader:
                     self.taken.append(m.span())
 
     def _explicit_value(self, at: int, kind: str, link: str | None) -> Value | None:
+        """The value right after a key named beside it, read only when it parses as the
+        key's type: a list, a number (digits or words: `thirty-one`), a boolean word of the
+        closed table (`sí`, `nein`), or text that is one token or a quoted span ending its
+        clause. Anything else (`city up to you`, `bio is a short sentence`) is not a value."""
         if kind.startswith("array"):
             return list_at(self.text, at)
         if link and link.strip().lower() == "of":
             return number_at(self.text, at)
-        value = scalar_at(self.text, at, words=True, bools=kind == "boolean" or bool(link))
-        if value is None and link and link.strip() in (":", "=", "is"):
-            m = _PHRASE.match(self.text, at)
-            # `the bio is a short sentence`: after an article the words describe what to
-            # write, they are not the value (see `json_flags.open_keys`)
-            if m and not m.group("article") and m.group("p").split()[0] not in NOT_VALUES \
-                    and m.group("p").split()[0] not in INSTRUCTION_WORDS:
-                raw = m.group("p")
-                return Value(raw, raw, m.start("p"), m.end("p"), "phrase")
         if kind == "boolean":
-            return value if value is not None and value.kind == "bool" else None
-        if kind in ("integer", "number") and value is not None and value.kind in ("word",
-                                                                                   "phrase"):
+            return bool_word_at(self.text, at)
+        value = scalar_at(self.text, at, words=True, bools=bool(link))
+        if kind in ("integer", "number"):
+            if value is not None and value.kind == "number":
+                return value
+            return number_words_at(self.text, at)
+        if value is None or (value.kind == "word" and not lone_word(self.text, value)):
             return None
-        if value is not None and value.kind == "bool" and kind != "string":
+        if value.kind == "bool" and (kind != "string" or not link):
             return None
-        if value is not None and value.kind == "bool" and kind == "string" and not link:
-            return None
-        if value is not None and value.kind == "bool" and value.raw.lower() in ("yes", "no") \
-                and kind != "boolean":
+        if value.kind == "bool" and value.raw.lower() in ("yes", "no"):
             return Value(value.raw, value.raw, value.start, value.end, "word")
         return value
 
