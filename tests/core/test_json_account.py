@@ -147,12 +147,18 @@ def test_the_answer_says_why_a_value_was_not_read_as_stated() -> None:
     assert answer.verified is False
 
 
-def test_a_key_added_after_the_list_is_never_left_out() -> None:
+def test_a_key_added_after_the_list_only_in_its_closed_form() -> None:
+    """`Add the field email too.` adds a key; any other `Add/Include X.` is an instruction:
+    no key, and nothing stated."""
+    spec = read_spec("Return JSON with keys name and age for Ana, 31. Add the field email too.")
+    assert spec is not None and spec.keys == ("name", "age", "email")
+    assert spec.entities == {"name": "Ana", "age": 31}
     for prompt in ("Return JSON with keys name and age for Ana, 31. Also include city.",
-                   "Return JSON with keys name and age for Ana, 31. Add the field email too."):
+                   "Return JSON with keys name and age for Ana, 31. Include tax.",
+                   "Return JSON with keys name and age for Ana, 31. Add comments."):
         spec = read_spec(prompt)
-        assert spec is not None and len(spec.keys) == 3, prompt
-        assert spec.entities == {"name": "Ana", "age": 31}, prompt
+        assert spec is not None and spec.keys == ("name", "age"), prompt
+        assert spec.entities == {} and spec.open == (), prompt
     spec = read_spec("Return JSON with keys name and age for Ana, 31. Don't include city.")
     assert spec is not None and spec.keys == ("name", "age")
 

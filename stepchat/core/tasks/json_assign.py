@@ -112,7 +112,8 @@ subject only when the name is known as one (`json_places`)."""
 
 @lru_cache(maxsize=1024)
 def snake(key: str) -> str:
-    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", key).lower()
+    """`firstName`, `first-name` and `first name` are `first_name`."""
+    return re.sub(r"[- ]", "_", re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", key)).lower()
 
 
 @lru_cache(maxsize=1024)
