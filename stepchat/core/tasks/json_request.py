@@ -362,11 +362,12 @@ def _added_keys(prompt: str, out: KeyList) -> None:
         trial = KeyList()
         if not _read_list(prompt, m.end(), trial, lower_only=True):
             continue
-        if not _ADDED_END.match(prompt, trial.spans[-1][1]):
+        end = _ADDED_END.match(prompt, trial.spans[-1][1])
+        if not end:
             continue
         out.keys.extend(k for k in trial.keys if k not in out.keys)
         out.types.update(trial.types)
-        out.spans.append((m.start(), trial.spans[-1][1]))
+        out.spans.append((m.start(), end.end()))
 
 
 def read_keys(prompt: str) -> KeyList:
