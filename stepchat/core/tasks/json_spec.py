@@ -35,6 +35,7 @@ from stepchat.core.tasks.json_types import (
     type_of_value,
     type_schema,
 )
+from stepchat.core.tasks.json_words import UPPER
 
 __all__ = ["JsonSpec", "read_spec"]
 
@@ -119,15 +120,24 @@ def _placed_flags(prompt: str, keys: list[str], types: dict[str, str],
     return flags
 
 
-def whose(candidates: list[Candidate]) -> list[Candidate]:
+_SOMEONE_ELSE = re.compile(
+    r"\b(?:for|about|describing|of)\s+(?!me\b|myself\b|us\b|my\s+(?:profile|details|data"
+    r"|info|information|account|record)\b)(?:the|an?|this|that|our|my|his|her|their|your"
+    rf"|[{UPPER}])", re.I)
+"""`for a person`, `for my dad`, `of Tomas`: the request is about someone, maybe not the
+speaker (`for me`, `about my profile` are the speaker)."""
+
+
+def whose(candidates: list[Candidate], prompt: str) -> list[Candidate]:
     """Only the subject's own values. What the speaker says of themself (`my email is e`,
-    `I am 30`) is read only when the request is about no one else (no subject is named:
-    `My name is Eva and my email is e. Return JSON ...`); a value stated as someone's
-    (`Ana's age is 31`) only when that someone is the subject. The rest is dropped, and so
-    left over: it declines every value."""
+    `I am 30`) is read only when the request is about no one else (no subject is named or
+    described: `My name is Eva and my email is e. Return JSON ...`); a value stated as
+    someone's (`Ana's age is 31`) only when that someone is the subject. The rest is
+    dropped, and so left over: it declines every value."""
     subjects = {c.raw for c in candidates if c.role == "subject"}
+    alone = not subjects and _SOMEONE_ELSE.search(prompt) is None
     return [c for c in candidates
-            if (c.role != "speaker" or not subjects)
+            if (c.role != "speaker" or alone)
             and (not c.role.startswith("owner:") or c.role[len("owner:"):] in subjects)]
 
 
@@ -177,7 +187,7 @@ def read_spec(prompt: str) -> JsonSpec | None:
     torn = {k for k in said if k in listed.types and said[k] != listed.types[k]}
     types = {k: _placement_type(k, declared) for k in keys}
     reader = Reader(prompt, keys, types, blocked)
-    candidates = whose(reader.read())
+    candidates = whose(reader.read(), prompt)
     flags = _placed_flags(prompt, keys, types, candidates, blocked, spans)
     placement = Placement(keys, types, set(declared))
     placement.resolve(candidates + flags)
