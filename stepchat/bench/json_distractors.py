@@ -4,9 +4,12 @@ Every request of a phrasing file (data/json_phrasings*.jsonl) states its values 
 that were written down beside it. Into each, this inserts words that name other values
 without stating any for the request's keys: a relative's age, a place denied or left, an
 old value, a past state, a value written with symbols, a number in another country's
-format, a comparison, a sum. The truth does not move: a key is stated with the value the
-file gives, or not at all. So any member the reader calls stated with another value is a
-wrong reading, whatever the distractor was.
+format, a comparison, a sum, and the classes a hostile review found (see `CLASSES`). The
+truth does not move: a key is stated with the value the file gives, or not at all. So any
+member the reader calls stated with another value is a wrong reading, whatever the
+distractor was; so is a key lost, added or made open by the distractor. Only where the
+distractor takes the values back, asks for them changed or in another form, hedges them or
+gives an instruction about them (`REVOKING`) is nothing stated any more.
 
 Each distractor is put in three places: a sentence before the request, a sentence after
 it, and a clause right after the first value the request states ("for Bruno, whose
@@ -21,6 +24,7 @@ import random
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from stepchat.bench.checker import same_value
@@ -121,6 +125,11 @@ _CLAUSES: dict[str, tuple[str, ...]] = {
 }
 """Clauses about something else than the request's values, one set per class."""
 
+REVOKING = frozenset({"taken-back", "change-asked", "form-asked", "hedge", "instruction"})
+"""Classes whose words take the request's values back, ask for them changed or in another
+form, hedge them or give an instruction about them: the prompt no longer states any value
+completely and uniquely, so every member called stated counts as wrong."""
+
 _SENTENCES: dict[str, tuple[str, ...]] = {
     "relative": (
         "Her daughter is {n}.", "His father {Name} is {n}.", "Their son {Name} lives in {City}.",
@@ -209,7 +218,8 @@ POSITIONS = ("before", "after", "inside")
 
 @dataclass(frozen=True)
 class Distracted:
-    """A request with one distractor in it, and what the request states (unchanged)."""
+    """A request with one distractor in it, and what the request states (unchanged, except
+    in a `REVOKING` class, where nothing is stated any more)."""
 
     id: str
     cls: str
@@ -296,21 +306,39 @@ class ClassTally:
         return self.right / self.found if self.found else 1.0
 
 
+@lru_cache(maxsize=1024)
+def _read_alone(prompt: str) -> tuple[tuple[str, ...], frozenset[str]]:
+    """The keys and open keys of a request without its distractor."""
+    from stepchat.core.tasks.json_spec import read_spec
+
+    spec = read_spec(prompt)
+    return (spec.keys, frozenset(spec.open)) if spec is not None else ((), frozenset())
+
+
 def score(items: list[Distracted]) -> dict[str, ClassTally]:
-    """Per class: every member the reader states, judged against the file's values."""
+    """Per class: every member the reader states, judged against the file's values (in a
+    `REVOKING` class, against nothing); and a key lost, a key added or a key made open by
+    the distractor counts as a wrong member too."""
     from stepchat.core.tasks.json_spec import read_spec
 
     out = {cls: ClassTally() for cls in CLASSES}
     for item in items:
         tally = out[item.cls]
         tally.prompts += 1
-        tally.stated += len(item.stated)
+        revoked = item.cls in REVOKING
+        tally.stated += 0 if revoked else len(item.stated)
         spec = read_spec(item.prompt)
         if spec is None:
             continue
+        keys, opened = _read_alone(item.original)
+        moved = [f"key {k} lost" for k in keys if k not in spec.keys]
+        moved += [f"key {k} added" for k in spec.keys if k not in keys]
+        moved += [f"{k} made open" for k in spec.open if k not in opened]
+        tally.found += len(moved)
+        tally.wrong += [f"{item.id}: {m} in {item.prompt!r}" for m in moved]
         for key, value in spec.entities.items():
             tally.found += 1
-            if key in item.stated and same_value(item.stated[key], value):
+            if not revoked and key in item.stated and same_value(item.stated[key], value):
                 tally.right += 1
             else:
                 tally.wrong.append(f"{item.id}: {key}={value!r} in {item.prompt!r}")
@@ -323,7 +351,8 @@ def table(tallies: dict[str, ClassTally]) -> str:
              "| precision |", "|---|---:|---:|---:|---:|---:|"]
     total = ClassTally()
     for cls, t in tallies.items():
-        lines.append(f"| {cls} | {t.prompts} | {t.stated} | {t.recall:.3f} | {t.found} "
+        recall = f"{t.recall:.3f}" if t.stated else "–"
+        lines.append(f"| {cls} | {t.prompts} | {t.stated} | {recall} | {t.found} "
                      f"| {t.precision:.3f} |")
         total.prompts += t.prompts
         total.stated += t.stated

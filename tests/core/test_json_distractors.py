@@ -7,7 +7,12 @@ taken back, a change or another form asked in words, a hedge, someone else's val
 non-place after `from`/`in`, a key beside words that state no value, numbers written with
 trailing zeros or dashes, an instruction sentence, a negated open instruction) in three
 places of each request of both phrasing files: over twenty thousand prompts the reader was
-not written for. Precision must be exactly 1.000. Recall per class is what it is: the
+not written for. A member stated with another value than the hand-written one, a key lost,
+a key added or a key made open by the distractor counts against precision; where the
+distractor takes the values back, asks for them changed or in another form, hedges them
+or is an instruction, any member stated counts against it. Precision must be exactly
+1.000 (the reader before the hostile review scored 0.422 on the same prompts).
+Recall per class is what it is: the
 whole prompt must be accounted for, so a distractor in words no construction reads
 declines every value (recall 0 is the right trade there); each floor sits just under the
 measured figure so that losing it is noticed.

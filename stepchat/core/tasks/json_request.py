@@ -326,13 +326,15 @@ def _trailing_keys(prompt: str, out: KeyList) -> bool:
 
 
 _LEADING_LIST = re.compile(
-    r"^\s*(?P<list>[A-Za-z_]\w*(?:\s*,\s*[a-z_]\w*)*\s*,?\s+and\s+[a-z_]\w*)\s+(?:of|for)\s"
+    r"(?:^|(?<=[.!?])[ \t]+)"
+    r"(?P<list>[A-Za-z_]\w*(?:\s*,\s*[a-z_]\w*)*\s*,?\s+and\s+[a-z_]\w*)\s+(?:of|for)\s"
 )
 
 
 def _leading_keys(prompt: str, out: KeyList) -> bool:
-    """`Name, age and city of Abe, 50, ... JSON only.`: the request opens with its keys."""
-    m = _LEADING_LIST.match(prompt)
+    """`Name, age and city of Abe, 50, ... JSON only.`: the request's sentence opens with
+    its keys."""
+    m = _LEADING_LIST.search(prompt)
     if not m:
         return False
     keys = [k.lower() for k in re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", m.group("list"))]
@@ -390,12 +392,22 @@ def _other_lists(prompt: str, out: KeyList) -> None:
         trial = KeyList()
         if not _read_list(prompt, m.end(), trial, lower_only=False):
             continue
+        if m.group(0).split()[0].rstrip(":-—").lower() in out.keys:
+            continue  # `keys key and value ... Key: theme`: the key `key` named beside a value
         new = [k for k in trial.keys if k not in out.keys]
-        # `with keys sorted` says how the keys are, not which: no key, and not sure
-        out.keys.extend(k for k in new if k.lower() not in _INSTRUCTION_ITEMS
-                        and not k.lower().endswith("ed"))
+        # `with keys sorted, euros` says how the keys are, not which: the words read with
+        # it are no keys either, and the list is not sure
+        if not any(_instruction_item(k) for k in trial.keys):
+            out.keys.extend(new)
         out.sure = out.sure and not new and trial.sure
         out.spans.append((m.start(), trial.spans[-1][1]))
+
+
+def _instruction_item(key: str) -> bool:
+    """`sorted`, `quoted`, `indented`: a word after a second `keys` that says how they are,
+    not which (the first list only for the words of `_INSTRUCTION_ITEMS`: `created` may be
+    a key)."""
+    return key.lower() in _INSTRUCTION_ITEMS or key.lower().endswith("ed")
 
 
 def _first_list(prompt: str) -> KeyList:
@@ -403,10 +415,13 @@ def _first_list(prompt: str) -> KeyList:
     if _read_braces(prompt, out):
         return out
     for m in _KEY_WORD.finditer(prompt):
-        if _read_bullets(prompt, m.end(), out) or _read_list(prompt, m.end(), out,
-                                                              lower_only=False):
-            out.spans[-1] = (m.start(), out.spans[-1][1])
-            return out
+        trial = KeyList()
+        if _read_bullets(prompt, m.end(), trial) or _read_list(prompt, m.end(), trial,
+                                                                lower_only=False):
+            if any(k.lower() in _INSTRUCTION_ITEMS for k in trial.keys):
+                continue  # `with keys sorted`: read with the other lists, never as the first
+            trial.spans[-1] = (m.start(), trial.spans[-1][1])
+            return trial
     for m in _JSON_WITH.finditer(prompt):
         before = len(out.keys)
         count = _read_list(prompt, m.end(), out, lower_only=True)
