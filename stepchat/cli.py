@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from stepchat import __version__
-from stepchat.config import Config, ConfigError, load_config
+from stepchat.config import Config, ConfigError, load_config, with_system_prompt
 from stepchat.core.ports import (
     BackendError,
     GenerationCancelled,
@@ -54,15 +54,26 @@ def build_parser() -> argparse.ArgumentParser:
             "A terminal chat client whose answers pass through a verified step-level cache. "
             "With no command, opens the chat app."
         ),
-        epilog="Config: $STEPCHAT_HOME or the platform user dirs; see README.md.",
+        epilog="Configuration: `stepchat config` shows the config file (config.toml), the "
+        "models and where each came from; `stepchat config --edit` opens it.",
     )
     parser.add_argument("--version", action="version", version=f"stepchat {__version__}")
     add_model_option(parser, command=False)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    ask = sub.add_parser("ask", help="answer one prompt and exit")
+    ask = sub.add_parser(
+        "ask", help="answer one prompt and exit",
+        description="Answer one prompt through the cache. On a terminal open text is shown "
+        "as the model writes it; piped, and with --json, the output comes whole at the end. "
+        "Sampling (temperature, max_tokens, ...) is the model entry's in config.toml.",
+    )
     ask.add_argument("prompt", help="the request; '-' reads it from standard input")
     ask.add_argument("--json", action="store_true", help="print one JSON record with the story")
+    ask.add_argument(
+        "-s", "--system", metavar="TEXT",
+        help="the system prompt for this request (default: system_prompt in config.toml); "
+        "answers are cached under it apart from others",
+    )
     add_model_option(ask)
     ask.add_argument("--no-cache", action="store_true", help="neither reuse nor store")
     ask.add_argument("--no-store", action="store_true", help="reuse, but store nothing")
@@ -76,14 +87,19 @@ def build_parser() -> argparse.ArgumentParser:
     evict = cache_sub.add_parser("evict", help="remove one entry, or all older than a duration")
     evict.add_argument("entry_id", nargs="?")
     evict.add_argument("--older-than", type=parse_duration, metavar="DURATION")
-    cache_sub.add_parser("clear", help="remove every entry")
+    clear = cache_sub.add_parser(
+        "clear", help="remove every entry (asks first; --yes for scripts)"
+    )
+    clear.add_argument("--yes", action="store_true", help="do not ask: remove every entry")
     cache_sub.add_parser("stats", help="entry count, size on disk, index kind")
     cache_sub.add_parser(
         "compact", help="rewrite the cache files now: evicted prompts leave no trace on disk"
     )
 
+    from stepchat.config_command import register as register_config
     from stepchat.serve.command import register as register_serve
 
+    register_config(sub)
     register_serve(sub)
     try:
         from stepchat.bench.command import register
@@ -113,12 +129,58 @@ def _print_json(data: Any, indent: int | None = None) -> None:
     print(escape_json_controls(json.dumps(data, ensure_ascii=False, indent=indent)))
 
 
+_SAMPLING = ("--temperature", "--top-p", "--top_p", "--max-tokens", "--max_tokens", "--seed")
+
+
+def _parse(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> argparse.Namespace:
+    """The arguments, or a usage error naming the first unknown option by itself: argparse
+    alone reads `ask --temperature 0.5 "hi"` as a prompt "0.5" and complains about
+    "--temperature hi"."""
+    args, extra = parser.parse_known_args(argv)
+    unknown = next((word for word in extra if word.startswith("-") and word != "-"), None)
+    if unknown is not None:
+        name = unknown.split("=", 1)[0]
+        command = _command_parser(parser, args.command)
+        hint = (
+            ": sampling is set on the model's entry in config.toml (see: stepchat config)"
+            if name in _SAMPLING else f" (see: {command.prog} --help)"
+        )
+        command.error(f"unknown option {name}{hint}")
+    if extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    return args
+
+
+def _command_parser(
+    parser: argparse.ArgumentParser, command: str | None
+) -> argparse.ArgumentParser:
+    """The parser of `command` (its usage line is the one to show), else `parser`."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction) and command in action.choices:
+            found: argparse.ArgumentParser = action.choices[command]
+            return found
+    return parser
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        # The reader went away (`stepchat cache list | head -1`): stop quietly, and keep
+        # the interpreter's final flush from failing on the closed pipe too.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = _parse(parser, argv)
     if args.command != "bench":
         os.umask(PRIVATE_UMASK)  # the cache's files, history and exports: the user's only
     try:
+        if args.command == "config":
+            return int(args.run_config(args))
         config = load_config()
         if args.command == "ask":
             return _ask(config, args)
@@ -143,15 +205,23 @@ def _ask(config: Config, args: argparse.Namespace) -> int:
     """One answer. Parts load as the request needs them: a structural hit reads only the
     signature index; the embedder and the model load only when a request gets that far.
     Without storing, the cache is opened read-only: no byte is written, not even hits."""
+    from stepchat.ask_output import LivePrinter
+    from stepchat.core.events import ignore_events
     from stepchat.runtime import build_cache, lazy_parts
 
     # Bytes from stdin: clean_prompt turns non-UTF-8 input into a one-line error.
     prompt: str | bytes = sys.stdin.buffer.read() if args.prompt == "-" else args.prompt
+    if args.system is not None:
+        config = with_system_prompt(config, args.system)
     store = not (args.no_cache or args.no_store)
     parts = lazy_parts(config, args.model, writable=store)
     cache = build_cache(config, parts)
+    live = LivePrinter(sys.stdout) if not args.json and sys.stdout.isatty() else None
     try:
-        answer = cache.answer(prompt, reuse=not args.no_cache, store=store)
+        answer = cache.answer(
+            prompt, reuse=not args.no_cache, store=store,
+            on_event=live.on_event if live else ignore_events,
+        )
     except BaseException:
         _close_quietly(parts.store)
         raise
@@ -160,6 +230,8 @@ def _ask(config: Config, args: argparse.Namespace) -> int:
             _warn(warning)
     if args.json:
         _print_json(answer.to_record())
+    elif live is not None:
+        live.finish(answer.text)
     else:
         _say(answer.text)
         loose = [json.dumps(s.key) for s in answer.steps
@@ -174,6 +246,8 @@ def _ask(config: Config, args: argparse.Namespace) -> int:
         close_store(parts.store)
     except StoreError as exc:
         _warn(f"hit counts not saved: {exc}")
+    for note in parts.store.drain_notes():  # a shared cache's, from writing at the end
+        _warn(note)
     return 0
 
 
@@ -201,6 +275,8 @@ def _summary(entry: CacheEntry) -> str:
 
 
 def _cache(config: Config, args: argparse.Namespace) -> int:
+    if args.cache_command == "clear" and not args.yes and not sys.stdin.isatty():
+        return _fail("cache clear removes every entry: pass --yes to confirm")
     store = _open_store(config)
     action = args.cache_command
     if action == "list":
@@ -216,8 +292,7 @@ def _cache(config: Config, args: argparse.Namespace) -> int:
     if action == "evict":
         return _evict(store, args)
     if action == "clear":
-        _say(f"cleared {store.clear()} entries")
-        return 0
+        return _clear(store, config, confirmed=args.yes)
     if action == "compact":
         before = store.stats()["disk_bytes"]
         store.purge()
@@ -226,6 +301,22 @@ def _cache(config: Config, args: argparse.Namespace) -> int:
     stats = store.stats()
     for key, value in stats.items():
         _say(f"{key}: {value}")
+    return 0
+
+
+def _clear(store: MaintainedStore, config: Config, *, confirmed: bool) -> int:
+    """Remove every entry, after a yes on the terminal (or `--yes`)."""
+    if not confirmed:
+        count = store.count()
+        try:
+            reply = input(f"remove all {count} entries from {clean(config.cache_location)}? "
+                          "[y/N] ")
+        except EOFError:
+            reply = ""
+        if reply.strip().lower() not in ("y", "yes"):
+            _say("nothing removed")
+            return 1
+    _say(f"cleared {store.clear()} entries")
     return 0
 
 

@@ -1,8 +1,11 @@
 """Typed configuration: the models stepchat can run and the cache settings.
 
 The shipped `models.toml` lists the bundled models; the user's `config.toml` (see
-`stepchat.paths`) may add models, pick a default and tune the cache without editing the
-repository. `$STEPCHAT_CONFIG` points at another config file.
+`stepchat.paths`; `stepchat config` prints where it is) may add models, pick a default and
+tune the cache without editing the repository. `$STEPCHAT_CONFIG` points at another config
+file. config.toml is the one file a user writes, and every message calls it that: a
+`models.toml` beside it, or a `$STEPCHAT_CONFIG` naming a file that is not there, is an
+error rather than silently ignored.
 
 Both files are validated by pydantic against the dataclasses below (and `PipelineSettings`
 for `[cache]`): TOML already has types, so a string where a number belongs, an unknown key
@@ -88,7 +91,8 @@ class ModelSpec(ModelCommon):
         if not path.is_file():
             raise ConfigError(
                 f"model {self.id}: GGUF file not found: {path} "
-                "(fix: correct 'source' in your config.toml or reinstall the package)"
+                "(fix: correct 'source' in config.toml, see: stepchat config; or reinstall "
+                "the package)"
             )
         if not os.access(path, os.R_OK):
             raise ConfigError(f"model {self.id}: GGUF file not readable: {path} (fix: chmod)")
@@ -189,6 +193,10 @@ class ConfigFile:
 
     default: Annotated[str, MinLen(1)] | None = None
     """Id of the model to run when none is given."""
+    system_prompt: str | None = None
+    """The system message every new chat, `stepchat ask` and a server request without one
+    starts with (the app can change it per chat; `ask --system` per request). Part of the
+    cache scope: answers written under another system prompt are never reused."""
     threads: Annotated[int, Ge(1)] | None = None
     """CPU threads the model may use (default 2)."""
     models: list[ModelEntryField] = field(default_factory=list)
@@ -197,6 +205,10 @@ class ConfigFile:
     """Where the cache lives and how it reuses, checks and patches answers."""
     limits: CacheLimits = field(default_factory=CacheLimits)
     """How big and how old the cache may get."""
+
+
+SHIPPED = "models.toml (shipped with stepchat)"
+"""Where a model entry or the default comes from when the user's file does not set it."""
 
 
 @dataclass(frozen=True)
@@ -209,6 +221,10 @@ class Config:
     paths: UserPaths = field(default_factory=user_paths)
     cache_uri: str | None = None
     """`[cache] uri`: a bucket (`s3://bucket/prefix`) shared by a team; None is the local dir."""
+    config_file: Path | None = None
+    """The user's config file: read if it exists, else where it would be."""
+    origins: dict[str, str] = field(default_factory=dict)
+    """Where each model entry (by id) and the default (key "default") came from."""
 
     @property
     def cache_location(self) -> str:
@@ -250,6 +266,11 @@ def parse_config_file(data: dict[str, Any], origin: str) -> ConfigFile:
             f"{origin}: [cache] max_tokens: not a cache setting "
             "(set max_tokens on the model's [[models]] entry)"
         )
+    if isinstance(cache, dict) and "system_prompt" in cache:
+        raise ConfigError(
+            f"{origin}: [cache] system_prompt: not a cache setting "
+            "(set system_prompt at the top of the file, before any [section])"
+        )
     # Strict JSON-mode validation: TOML values keep their types (no "3" -> 3), and tables
     # become the dataclasses. Dates, the one TOML type JSON lacks, turn into strings.
     try:
@@ -271,20 +292,63 @@ def load_config(paths: UserPaths | None = None) -> Config:
     threads = 2
     cache_uri: str | None = None
 
-    override = os.environ.get("STEPCHAT_CONFIG")
-    config_file = Path(override) if override else paths.config_file
+    origins = {model_id: SHIPPED for model_id in models} | {"default": SHIPPED}
+    config_file = config_file_path(paths)
     if config_file.exists():
         origin = str(config_file)
         user = parse_config_file(_read_toml(config_file), origin)
         models.update({spec.id: spec for spec in user.models})
-        default_model = user.default or default_model
+        origins.update({spec.id: origin for spec in user.models})
+        if user.default:
+            default_model, origins["default"] = user.default, origin
         pipeline = user.cache.pipeline()
+        if user.system_prompt:
+            pipeline = replace(pipeline, system_prompt=user.system_prompt)
         cache_uri = _cache_uri(user.cache.uri, origin)
         limits = user.limits
         threads = user.threads if user.threads is not None else threads
     if default_model not in models:
-        raise ConfigError(f"default model {default_model!r} is not listed in any models.toml")
-    return Config(models, default_model, pipeline, limits, threads, paths, cache_uri)
+        raise ConfigError(
+            f"{origins['default']}: default model {default_model!r} has no [[models]] entry "
+            f"(known: {', '.join(sorted(models))})"
+        )
+    return Config(
+        models, default_model, pipeline, limits, threads, paths, cache_uri, config_file, origins
+    )
+
+
+def with_system_prompt(config: Config, text: str) -> Config:
+    """`config` with `text` as the system prompt (checked like a prompt; "" for none)."""
+    from stepchat.core.prompt import PromptError, clean_prompt
+
+    system = ""
+    if text.strip():
+        try:
+            system, _ = clean_prompt(text)
+        except PromptError as exc:
+            raise ConfigError("the system " + str(exc).removeprefix("the ")) from None
+    return replace(config, pipeline=replace(config.pipeline, system_prompt=system))
+
+
+def config_file_path(paths: UserPaths) -> Path:
+    """The config file stepchat reads: `$STEPCHAT_CONFIG`, else config.toml in the config
+    dir. A name it would not read is an error, so a user's edits are never silently lost."""
+    override = os.environ.get("STEPCHAT_CONFIG")
+    if override:
+        path = Path(override).expanduser()
+        if not path.is_file():
+            raise ConfigError(
+                f"STEPCHAT_CONFIG={override}: no such file "
+                "(fix: create it, or unset STEPCHAT_CONFIG to use config.toml in the config dir)"
+            )
+        return path
+    stray = paths.config_dir / "models.toml"
+    if stray.exists():
+        raise ConfigError(
+            f"{stray} is not read: stepchat reads {paths.config_file} "
+            "(fix: move its [[models]] entries there)"
+        )
+    return paths.config_file
 
 
 def _cache_uri(value: str | None, origin: str) -> str | None:

@@ -13,7 +13,7 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any, Generic, TypeVar
 
-from stepchat.core.ports import Backend, Embedder
+from stepchat.core.ports import Backend, BackendError, Embedder
 from stepchat.core.types import ChatMessage, Completion
 
 Part = TypeVar("Part", Backend, Embedder)
@@ -72,7 +72,15 @@ class LazyBackend(_OnFirstUse[Backend]):
         return self._ready().complete(messages, **options)
 
     def count_tokens(self, text: str) -> int:
-        return self._built().count_tokens(text)
+        """Tokens under the model's tokenizer. A model that cannot be built (its GGUF is
+        missing) is a BackendError here too, so an answer the solver wrote is still served,
+        uncached, rather than lost to a configuration error."""
+        from stepchat.config import ConfigError
+
+        try:
+            return self._built().count_tokens(text)
+        except ConfigError as exc:
+            raise BackendError(str(exc)) from None
 
 
 class LazyEmbedder(_OnFirstUse[Embedder]):

@@ -16,5 +16,5 @@ def add_model_option(parser: argparse.ArgumentParser, *, command: bool = True) -
         "--model",
         metavar="ID",
         default=argparse.SUPPRESS if command else None,
-        help="model id from models.toml (default: the configured one)",
+        help="model id, as `stepchat config` lists them (default: the configured one)",
     )

@@ -19,6 +19,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -198,3 +199,44 @@ class WeedServer:
         except subprocess.TimeoutExpired:
             os.killpg(process.pid, signal.SIGKILL)
             process.wait(timeout=10)
+
+
+class BlackHole:
+    """A listener that accepts every connection and never answers a byte: a hung object
+    store, or a firewall that lets the handshake through and swallows the rest."""
+
+    def __init__(self) -> None:
+        self._listener = socket.socket()
+        self._listener.bind(("127.0.0.1", 0))
+        self._listener.listen(64)
+        self._held: list[socket.socket] = []
+        self._closed = False
+        self._thread = threading.Thread(target=self._accept, daemon=True)
+        self._thread.start()
+
+    @property
+    def endpoint(self) -> str:
+        return f"http://127.0.0.1:{self._listener.getsockname()[1]}"
+
+    def env(self) -> dict[str, str]:
+        """A client's environment pointing at the black hole, with well-formed credentials."""
+        return {"AWS_ENDPOINT_URL": self.endpoint, "AWS_ACCESS_KEY_ID": ACCESS_KEY,
+                "AWS_SECRET_ACCESS_KEY": SECRET_KEY, "AWS_REGION": REGION}
+
+    @property
+    def connections(self) -> int:
+        return len(self._held)
+
+    def _accept(self) -> None:
+        while not self._closed:
+            try:
+                connection, _ = self._listener.accept()
+            except OSError:
+                return
+            self._held.append(connection)
+
+    def close(self) -> None:
+        self._closed = True
+        self._listener.close()
+        for connection in self._held:
+            connection.close()

@@ -71,8 +71,30 @@ def test_ask_then_list_show_stats_evict_clear(
     assert entry_id not in out
 
     run(capsys, "ask", "Solve for x: 3x = 12.")
-    code, out, _ = run(capsys, "cache", "clear")
+    code, out, _ = run(capsys, "cache", "clear", "--yes")
     assert code == 0 and "cleared 1" in out
+
+
+def test_clear_asks_first(
+    home: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without --yes: refused when nobody can answer, asked on a terminal, and only a yes
+    removes anything."""
+    run(capsys, "ask", "Solve for x: 3x = 12.")
+    code, _, err = run(capsys, "cache", "clear")
+    assert code == 2 and err == "stepchat: cache clear removes every entry: pass --yes to confirm\n"
+    monkeypatch.setattr("sys.stdin.isatty", lambda: True)
+    asked: list[str] = []
+    for reply, removed in [("", False), ("n", False), ("yes", True)]:
+
+        def answer(text: str, given: str = reply) -> str:
+            asked.append(text)
+            return given
+
+        monkeypatch.setattr("builtins.input", answer)
+        code, out, _ = run(capsys, "cache", "clear")
+        assert (code, "cleared 1" in out) == ((0, True) if removed else (1, False))
+    assert asked[0].startswith("remove all 1 entries from ") and asked[0].endswith("[y/N] ")
 
 
 def test_no_store_writes_nothing(home: Path, capsys: pytest.CaptureFixture[str]) -> None:

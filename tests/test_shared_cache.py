@@ -20,7 +20,6 @@ import pytest
 from stepchat.backends.scripted import ScriptedBackend
 from stepchat.core.pipeline import StepCache
 from stepchat.core.ports import FixedClock, StoreError
-from stepchat.core.settings import PipelineSettings
 from stepchat.core.types import CacheEntry, Step, TaskKind
 from stepchat.embed.hashed import HashedEmbedder
 from stepchat.store.lance import LanceStore
@@ -140,24 +139,26 @@ def test_a_stopped_server_is_a_miss_with_one_line_and_is_used_again_when_back(
 def test_answers_keep_coming_while_the_bucket_is_down(
     weed_own: WeedServer,
 ) -> None:
+    """Requests that need the model (open text here): an equation the solver answers does
+    not wait for the bucket at all (tests/test_bucket_black_hole.py)."""
     clock = FixedClock()
     shared = _shared(weed_own, "answers", clock)
-    settings = PipelineSettings(linear_strategy="solver-first")
-    cache = StepCache(ScriptedBackend([]), EMBED, shared, settings=settings, clock=clock)
-    first = cache.answer("Solve for x: 2x + 1 = 9. Show each step.")
-    assert first.text.splitlines()[-1] == "x = 4" and first.stored_entry
+    replies = ["Paris is the capital of France.", "Madrid is the capital of Spain."]
+    cache = StepCache(ScriptedBackend(replies), EMBED, shared, clock=clock)
+    first = cache.answer("What is the capital of France?")
+    assert first.text == replies[0] and first.stored_entry
 
     weed_own.stop()
-    down = cache.answer("Solve for x: 2x + 3 = 9. Show each step.")
-    assert down.text.splitlines()[-1] == "x = 3"
+    down = cache.answer("What is the capital of Spain?")
+    assert down.text == replies[1]
     assert down.matched_entry is None  # nothing came from the cache
     assert any("unreachable" in note for note in down.notes)
 
     weed_own.start()
     clock.advance(10.0)
-    back = cache.answer("Solve for x: 2x + 5 = 9. Show each step.")
-    assert back.text.splitlines()[-1] == "x = 2"
-    assert back.matched_entry is not None  # the shared cache answered again
+    back = cache.answer("What is the capital of France?")
+    assert back.text == replies[0]
+    assert back.matched_entry == first.stored_entry  # the shared cache answered again
     assert any("back" in note for note in back.notes)
 
 
@@ -183,14 +184,28 @@ def _ask(home: Path, env: dict[str, str], prompt: str) -> dict[str, object]:
 def test_two_stepchat_processes_share_one_bucket_on_the_real_stack(
     bucket_uri: str, bucket_env: WeedServer, tmp_path: Path
 ) -> None:
-    """Real model, real MiniLM, real LanceDB in the bucket; two homes, one shared cache."""
+    """Real model, real MiniLM, real LanceDB in the bucket; two homes, one shared cache.
+
+    A request the model answers is found by the other process. An equation the solver
+    answers does not wait for the bucket in a one-shot ask (tests/test_bucket_black_hole.py):
+    the second process solves it too, writes no copy, and counts a hit on the first's entry.
+    """
     homes = [tmp_path / "alice", tmp_path / "bob"]
     for home in homes:
         (home / "config").mkdir(parents=True)
         (home / "config" / "config.toml").write_text(f'[cache]\nuri = "{bucket_uri}"\n')
+    question = "What is the capital of France? Answer in one sentence."
+    written = _ask(homes[0], bucket_env.env(), question)
+    assert written["stored_entry"] and written["path"] == "miss"
+    found = _ask(homes[1], bucket_env.env(), question)
+    assert found["path"] == "reuse-only" and found["matched_entry"] == written["stored_entry"]
+    assert found["answer"] == written["answer"]
+
     first = _ask(homes[0], bucket_env.env(), "Solve for x: 3x + 5 = 20. Show each step.")
-    assert first["stored_entry"] and first["matched_entry"] is None
+    assert first["stored_entry"] and first["path"] == "solver"
     second = _ask(homes[1], bucket_env.env(), "Solve for y: 3y + 5 = 20. Show each step.")
-    assert second["matched_entry"] == first["stored_entry"]  # found alice's entry
     assert str(second["answer"]).strip().splitlines()[-1] == "y = 5"
+    store = LanceStore(bucket_uri, 384, consistency_seconds=0.0)
+    linear = [e for e in store.entries() if e.task == TaskKind.LINEAR]
+    assert [(e.id, e.hits) for e in linear] == [(first["stored_entry"], 1)]
     assert not (homes[1] / "data" / "cache").exists()  # nothing went to bob's local disk

@@ -5,10 +5,14 @@ be able to hide here. Linear answers are read with the small exact reader in
 `stepchat.bench.algebra`; JSON answers with `json` and `jsonschema`.
 
 Linear: the final non-empty line states `<variable> = <solution>` (or says there is no
-solution / every value is one), and every equation stated anywhere in the answer has the
-problem's solution set, so a stitched answer whose middle lines contradict its end fails.
-Arithmetic-only lines (`3(5) + 5 = 20`) must be true, unless the problem has no solution,
-where a false one such as `0 = 4` is the point of the derivation.
+solution / every value is one), every equation stated anywhere in the answer has the
+problem's solution set, and each follows from the one before it, or from the problem, by
+one valid operation (`stepchat.bench.derivation`): "3x = 15" is no step of 5x + 3 = 28
+although both have x = 5. A final line alone (`x = 5`, as "final answer only" asks) states
+no derivation to judge. Arithmetic-only lines (`3(5) + 5 = 20`) must be true and check
+something, unless the problem has no solution, where a false one such as `0 = 4` is the
+point of the derivation. The problem is the check's `equation` (a workload file's line
+without one takes it from its prompt); with none, only solution sets are judged.
 
 JSON: the whole output, whitespace aside, is exactly one object (no code fences, no prose,
 no duplicate keys), valid against the schema, with the `equals` values.
@@ -35,6 +39,7 @@ from stepchat.bench.algebra import (
     solution_set,
     tokenize,
 )
+from stepchat.bench.derivation import Judge
 
 
 @dataclass(frozen=True)
@@ -174,17 +179,55 @@ def _meaningful(line: str) -> bool:
     return any(ch.isalnum() for ch in line)
 
 
-def check_linear(output: str, variable: str, solution: str) -> Verdict:
+def problem_in(text: str, variable: str) -> tuple[Poly, Poly] | None:
+    """The one equation in `variable` alone that `text` (a prompt) states, or None."""
+    found = [
+        (chain[0], chain[1])
+        for line in text.splitlines()
+        for chain in equation_chains(line)
+        if len(chain) == 2 and (chain[0].names | chain[1].names) == {variable}
+    ]
+    return found[0] if len(found) == 1 else None
+
+
+def problem_text(prompt: str, variable: str) -> str | None:
+    """The equation a prompt states, written out for a workload line's `equation`."""
+    found = problem_in(prompt, variable)
+    if found is None:
+        return None
+    return " = ".join(_written(side, variable) for side in found)
+
+
+def _written(poly: Poly, variable: str) -> str:
+    terms = [f"({c})*{variable}^{d}" if d else f"({c})" for d, c in sorted(poly.coeffs.items())]
+    return " + ".join(terms) or "0"
+
+
+def check_linear(
+    output: str, variable: str, solution: str, equation: str | None = None
+) -> Verdict:
     expected = parse_solution(solution)
     lines = [ln for ln in output.splitlines() if _meaningful(ln)]
     if not lines:
         return Verdict(False, "empty answer")
+    chains: list[tuple[int, list[Poly]]] = []
     for number, line in enumerate(lines, start=1):
         for chain in equation_chains(line):
+            chains.append((number, chain))
             for left, right in itertools.pairwise(chain):
                 why = _check_pair(left, right, variable, expected)
                 if why:
                     return Verdict(False, f"line {number} states {why}: {line.strip()!r}")
+    problem = problem_in(equation, variable) if equation else None
+    if equation and problem is None:
+        return Verdict(False, f"the check's equation is not one in {variable}: {equation!r}")
+    bare = len(chains) == 1 and chains[0][0] == len(lines)  # the result alone: no derivation
+    if problem is not None and not bare:
+        value = expected if isinstance(expected, Fraction) else None
+        gap = Judge(problem, variable, value).first_gap(chains)
+        if gap is not None:
+            number, why = gap
+            return Verdict(False, f"line {number} states {why}: {lines[number - 1].strip()!r}")
     final = lines[-1]
     if expected == "none":
         if not _NO_SOLUTION.search(final):
@@ -252,7 +295,11 @@ def check(output: str, spec: dict[str, Any]) -> Verdict:
     """Judge one served answer against its workload check."""
     kind = spec.get("kind")
     if kind == "linear":
-        return check_linear(output, str(spec["variable"]), str(spec["solution"]))
+        equation = spec.get("equation")
+        return check_linear(
+            output, str(spec["variable"]), str(spec["solution"]),
+            str(equation) if equation else None,
+        )
     if kind == "json":
         return check_json(output, dict(spec.get("schema", {})), dict(spec.get("equals", {})))
     return Verdict(False, f"unknown check kind {kind!r}")

@@ -144,7 +144,8 @@ def _semantic_changes(rng: random.Random, eq: Equation, k: int) -> list[Equation
 
 def _request(rid: str, template: str, v: str, eq: Equation) -> Request:
     prompt = template.format(v=v, eq=eq.render(v))
-    return Request(rid, prompt, {"kind": "linear", "variable": v, "solution": eq.solution()})
+    check = {"kind": "linear", "variable": v, "solution": eq.solution(), "equation": eq.render(v)}
+    return Request(rid, prompt, check)
 
 
 def linear_family(rng: random.Random, index: int, k: int) -> Family:

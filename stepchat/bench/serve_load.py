@@ -167,7 +167,7 @@ def run_serve_bench(
             home = Path(tmp) / f"home-{clients}"
             port = free_port()
             env = {"STEPCHAT_HOME": str(home)}
-            user_config = config.paths.config_file
+            user_config = config.config_file or config.paths.config_file
             if user_config.exists():
                 env["STEPCHAT_CONFIG"] = str(user_config)
             extra = ["--queue", str(max(levels) * 2), "--threads", str(config.threads)]

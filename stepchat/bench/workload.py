@@ -14,6 +14,7 @@ import random
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from stepchat.bench.checker import problem_text
 from stepchat.bench.json_gen import json_families
 from stepchat.bench.linear_gen import linear_families
 from stepchat.bench.records import Family, Request
@@ -114,6 +115,11 @@ def _parse_line(number: int, line: str) -> Request:
         raise WorkloadError(f"line {number}: check.kind must be 'linear' or 'json'")
     if check["kind"] == "linear" and not {"variable", "solution"} <= set(check):
         raise WorkloadError(f"line {number}: a linear check needs variable and solution")
+    if check["kind"] == "linear" and "equation" not in check and isinstance(data["prompt"], str):
+        # the checker judges a derivation from the problem; a line may leave it to the prompt
+        equation = problem_text(data["prompt"], str(check["variable"]))
+        if equation is not None:
+            check = {**check, "equation": equation}
     if check["kind"] == "json" and not isinstance(check.get("schema"), dict):
         raise WorkloadError(f"line {number}: a json check needs a schema object")
     if not isinstance(data["prompt"], str) or not data["prompt"].strip():

@@ -20,6 +20,10 @@ from dataclasses import dataclass
 
 from stepchat.core.types import ChatMessage
 
+FOLLOW_UP_NOTE = "a follow-up in a conversation: open text is not cached"
+"""Why an open-text follow-up neither came from nor went to the cache: front ends show it
+on the answer itself, where the reader looks for why the cache was not used."""
+
 MESSAGE_OVERHEAD = 6
 """Tokens a chat template adds around each message (ChatML: `<|im_start|>`, the role, a
 newline, `<|im_end|>` and a newline), so a history of many short turns is not undercounted."""

@@ -139,25 +139,33 @@ def find_equation(line: str) -> FoundEquation | None:
     return None
 
 
-def equations_in(line: str) -> tuple[list[FoundEquation], str]:
-    """Every equation a line states, and the words around them.
+def chains_in(line: str) -> tuple[list[tuple[str, list[FoundEquation]]], str]:
+    """Every chain of equations a line states, in order, each with the words before it
+    (since the previous chain), and the words after the last one.
 
-    A chain `a = b = c` states `a = b` and `b = c`. Words are trimmed off the left edge of a
-    run until it parses ("so x = 5"); a run that does not parse at all (`x = 5 (`, a lone
-    `=`) stays in the returned text, where a checker of the words will not accept it.
+    A chain `a = b = c` is the links `a = b` and `b = c`; a lone equation is a chain of one.
+    Words are trimmed off the left edge of a run until it parses ("so x = 5"); a run that
+    does not parse at all (`x = 5 (`, a lone `=`) stays in the words, where a checker of
+    the words will not accept it.
     """
     line = clean_latex(line)
-    found: list[FoundEquation] = []
-    rest: list[str] = []
+    chains: list[tuple[str, list[FoundEquation]]] = []
+    words: list[str] = []
     pos = 0
     for lo, hi in _math_runs(line):
-        rest.append(line[pos:lo])
+        words.append(line[pos:lo])
         pos = hi
-        equations, words = _equations_in_run(line[lo:hi])
-        found += equations
-        rest.append(words)
-    rest.append(line[pos:])
-    return found, " ".join(part.strip() for part in rest if part.strip())
+        equations, lead = _equations_in_run(line[lo:hi])
+        words.append(lead)
+        if equations:
+            chains.append((_joined(words), equations))
+            words = []
+    words.append(line[pos:])
+    return chains, _joined(words)
+
+
+def _joined(parts: list[str]) -> str:
+    return " ".join(part.strip() for part in parts if part.strip())
 
 
 def _equations_in_run(run: str) -> tuple[list[FoundEquation], str]:
@@ -189,6 +197,18 @@ def _parse_cached(text: str) -> FoundEquation | None:
 @lru_cache(maxsize=8192)
 def linear_form(text: str, variable: str) -> LinearForm | None:
     """The equation's linear form in `variable`, or None if it is not linear in it alone."""
+    return _form(text, variable, per_side=False)
+
+
+@lru_cache(maxsize=8192)
+def sides_form(text: str, variable: str) -> LinearForm | None:
+    """The linear form of each side as written (`a*v + b = c*v + d`), or None when a side
+    is not linear on its own (`x^2 + x = x^2 + 5` is a linear equation, not linear sides):
+    what a step-by-step comparison of two equations needs."""
+    return _form(text, variable, per_side=True)
+
+
+def _form(text: str, variable: str, *, per_side: bool) -> LinearForm | None:
     found = _parse_cached(text)
     if found is None or not found.variables <= {variable}:
         return None
@@ -199,6 +219,8 @@ def linear_form(text: str, variable: str) -> LinearForm | None:
     except sympy.PolynomialError:
         return None
     if left.degree() > 1 or right.degree() > 1:
+        if per_side:
+            return None
         difference = sympy.Poly(sympy.expand(found.lhs - found.rhs), sym)
         if difference.degree() > 1:
             return None
@@ -250,6 +272,10 @@ def solver_steps(form: LinearForm) -> list[tuple[str, str]]:
     """Exact steps from `form` to its solution as (kind, text); the last one is the final."""
     v = form.variable
     steps: list[tuple[str, str]] = []
+    if form.a == 0 and form.c != 0:  # `10 = 2x`: the unknown's side first
+        form = LinearForm(v, form.c, form.d, form.a, form.b)
+        steps.append(("equation", f"Swap the sides: {format_linear(form.a, form.b, v)} = "
+                      f"{format_linear(form.c, form.d, v)}"))
     coef = form.a - form.c
     const = form.d - form.b
     if form.c != 0:

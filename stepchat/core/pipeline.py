@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from stepchat.core.conversation import FOLLOW_UP_NOTE
 from stepchat.core.cutoff import (
     cut_off_note,
     cut_off_reason,
@@ -28,7 +29,9 @@ from stepchat.core.events import (
     ignore_events,
 )
 from stepchat.core.ports import (
+    ANSWERS_ALONE,
     Backend,
+    BackendError,
     CancelToken,
     Clock,
     Embedder,
@@ -37,9 +40,9 @@ from stepchat.core.ports import (
     StoreError,
     SystemClock,
 )
-from stepchat.core.prompt import PromptError, clean_prompt
+from stepchat.core.prompt import PromptError, accept_prompt
 from stepchat.core.settings import DEFAULT_SETTINGS, PipelineSettings
-from stepchat.core.tasks.base import Generation, Task, TaskHandler
+from stepchat.core.tasks.base import Generation, Task, TaskHandler, answers_alone
 from stepchat.core.tasks.registry import BUILT_IN, TaskKinds
 from stepchat.core.types import (
     CACHE_STEP,
@@ -160,17 +163,43 @@ class StepCache:
         against the request itself and are reused as usual.
         """
         total = _Stopwatch(self.clock)
-        text, notes = clean_prompt(prompt)
+        accepted = accept_prompt(prompt)
+        text, notes = accepted.text, list(accepted.notes)
         handler, task = self.detect(text)
-        if history and not handler.self_contained and (reuse or store):
-            notes.append("a follow-up in a conversation: open text is not cached")
-            reuse = store = False
+        if not handler.self_contained and (reuse or store):
+            if history:
+                notes.append(FOLLOW_UP_NOTE)
+                reuse = store = False
+            elif accepted.truncated:
+                # Its answer answers the first part of the prompt, not the prompt sent.
+                notes = [f"prompt truncated to its first {len(text)} characters: "
+                         "open text is not cached"]
+                reuse = store = False
         gen = Generation(
             self.backend, self.settings, on_event, cancel, clock=self.clock,
             history=tuple(history),
         )
         timings = Timings()
         _stop_if_cancelled(cancel)
+        alone = ANSWERS_ALONE.set(answers_alone(handler, task))
+        try:
+            return self._serve(handler, task, gen, timings, notes, total, reuse, store)
+        finally:
+            ANSWERS_ALONE.reset(alone)
+
+    def _serve(
+        self,
+        handler: TaskHandler[Any],
+        task: Task[Any],
+        gen: Generation,
+        timings: Timings,
+        notes: list[str],
+        total: _Stopwatch,
+        reuse: bool,
+        store: bool,
+    ) -> Answer:
+        """Route, answer, keep: the request after detection."""
+        on_event, cancel = gen.on_event, gen.cancel
         route = self._route(handler, task, timings, on_event) if reuse else _Route()
         _stop_if_cancelled(cancel)
         on_event(RouteEvent(route.announced, route.skip_reason, task.kind))
@@ -389,9 +418,10 @@ class StepCache:
             finished = answer.finish_reason != "length"
             if finished and answer.verified is not False and _adds_information(route.reusing, gen):
                 answer.stored_entry = self._store(task, answer, route.vector, timings, on_event)
-        except StoreError as exc:
+        except (StoreError, BackendError) as exc:
             # The answer is computed and correct; a cache that cannot take it (a full disk,
-            # a read-only folder) must not throw it away. The caller shows the note.
+            # a read-only folder, a model whose tokenizer to count it with is missing) must
+            # not throw it away. The caller shows the note.
             answer.notes.append(f"the answer was not cached: {exc}")
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
@@ -74,6 +75,14 @@ class Embedder(Protocol):
 
 class StoreError(Exception):
     """The cache store failed; the message is one line for the user."""
+
+
+ANSWERS_ALONE: ContextVar[bool] = ContextVar("stepchat_answers_alone", default=False)
+"""True while the engine serves a request it can answer whole without the model (the exact
+solver, values the prompt states). The answer then comes in milliseconds whatever the
+cache holds, so a store whose backend is slow or far away (a shared bucket that is not
+open yet, or not answering) answers "nothing cached" and keeps writes for later instead of
+making that answer wait for it."""
 
 
 @dataclass(frozen=True)

@@ -4,10 +4,14 @@ Every reply carries the cache's story: headers `x-stepchat-path` and
 `x-stepchat-tokens-saved`, and the `stepchat` extension field with each step's status.
 Requests may opt out with `x-stepchat-reuse: off` and `x-stepchat-store: off`.
 
-Safety: with a token, every request needs `Authorization: Bearer <token>` (compared in
-constant time) before anything else is looked at; bodies are capped; every refusal is an
-OpenAI error object with a 4xx or 5xx status, never a stack trace. A client that goes away
-cancels its request: queued, it is dropped; generating, it stops at the next token.
+Safety: a request whose Host is not the server's or that comes from a web page (an
+`Origin` not listed) is refused first (`stepchat.serve.guard`); with a token, every request
+needs `Authorization: Bearer <token>` (compared in constant time) before anything else is
+looked at; chat bodies must be `application/json` and are capped; every refusal is an
+OpenAI error object with a 4xx or 5xx status, never a stack trace, and a server-side
+failure reaches the client as a fixed sentence and an id, its detail only in the log. A
+client that goes away cancels its request: queued, it is dropped; generating, it stops at
+the next token.
 """
 
 from __future__ import annotations
@@ -16,11 +20,12 @@ import asyncio
 import hmac
 import json
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
 from contextlib import asynccontextmanager
 from typing import Any, TypeVar
 
 from fastapi import FastAPI, Request
+from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import JSONResponse, Response
 from sse_starlette import EventSourceResponse
 from starlette.exceptions import HTTPException
@@ -30,6 +35,8 @@ from stepchat.core.events import PipelineEvent, RouteEvent, TokenEvent, ignore_e
 from stepchat.core.ports import BackendError, GenerationCancelled, StoreError
 from stepchat.core.prompt import PromptError
 from stepchat.core.types import TaskKind
+from stepchat.serve.accesslog import AccessLog, log_failure, record_answer
+from stepchat.serve.guard import HostPolicy, RequestGuard, require_json
 from stepchat.serve.lanes import Job, ModelLanes, QueueFull, Served
 from stepchat.serve.pool import ModelPool
 from stepchat.serve.protocol import (
@@ -87,7 +94,9 @@ class BearerAuth:
 
 
 async def read_json(request: Request, limit: int) -> dict[str, Any]:
-    """The body as a JSON object, refused past `limit` bytes whatever Content-Length says."""
+    """The body as a JSON object, refused past `limit` bytes whatever Content-Length says,
+    and refused unless it is declared JSON (what a web form cannot send unasked)."""
+    require_json(request.headers.get("content-type"))
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > limit:
         raise ApiError(413, f"request body is over the {limit}-byte limit")
@@ -141,15 +150,21 @@ def failure(exc: Exception) -> ApiError:
                         headers={"Retry-After": str(exc.retry_after)})
     if isinstance(exc, PromptError):
         return ApiError(400, str(exc), param="messages")
-    if isinstance(exc, BackendError):
-        return ApiError(502, f"the model failed: {exc}", kind="server_error", code="model_error")
-    if isinstance(exc, StoreError):
-        return ApiError(500, str(exc), kind="server_error", code="store_error")
     if isinstance(exc, GenerationCancelled):
         return ApiError(499, "cancelled", kind="server_error", code="cancelled")
-    log.exception("stepchat serve: unexpected error", exc_info=exc)
-    return ApiError(500, f"internal error ({type(exc).__name__}); see the server log",
-                    kind="server_error")
+    # What a model, a store or a bug says can name URLs, paths and keys: the client gets
+    # a fixed sentence and an id, the operator the detail under that id.
+    if isinstance(exc, BackendError):
+        error_id = log_failure("the model failed", exc)
+        return ApiError(502, f"the model failed (error {error_id}; the detail is in the "
+                        "server's log)", kind="server_error", code="model_error")
+    if isinstance(exc, StoreError):
+        error_id = log_failure("the cache failed", exc)
+        return ApiError(500, f"the cache failed (error {error_id}; the detail is in the "
+                        "server's log)", kind="server_error", code="store_error")
+    error_id = log_failure(f"unexpected {type(exc).__name__}", exc, trace=True)
+    return ApiError(500, f"internal error (error {error_id}; the detail is in the server's "
+                    "log)", kind="server_error")
 
 
 def _error_reply(exc: Exception) -> JSONResponse:
@@ -196,7 +211,7 @@ def _sse(data: dict[str, Any] | str) -> dict[str, str]:
 
 
 async def stream_reply(
-    reply: _Reply, held: list[PipelineEvent], request: ChatRequest
+    reply: _Reply, held: list[PipelineEvent], request: ChatRequest, scope: Scope
 ) -> EventSourceResponse:
     """The answer as server-sent `chat.completion.chunk`s, ended by `data: [DONE]`."""
     maker = ChunkMaker(request.model)
@@ -236,9 +251,14 @@ async def stream_reply(
                 rest = ""
             for line in rest.splitlines(keepends=True):
                 yield _sse(maker.delta(line))
-            yield _sse(maker.finish(served.answer, served.lane))
+            record_answer(scope, served.answer)
+            last = maker.finish(served.answer, served.lane)
             if with_usage:
-                yield _sse(maker.usage(served.answer))
+                # The extension field rides on the very last chunk, the usage one here.
+                story = last.pop("stepchat")
+                yield _sse(last)
+                last = {**maker.usage(served.answer), "stepchat": story}
+            yield _sse(last)
             yield _sse("[DONE]")
         finally:
             if not reply.task.done():
@@ -248,9 +268,16 @@ async def stream_reply(
 
 
 def create_app(
-    pool: ModelPool, *, token: str | None = None, max_body: int = DEFAULT_MAX_BODY
+    pool: ModelPool,
+    *,
+    token: str | None = None,
+    max_body: int = DEFAULT_MAX_BODY,
+    hosts: HostPolicy | None = None,
+    origins: Sequence[str] = (),
 ) -> FastAPI:
-    """The API over `pool`; with `token`, every request must carry it as a bearer token."""
+    """The API over `pool`; with `token`, every request must carry it as a bearer token.
+    `hosts`: the Host headers accepted (default: a loopback server's names); `origins`:
+    the web pages allowed to call it (default: none)."""
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -260,8 +287,17 @@ def create_app(
     app = FastAPI(
         title="stepchat", docs_url=None, redoc_url=None, openapi_url=None, lifespan=lifespan
     )
+    # The last added runs first: the log sees every request, the guard refuses a foreign
+    # Host or Origin before CORS answers a preflight or the token is looked at.
     if token:
         app.add_middleware(BearerAuth, token=token)
+    if origins:
+        app.add_middleware(
+            CORSMiddleware, allow_origins=list(origins), allow_methods=["GET", "POST"],
+            allow_headers=["*"], expose_headers=["x-stepchat-path", "x-stepchat-tokens-saved"],
+        )
+    app.add_middleware(RequestGuard, hosts=hosts or HostPolicy(), origins=origins)
+    app.add_middleware(AccessLog)
     _add_error_handlers(app)
 
     @app.get("/health")
@@ -317,8 +353,9 @@ def create_app(
                 raise
             if reply.task.done() and reply.task.exception() is not None:
                 return _error_reply(reply.task.exception())  # type: ignore[arg-type]
-            return await stream_reply(reply, held, body)
+            return await stream_reply(reply, held, body, request.scope)
         served = await until_gone(lanes.answer(job, ignore_events), request)
+        record_answer(request.scope, served.answer)
         return JSONResponse(
             completion(served.answer, body.model, served.lane),
             headers=story_headers(served.answer),

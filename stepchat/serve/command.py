@@ -3,15 +3,22 @@
 Binding to anything but a loopback address exposes the cache and the model to the
 network, so it needs `--token-env NAME`: the name of an environment variable holding the
 bearer token every request must then carry. The token is read from the environment only,
-never from a file or the command line, where other users could see it.
+never from a file or the command line, where other users could see it. Web pages are kept
+out by the Host and Origin checks (`stepchat.serve.guard`); `--allow-host` and
+`--allow-origin` let named ones in.
+
+The port is bound before anything is printed, so a port another server holds is the one
+line said, not a URL that does not work.
 """
 
 from __future__ import annotations
 
 import argparse
+import errno
 import ipaddress
 import logging
 import os
+import socket
 import sys
 import threading
 from dataclasses import replace
@@ -34,7 +41,8 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("--port", type=int, default=DEFAULT_PORT, help="port (default 8080)")
     parser.add_argument(
         "--model", dest="serve_models", action="append", metavar="ID",
-        help="model id from models.toml to serve; repeat for several (default: the default)",
+        help="model id to serve (`stepchat config` lists them); repeat for several "
+        "(default: the configured default)",
     )
     parser.add_argument(
         "--token-env", metavar="NAME",
@@ -51,6 +59,16 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument(
         "--max-body", type=int, default=None, metavar="BYTES",
         help="largest request body accepted (default 1 MiB)",
+    )
+    parser.add_argument(
+        "--allow-host", action="append", default=[], metavar="NAME",
+        help="also accept requests whose Host header is NAME (a DNS name clients use for "
+        "this server); repeat for several. By default only the address it listens on",
+    )
+    parser.add_argument(
+        "--allow-origin", action="append", default=[], metavar="ORIGIN",
+        help="let the web page at ORIGIN (e.g. http://localhost:3000) call the API from a "
+        "browser; repeat for several. By default requests from web pages are refused",
     )
     parser.set_defaults(run_serve=run)
     return parser
@@ -87,12 +105,42 @@ def _say(line: str) -> None:
     print(f"stepchat serve: {line}", file=sys.stderr)
 
 
+def listen(host: str, port: int) -> socket.socket:
+    """A socket bound to `host:port`; ConfigError in one line when it cannot be."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        if exc.errno == errno.EADDRINUSE:
+            raise ConfigError(
+                f"port {port} on {host} is taken: another program listens there "
+                "(stop it, or pick another port with --port)"
+            ) from None
+        reason = exc.strerror or str(exc)
+        raise ConfigError(f"cannot listen on {host} port {port}: {reason}") from None
+    return sock
+
+
+def _log_to_stderr() -> None:
+    """Request lines and failures, each one line on stderr in serve's own voice."""
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("stepchat serve: %(message)s"))
+    logger = logging.getLogger("stepchat.serve")
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    logger.propagate = False
+
+
 def run(config: Config, args: argparse.Namespace) -> int:
     """Load, serve until interrupted, write queued bookkeeping on the way out."""
     import uvicorn
 
     from stepchat.quiet import quiet_environment
     from stepchat.serve.app import DEFAULT_MAX_BODY, create_app
+    from stepchat.serve.guard import HostPolicy
     from stepchat.serve.pool import open_pool, warm_up
 
     token = bearer_token(args.host, args.token_env)
@@ -103,13 +151,18 @@ def run(config: Config, args: argparse.Namespace) -> int:
     model_ids = args.serve_models or [args.model or config.default_model]
     for model_id in model_ids:
         config.model(model_id)
+    sock = listen(args.host, args.port)
+    port = sock.getsockname()[1]
     quiet_environment()
     pool = open_pool(config, model_ids, queue_limit=args.queue)
-    app = create_app(pool, token=token, max_body=args.max_body or DEFAULT_MAX_BODY)
-    logging.getLogger("stepchat.serve").addHandler(logging.StreamHandler())
+    app = create_app(
+        pool, token=token, max_body=args.max_body or DEFAULT_MAX_BODY,
+        hosts=HostPolicy(args.host, args.allow_host), origins=args.allow_origin,
+    )
+    _log_to_stderr()
     scheme_host = f"[{args.host}]" if ":" in args.host else args.host
     _say(
-        f"http://{scheme_host}:{args.port}/v1 "
+        f"http://{scheme_host}:{port}/v1 "
         f"(models: {', '.join(pool.ids)}{'; bearer token required' if token else ''})"
     )
     _say(
@@ -119,5 +172,9 @@ def run(config: Config, args: argparse.Namespace) -> int:
     threading.Thread(
         target=warm_up, args=(pool, _say), name="stepchat-warm-up", daemon=True
     ).start()
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", access_log=False)
+    server = uvicorn.Server(
+        uvicorn.Config(app, host=args.host, port=port, log_level="warning",
+                       access_log=False)
+    )
+    server.run(sockets=[sock])
     return 0

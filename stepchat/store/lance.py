@@ -172,6 +172,7 @@ class LanceStore(UpkeepMixin, MaintainedStore):
             elif not (self.directory / f"{TABLE_NAME}.lance").is_dir():
                 raise StoreError(f"cache store {self.location}: no cache yet")
         os.environ.setdefault("LANCEDB_LOG", "error")
+        self.location.probe()  # a bucket whose endpoint never answers fails here, in seconds
         with self._guard("open"):
             import pyarrow as pa
 

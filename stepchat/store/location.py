@@ -9,12 +9,21 @@ one config without committing a secret.
 
 Object-store clients retry a dead endpoint for minutes by default; a cache is worth less than
 that, so requests here give up after a few seconds and the caller answers without the cache.
+An endpoint that accepts connections and never answers (a hung server, a firewall that
+swallows packets) defeats those timeouts: LanceDB's own retries on top of them took three
+minutes to give up. So before the bucket is opened, one plain HTTP request asks whether
+anything answers there at all (`probe`); any reply will do, even a refusal, since the
+question is only whether the endpoint is alive.
 """
 
 from __future__ import annotations
 
 import os
 import re
+import socket
+import ssl
+import urllib.error
+import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlparse
@@ -27,6 +36,8 @@ _CONNECT_TIMEOUT = "2s"
 _REQUEST_TIMEOUT = "30s"
 _RETRIES = "1"
 _RETRY_SECONDS = "2"
+PROBE_SECONDS = 3.0
+"""How long the endpoint has to answer anything at all before the bucket counts as down."""
 # What an object-store failure means for the user, from the words of the error.
 _REMOTE_FAILURES = (
     (re.compile(r"NoSuchBucket", re.I), "the bucket does not exist (fix: create it)"),
@@ -38,6 +49,10 @@ _REMOTE_FAILURES = (
         re.compile(r"error sending request|connection refused|tcp connect|dns error|timed out",
                    re.I),
         "cannot reach the object store at {endpoint}",
+    ),
+    (
+        re.compile(r"RetryError|TimedOut|timeout|deadline", re.I),
+        "the object store at {endpoint} did not answer in time",
     ),
 )
 
@@ -89,7 +104,7 @@ class CacheLocation:
             "client_max_retries": _RETRIES,
             "client_retry_timeout": _RETRY_SECONDS,
         }
-        endpoint = os.environ.get("AWS_ENDPOINT_URL_S3") or os.environ.get("AWS_ENDPOINT_URL")
+        endpoint = _configured_endpoint()
         if endpoint:
             # Named explicitly so a client made for another endpoint is never reused.
             options["aws_endpoint"] = endpoint
@@ -101,13 +116,56 @@ class CacheLocation:
         """A one-line reason for an object-store error, or None when it is not one of those."""
         if not self.remote:
             return None
-        endpoint = os.environ.get("AWS_ENDPOINT_URL_S3") or os.environ.get(
-            "AWS_ENDPOINT_URL", "the default S3 endpoint"
-        )
+        endpoint = _configured_endpoint() or "the default S3 endpoint"
         for pattern, reason in _REMOTE_FAILURES:
             if pattern.search(error):
                 return reason.format(endpoint=endpoint)
         return None
 
+    @property
+    def bucket(self) -> str:
+        return urlparse(self.uri).netloc
+
+    def probe_url(self) -> str:
+        """Where the probe asks: the bucket at the configured endpoint, else at AWS S3."""
+        endpoint = _configured_endpoint()
+        if endpoint:
+            return f"{endpoint.rstrip('/')}/{self.bucket}"
+        region = os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION")
+        host = f"s3.{region}.amazonaws.com" if region else "s3.amazonaws.com"
+        return f"https://{host}/{self.bucket}"
+
+    def probe(self, seconds: float | None = None) -> None:
+        """Raise StoreError in one line unless the bucket's endpoint answers within
+        `seconds` (PROBE_SECONDS). Unsigned: a 403 is an answer, and no credential leaves
+        the process."""
+        if not self.remote:
+            return
+        seconds = PROBE_SECONDS if seconds is None else seconds
+        url = self.probe_url()
+        where = url.rsplit("/", 1)[0]
+        request = urllib.request.Request(url, method="HEAD")
+        opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+        try:
+            with opener.open(request, timeout=seconds):
+                return
+        except urllib.error.HTTPError:
+            return  # refused, moved, not found: something is there, and it answers
+        except urllib.error.URLError as exc:
+            reason = exc.reason
+        except OSError as exc:  # a timeout while reading the reply, a reset connection
+            reason = exc
+        if isinstance(reason, ssl.SSLError):
+            return  # it answered the handshake; certificates are LanceDB's business
+        if isinstance(reason, (TimeoutError, socket.timeout)):
+            raise StoreError(f"cache store {self}: no answer from {where} within {seconds:g} s")
+        detail = getattr(reason, "strerror", None) or str(reason)
+        raise StoreError(f"cache store {self}: cannot reach {where}: {detail}")
+
     def __str__(self) -> str:
         return self.uri
+
+
+def _configured_endpoint() -> str | None:
+    """The object store's endpoint from the environment, as LanceDB reads it."""
+    return os.environ.get("AWS_ENDPOINT_URL_S3") or os.environ.get("AWS_ENDPOINT_URL") or None

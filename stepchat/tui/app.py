@@ -23,6 +23,7 @@ from textual.screen import Screen
 
 from stepchat.config import Config
 from stepchat.core.ports import Clock, Store
+from stepchat.core.types import CachePath
 from stepchat.modelstate import check_model
 from stepchat.paths import ensure_private_dir
 from stepchat.tui.commands import palette_commands
@@ -31,9 +32,11 @@ from stepchat.tui.export import export_markdown
 from stepchat.tui.history import HistoryError, Turn
 from stepchat.tui.messages import CacheChanged, EntriesLoaded
 from stepchat.tui.prefs import load_prefs, save_pref
+from stepchat.tui.sanitize import one_line
 from stepchat.tui.screens.conversations import ConversationPickerScreen, PickerOutcome
-from stepchat.tui.screens.dialogs import ConfirmScreen, ModelPickerScreen
+from stepchat.tui.screens.dialogs import ConfirmScreen, ModelPickerScreen, TextEntryScreen
 from stepchat.tui.screens.inspector import InspectorScreen
+from stepchat.tui.screens.keys import KeysScreen
 from stepchat.tui.serving import LoadParts, ServingApp
 from stepchat.tui.widgets.steps import AnswerView
 
@@ -49,6 +52,8 @@ class StepchatApp(ServingApp):
         Binding("f2", "inspector", "Cache"),
         Binding("f3", "pick_model", "Model"),
         Binding("ctrl+r", "retry_load", "Retry load"),
+        Binding("f1", "keys", "Keys", show=False),
+        Binding("f5", "regenerate", "Regenerate", show=False),
     ]
 
     # -- lifecycle -----------------------------------------------------------------------
@@ -67,8 +72,18 @@ class StepchatApp(ServingApp):
             save_pref(self.config.paths.ui_file, "theme", self.theme)
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
+        # Textual's "Keys" lists the focused prompt box's editing keys; ours replaces it.
+        yield from (c for c in super().get_system_commands(screen) if c.title != "Keys")
         yield from palette_commands(self)
+
+    def action_keys(self) -> None:
+        if not isinstance(self.screen, KeysScreen):
+            self.push_screen(KeysScreen())
+
+    def action_help_quit(self) -> None:
+        """Ctrl+C does not quit (it copies in the prompt box); say what does, plainly (the
+        built-in hint is markup, and this app's toasts show text as it is)."""
+        self.notify("Press Ctrl+Q to quit.", title="Do you want to quit?")
 
     def deliver_screenshot(
         self,
@@ -94,6 +109,42 @@ class StepchatApp(ServingApp):
         self.conversation = self._new_conversation()
         await self.chat.clear_transcript()
         self.refresh_savings()
+
+    def refresh_savings(self) -> None:
+        """The header says the chat's system prompt beside the model, when it has one of its
+        own, so a reopened chat shows what its answers are asked with."""
+        super().refresh_savings()
+        system = self.conversation.system_prompt
+        if system and self.chat.is_mounted:
+            self.chat.sub_title = f"{one_line(self.model_name)} · system: {one_line(system, 40)}"
+
+    def action_system_prompt(self) -> None:
+        """Set this chat's system prompt; it is saved with the conversation."""
+        default = self.config.pipeline.system_prompt
+        current = self.conversation.system_prompt
+        detail = (
+            "Every answer in this chat is asked with it, and cached under it apart from "
+            "answers written under any other. Empty: none. "
+            + (f"New chats start with the one in config.toml: {default!r}." if default
+               else "New chats start with none (system_prompt in config.toml sets one).")
+        )
+
+        def chosen(text: str | None) -> None:
+            if text is None:
+                return
+            self.conversation.system_prompt = text.strip()
+            self._save_conversation()
+            self.refresh_savings()
+            shown = f"“{one_line(text.strip(), 50)}”" if text.strip() else "none"
+            self.notify(f"System prompt for this chat: {shown}")
+
+        self.push_screen(
+            TextEntryScreen(
+                "System prompt for this chat", detail,
+                default if current is None else current, blink=self.blink,
+            ),
+            chosen,
+        )
 
     def action_clear(self) -> None:
         """Ask first: clearing deletes the saved conversation too."""
@@ -187,13 +238,21 @@ class StepchatApp(ServingApp):
         view.action_copy(kind)
 
     def action_regenerate(self) -> None:
-        """Ask the model again for the last answer, bypassing the cache."""
+        """Ask the model again for the last answer, bypassing the cache (F5). An answer the
+        exact solver or the prompt's own values wrote would come back the same: say so."""
         if self.busy:
             self.notify("An answer is being written: wait for it or press Esc first.",
                         severity="warning")
             return
         if not self.conversation.turns:
             self.notify("Nothing to regenerate yet.", severity="warning")
+            return
+        last = self.conversation.turns[-1].answer
+        if last is not None and last.path == CachePath.SOLVER:
+            self.notify(
+                "The exact solver (or the values the prompt states) wrote this answer: "
+                "asking again gives the same one.", title="Nothing to regenerate",
+            )
             return
         self.call_later(self._regenerate_last)
 

@@ -43,13 +43,20 @@ def palette_commands(app: StepchatApp) -> Iterator[SystemCommand]:
         partial(app.action_copy, "json"),
     )
     yield SystemCommand(
-        "Regenerate", "Ask the model again for the last answer, bypassing the cache",
+        "Regenerate", "Ask the model again for the last answer, bypassing the cache (F5)",
         app.action_regenerate,
     )
     yield SystemCommand(
+        "System prompt", "Set the system prompt of this chat (kept with the conversation)",
+        app.action_system_prompt,
+    )
+    yield SystemCommand("Keys", "The app's keys (F1)", app.action_keys)
+    yield SystemCommand(
         "Cache inspector", "List, inspect and evict cached requests (F2)", app.action_inspector
     )
-    yield SystemCommand("Switch model", "Pick a model from models.toml (F3)", app.action_pick_model)
+    yield SystemCommand(
+        "Switch model", "Pick a model; add your own in config.toml (F3)", app.action_pick_model
+    )
     yield SystemCommand(
         f"Turn cache reuse {_turn(app.reuse)}",
         "Serve answers from the cache when their steps check"

@@ -1,9 +1,13 @@
 """A conversation as Markdown: readable, and with every answer's code and JSON copyable.
 
-Each step is tagged with where it came from in an HTML comment, which Markdown viewers do
-not show. A tag must never land inside a fenced code block (the copied code would not run),
-so code stays whole, and a JSON answer is written as one object in a `json` block with its
-members' statuses on a line below it.
+Where an answer came from is said in the app's own words (the path as the answer's first
+line shows it, the badges ✓ reused, ✎ patched, ✚ new, ∑ solver). An answer whose steps all
+came from one place says so once; only an answer that mixes them tags each step, in an
+HTML comment viewers do not show. A tag must never land inside a fenced code block (the
+copied code would not run), so code stays whole, and a JSON answer is written as one
+object in a `json` block with its members' statuses on a line below it. Prose keeps its
+inline code spans as written; everything else is escaped so it shows as written. The file
+is named after the conversation's title, then its id.
 """
 
 from __future__ import annotations
@@ -18,10 +22,14 @@ from stepchat.core.types import Answer
 from stepchat.paths import ensure_private_dir
 from stepchat.tui.history import Conversation, HistoryError, Turn
 from stepchat.tui.sanitize import clean, one_line
+from stepchat.tui.widgets.badges import BADGES
+from stepchat.tui.widgets.steps import PATH_LABELS
 
 _MD_ANYWHERE = re.compile(r"([\\`*_\[\]<>!|~])")
 _MD_LINE_START = re.compile(r"^(\s*)(\d*)((?<![0-9])[#+=-]|(?<=[0-9])[.)](?=\s|$))", re.M)
 _OPENS_FENCE = re.compile(r"\s*(```|~~~)")
+_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.S)
+_SLUG_WORDS = re.compile(r"[a-z0-9]+")
 
 
 def md_literal(text: str) -> str:
@@ -32,8 +40,21 @@ def md_literal(text: str) -> str:
     return _MD_LINE_START.sub(lambda m: f"{m.group(1)}{m.group(2)}\\{m.group(3)}", text)
 
 
+def md_prose(text: str) -> str:
+    """Prose for a Markdown file: `md_literal` outside inline code spans, which are kept as
+    written (nothing inside a code span is a link or markup, and `\\`d\\`` read badly)."""
+    text = clean(text)
+    parts, last = [], 0
+    for span in _CODE_SPAN.finditer(text):
+        if "\n\n" in span.group(2):
+            continue  # not a span: a blank line ends a paragraph first
+        parts += [md_literal(text[last:span.start()]), span.group(0)]
+        last = span.end()
+    return "".join([*parts, md_literal(text[last:])])
+
+
 def _tokens_line(answer: Answer) -> str:
-    return f"*{answer.tokens.generated} tokens generated, {answer.tokens.saved} saved*"
+    return f"*{answer.tokens.generated} tokens written, {answer.tokens.saved} saved*"
 
 
 def _fence_for(text: str) -> str:
@@ -44,10 +65,11 @@ def _fence_for(text: str) -> str:
 
 
 def member_statuses(answer: Answer) -> str:
-    """'name: reused · age: fallback', with each member's check where the answer has one."""
+    """'name: ✓ reused · age: ∑ solver (stated)', with each member's check where the
+    answer has one: the badges the app shows."""
     parts = []
     for step in answer.steps:
-        label = f"{md_literal(step.key or '?')}: {step.status}"
+        label = f"{md_literal(step.key or '?')}: {BADGES[step.status]}"
         if step.check:
             label += f" ({md_literal(step.check)})"
         parts.append(label)
@@ -65,13 +87,17 @@ def _steps(answer: Answer) -> list[str]:
 
     Code is written as it is (only terminal controls removed) so it copies whole; prose is
     escaped so that it shows as written and cannot add links, images or hidden comments."""
+    statuses = [BADGES[step.status] for step in answer.steps]
+    mixed = len(set(statuses)) > 1
     lines: list[str] = []
+    if statuses and not mixed:
+        lines += [f"*{statuses[0]}*", ""]
     fence = ""
-    for step in answer.steps:
+    for step, status in zip(answer.steps, statuses, strict=True):
         text = clean(step.text)
-        if not fence:
-            lines.append(f"<!-- {step.status} -->")
-        lines += [text if fence or _OPENS_FENCE.match(text) else md_literal(text), ""]
+        if mixed and not fence:
+            lines.append(f"<!-- {status} -->")
+        lines += [text if fence or _OPENS_FENCE.match(text) else md_prose(text), ""]
         fence = fence_after(text, fence)
     if fence:
         lines += [fence, ""]
@@ -79,9 +105,12 @@ def _steps(answer: Answer) -> list[str]:
 
 
 def _answer(answer: Answer) -> list[str]:
-    lines = [f"## stepchat ({md_literal(answer.path)})", ""]
+    label = PATH_LABELS.get(answer.path, str(answer.path))
+    lines = [f"## stepchat · {md_literal(label)}", ""]
     if answer.skip_reason:
         lines += [f"*skip-reuse: {md_literal(one_line(answer.skip_reason))}*", ""]
+    lines += [f"*{md_literal(one_line(note))}*" for note in answer.notes]
+    lines += [""] if answer.notes else []
     if is_json_answer(answer):
         text = clean(answer.text).strip()
         fence = _fence_for(text)
@@ -116,16 +145,26 @@ def to_markdown(conversation: Conversation) -> str:
     """The transcript as Markdown, each step tagged with where it came from."""
     title, model = md_literal(conversation.title), md_literal(conversation.model)
     lines = [f"# {title}", "", f"Model: {model}", ""]
+    if conversation.system_prompt:
+        lines += [f"System prompt: {md_literal(one_line(conversation.system_prompt))}", ""]
     for turn in conversation.turns:
         lines += _turn(turn)
     return "\n".join(lines).rstrip() + "\n"
 
 
+def export_name(conversation: Conversation) -> str:
+    """`<the title's first words>-<id>.md`: found by what it is about, unique, and the same
+    file again when the same conversation is exported again."""
+    words = _SLUG_WORDS.findall(conversation.title.lower())
+    slug = "-".join(words)[:40].strip("-") or "conversation"
+    return f"{slug}-{conversation.id}.md"
+
+
 def export_markdown(conversation: Conversation, directory: Path) -> Path:
-    """Write the transcript to `directory/<id>.md` (private) and return the path."""
+    """Write the transcript to `directory/<export_name>` (private) and return the path."""
     try:
         ensure_private_dir(directory)
-        target = directory / f"{conversation.id}.md"
+        target = directory / export_name(conversation)
         fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(to_markdown(conversation))

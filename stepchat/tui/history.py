@@ -96,6 +96,8 @@ class Conversation:
     turns: list[Turn] = field(default_factory=list)
     name: str = ""
     """A title the user gave it in the conversation picker; empty for none."""
+    system_prompt: str | None = None
+    """This chat's system prompt ("" for none); None: the one in config.toml."""
 
     @property
     def title(self) -> str:
@@ -120,6 +122,8 @@ class Conversation:
         }
         if self.name:
             data["name"] = self.name
+        if self.system_prompt is not None:
+            data["system_prompt"] = self.system_prompt
         return data
 
     @classmethod
@@ -131,7 +135,12 @@ class Conversation:
             model=str(data.get("model", "")),
             turns=[Turn.from_json(t) for t in data.get("turns", [])],
             name=str(data.get("name", "")),
+            system_prompt=_optional_text(data.get("system_prompt")),
         )
+
+
+def _optional_text(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
 
 
 @dataclass(frozen=True)

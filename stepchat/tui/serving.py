@@ -27,6 +27,7 @@ from textual.screen import Screen
 from textual.worker import get_current_worker
 
 from stepchat.config import Config
+from stepchat.core.conversation import FOLLOW_UP_NOTE
 from stepchat.core.ports import Clock, SystemClock
 from stepchat.runtime import Parts, build_cache, close_store
 from stepchat.tui.errors import describe
@@ -54,6 +55,7 @@ from stepchat.tui.requests import (
 )
 from stepchat.tui.sanitize import one_line
 from stepchat.tui.screens.chat import ChatScreen
+from stepchat.tui.system_prompt import with_system_prompt
 
 if TYPE_CHECKING:
     from stepchat.core.pipeline import StepCache
@@ -415,6 +417,7 @@ class ServingApp(App[int]):
         """Hand `request` to its lane's worker, with the conversation so far as that lane
         sees it (`stepchat.tui.requests`)."""
         request.view.set_status("thinking…")
+        cache = with_system_prompt(cache, self.conversation.system_prompt)
         turns = self.conversation.turns
         index = next((i for i, t in enumerate(turns) if t is request.turn), len(turns))
         on_cache_lane = request.lane == CACHE_LANE
@@ -476,7 +479,8 @@ class ServingApp(App[int]):
         await request.view.finish(answer)
         for note in answer.notes:
             # e.g. "the answer was not cached: … No space left on device", "prompt truncated"
-            self.notify(note, severity="warning")
+            if note != FOLLOW_UP_NOTE:  # not a problem: the answer itself says why
+                self.notify(note, severity="warning")
         self._after(request)
 
     async def on_answer_failed(self, message: AnswerFailed) -> None:

@@ -10,17 +10,23 @@ import pytest
 from stepchat.bench.algebra import ParseError, parse_text, solution_set
 from stepchat.bench.checker import check, check_json, check_linear
 
-LINEAR_GOOD = [
-    ("3x + 5 = 20\n3x = 15\nx = 5", "x", "5"),
-    ("Subtract 5 from both sides: 3x = 20 - 5 = 15\nDivide by 3: x = 15/3\n**x = 5**", "x", "5"),
-    ("1. 2x + 4 = 15\n2. 2x = 11\n3. x = 11/2", "x", "11/2"),
-    ("Step 1: 2x = 11\nStep 2: x = 5.5", "x", "11/2"),
-    ("\\(2x = 11\\)\n\\[x = \\frac{11}{2}\\]", "x", "11/2"),
-    ("−3p − 6 = 9\n−3p = 15\np = −5", "p", "-5"),
-    ("3(x - 4) = -21\n3x - 12 = -21\n3x = -9\nx = -3", "x", "-3"),
-    ("Check: 3(5) + 5 = 20\nx = 5", "x", "5"),
-    ("3(x + 1) = 3x + 7\n3x + 3 = 3x + 7\n3 = 7\nThere is no solution.", "x", "none"),
-    ("2(y + 3) = 2y + 6\n2y + 6 = 2y + 6\nEvery real number is a solution.", "y", "all"),
+LINEAR_GOOD = [  # (answer, unknown, solution, the problem)
+    ("3x + 5 = 20\n3x = 15\nx = 5", "x", "5", "3x + 5 = 20"),
+    ("Subtract 5 from both sides: 3x = 20 - 5 = 15\nDivide by 3: x = 15/3\n**x = 5**", "x", "5",
+     "3x + 5 = 20"),
+    ("1. 2x + 4 = 15\n2. 2x = 11\n3. x = 11/2", "x", "11/2", "2x + 4 = 15"),
+    ("Step 1: 2x = 11\nStep 2: x = 5.5", "x", "11/2", "2x + 4 = 15"),
+    ("\\(2x = 11\\)\n\\[x = \\frac{11}{2}\\]", "x", "11/2", "2x + 4 = 15"),
+    ("−3p − 6 = 9\n−3p = 15\np = −5", "p", "-5", "-3p - 6 = 9"),
+    ("3(x - 4) = -21\n3x - 12 = -21\n3x = -9\nx = -3", "x", "-3", "3(x - 4) = -21"),
+    ("Check: 3(5) + 5 = 20\n3x = 15\nx = 5", "x", "5", "3x + 5 = 20"),
+    ("3(x + 1) = 3x + 7\n3x + 3 = 3x + 7\n3 = 7\nThere is no solution.", "x", "none",
+     "3(x + 1) = 3x + 7"),
+    ("2(y + 3) = 2y + 6\n2y + 6 = 2y + 6\nEvery real number is a solution.", "y", "all",
+     "2(y + 3) = 2y + 6"),
+    ("20 = 3x + 5\n15 = 3x\nx = 15/3\n15/3 = 5\nx = 5", "x", "5", "3x + 5 = 20"),
+    ("6x + 10 = 40\n3x + 5 = 20\n3x = 15\nx = 5", "x", "5", "6x + 10 = 40"),
+    ("5x + 3 = 28\n5x = 25\nx = 5", "x", "5", "5x + 3 = 28"),
 ]
 
 LINEAR_BAD = [
@@ -36,11 +42,28 @@ LINEAR_BAD = [
     ("", "x", "5", "empty"),
 ]
 
+PROBLEM = "5x + 3 = 28"
+DERIVATION_BAD = [  # answers to 5x + 3 = 28 with x = 5 at the end, and the line that breaks
+    ("3x = 15\nx = 15/3\nx = 5", "line 1"),  # issue 21: another equation's derivation
+    ("Move the constant to the right: 3x = 15\nDivide: x = 15/3\nx = 5", "line 1"),
+    ("5x = 25\nx = 5\n10 = 3x - 5\nx = 5", "line 3"),
+    ("x = 5", ""),  # the result alone ("final answer only"): no derivation to judge
+    ("5x = 25\nx = 5\nx = 5", ""),
+    ("5x + 3 = 28\nx = 5", "line 2"),  # a skipped step
+    ("Check: 3(5) + 5 = 20\n5x = 25\nx = 5", "line 1"),  # checks another equation
+    ("5x = 25\n2 + 2 = 4\nx = 5", "line 2"),
+    ("5x = 25\n2 + 2 = 3 + 1\nx = 5", "line 2"),
+    ("5x = 25\n2 + 2 = 3 + 1 = 4\nx = 5", "checks nothing"),
+    ("Check: 5(5) + 3 = 28\nx = 5", "line 2"),  # a check is not a derivation
+    ("5x = 25\nx = 25/5 = 6 - 1 = 5\nx = 5", ""),  # true, chained: passes
+]
 
-@pytest.mark.parametrize(("answer", "var", "solution"), LINEAR_GOOD)
-def test_linear_good_answers_pass(answer: str, var: str, solution: str) -> None:
-    verdict = check_linear(answer, var, solution)
+
+@pytest.mark.parametrize(("answer", "var", "solution", "problem"), LINEAR_GOOD)
+def test_linear_good_answers_pass(answer: str, var: str, solution: str, problem: str) -> None:
+    verdict = check_linear(answer, var, solution, problem)
     assert verdict.ok, verdict.reason
+    assert check_linear(answer, var, solution).ok  # a workload line with no equation
 
 
 @pytest.mark.parametrize(("answer", "var", "solution", "why"), LINEAR_BAD)
@@ -50,6 +73,20 @@ def test_linear_bad_answers_fail_with_a_reason(
     verdict = check_linear(answer, var, solution)
     assert not verdict.ok
     assert why in verdict.reason
+
+
+@pytest.mark.parametrize(("answer", "why"), DERIVATION_BAD)
+def test_a_derivation_of_another_equation_fails(answer: str, why: str) -> None:
+    verdict = check_linear(answer, "x", "5", PROBLEM)
+    assert verdict.ok is (why == ""), verdict.reason
+    assert why in verdict.reason
+
+
+def test_the_check_reads_its_equation_from_the_workload_line() -> None:
+    spec = {"kind": "linear", "variable": "x", "solution": "5", "equation": PROBLEM}
+    assert not check("3x = 15\nx = 15/3\nx = 5", spec).ok
+    assert check("5x = 25\nx = 25/5\nx = 5", spec).ok
+    assert not check("x = 5", {**spec, "equation": "y = 5"}).ok
 
 
 SCHEMA: dict[str, Any] = {

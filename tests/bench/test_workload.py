@@ -12,6 +12,7 @@ import pytest
 
 from stepchat.bench import workload as wl
 from stepchat.bench.algebra import parse_solution, parse_text, solution_set
+from stepchat.bench.checker import check
 from stepchat.bench.records import Request
 
 KINDS = {
@@ -129,3 +130,14 @@ def test_quick_subset_keeps_two_families_per_task_one_variant_each_in_order() ->
 def test_quick_subset_of_a_file_without_families_takes_its_head() -> None:
     loose = [Request(f"r{i}", "hello", {"kind": "json", "schema": {}}) for i in range(40)]
     assert wl.quick_subset(loose) == loose[:24]
+
+
+def test_a_linear_line_without_an_equation_takes_it_from_its_prompt(tmp_path: Path) -> None:
+    path = tmp_path / "w.jsonl"
+    path.write_text(
+        '{"id": "a", "prompt": "Solve for x: 5x + 3 = 28.", "check": {"kind": "linear", '
+        '"variable": "x", "solution": "5"}}\n'
+    )
+    (request,) = wl.load(path)
+    assert not check("3x = 15\nx = 15/3\nx = 5", request.check).ok
+    assert check("5x = 25\nx = 25/5\nx = 5", request.check).ok

@@ -81,13 +81,14 @@ def test_fuzz_json_extraction_and_checks(text: str, members: list[tuple[str, str
     assert JSON.segment(JSON.stitch(steps)) == steps
 
 
-def _check_linear(answer: Answer, solution: Fraction) -> None:
+def _check_linear(answer: Answer, solution: Fraction, equation: str) -> None:
     """The bench's checker, which shares no code with the engine, judges every equation
-    answer the engine calls verified, against the solution worked out here."""
+    answer the engine calls verified, against the solution worked out here: each step must
+    follow from the one before it in `equation`."""
     if answer.task != "linear":
         return
     assert answer.verified is True, answer.text
-    verdict = check_linear(answer.text, "x", str(solution))
+    verdict = check_linear(answer.text, "x", str(solution), equation)
     assert verdict.ok, (verdict.reason, answer.text)
 
 
@@ -103,9 +104,10 @@ def test_fuzz_whole_requests(
     for i, (prompt, replies) in enumerate(requests):
         cache = make_cache(replies, store=store)
         right = c + i % 2
-        linear = f"Solve for x: {a}x + {b} = {right}. Show each step.\n{prompt}"
+        equation = f"{a}x + {b} = {right}"
+        linear = f"Solve for x: {equation}. Show each step.\n{prompt}"
         with contextlib.suppress(PromptError):
             cache.answer(prompt)
         answer = cache.answer(linear)
         assert answer.task == "linear", linear
-        _check_linear(answer, Fraction(right - b, a))
+        _check_linear(answer, Fraction(right - b, a), equation)

@@ -2,8 +2,9 @@
 
 A step used to pass when the *first* equation on its line held, and prose passed always, so
 a row edited with LanceDB's API to add "… the real answer is x = 7", terminal escapes and a
-URL was served `reuse-only`, `verified: true`. Now every equation on a step must have the
-problem's solution set and the rest must be connective prose (`stepchat.core.connectives`).
+URL was served `reuse-only`, `verified: true`. Now every equation on a step must follow
+from the one before (`stepchat.core.derivation`) and the rest must be connective prose
+naming the operations applied (`stepchat.core.connectives`, `stepchat.core.step_prose`).
 
 The last test runs the check on replies the bundled SmolLM2-135M wrote for 24 linear
 prompts (tests/reliability/data/smollm2_linear_replies.json, recorded once from the real
@@ -62,17 +63,18 @@ FAILS = [
     "3x = 15 is not correct",
     "[bold red]3x = 15[/]",
     "Subtract 7 from both sides: 3x = 13",
-    "Multiply both sides by 9",  # a number the problem never had
+    "Multiply both sides by 9",  # an operation no later step applies
+    "The answer is 20.",  # a number nothing checks
 ]
-PASSES = [
-    "3x + 5 = 20",
-    "Subtract 5 from both sides: 3x + 5 - 5 = 20 - 5",
-    "3x + 5 - 5 = 20 - 5 = 15",
-    "Step 2: Divide both sides by 3, so x = 15/3.",
-    "So, x = 5",
-    "Move the constant to the right: 3x = 15",
-    "Divide both sides by the coefficient of x: x = 15/3",
-    "Let's isolate the variable x.",
+PASSES = [  # (the steps before it, the step): each follows from the one before
+    ([], "3x + 5 = 20"),
+    ([], "Subtract 5 from both sides: 3x + 5 - 5 = 20 - 5"),
+    ([], "3x + 5 - 5 = 20 - 5 = 15"),
+    (["3x = 15"], "Step 2: Divide both sides by 3, so x = 15/3."),
+    (["3x = 15"], "So, x = 5"),
+    ([], "Move the constant to the right: 3x = 15"),
+    (["3x = 15"], "Divide both sides by the coefficient of x: x = 15/3"),
+    ([], "Let's isolate the variable x."),
 ]
 
 
@@ -83,11 +85,12 @@ def test_a_step_with_anything_unchecked_fails(line: str) -> None:
     assert handler.verify(TASK, handler.segment(line)) == [False]
 
 
-@pytest.mark.parametrize("line", PASSES)
-def test_true_steps_in_plain_words_pass(line: str) -> None:
+@pytest.mark.parametrize(("before", "line"), PASSES)
+def test_true_steps_in_plain_words_pass(before: list[str], line: str) -> None:
     assert TASK is not None
     handler = LinearHandler()
-    assert handler.verify(TASK, handler.segment(line)) == [True]
+    steps = handler.segment("\n".join([*before, line]))
+    assert handler.verify(TASK, steps) == [True] * len(steps)
 
 
 def _states_a_false_equation(line: str, variable: str, solution: str) -> bool:

@@ -92,9 +92,11 @@ def test_streamed_pieces_add_up_to_the_answer(base_url: str) -> None:
     assert chunks[0].choices[0].delta.role == "assistant"
     finals = [c for c in chunks if c.choices and c.choices[0].finish_reason == "stop"]
     assert len(finals) == 1
-    story = (finals[0].model_extra or {})["stepchat"]
-    assert story["path"] == "miss" and story["task"] == "text"
     assert chunks[-1].usage is not None and chunks[-1].choices == []
+    # The extension field is on the last chunk, the usage one, and on no other.
+    story = (chunks[-1].model_extra or {})["stepchat"]
+    assert story["path"] == "miss" and story["task"] == "text"
+    assert [c for c in chunks[:-1] if "stepchat" in (c.model_extra or {})] == []
 
 
 def test_a_verified_answer_streams_once_it_is_checked(base_url: str) -> None:
@@ -211,6 +213,7 @@ def test_bodies_over_the_cap_are_refused(small_body_url: str) -> None:
     def chunked() -> Iterator[bytes]:  # no Content-Length: counted as it arrives
         yield json.dumps(big).encode()
 
-    reply = httpx.post(small_body_url + "/chat/completions", content=chunked(), timeout=10)
+    reply = httpx.post(small_body_url + "/chat/completions", content=chunked(), timeout=10,
+                       headers={"Content-Type": "application/json"})
     assert_openai_error(reply, 413, "200-byte limit")
     assert post(small_body_url, {"model": MODEL, "messages": user("hi")}).status_code == 200

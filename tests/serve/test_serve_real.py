@@ -15,11 +15,13 @@ import json
 import os
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import httpx2 as httpx
 import openai
 import pytest
 
@@ -53,6 +55,7 @@ class Target:
     url: str
     model: str
     token: str | None
+    log: Path
 
     def client(self) -> openai.OpenAI:
         return openai.OpenAI(base_url=self.url, api_key=self.token or "none", max_retries=0,
@@ -91,10 +94,13 @@ def home_env(home: Path) -> dict[str, str]:
 @pytest.fixture(scope="module")
 def local(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Target]:
     home = tmp_path_factory.mktemp("serve-local")
+    (home / "config").mkdir()
+    (home / "config" / "config.toml").write_text("")  # STEPCHAT_CONFIG names it: it must be there
     port = free_port()
     with running(serve_command(port, []), f"http://127.0.0.1:{port}/health", home / "log",
                  env=home_env(home)):
-        yield Target("local", f"http://127.0.0.1:{port}/v1", load_config().default_model, None)
+        yield Target("local", f"http://127.0.0.1:{port}/v1", load_config().default_model, None,
+                     home / "log")
 
 
 @pytest.fixture(scope="module")
@@ -104,7 +110,7 @@ def remote(tmp_path_factory: pytest.TempPathFactory, llama_port: int) -> Iterato
     command = serve_command(port, ["remote"], ["--token-env", TOKEN_ENV])
     with running(command, f"http://127.0.0.1:{port}/health", home / "log", env=home_env(home),
                  headers={"Authorization": f"Bearer {TOKEN}"}):
-        yield Target("remote", f"http://127.0.0.1:{port}/v1", "remote", TOKEN)
+        yield Target("remote", f"http://127.0.0.1:{port}/v1", "remote", TOKEN, home / "log")
 
 
 @pytest.fixture(params=["local", "remote"])
@@ -155,9 +161,8 @@ def test_openai_client_streaming_and_not(target: Target) -> None:
     prompt = "What is the capital of France? Answer in one sentence."
     streamed, chunks = stream_text(target, prompt)
     assert "Paris" in streamed
-    final = next(c for c in chunks if c.choices and c.choices[0].finish_reason == "stop")
-    assert (final.model_extra or {})["stepchat"]["path"] == "miss"
     assert chunks[-1].usage is not None and chunks[-1].usage.completion_tokens > 0
+    assert (chunks[-1].model_extra or {})["stepchat"]["path"] == "miss"  # on the last chunk
 
     raw = target.client().chat.completions.with_raw_response.create(
         model=target.model, messages=[{"role": "user", "content": prompt}],
@@ -196,6 +201,35 @@ def test_a_hit_made_by_one_client_is_served_to_the_other(target: Target, llm_hom
     )
     assert again.headers["x-stepchat-path"] == "reuse-only"
     assert again.parse().choices[0].message.content == said
+
+
+def test_web_pages_are_refused_and_every_request_is_logged(local: Target) -> None:
+    """The real server refuses a form post, a rebound Host and a page's Origin before the
+    model runs, and logs one line for each request it answered."""
+    body = json.dumps({"model": local.model, "messages": [
+        {"role": "user", "content": "Solve for x: 9x - 4 = 14."}]}).encode()
+    chat = local.url + "/chat/completions"
+    json_type = {"Content-Type": "application/json"}
+    refusals = [
+        ({"Content-Type": "text/plain"}, 415),
+        ({"Content-Type": "application/x-www-form-urlencoded"}, 415),
+        ({**json_type, "Host": "evil.example"}, 403),
+        ({**json_type, "Origin": "http://evil.example"}, 403),
+    ]
+    for headers, status in refusals:
+        assert httpx.post(chat, content=body, headers=headers, timeout=60).status_code == status
+    served = httpx.post(chat, content=body, headers=json_type, timeout=300)
+    assert served.status_code == 200 and served.headers["x-stepchat-path"] == "solver"
+    def logged(what: str) -> int:
+        lines = local.log.read_text(errors="replace").splitlines()
+        return sum(what in line for line in lines)
+
+    deadline = time.monotonic() + 10  # a line is written once its reply's last byte is out
+    while logged(" 200 POST /v1/chat/completions solver ") < 1 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert logged(" 200 POST /v1/chat/completions solver ") >= 1
+    assert logged(" 415 POST /v1/chat/completions ") >= 2
+    assert logged(" 403 POST /v1/chat/completions ") >= 2
 
 
 # ---- the same server entry in the rest of stepchat -------------------------------------

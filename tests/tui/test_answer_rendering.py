@@ -18,6 +18,7 @@ from textual.widgets._markdown import MarkdownFence, MarkdownHeader
 
 from stepchat.config import Config
 from stepchat.core.types import Answer
+from stepchat.tui.export import export_name
 from stepchat.tui.widgets.steps import AnswerView, StepBlock
 
 from .conftest import FakeLoader, PacedBackend, ask, send_until_paused, settle
@@ -62,7 +63,7 @@ async def test_a_code_answer_is_one_code_step_and_exports_intact(
         assert not view.query(MarkdownHeader), "'# Example usage:' drawn as a heading"
 
         app.action_export()
-        exported = (config.paths.exports_dir / f"{app.conversation.id}.md").read_text()
+        exported = (config.paths.exports_dir / export_name(app.conversation)).read_text()
         blocks = re.findall(r"```python\n(.*?)\n```", exported, re.S)
         assert blocks == [CODE]
         compile(blocks[0], "<exported answer>", "exec")  # it parses as Python again
@@ -100,10 +101,11 @@ async def test_a_json_answer_is_one_object_with_statuses_beside_members(
         ] * 3
 
         app.action_export()
-        exported = (config.paths.exports_dir / f"{app.conversation.id}.md").read_text()
+        exported = (config.paths.exports_dir / export_name(app.conversation)).read_text()
         objects = re.findall(r"```json\n(.*?)\n```", exported, re.S)
         assert [json.loads(o) for o in objects] == [json.loads(JSON_REPLY)] * 2
-        assert "*name: reused (stated) · age: reused (stated) · hobby: reused (open)*" in exported
+        statuses = "name: ✓ reused (stated) · age: ✓ reused (stated) · hobby: ✓ reused (open)"
+        assert f"*{statuses}*" in exported
 
 
 async def test_member_checks_show_beside_each_member(make_app: Any) -> None:

@@ -22,6 +22,7 @@ from stepchat.core.ports import FixedClock
 from stepchat.core.types import ChatMessage
 from stepchat.store.memory import MemoryStore
 from stepchat.tui.app import StepchatApp, build_app
+from stepchat.tui.export import export_name
 from stepchat.tui.screens.conversations import ConversationPickerScreen
 from stepchat.tui.screens.dialogs import ConfirmScreen, ModelPickerScreen
 from stepchat.tui.screens.inspector import InspectorScreen
@@ -490,7 +491,7 @@ async def test_export_transcript_to_markdown_from_the_palette(
         await settle(pilot)
         await ask(pilot, PROMPT)
         await ask(pilot, PROMPT)
-        target = config.paths.data_dir / "exports" / f"{app.conversation.id}.md"
+        target = config.paths.data_dir / "exports" / export_name(app.conversation)
         assert not target.exists()
         await pilot.press("ctrl+p")
         await pilot.pause()
@@ -498,7 +499,8 @@ async def test_export_transcript_to_markdown_from_the_palette(
         await settle(pilot)
         text = target.read_text()
         assert "## You" in text and "> Solve 3x + 5 = 20 for x." in text
-        assert "## stepchat (reuse-only)" in text and "<!-- reused -->" in text
+        assert "## stepchat · served from the cache\n\n*✓ reused*\n" in text
+        assert "<!--" not in text  # one place for every step: said once, not per step
 
 
 # ---- failures ---------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from textual.widgets import Static
 
 from stepchat.config import Config
 from stepchat.core.types import StepStatus
+from stepchat.tui.export import export_name
 from stepchat.tui.history import FORMAT_VERSION
 from stepchat.tui.widgets.steps import AnswerView, StepBlock, UserTurn
 
@@ -74,7 +75,7 @@ async def test_an_old_conversation_opens_renders_and_goes_on(
             (StepStatus.FALLBACK, "x = 7"),
         ]
         summary = answered.query_one(".summary", Static).content
-        assert str(summary) == "patched · 0 ms · 0 of 28 tokens · 28 saved"
+        assert str(summary) == "patched · 0 ms · 0 of 28 tokens written · 28 saved"
         assert answered.text == OLD_ANSWER
         assert cancelled.cancelled and cancelled.partial == "Re"
 
@@ -85,9 +86,9 @@ async def test_an_old_conversation_opens_renders_and_goes_on(
         assert ("user", "Name a colour.") in sent[2:]
 
         app.action_export()
-        exported = (config.paths.exports_dir / f"{OLD_ID}.md").read_text()
-        assert "<!-- reused -->\n3x + 5 = 26" in exported
-        assert "<!-- fallback -->\nx = 7" in exported
+        exported = (config.paths.exports_dir / export_name(app.conversation)).read_text()
+        assert "<!-- ✓ reused -->\n3x + 5 = 26" in exported
+        assert "<!-- ∑ solver -->\nx = 7" in exported
 
     # Saved again, the old turn is written in today's record format: `hit` is now there.
     saved = json.loads((directory / f"{OLD_ID}.json").read_text(encoding="utf-8"))

@@ -62,7 +62,7 @@ def test_answer_with_all_four_step_kinds(snap_compare: Any, make_app: Any) -> No
     """One answer, four steps, top to bottom: '✓ reused' with a green left border and badge,
     '✎ patched' amber, '✚ new' blue (its text shows **bold** rendered as bold and the words
     '[red]markup[/red]' literally, in the normal colour; no screen clearing), '∑ solver'
-    magenta. Under them the dim summary 'patched · 44 ms · 9 of 30 tokens · 21 saved'."""
+    magenta. Under them the dim summary 'patched · 44 ms · 9 of 30 tokens written · 21 saved'."""
 
     async def run_before(pilot: Any) -> None:
         await settle(pilot)

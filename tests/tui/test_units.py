@@ -193,7 +193,8 @@ def test_markdown_export(tmp_path: Path) -> None:
     conv = Conversation("c1", 0, 0, "tiny", [Turn("Solve\n3x + 5 = 26", answer=answer)])
     text = to_markdown(conv)
     assert "> Solve\n> 3x + 5 = 26" in text
-    assert "<!-- reused -->\n3x + 5 = 26" in text and "<!-- fallback -->\nx = 7" in text
+    assert "## stepchat · from the cache, patched" in text
+    assert "<!-- ✓ reused -->\n3x + 5 = 26" in text and "<!-- ∑ solver -->\nx = 7" in text
     path = export_markdown(conv, tmp_path / "exports")
     assert path.read_text() == text
     assert json.loads(json.dumps(conv.to_json()))["turns"][0]["record"]["path"] == "patched"

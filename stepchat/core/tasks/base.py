@@ -198,6 +198,13 @@ class TaskHandler(Protocol[C]):
         ...
 
 
+def answers_alone(handler: TaskHandler[Any], task: Task[Any]) -> bool:
+    """Whether `handler` writes the whole answer to `task` without the model (a kind's
+    `answers_without_model`); a kind that does not say is taken to need the model."""
+    probe = getattr(handler, "answers_without_model", None)
+    return bool(probe(task)) if callable(probe) else False
+
+
 class FallbackHandler(TaskHandler[C], Protocol[C]):
     """The kind that takes every prompt no other kind claims (open text)."""
 

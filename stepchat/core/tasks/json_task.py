@@ -303,11 +303,15 @@ class JsonHandler:
         spec = task.constraints.spec
         return ModelRequest(task.prompt, _SYSTEM, spec.schema(), _budget(len(spec.keys)))
 
+    def answers_without_model(self, task: JsonTask) -> bool:
+        """Every value is stated: the prompt alone writes the object."""
+        spec = task.constraints.spec
+        return self.fill_stated and bool(spec.keys) and set(spec.keys) <= set(spec.entities)
+
     def generate(self, task: JsonTask, gen: Generation) -> list[AnswerStep]:
         spec = task.constraints.spec
         _say_declined(spec, gen)
-        if self.fill_stated and spec.keys and set(spec.keys) <= set(spec.entities):
-            # Every value is stated: the prompt alone writes the object, no model needed.
+        if self.answers_without_model(task):
             return self.patch(task, [], [], gen)
         reply = gen.send(self.model_request(task), StepStatus.REGENERATED)
         obj = extract_object(reply.text)

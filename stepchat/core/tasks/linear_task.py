@@ -1,8 +1,10 @@
 """Linear equations in one unknown: one step per line, the last line `x = value`.
 
-A step holds when its equation has the same solution set as the new problem. Failing
-steps are rewritten from the last passing step, by the exact solver (solver-first) or by
-the model with a bounded number of tries and the solver as the last resort (model-first).
+A step holds when it follows from the previous step of the new problem by one operation
+its words name (or, with no such words, by any one operation of a closed list): see
+`stepchat.core.derivation`. Failing steps are rewritten from the last passing step, by the
+exact solver (solver-first) or by the model with a bounded number of tries and the solver
+as the last resort (model-first).
 """
 
 from __future__ import annotations
@@ -12,12 +14,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from stepchat.core.connectives import is_connective
+from stepchat.core.derivation import Derivation, Walk
 from stepchat.core.linear import (
-    FoundEquation,
-    LinearForm,
     Solution,
-    equations_in,
     find_equation,
     linear_form,
     solver_steps,
@@ -27,7 +26,6 @@ from stepchat.core.tasks.base import Generation, ModelRequest, Task
 from stepchat.core.tasks.common import (
     has_negation,
     mask_slots,
-    numbers_in,
     replace_tokens,
     slot_changes,
     slot_mapping,
@@ -42,7 +40,6 @@ _FINAL_ONLY = re.compile(
 )
 _CHECK = re.compile(r"\b(?:check|verify)\b|\bis\b.*\ba solution\b", re.I)
 _SIMPLIFY = re.compile(r"\bsimplify\b", re.I)
-_STEP_LABEL = re.compile(r"^\s*(?:step\s*\d+\s*[:.)-]?|\d+\s*[.)]|[-*•])\s*", re.I)
 _FINAL_LINE = re.compile(r"^\s*([A-Za-z])\s*=\s*(-?\d+(?:/\d+)?)\s*$")
 _SYSTEM = (
     "You solve linear equations. Write one short step per line, each containing an "
@@ -199,17 +196,15 @@ class LinearHandler:
     def verify(
         self, task: LinearTask, steps: Sequence[Step], cached: LinearConstraints | None = None
     ) -> list[bool]:
-        variable = task.constraints.variable
-        target = _solution_of_task(task)
-        allowed = set(numbers_in(task.constraints.equation))
-        results: list[bool] = []
-        for step in steps:
-            if step.kind == "final":
-                ok = _final_ok(step.text, variable, target)
-            else:
-                ok = _step_holds(step.text, variable, target, allowed)
-            results.append(ok)
-        return results
+        """Per step: does it follow from the previous step of this problem (the first from
+        the problem itself)? Having the problem's solution set is not enough."""
+        return self._walk(task, steps).passed
+
+    def _walk(self, task: LinearTask, steps: Sequence[Step]) -> Walk:
+        form = linear_form(task.constraints.equation, task.constraints.variable)
+        assert form is not None, "a detected linear task always has a linear form"
+        derivation = Derivation(form, form.solution, final_only=task.constraints.format == "final")
+        return derivation.walk([(s.text, s.kind == "final") for s in steps])
 
     def integrity(self, task: LinearTask, text: str) -> bool | None:
         steps = self.segment(text)
@@ -242,6 +237,10 @@ class LinearHandler:
 
     def model_request(self, task: LinearTask) -> ModelRequest:
         return ModelRequest(task.prompt, _SYSTEM.format(v=task.constraints.variable))
+
+    def answers_without_model(self, task: LinearTask) -> bool:
+        """Solver-first: the exact solver writes every step."""
+        return self.strategy == "solver-first"
 
     def generate(self, task: LinearTask, gen: Generation) -> list[AnswerStep]:
         """Solver-first: the exact solver writes the steps and the model is not called.
@@ -299,7 +298,7 @@ class LinearHandler:
             )
             reply = gen.send(request, status)
             new = self.segment(reply.text)
-            ok = self.verify(task, new)
+            ok = self.verify(task, [s.step for s in keep] + new)[len(keep):]
             gained = _passing_prefix(
                 [AnswerStep(s.text, s.kind, status) for s in new], ok
             )
@@ -311,20 +310,13 @@ class LinearHandler:
     def _solver_suffix(
         self, task: LinearTask, keep: Sequence[AnswerStep], gen: Generation
     ) -> list[AnswerStep]:
+        """The solver's steps from the equation the kept steps end on (the problem when
+        none is kept), so every line it writes follows from the one before."""
         started = gen.clock.monotonic()
-        variable = task.constraints.variable
-        start_form: LinearForm | None = None
-        for step in reversed(keep):
-            found = find_equation(step.text)
-            if found is not None and found.variables == {variable}:
-                start_form = linear_form(found.text, variable)
-                if start_form is not None:
-                    break
-        if start_form is None:
-            start_form = linear_form(task.constraints.equation, variable)
-        assert start_form is not None, "a detected linear task always has a linear form"
+        state = self._walk(task, [s.step for s in keep]).state
         suffix = [
-            AnswerStep(text, kind, StepStatus.FALLBACK) for kind, text in solver_steps(start_form)
+            AnswerStep(text, kind, StepStatus.FALLBACK)
+            for kind, text in solver_steps(state.form(task.constraints.variable))
         ]
         gen.timed(started)
         return suffix
@@ -348,38 +340,3 @@ def _solution_of_task(task: LinearTask) -> Solution:
 def _is_final_text(line: str) -> bool:
     low = line.strip().lower().rstrip(".")
     return bool(_FINAL_LINE.match(line)) or low in ("no solution", "all real numbers")
-
-
-def _final_ok(text: str, variable: str, target: Solution) -> bool:
-    return text.strip() == target.final_line(variable)
-
-
-def _step_holds(text: str, variable: str, target: Solution, allowed: set[str]) -> bool:
-    """Every equation on the step has the problem's solution set, and the words around them
-    are connective prose naming only numbers seen so far (`allowed`, which a step with
-    equations extends)."""
-    body = _STEP_LABEL.sub("", text)
-    equations, words = equations_in(body)
-    if not all(_equation_holds(found, variable, target) for found in equations):
-        return False
-    known = {number.lstrip("-") for number in allowed}
-    if not is_connective(words, {variable}, known):
-        return False
-    if equations:
-        allowed.update(numbers_in(body))
-    return True
-
-
-def _equation_holds(found: FoundEquation, variable: str, target: Solution) -> bool:
-    """A true statement about numbers, or an equation in the unknown with the same solutions."""
-    if not found.variables:
-        try:
-            true_statement = bool((found.lhs - found.rhs) == 0)
-        except TypeError:
-            return False
-        as_set = Solution("all") if true_statement else Solution("none")
-        return true_statement or as_set == target
-    if found.variables != {variable}:
-        return False
-    form = linear_form(found.text, variable)
-    return form is not None and form.solution == target

@@ -130,7 +130,7 @@ class ModelPickerScreen(ModalScreen[str | None]):
                 Text(
                     "To add a model, give a GGUF file (source) or an OpenAI-compatible "
                     'server (kind = "openai", base_url, model) its own [[models]] entry in '
-                    f"{self._config_file}; the README shows both."
+                    f"{self._config_file} (stepchat config --edit opens it)."
                 ),
                 classes="dialog-detail dialog-hint",
                 markup=False,

@@ -117,6 +117,7 @@ class InspectorScreen(Screen[None]):
         Binding("D", "evict_all", "Evict all"),
         Binding("slash", "focus_filter", "Filter"),
         Binding("r", "reload", "Reload"),
+        Binding("down", "table_from_filter", "To the list", show=False),
     ]
 
     def __init__(
@@ -290,6 +291,15 @@ class InspectorScreen(Screen[None]):
 
     def action_focus_filter(self) -> None:
         self.query_one("#filter", Input).focus()
+
+    def action_table_from_filter(self) -> None:
+        """Down in the filter box moves into the list, as in a search field."""
+        self.query_one("#entries", DataTable).focus()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "table_from_filter":  # elsewhere Down belongs to the focused widget
+            return self.focused is self.query_one("#filter", Input)
+        return True
 
     def _writable(self) -> bool:
         """Evictions wait for a running answer: the pipeline may be writing the same store."""

@@ -24,7 +24,7 @@ from textual.widget import Widget
 from textual.widgets import Markdown, Static
 from textual.widgets.markdown import MarkdownStream
 
-from stepchat.core.conversation import dropped_note
+from stepchat.core.conversation import FOLLOW_UP_NOTE, dropped_note
 from stepchat.core.cutoff import NOTE_START
 from stepchat.core.events import (
     DoneEvent,
@@ -97,9 +97,11 @@ class UserTurn(Static):
 
 
 def summary_line(answer: Answer) -> Text:
+    """Path, time and tokens. "N of M tokens written" only where part of the answer came
+    from the cache: alone, "169 of 169 tokens" read as a quota the model had used up."""
     generated, saved = answer.tokens.generated, answer.tokens.saved
-    full = generated + saved
-    line = f"{answer.path} · {format_ms(answer.timings.total_ms)} · {generated} of {full} tokens"
+    written = f"{generated} of {generated + saved}" if saved else f"{generated}"
+    line = f"{answer.path} · {format_ms(answer.timings.total_ms)} · {written} tokens written"
     if saved:
         line += f" · {saved} saved"
     return Text(line)
@@ -163,7 +165,7 @@ class AnswerView(Vertical, can_focus=True):
             view.error = turn.error
             view.cancelled = turn.cancelled
             view.partial = turn.partial
-            view.status_text = "not answered"
+            view.status_text = "cancelled" if turn.cancelled else "not answered"
         return view
 
     @property
@@ -177,6 +179,9 @@ class AnswerView(Vertical, can_focus=True):
         yield Static(self._route_text(), classes="route", markup=False)
         if self.skip_reason:
             yield Static(plain(f"skip-reuse: {self.skip_reason}"), classes="skip", markup=False)
+        for note in self.answer.notes if self.answer is not None else ():
+            if not note.startswith(NOTE_START):  # a cut-off answer's line is below it
+                yield Static(plain(note), classes="skip note", markup=False)
         with Vertical(classes="steps"):
             yield from self._step_widgets()
         if self.partial:
@@ -187,9 +192,12 @@ class AnswerView(Vertical, can_focus=True):
                 yield Static(Text(cut_off_line(self.answer)), classes="cutoff", markup=False)
         if self.error:
             yield Static(plain(f"⚠ {self.error}"), classes="error", markup=False)
-        if self.cancelled:
+        if self.cancelled and self.status_text != "cancelled":  # else the route line says it
             note = "cancelled · the partial answer is not cached" if self.partial else "cancelled"
             yield Static(Text(note), classes="cancelled", markup=False)
+        elif self.cancelled and self.partial:
+            yield Static(Text("the partial answer is not cached"), classes="cancelled",
+                         markup=False)
 
     def _step_widgets(self) -> list[Widget]:
         order = sorted(self.steps)
@@ -218,6 +226,8 @@ class AnswerView(Vertical, can_focus=True):
         if self.path is None:
             return Text(self.status_text or "…")
         text = PATH_LABELS.get(self.path, self.path)
+        if self.answer is not None and FOLLOW_UP_NOTE in self.answer.notes:
+            text = "cache not used"  # the note below says why
         if self.answer is None and self.status_text:
             text += f" · {self.status_text}"
         return Text(text)

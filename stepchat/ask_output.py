@@ -1,0 +1,45 @@
+"""What `stepchat ask` shows while it answers: open text as the model writes it.
+
+On a terminal a miss should not be twelve silent seconds followed by a paragraph, so open
+text is printed as it streams, through the same `TextStreamer` the server uses: a piece is
+shown only once more tokens cannot change it, so what is on screen at the end is exactly
+the answer (the one stored and served next time). Equations and JSON objects are printed
+once they are checked, as a stream never shows a step that failed verification. Pipes and
+`--json` get the whole output at the end (the caller does not use this then).
+"""
+
+from __future__ import annotations
+
+from typing import TextIO
+
+from stepchat.core.events import PipelineEvent, RouteEvent, TokenEvent
+from stepchat.core.safetext import clean
+from stepchat.core.types import TaskKind
+from stepchat.serve.textstream import TextStreamer
+
+
+class LivePrinter:
+    """Feed it the engine's events; `finish` prints what the stream has not shown yet."""
+
+    def __init__(self, out: TextIO) -> None:
+        self._out = out
+        self._streamer = TextStreamer()
+        self._open_text = False
+
+    def on_event(self, event: PipelineEvent) -> None:
+        if isinstance(event, RouteEvent):
+            self._open_text = event.task == TaskKind.TEXT
+        elif isinstance(event, TokenEvent) and self._open_text:
+            piece = self._streamer.feed(event.text)
+            if piece:
+                self._write(piece)
+
+    def finish(self, text: str) -> None:
+        """Print the rest of `text` and end the line. Should the stream ever differ from
+        the answer, the answer follows on a line of its own, whole."""
+        rest = self._streamer.finish(text)
+        self._write(("\n" + text if rest is None else rest) + "\n")
+
+    def _write(self, piece: str) -> None:
+        self._out.write(clean(piece))
+        self._out.flush()

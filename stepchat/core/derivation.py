@@ -1,0 +1,286 @@
+"""Whether each step of a linear answer follows from the one before it, for this problem.
+
+A step used to pass when its equation had the problem's solution set. Every equation with
+x = 5 has that, so "3x = 15" (the derivation of 3x + 5 = 20) was served, green, for
+5x + 3 = 28. A step now passes only when it is what one operation yields from the previous
+equation of the *new* problem, the first step's previous equation being the problem itself.
+
+The operations, a closed list (both sides are compared after normalising each to
+`a·v + b`, and an equation is the same whichever side is written first):
+
+- rewrite: either side replaced by an equal expression (expand, collect like terms,
+  evaluate arithmetic), or the sides swapped;
+- add the same term `p·v + q` to both sides (subtracting is adding its opposite);
+- multiply both sides by the same non-zero constant (dividing by k is multiplying by 1/k).
+
+When a step's words name operations ("Subtract 5 from both sides", read by
+`stepchat.core.step_prose`), its equations must be what those operations yield, in order;
+words that name no operation let an equation be any one operation from the previous one.
+Operations named on a step without an equation apply to the next step's equations, and the
+words fail with that step. Two more things may stand on a step without advancing it: a
+link of a chain `a = b = c` whose two sides are equal (`20 - 5 = 15` rewrites a side), and
+a true statement about numbers that checks the solution (`3(5) + 5 = 20`: the problem's or
+the current equation's sides at the solution). Anything else fails, and so does every step
+after a failing one: a derivation does not resume after a broken link.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from stepchat.core.linear import FoundEquation, LinearForm, Solution, chains_in, sides_form
+from stepchat.core.step_prose import NamedOp, read_prose
+
+_STEP_LABEL = re.compile(
+    r"^\s*(?:step\s*\d+\s*[:.)-]?|\d+\s*(?:\.(?!\d)|\))|[-*•](?=\s))\s*", re.I
+)
+"""A step number or bullet. A minus sign is a bullet only when a space follows it and a
+number only when no digit follows its full stop, so `-x = 5` keeps its sign and
+`0.5x = 2.5` its coefficient."""
+_ADDS = frozenset({"add", "subtract", "move"})
+
+
+@dataclass(frozen=True)
+class Sides:
+    """An equation `a·v + b = c·v + d`, each side as written (normalised)."""
+
+    a: Fraction
+    b: Fraction
+    c: Fraction
+    d: Fraction
+
+    @staticmethod
+    def of(form: LinearForm) -> Sides:
+        return Sides(form.a, form.b, form.c, form.d)
+
+    def form(self, variable: str) -> LinearForm:
+        return LinearForm(variable, self.a, self.b, self.c, self.d)
+
+    def swapped(self) -> Sides:
+        return Sides(self.c, self.d, self.a, self.b)
+
+    def plus(self, p: Fraction, q: Fraction) -> Sides:
+        return Sides(self.a + p, self.b + q, self.c + p, self.d + q)
+
+    def times(self, k: Fraction) -> Sides:
+        return Sides(k * self.a, k * self.b, k * self.c, k * self.d)
+
+    def same(self, other: Sides) -> bool:
+        return self == other or self == other.swapped()
+
+    def at(self, value: Fraction) -> tuple[Fraction, Fraction]:
+        return self.a * value + self.b, self.c * value + self.d
+
+    @property
+    def identity(self) -> bool:
+        """Both sides are the same expression (a link that only rewrites a side)."""
+        return self.a == self.c and self.b == self.d
+
+
+def any_add(before: Sides, after: Sides) -> bool:
+    """`after` is `before` with one term added to both sides."""
+    return any(
+        f.a - before.a == f.c - before.c and f.b - before.b == f.d - before.d
+        for f in (after, after.swapped())
+    )
+
+
+def any_scale(before: Sides, after: Sides) -> bool:
+    """`after` is `before` with both sides multiplied by one non-zero constant."""
+    old = (before.a, before.b, before.c, before.d)
+    for f in (after, after.swapped()):
+        new = (f.a, f.b, f.c, f.d)
+        pivot = next((i for i, x in enumerate(old) if x != 0), None)
+        if pivot is None:
+            if not any(new):
+                return True
+            continue
+        k = new[pivot] / old[pivot]
+        if k != 0 and all(n == k * o for n, o in zip(new, old, strict=True)):
+            return True
+    return False
+
+
+def one_operation(before: Sides, after: Sides) -> bool:
+    """`after` is one operation of the closed list away from `before`."""
+    return after.same(before) or any_add(before, after) or any_scale(before, after)
+
+
+def _part(side: str, before: Sides, which: str) -> Fraction:
+    if which == "constant":
+        return before.b if side == "left" else before.d
+    return before.a if side == "left" else before.c
+
+
+def results_of(op: NamedOp, before: Sides) -> list[Sides] | None:
+    """The equations `op` may yield from `before`; None when any operand of its kind will do."""
+    if op.kind == "rewrite":
+        return [before]
+    operand = op.operand
+    if operand is None:
+        return None
+    if op.kind in _ADDS and operand.kind == "term":
+        p, q = operand.coef, operand.const
+        # moving a term off its side is subtracting it as written ("move 5" off 3x + 5)
+        return [before.plus(p, q) if op.kind == "add" else before.plus(-p, -q)]
+    if op.kind in _ADDS:  # take the constant or the unknown's terms off their side
+        sides = [operand.source] if operand.source else ["left", "right"]
+        out = []
+        for side in sides:
+            value = _part(side, before, operand.kind)
+            out.append(before.plus(Fraction(0), -value) if operand.kind == "constant"
+                       else before.plus(-value, Fraction(0)))
+        return out
+    if operand.kind == "coefficient":
+        holders = [x for x in (before.a, before.c) if x != 0]
+        if len(holders) != 1:
+            return []  # the unknown on both sides, or on neither: no one coefficient
+        factor = holders[0]
+    else:
+        factor = operand.const
+    return [before.times(factor if op.kind == "multiply" else 1 / factor)]
+
+
+def _matches_any(op: NamedOp, before: Sides, after: Sides) -> bool:
+    return any_add(before, after) if op.kind in _ADDS else any_scale(before, after)
+
+
+def named_prefix(ops: Sequence[NamedOp], before: Sides, after: Sides) -> int:
+    """How many of `ops`, applied in order to `before`, yield `after` (0: none do)."""
+    states = [before]
+    for count, op in enumerate(ops, start=1):
+        results = [results_of(op, s) for s in states]
+        if any(r is None for r in results):
+            return count if any(_matches_any(op, s, after) for s in states) else 0
+        states = [x for r in results if r is not None for x in r]
+        if any(after.same(s) for s in states):
+            return count
+    return 0
+
+
+def _announce(pending: list[NamedOp], named: list[NamedOp]) -> list[NamedOp]:
+    """The operations an equation must apply: those announced before it and those its own
+    words name; words repeating the announced operations name them once."""
+    return named if named == pending else pending + named
+
+
+@dataclass(frozen=True)
+class Walk:
+    """Per step: does it follow; and the equation the passing steps end on."""
+
+    passed: list[bool]
+    state: Sides
+
+
+@dataclass
+class _Cursor:
+    state: Sides
+    ops: list[NamedOp]
+
+
+class Derivation:
+    """The step check of one problem: walks steps from the problem's equation."""
+
+    def __init__(self, problem: LinearForm, target: Solution, *, final_only: bool = False):
+        self.variable = problem.variable
+        self.problem = Sides.of(problem)
+        self.target = target
+        self.final_only = final_only
+
+    def walk(self, steps: Sequence[tuple[str, bool]]) -> Walk:
+        """`steps` as (text, is the final line). A failure fails every later step, and the
+        words that announced the failing step's operations."""
+        cursor = _Cursor(self.problem, [])
+        announced: int | None = None
+        passed: list[bool] = []
+        state = self.problem
+        for index, (text, final) in enumerate(steps):
+            stated = self._step(cursor, text, final)
+            if stated is None:
+                first = index if announced is None else announced
+                passed[first:] = [False] * (len(steps) - first)
+                return Walk(passed, state)
+            passed.append(True)
+            if stated:
+                announced, state = None, cursor.state
+            elif cursor.ops and announced is None:
+                announced = index
+        if announced is not None:  # operations named and never applied
+            passed[announced:] = [False] * (len(steps) - announced)
+        return Walk(passed, state)
+
+    def _step(self, cursor: _Cursor, text: str, final: bool) -> bool | None:
+        """Advance over one step: True if it stated equations, False if only words, None
+        if it does not follow."""
+        body = _STEP_LABEL.sub("", text)
+        if final:
+            if text.strip() != self.target.final_line(self.variable):
+                return None
+            if self.final_only:
+                return True
+            if self.target.kind != "one":
+                return None if cursor.ops else True
+        chains, trailing = chains_in(body)
+        readings = [read_prose(words, self.variable) for words, _ in chains]
+        after = read_prose(trailing, self.variable)
+        if after is None or any(r is None for r in readings):
+            return None
+        if not chains:
+            cursor.ops = _announce(cursor.ops, after)
+            return None if final else False
+        for index, ((_, chain), named) in enumerate(zip(chains, readings, strict=True)):
+            assert named is not None
+            if index == len(chains) - 1:
+                named = named + after  # "3x = 15, subtracting 5 from both sides"
+            cursor.ops = _announce(cursor.ops, named)
+            if not self._chain(cursor, chain) or cursor.ops:
+                return None  # a link that does not follow, or a named operation not applied
+        return True
+
+    def _chain(self, cursor: _Cursor, chain: list[FoundEquation]) -> bool:
+        forms = [sides_form(link.text, self.variable) for link in chain]
+        if any(form is None for form in forms):
+            return False  # another unknown, or a side that is not linear
+        sides = [Sides.of(form) for form in forms if form is not None]
+        stated = False
+        for link in sides:
+            if len(sides) > 1 and link.identity:
+                continue  # `20 - 5 = 15` inside a chain rewrites a side
+            if not self._link(cursor, link):
+                return False
+            stated = True
+        if stated:
+            return True
+        # every link rewrites a side: the chain as a whole is a statement about numbers
+        outer = Sides(sides[0].a, sides[0].b, sides[-1].c, sides[-1].d)
+        return self._is_check(outer, cursor.state)
+
+    def _link(self, cursor: _Cursor, link: Sides) -> bool:
+        before, ops = cursor.state, cursor.ops
+        count = named_prefix(ops, before, link)
+        if count:
+            cursor.state, cursor.ops = link, ops[count:]
+            return True
+        if link.same(before):  # restated, or rewritten before a named operation applies
+            cursor.state = link
+            return True
+        if not ops and one_operation(before, link):
+            cursor.state = link
+            return True
+        return self._is_check(link, before)
+
+    def _is_check(self, link: Sides, current: Sides) -> bool:
+        """A true statement about numbers that is the problem (or the current equation)
+        with the solution put in for the unknown."""
+        if link.a != 0 or link.c != 0 or link.b != link.d or self.target.kind != "one":
+            return False
+        value = self.target.value
+        assert value is not None
+        return any(
+            ref.at(value) in ((link.b, link.d), (link.d, link.b))
+            for ref in (self.problem, current)
+            if ref.a != 0 or ref.c != 0
+        )

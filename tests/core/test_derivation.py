@@ -1,0 +1,175 @@
+"""Issue 21 item 1: a linear step holds only when it follows from the previous step of the
+new problem, by the operation its words name (or, with none named, by one operation of the
+closed list in `stepchat.core.derivation`). Having the problem's solution set is not enough:
+every equation with x = 5 has that.
+
+Each row is an answer to a problem and whether every step of it must pass. The rows that
+must fail are the attacks tried on the check: prose that names one operation while the
+equation does another, skipped steps, fractions, negative coefficients, the unknown on both
+sides, Unicode minus signs, a renamed unknown, checks of another equation.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from stepchat.core.linear import format_linear, linear_form, solver_steps
+from stepchat.core.step_prose import NamedOp, Operand, read_prose
+from stepchat.core.tasks.linear_task import LinearHandler
+
+HANDLER = LinearHandler()
+
+FOLLOWS = [
+    ("3x + 5 = 20", "Subtract 5 from both sides: 3x = 15\nDivide both sides by 3: x = 5\nx = 5"),
+    ("3x + 5 = 20", "Subtract 5 from both sides.\n3x = 15\nx = 5"),
+    ("5x + 3 = 28", "5x = 25\nx = 25/5\nx = 5"),
+    ("5x + 3 = 28", "Subtract 3 from both sides: 5x = 25\nDivide both sides by 5: x = 5\nx = 5"),
+    ("-3x + 5 = 20", "-3x = 15\nx = -5"),
+    ("3x = 15", "-x = -5\nx = 5"),
+    ("3x = 15", "−x = −5\nx = 5"),
+    ("x/2 + 1 = 4", "x/2 = 3\nx = 6"),
+    ("x/2 + 1 = 4", "Multiply both sides by 2: x + 2 = 8\nx = 6"),
+    ("0.5x + 2 = 4.5", "0.5x = 2.5\nx = 5"),
+    ("3x + 5 = x + 15", "Subtract x from both sides: 2x + 5 = 15\n2x = 10\nx = 5"),
+    ("3x + 5 = 20", "Check: 3(5) + 5 = 20\n3x = 15\nx = 5"),
+    ("3x + 5 = 20", "3x = 15\n15 = 15\nx = 5"),  # the current equation checked at 5
+    ("3x + 5 = 20", "20 = 3x + 5\n15 = 3x\nx = 5"),
+    ("3y + 5 = 20", "Subtract 5 from both sides: 3y = 15\n"
+     "Divide both sides by the coefficient of y: y = 15/3\ny = 5"),
+    ("3x + 5 = 20", "Subtract 5 and divide by 3: x = 5\nx = 5"),
+    ("3x + 5 = 20", "Move 5 to the right: 3x = 15\nx = 5"),
+    ("3x + 5 = 20", "3x + 5 - 5 = 20 - 5, which simplifies to 3x = 15\nx = 5"),
+    ("3x + 5 = 20", "3x = 15\nx = 15/3 = 5\nx = 5"),
+    ("3x + 5 = 20", "\\(3x = 15\\)\n\\(x = \\frac{15}{3}\\)\nx = 5"),
+    ("2x + 1 = 2x + 5", "Subtract 2x from both sides: 1 = 5\nno solution"),
+    ("2(x + 1) = 2x + 2", "Expand: 2x + 2 = 2x + 2\n0 = 0\nall real numbers"),
+    ("3x + 5 = 20", "Subtract 5 from both sides: 3x + 5 - 5 = 20 - 5\n3x = 15\nx = 5"),
+    ("3x + 5 = 20", "Add the opposite of 5 to both sides: 3x = 15\nx = 5"),
+    ("3x + 5 = 20", "3x = 15 = 3 * 5\nx = 5"),
+    ("3x + 5 = 20", "1. Subtract 5 from both sides.\n2. Then divide both sides by 3.\nx = 5"),
+    ("3x + 5 = 20", "3x = 15 after subtracting 5 from both sides\nx = 5"),
+    ("10 = 2x", "Swap the sides: 2x = 10\nDivide both sides by 2: x = 5\nx = 5"),
+]
+
+DOES_NOT_FOLLOW = [
+    ("5x + 3 = 28", "3x = 15\nx = 15/3\nx = 5"),  # the issue: another equation's derivation
+    ("5x + 3 = 28", "Move the constant to the right: 3x = 15\n"
+     "Divide both sides by the coefficient of x: x = 15/3\nx = 5"),
+    ("10 = 2x", "Move the constant to the right: 3x = 15\nx = 5"),
+    ("2x + 10 = 20", "Move the constant to the right: 3x = 15\nx = 5"),
+    ("9x = 45", "Move the constant to the right: 3x = 15\nx = 5"),
+    ("3x + 5 = 20", "Add 5 to both sides: 3x = 15\nx = 5"),  # names one, does another
+    ("3x + 5 = 20", "Subtract 5 from both sides: 3x = 15\nDivide both sides by 5: x = 5\nx = 5"),
+    ("3x + 5 = 20", "Add 5 to both sides.\n3x = 15\nx = 5"),
+    ("3x + 5 = 20", "x = 5"),  # skips to the end
+    ("3x + 5 = 20", "3x + 5 = 20\nx = 5"),
+    ("3x + 5 = 20", "x = 15/3\nx = 5"),
+    ("-3x + 5 = 20", "- 3x = 15\nx = -5"),  # "- " is a bullet: the step says 3x = 15
+    ("3x = 15", "-x = 5\nx = 5"),
+    ("3x = 15", "−x = 5\nx = 5"),
+    ("x/2 + 1 = 4", "Multiply both sides by 3: x + 2 = 8\nx = 6"),
+    ("3x + 5 = x + 15", "Subtract 2x from both sides: 2x + 5 = 15\n2x = 10\nx = 5"),
+    ("5x + 3 = 28", "Check: 3(5) + 5 = 20\n5x = 25\nx = 5"),  # checks another equation
+    ("5x + 3 = 28", "Check: 3(5) + 5 = 15 + 5 = 20\n5x = 25\nx = 5"),
+    ("3x + 5 = 20", "3x = 15\nThe answer is 5.\nx = 5"),  # a claim in words
+    ("3y + 5 = 20", "Subtract 5 from both sides: 3x = 15\ny = 5"),
+    ("3y + 5 = 20", "Divide both sides by the coefficient of x: y = 15/3\ny = 5"),
+    ("3x + 5 = 20", "Divide by 3 and subtract 5: x = 5\nx = 5"),  # the order matters
+    ("3x + 5 = 20", "Move the constant to the left: 3x = 15\nx = 5"),
+    ("3x + 5 = 20", "Simplify: 3x = 15\nx = 5"),  # a subtraction called a rewrite
+    ("3x + 5 = 20", "Multiply both sides by 0: 0 = 0\nx = 5"),
+    ("3x + 5 = 20", "0 = 0\nx = 5"),
+    ("3x + 5 = 20", "3x = 15\nx = 15/3 = 6\nx = 5"),
+    ("2x + 1 = 2x + 5", "Subtract 2x from both sides: 1 = 6\nno solution"),
+    ("3x + 1 = 3x + 7", "Subtract 2x from both sides: 1 = 5\nno solution"),
+    ("3x + 5 = 20", "Divide both sides by x: 3 = 15/x\nx = 5"),
+    ("3x + 5 = 20", "Subtract 5 from 20: 3x = 15\nx = 5"),
+    ("3x + 5 = 20", "Subtract 5 from both sides: 3x + 5 - 5 = 20 - 5\n"
+     "Subtract 5 from both sides: 3x = 15\nx = 5"),
+    ("3x + 5 = 20", "Add the opposite of -5 to both sides: 3x = 15\nx = 5"),
+    ("3x + 5 = 20", "Subtract -5 from both sides: 3x = 15\nx = 5"),
+    ("3x + 5 = 20", "3x = 15 (add 5 to both sides)\nx = 5"),
+    ("3x + 5 = 20", "Divide both sides by 3.\n3x = 15\nx = 5"),
+    ("3x + 5 = 20", "Subtract 5 from both sides: 3x = 15, y = 2\nx = 5"),
+    ("3x + 5 = 20", "Divide both sides by 3x: 1 = 5\nx = 5"),
+    ("6x + 10 = 40", "Subtract 5 from both sides: 6x + 5 = 35\nx = 5"),
+]
+
+
+def _verify(problem: str, answer: str) -> list[bool]:
+    variable = "y" if "y" in problem else "x"
+    task = HANDLER.detect(f"Solve for {variable}: {problem}. Show each step.")
+    assert task is not None
+    return HANDLER.verify(task, HANDLER.segment(answer))
+
+
+@pytest.mark.parametrize(("problem", "answer"), FOLLOWS)
+def test_a_derivation_of_the_problem_passes(problem: str, answer: str) -> None:
+    passed = _verify(problem, answer)
+    assert all(passed), passed
+
+
+@pytest.mark.parametrize(("problem", "answer"), DOES_NOT_FOLLOW)
+def test_a_step_that_does_not_follow_fails(problem: str, answer: str) -> None:
+    assert not all(_verify(problem, answer))
+
+
+def test_a_failure_fails_every_later_step_and_the_words_that_announced_it() -> None:
+    assert _verify("3x + 5 = 20", "3x = 15\nAdd 1 to both sides.\nx = 5\nx = 5") == [
+        True, False, False, False
+    ]
+    assert _verify("3x + 5 = 20", "3x = 16\n3x = 15\nx = 5") == [False, False, False]
+
+
+def test_prose_reads_into_named_operations() -> None:
+    assert read_prose("Subtract 5 from both sides:", "x") == [
+        NamedOp("subtract", Operand("term", const=Fraction(5)))
+    ]
+    assert read_prose("Divide both sides by the coefficient of x:", "x") == [
+        NamedOp("divide", Operand("coefficient"))
+    ]
+    assert read_prose("Collect the x terms on the left:", "x") == [
+        NamedOp("move", Operand("unknown", source="right"))
+    ]
+    assert read_prose("Move the constant to the right:", "x") == [
+        NamedOp("move", Operand("constant", source="left"))
+    ]
+    assert read_prose("Let's isolate the variable x.", "x") == []
+    assert read_prose("Collect like terms:", "x") == [NamedOp("rewrite")]
+
+
+@pytest.mark.parametrize(
+    "words",
+    ["The answer is 20.", "Subtract 5 from 20", "Divide by 0", "Multiply both sides by y",
+     "Divide both sides by 3x", "Add the constant to both sides", "so it is 7",
+     "Subtract 5 from the left side", "Add 5 to the other side", "Divide the left side by 3",
+     "We can't subtract 5 yet", "Subtract 5 cm from both sides"],
+)
+def test_prose_that_says_anything_else_does_not_read(words: str) -> None:
+    assert read_prose(words, "x") is None
+
+
+coefficient = st.fractions(min_value=-12, max_value=12, max_denominator=4)
+
+
+@settings(max_examples=300, deadline=None)
+@given(a=coefficient, b=coefficient, c=coefficient, d=coefficient,
+       variable=st.sampled_from("xyzn"), minus=st.booleans())
+def test_the_solver_writes_derivations_the_check_accepts(
+    a: Fraction, b: Fraction, c: Fraction, d: Fraction, variable: str, minus: bool
+) -> None:
+    """Every answer the exact solver writes is one operation per line, so it verifies."""
+    problem = f"{format_linear(a, b, variable)} = {format_linear(c, d, variable)}"
+    if minus:
+        problem = problem.replace("-", "−")
+    task = HANDLER.detect(f"Solve for {variable}: {problem}. Show each step.")
+    if task is None:  # `0 = 0`: no unknown to solve for
+        return
+    form = linear_form(task.constraints.equation, variable)
+    assert form is not None
+    text = "\n".join(line for _, line in solver_steps(form))
+    assert HANDLER.integrity(task, text) is True, (problem, text)
