@@ -26,7 +26,7 @@ from stepchat.core.tasks.base import Generation, ModelRequest, Task
 from stepchat.core.tasks.common import has_negation, slot_changes, slots_in
 from stepchat.core.tasks.json_spec import JsonSpec, read_spec
 from stepchat.core.tasks.json_types import default_value, same_value, type_schema
-from stepchat.core.textgate.normalize import reduce_text, sequence_key
+from stepchat.core.textgate.normalize import reduce_text
 from stepchat.core.types import AnswerStep, Step, StepStatus, TaskKind
 
 _SYSTEM = "You reply with exactly one JSON object and nothing else."
@@ -71,7 +71,7 @@ def wording(prompt: str) -> str:
     description of Bruno) is reused only for the same request, since any changed token may
     change it, and a token is more than its letters (`C#` and `C++`, `-5` and `5`, `☀️` and
     `🌧️`, `>` and `<`, `Apple` and `apple`)."""
-    return "\x1f".join(sequence_key(reduce_text(prompt).tokens, fold=False))
+    return "\x1f".join(("+" if t.joined else "") + t.text for t in reduce_text(prompt).tokens)
 
 
 @dataclass(frozen=True)
