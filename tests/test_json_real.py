@@ -81,3 +81,52 @@ def test_a_value_the_prompt_does_not_state_whole_is_never_vouched_for(
         assert record["verified"] is False and record["path"] != "reuse-only", record
         for key in kept:
             assert checks[key] != "stated" or json.loads(record["answer"])[key] == kept[key]
+
+
+REVIEW = Path(__file__).resolve().parents[1] / "data" / "json_hostile_review.jsonl"
+
+
+def _one_per_class() -> list[dict]:
+    """The hostile review's first finding of each class that it saw served from the shell."""
+    records = [json.loads(line) for line in REVIEW.read_text().splitlines()]
+    chosen: dict[str, dict] = {}
+    for record in records:
+        cls = record["class"].split()[0]
+        if cls != "C12" and record["confirmed_cli"] and cls not in chosen:
+            chosen[cls] = record
+    return list(chosen.values())
+
+
+@pytest.mark.parametrize("finding", _one_per_class(), ids=lambda r: r["class"].split()[0])
+def test_the_review_findings_are_not_served_as_checked(cache: StepCache, finding: dict) -> None:
+    """Asked twice with the real model: the key the review saw served wrong is present when
+    the request names it, absent when it does not, never `stated` with the wrong value, and
+    an answer whose member was not checked is neither verified nor cached."""
+    key, check = finding["key"], finding["check"]
+    for _ in range(2):
+        answer = cache.answer(finding["prompt"])
+        obj = json.loads(answer.text)
+        checks = {s.key: s.check for s in answer.steps}
+        if check == "missing":
+            assert key in obj, (obj, finding)
+        elif check.startswith("extra"):
+            assert key not in obj, (obj, finding)
+        elif check == "open":
+            assert checks.get(key) != "open", (checks, finding)
+        else:
+            assert not (checks.get(key) == "stated" and obj.get(key) == finding["served"])
+        if any(c in ("unchecked", "typed") for c in checks.values()):
+            assert answer.verified is False and answer.path != CachePath.REUSE_ONLY, finding
+
+
+def test_a_request_differing_only_in_symbols_is_not_served_the_others_answer(
+    cache: StepCache,
+) -> None:
+    """C# then C++ on one cache: the second is written for itself, never served the first's
+    members (its summary and tagline are checked by type only, so the first is not even
+    stored; were it stored, the canonical form keeps `#` and `++` apart)."""
+    first = cache.answer("Return a JSON object with keys summary and tagline for a C# bootcamp.")
+    second = cache.answer("Return a JSON object with keys summary and tagline for a C++ "
+                          "bootcamp.")
+    assert second.path != CachePath.REUSE_ONLY
+    assert first.stored_entry is None or second.matched_entry != first.stored_entry

@@ -4,9 +4,12 @@ Every request of a phrasing file (data/json_phrasings*.jsonl) states its values 
 that were written down beside it. Into each, this inserts words that name other values
 without stating any for the request's keys: a relative's age, a place denied or left, an
 old value, a past state, a value written with symbols, a number in another country's
-format, a comparison, a sum. The truth does not move: a key is stated with the value the
-file gives, or not at all. So any member the reader calls stated with another value is a
-wrong reading, whatever the distractor was.
+format, a comparison, a sum, and the classes a hostile review found (see `CLASSES`). The
+truth does not move: a key is stated with the value the file gives, or not at all. So any
+member the reader calls stated with another value is a wrong reading, whatever the
+distractor was; so is a key lost, added or made open by the distractor. Only where the
+distractor takes the values back, asks for them changed or in another form, hedges them or
+gives an instruction about them (`REVOKING`) is nothing stated any more.
 
 Each distractor is put in three places: a sentence before the request, a sentence after
 it, and a clause right after the first value the request states ("for Bruno, whose
@@ -21,13 +24,23 @@ import random
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from stepchat.bench.checker import same_value
 from stepchat.bench.phrasings import Phrasing
 
 CLASSES = ("relative", "negated-place", "old-value", "past-state", "symbols",
-           "number-format", "comparison", "arithmetic")
+           "number-format", "comparison", "arithmetic", "taken-back", "change-asked",
+           "form-asked", "hedge", "someone-else", "not-a-place", "no-value", "number-written",
+           "instruction", "negated-open")
+"""The first eight are the issue's; the rest are the classes a hostile review found
+(`taken-back`: a later sentence takes a value back in words no list holds; `change-asked`:
+a change or conversion asked in words; `form-asked`: another form of the value; `hedge`;
+`someone-else`: the speaker's, a pronoun's or a character's value; `not-a-place`: a
+company, department, street or season after `from`/`in`; `no-value`: a key named beside
+words that state none; `number-written`: trailing zeros, dashes and minus signs;
+`instruction`: `Add ...`/`Include ...` sentences; `negated-open`: `No dummy data`)."""
 
 _CLAUSES: dict[str, tuple[str, ...]] = {
     "relative": (
@@ -67,8 +80,55 @@ _CLAUSES: dict[str, tuple[str, ...]] = {
         "with {m} more than {Name}", "half of {n}", "{n} plus {m} in total",
         "with {n} times {m} points",
     ),
+    "taken-back": (
+        "who has since moved away", "though that changed", "all of it false",
+        "but that is his twin", "which bounces", "which went up since",
+        "though he lied",
+    ),
+    "change-asked": (
+        "plus a year", "in months", "rounded up", "converted to pounds",
+        "in cents", "halved", "a decade older",
+    ),
+    "form-asked": (
+        "in Japanese", "in initials", "in capitals", "as an iso code",
+        "written in reverse", "in the native spelling", "in lowercase",
+    ),
+    "hedge": (
+        "if possible", "ballpark", "from memory", "to be confirmed",
+        "pending confirmation", "needs checking", "off the top of my head",
+    ),
+    "someone-else": (
+        "the actor playing {Name}", "such as {Name}", "the nurse treating {Name}",
+        "and my age is {n}", "who called {Name}", "and its age is {n}",
+        "resembling {Name}",
+    ),
+    "not-a-place": (
+        "from Google", "who works in Sales", "born in Winter", "from Baker Street",
+        "a student in Gryffindor", "from Heathrow", "in Marketing",
+    ),
+    "no-value": (
+        "{key} up to you", "{key} whatever", "{key} dunno", "{key} blank",
+        "{key} several", "{key} anywhere", "{key} any of them",
+    ),
+    "number-written": (
+        "version 3.10", "at −{n} degrees", "at –{n} degrees", "at ‐{n} degrees",
+        "rated 4.50", "release 18.10", "from '{m}",
+    ),
+    "instruction": (
+        "with keys sorted", "and include tax", "add a decade", "with comments",
+        "plus a brief explanation", "and add quotes", "etc.",
+    ),
+    "negated-open": (
+        "no dummy data", "not fake data", "any capital letters are fine",
+        "never made up", "no sample values", "without invented values", "no random data",
+    ),
 }
 """Clauses about something else than the request's values, one set per class."""
+
+REVOKING = frozenset({"taken-back", "change-asked", "form-asked", "hedge", "instruction"})
+"""Classes whose words take the request's values back, ask for them changed or in another
+form, hedge them or give an instruction about them: the prompt no longer states any value
+completely and uniquely, so every member called stated counts as wrong."""
 
 _SENTENCES: dict[str, tuple[str, ...]] = {
     "relative": (
@@ -103,6 +163,48 @@ _SENTENCES: dict[str, tuple[str, ...]] = {
         "She had {n} and gave away {m}.", "Add {m} to {n}.", "He had {n} apples and ate {m}.",
         "It is twice {n}.", "Take {m} from {n}.",
     ),
+    "taken-back": (
+        "He moved away.", "It bounces.", "All false.", "That is his twin brother.",
+        "She got demoted.", "It burned down.", "He lives elsewhere now.",
+    ),
+    "change-asked": (
+        "Make it a decade older.", "Convert to pounds.", "Use USD.", "Round up.",
+        "Express everything in months.", "Halve it.", "Drop the cents.",
+    ),
+    "form-asked": (
+        "Use initials only.", "Make all values uppercase.", "Use iso codes.",
+        "Write the values in reverse.", "Use the native spelling.", "In Japanese.",
+        "Make everything lowercase.",
+    ),
+    "hedge": (
+        "Ballpark figure.", "To be confirmed.", "From memory.", "Is that right?",
+        "Pending confirmation.", "Needs checking.", "Off the top of my head.",
+    ),
+    "someone-else": (
+        "My age is {n}.", "Its age is {n}.", "I am {n}.", "Her email is {word}@x.org.",
+        "My city is {City}.", "{Name}'s age is {n}.", "I'm {n}.",
+    ),
+    "not-a-place": (
+        "She works in Sales.", "He is from Google.", "Born in Winter.",
+        "They live on Baker Street.", "He works in Marketing.", "She is from Harvard.",
+        "In Summer.",
+    ),
+    "no-value": (
+        "The {key} is up to you.", "{key} whatever.", "{key}: dunno.", "{key}: blank.",
+        "{key} anywhere.", "{key}: several.", "{key}: any of them.",
+    ),
+    "number-written": (
+        "Version 3.10 is out.", "It was −{n} degrees.", "Around –{n} degrees.",
+        "Rated 4.50.", "Back in '{m}.", "Release 18.10.", "Range {n}–{m}.",
+    ),
+    "instruction": (
+        "Add a decade.", "Include tax.", "Add comments.", "Include a brief explanation.",
+        "Include nothing else.", "Add quotes.", "Include everything.",
+    ),
+    "negated-open": (
+        "No dummy data.", "Do not use fake data.", "Any capital letters are fine.",
+        "Nothing made up.", "No sample values.", "Never invent values.", "No random data.",
+    ),
 }
 """Whole sentences of each class, put before or after the request."""
 
@@ -116,7 +218,8 @@ POSITIONS = ("before", "after", "inside")
 
 @dataclass(frozen=True)
 class Distracted:
-    """A request with one distractor in it, and what the request states (unchanged)."""
+    """A request with one distractor in it, and what the request states (unchanged, except
+    in a `REVOKING` class, where nothing is stated any more)."""
 
     id: str
     cls: str
@@ -128,7 +231,8 @@ class Distracted:
     inserted: str = ""
 
 
-def _fill(template: str, rng: random.Random, avoid: set[str]) -> str:
+def _fill(template: str, rng: random.Random, avoid: set[str], keys: tuple[str, ...] = ("name",)
+          ) -> str:
     numbers = [str(n) for n in rng.sample(range(2, 99), 8) if str(n) not in avoid]
     names = [n for n in _NAMES if n not in avoid]
     cities = [c for c in _CITIES if c not in avoid]
@@ -136,7 +240,8 @@ def _fill(template: str, rng: random.Random, avoid: set[str]) -> str:
     rng.shuffle(cities)
     year = next(str(y) for y in rng.sample(range(1950, 2016), 8) if str(y) not in avoid)
     return template.format(n=numbers[0], m=numbers[1], Name=names[0], City=cities[0],
-                           City2=cities[1], word=rng.choice(_WORDS), y=year)
+                           City2=cities[1], word=rng.choice(_WORDS), y=year,
+                           key=rng.choice(keys) if keys else "name")
 
 
 def _first_value_end(prompt: str, stated: dict[str, Any]) -> int | None:
@@ -156,8 +261,9 @@ def _insert(prompt: str, position: str, clause: str, sentence: str,
     """The prompt with the distractor in `position`, and the text inserted."""
     if position == "before":
         return f"{sentence} {prompt}", f"{sentence} "
-    if position == "after":
-        return f"{prompt} {sentence}", f" {sentence}"
+    if position == "after":  # a request without a closing point gets one first
+        sep = " " if prompt.rstrip()[-1:] in ".!?" else ". "
+        return f"{prompt}{sep}{sentence}", f"{sep}{sentence}"
     end = _first_value_end(prompt, stated)
     if end is None:
         return None
@@ -172,8 +278,9 @@ def distract(cases: list[Phrasing], seed: int = 21) -> Iterator[Distracted]:
             avoid = {str(v) for v in stated.values()} | set(re.findall(r"\w+", prompt))
             for cls in CLASSES:
                 for position in POSITIONS:
-                    clause = _fill(rng.choice(_CLAUSES[cls]), rng, avoid)
-                    sentence = _fill(rng.choice(_SENTENCES[cls]), rng, avoid)
+                    clause = _fill(rng.choice(_CLAUSES[cls]), rng, avoid, case.keys)
+                    sentence = _fill(rng.choice(_SENTENCES[cls]), rng, avoid, case.keys)
+                    sentence = sentence[:1].upper() + sentence[1:]
                     done = _insert(prompt, position, clause, sentence, stated)
                     if done is not None:
                         yield Distracted(f"{case.id}-{which}-{cls}-{position}", cls, position,
@@ -199,21 +306,39 @@ class ClassTally:
         return self.right / self.found if self.found else 1.0
 
 
+@lru_cache(maxsize=1024)
+def _read_alone(prompt: str) -> tuple[tuple[str, ...], frozenset[str]]:
+    """The keys and open keys of a request without its distractor."""
+    from stepchat.core.tasks.json_spec import read_spec
+
+    spec = read_spec(prompt)
+    return (spec.keys, frozenset(spec.open)) if spec is not None else ((), frozenset())
+
+
 def score(items: list[Distracted]) -> dict[str, ClassTally]:
-    """Per class: every member the reader states, judged against the file's values."""
+    """Per class: every member the reader states, judged against the file's values (in a
+    `REVOKING` class, against nothing); and a key lost, a key added or a key made open by
+    the distractor counts as a wrong member too."""
     from stepchat.core.tasks.json_spec import read_spec
 
     out = {cls: ClassTally() for cls in CLASSES}
     for item in items:
         tally = out[item.cls]
         tally.prompts += 1
-        tally.stated += len(item.stated)
+        revoked = item.cls in REVOKING
+        tally.stated += 0 if revoked else len(item.stated)
         spec = read_spec(item.prompt)
         if spec is None:
             continue
+        keys, opened = _read_alone(item.original)
+        moved = [f"key {k} lost" for k in keys if k not in spec.keys]
+        moved += [f"key {k} added" for k in spec.keys if k not in keys]
+        moved += [f"{k} made open" for k in spec.open if k not in opened]
+        tally.found += len(moved)
+        tally.wrong += [f"{item.id}: {m} in {item.prompt!r}" for m in moved]
         for key, value in spec.entities.items():
             tally.found += 1
-            if key in item.stated and same_value(item.stated[key], value):
+            if not revoked and key in item.stated and same_value(item.stated[key], value):
                 tally.right += 1
             else:
                 tally.wrong.append(f"{item.id}: {key}={value!r} in {item.prompt!r}")
@@ -226,7 +351,8 @@ def table(tallies: dict[str, ClassTally]) -> str:
              "| precision |", "|---|---:|---:|---:|---:|---:|"]
     total = ClassTally()
     for cls, t in tallies.items():
-        lines.append(f"| {cls} | {t.prompts} | {t.stated} | {t.recall:.3f} | {t.found} "
+        recall = f"{t.recall:.3f}" if t.stated else "–"
+        lines.append(f"| {cls} | {t.prompts} | {t.stated} | {recall} | {t.found} "
                      f"| {t.precision:.3f} |")
         total.prompts += t.prompts
         total.stated += t.stated

@@ -95,23 +95,23 @@ def test_a_key_list_read_two_ways_is_answered_by_the_model_unverified() -> None:
 
 
 @pytest.mark.parametrize(("prompt", "kept"), [
-    # a leftover word declines the values of its own sentence
+    # any leftover declines every value, wherever it stands and whatever it is
     ("Return JSON with keys name and age for Ana, 31, whose daughter is 12.", set()),
-    # a leftover number declines numeric keys anywhere, a name text keys anywhere
     ("Return JSON with keys name and age for Ana, 31. Lina turned sixty.", set()),
-    ("Return JSON with keys name and age for Ana, 31. The budget is 1.000,50.", {"name"}),
-    ("Return JSON with keys name and age for Ana, 31. She likes C++.", {"age"}),
-    # a word that negates, revokes or places in time reaches every sentence
+    ("Return JSON with keys name and age for Ana, 31. The budget is 1.000,50.", set()),
+    ("Return JSON with keys name and age for Ana, 31. She likes C++.", set()),
     ("Return JSON with keys name and age for Ana, 31. Not anymore.", set()),
     ("Return JSON with keys name and age for Ana, 31. That was last year.", set()),
     ("Return JSON with keys name and age for Ana, 31. Ignore that.", set()),
-    # a word naming a key reaches it
-    ("Return JSON with keys name and age for Ana, 31. The age looks off.", {"name"}),
+    ("Return JSON with keys name and age for Ana, 31. The age looks off.", set()),
+    ("Return JSON with keys name and age for Ana, 31. She moved away.", set()),
+    ("Return JSON with keys name and age for Ana, 31. It is.", set()),
     # a sentence about a relative is read as such
     ("Return JSON with keys name and age for Ana, 31. Her daughter is 12.", {"name", "age"}),
-    # output instructions are accounted for
+    # output instructions and thanks are accounted for
     ("Return JSON with keys name and age for Ana, 31. Reply in under 50 words, JSON only.",
      {"name", "age"}),
+    ("Return JSON with keys name and age for Ana, 31. Thank you.", {"name", "age"}),
 ])
 def test_what_a_leftover_declines(prompt: str, kept: set[str]) -> None:
     assert set(stated(prompt)) == kept
@@ -143,16 +143,22 @@ def test_the_answer_says_why_a_value_was_not_read_as_stated() -> None:
     cache = StepCache(backend, HashedEmbedder(), MemoryStore())
     answer = cache.answer("Return JSON with keys name and age for Bruno, 40, whose daughter "
                           "is 12.")
-    assert "'age' not read as stated: `whose` in the prompt is not accounted for" in answer.notes
+    assert "'name' not read as stated: `whose` in the prompt is not accounted for" in answer.notes
     assert answer.verified is False
 
 
-def test_a_key_added_after_the_list_is_never_left_out() -> None:
+def test_a_key_added_after_the_list_only_in_its_closed_form() -> None:
+    """`Add the field email too.` adds a key; any other `Add/Include X.` is an instruction:
+    no key, and nothing stated."""
+    spec = read_spec("Return JSON with keys name and age for Ana, 31. Add the field email too.")
+    assert spec is not None and spec.keys == ("name", "age", "email")
+    assert spec.entities == {"name": "Ana", "age": 31}
     for prompt in ("Return JSON with keys name and age for Ana, 31. Also include city.",
-                   "Return JSON with keys name and age for Ana, 31. Add the field email too."):
+                   "Return JSON with keys name and age for Ana, 31. Include tax.",
+                   "Return JSON with keys name and age for Ana, 31. Add comments."):
         spec = read_spec(prompt)
-        assert spec is not None and len(spec.keys) == 3, prompt
-        assert spec.entities == {"name": "Ana", "age": 31}, prompt
+        assert spec is not None and spec.keys == ("name", "age"), prompt
+        assert spec.entities == {} and spec.open == (), prompt
     spec = read_spec("Return JSON with keys name and age for Ana, 31. Don't include city.")
     assert spec is not None and spec.keys == ("name", "age")
 

@@ -483,7 +483,7 @@ ROUND_FIVE: list[tuple[str, dict[str, Any]]] = [
  (R+"title and year for Heat (1995), not Heat (1986).", {}),
  (R+"title and year for Heat (1995) and its sequel (2020).", {}),
  (R+"name and version for Python 3.12.", {}),
- (R+"name and version for Python, version 3.12.", {"name": "Python", "version": 3.12}),
+ (R+"name and version for Python, version 3.12.", {"name": "Python", "version": "3.12"}),
  (R+"name and version for Python, version 3.12 or 3.13.", {"name": "Python"}),
  (R+"name and language for the library, written in C++ and Python.", {}),
  (R+"name and language for the repo acme, written in Rust, not Go.", {}),]

@@ -62,9 +62,11 @@ def test_no_stated_value_is_placed_wrong(main_set: ReaderTally, heldout: ReaderT
 def test_stated_value_recall(main_set: ReaderTally, heldout: ReaderTally) -> None:
     """Values are stated only where every word of the prompt is accounted for, so prompts
     built to fool the reader ("not Ana", "out of 5", "Ana is 31; Bruno is 40") decline
-    their keys: recall is lower than when the reader placed whatever it could not refute."""
-    assert main_set.recall >= 0.955
-    assert heldout.recall >= 0.78
+    their keys, and so do a city the GeoNames list does not hold (`Faro`), a pronoun's
+    value (`Her email is e`) and a name no construction reads: recall is lower than when
+    the reader placed whatever it could not refute (0.961 and 0.790 before this)."""
+    assert main_set.recall >= 0.925
+    assert heldout.recall >= 0.79
 
 
 def test_the_bench_generators_requests_are_read_exactly() -> None:

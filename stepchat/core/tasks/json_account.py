@@ -1,22 +1,19 @@
 """Accounting for every word of a JSON request before any value is called stated.
 
 A reader that places values where it can, and accepts what it cannot refute, is fooled by
-every sentence it was not written for: "Bruno whose daughter is 12" gives `age: 12`. So the
-reading is inverted. Each construction the reader accepts (`aged 40`, `from Lisbon`,
-`city: Lisbon`, `(1995)`, `not an admin`, the request and its key list, an output
-instruction such as `JSON only`) accounts for the words it was read from; a short, closed
-list of words that cannot change a value (`a`, `the`, `and`, `is`, `who`, prepositions) is
-accounted for anywhere. Whatever is left over is not understood, and it declines keys:
+every sentence it was not written for: "Bruno whose daughter is 12" gives `age: 12`, and a
+later "He moved away." takes a city back in words no list of negations holds. So the reading
+is inverted, and it is the whole prompt that must be accounted for, not a sentence. Each
+construction the reader accepts (`aged 40`, `from Lisbon`, `city: Lisbon`, `(1995)`, `not an
+admin`, the request and its key list, an output instruction such as `JSON only`) accounts
+for the words it was read from; a short, closed list of words that cannot change a value
+(`a`, `the`, `and`, `is`, `who`, prepositions, `he`, `it`) is accounted for anywhere. Then:
 
-- any leftover in the sentence a value was read from declines that value: the reading did
-  not account for the whole sentence ("for Bruno whose daughter is 12");
-- a leftover number (`12`, `eighty`, `1.000`) declines every numeric key, and every key
-  whose stated value has digits in it, wherever it stands: it may be that key's value;
-- a leftover name (a capitalised word, a word in a script without capitals, quoted text, a
-  token with symbols such as `C++`) declines every text and list key, wherever it stands;
-- a leftover word that negates, revokes, compares or places something in time (`not`,
-  `ignore`, `was`, `until`, `than`: `SCOPELESS`) declines every key, and a leftover word
-  that names a key declines that key, wherever they stand.
+- any token left over, wherever it stands and whatever it is (a word, a name, a number, a
+  sign, a `?`), declines every stated value: nothing says what it does to them;
+- a sentence outside the request in which no construction was read ("It is.") declines
+  every stated value too: a sentence that says nothing the reader understands may still
+  take a value back.
 
 A declined key is not stated: the model writes it, the member says `unchecked`, and the
 answer is neither verified nor cached. The constructions are listed in docs/checks.md.
@@ -27,7 +24,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
 
 from stepchat.core.tasks.json_words import (
     CASELESS,
@@ -45,12 +41,15 @@ punctuation to pass over."""
 """Kinds of token: what a leftover token of that kind could be the value of."""
 
 FILLERS = word_set(
-    """a an the and is are am who which that where he she they it this at in on with of
-    for from to by as has have currently now please use do"""
+    """a an the and is are who which that where he she they it this at in on with of
+    for from to by as has have currently now please do"""
 )
 """Words accounted for anywhere: none of them can change what a value means. Not here, on
 purpose: negations, past and future forms (was, used, will), comparisons (than, over,
-under, about), possessives (his, her, their, whose), `or`, `but`, quantities."""
+under, about), possessives (his, her, their, whose), `or`, `but`, quantities, `am` (the
+speaker is not the subject), `use` (`Use USD.` asks for another form of a value)."""
+COURTESY = word_set("please thanks thank you")
+"""A sentence of these alone (`Thank you.`) says nothing about any value."""
 
 REQUEST_WORDS = word_set(
     """return returns give me make produce output create generate provide write fill reply
@@ -85,7 +84,7 @@ _OUTPUT_INSTRUCTIONS = tuple(
         r"\b(?:in|on)\s+(?:1|one|a\s+single)\s+line\b",
         r"\buse\s+\d\s+spaces(?:\s+(?:of|for)\s+indentation)?\b",
         r"\bindent(?:ed)?\s+(?:with|by)\s+\d\s+spaces\b",
-        r"\bright\s+now\b|\bat\s+the\s+moment\b|\bthank\s+you\b|\bthanks\b|\bif\s+possible\b",
+        r"\bright\s+now\b|\bat\s+the\s+moment\b|\bthank\s+you\b|\bthanks\b",
         r"\b(?:i'd|i\s+would|we'd|we\s+would)\s+like\b|^\s*(?:hi|hello|hey)\b",
         # an example of the object's form: its braces are the key list, read as such
         r"\b(?:for\s+)?(?:example|e\.g\.?|sample)\s*:?\s*(?=\{)",
@@ -117,6 +116,9 @@ _TIME_NOUNS = word_set(
     week weeks day days night nights month months year years moment time times while
     morning evening afternoon"""
 )
+_NOT_A_DESCRIPTION = word_set("such like as similar resembling")
+"""With a word ending in `-ing` (`the actor playing`, `the firm acquiring`), words that make
+the thing described someone or something else than the name after them."""
 _OWN = {"my", "our", "your"}
 """A relative is what the request is about only as `my father`, `our neighbour`: `the
 brother, 40, of Bruno` is about someone else than Bruno."""
@@ -125,16 +127,6 @@ _CONTAINERS = word_set("account profile record entry page details data info info
 """Nouns that hold what they are `of` (`the account of Mo` is Mo's account): the subject's
 values are theirs. Any other noun before `of` or `to` (`the sequel to Heat`, `a remake of
 Jaws`, `the father of Ana`) is a different thing, so its description is not accounted for."""
-_BINDING = word_set("not no never neither nor without about around roughly approximately "
-                    "nearly almost over under least most")
-"""Negations and approximations that bind to the name or number right after them (`not
-from Cork`, `about 1,000`): that leftover declines the keys it could fill, so the word
-itself reaches no further than its sentence."""
-_BETWEEN = word_set("from in at to of the a an than for by as")
-"""Words that can reach a value in another sentence ("Bruno is 40. Not anymore.", "That was
-last year."): left over anywhere, they decline every key. A comparison or a count left over
-("She is older than Ana") declines only its own sentence, and the keys its numbers and
-names could fill."""
 _SLOT_WORDS = r"(?P<slot>(?:[a-z][a-z\-]*[ \t]+){0,2}[a-z][a-z\-]*)"
 _SUBJECT_SLOT = re.compile(
     r"(?:\b(?:for|describing)\s+(?P<det>(?:a|an|the|my|our|this|your)\s+)?"
@@ -164,8 +156,8 @@ class Token:
 
 _TOKEN = re.compile(
     r"[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+"  # an email
-    r"|[~<>≈±$€£]?[-+]?\d[\w.,:/%°'’\-]*[\w%°+]"  # a number with its unit or format: 1.000,50
-    r"|[$€£]?\d"
+    r"|[~<>≈±$€£]?[-+−‐‑‒–—―﹣－]?\d[\w.,:/%°'’\-]*[\w%°+]"  # with its unit or format: 1.000,50
+    r"|[$€£]?[-+−‐‑‒–—―﹣－]?\d"  # a sign or dash before a digit is part of the number
     r"|\.?[\w'’@#&/\-]*\w[\w'’@#&/.+\-]*?[+#]*(?=[^\w'’@#&/.+\-]|[.+\-](?![\w+#])|$)"
     r"|\S",
 )
@@ -222,10 +214,12 @@ class Ledger:
         pronoun (`She is 40`, `her age`) could point to either, so it is never accounted for."""
         out = []
         for token in tokens(self.text):
+            if self.covered(token):
+                continue
             if crowded and token.text.lower() in PRONOUNS:
                 out.append(Token(token.start, token.end, token.text, WORD))
                 continue
-            if token.kind == FREE or self.covered(token):
+            if token.kind == FREE:
                 continue
             in_request = any(a <= token.start and token.end <= b for a, b in request)
             if in_request and token.text.lower() in REQUEST_WORDS:
@@ -294,7 +288,8 @@ def subject_descriptions(text: str, taboo: set[str]) -> list[tuple[int, int]]:
             # the description is the words before the first that does not describe
             w = word.group(0)
             if w in NOT_DESCRIBING or w in taboo or w in FILLERS or w in _TIME_NOUNS \
-                    or w in SCOPELESS or _kind(w) == NUM or (
+                    or w in SCOPELESS or w in _NOT_A_DESCRIPTION or w.endswith("ing") \
+                    or _kind(w) == NUM or (
                         w in RELATION_NOUNS and (m.group("det") or "").strip() not in _OWN):
                 break
             end = m.start(group) + word.end()
@@ -306,29 +301,6 @@ def subject_descriptions(text: str, taboo: set[str]) -> list[tuple[int, int]]:
         det = next((g for g in ("det", "cap", "adet") if m.group(g)), group)
         spans.append((m.start(det), end))
     return spans
-
-
-def value_kinds(value: Any) -> set[str]:
-    """The kinds of leftover token that could be this value instead."""
-    if isinstance(value, bool):
-        return set()
-    if isinstance(value, int | float):
-        return {NUM}
-    if isinstance(value, list):
-        return {NAME, NUM} if value else {NAME}
-    kinds = {NAME}
-    if any(ch.isdigit() for ch in str(value)):
-        kinds.add(NUM)
-    return kinds
-
-
-def type_kinds(type_name: str) -> set[str]:
-    """The kinds of leftover token a key of this type could take."""
-    if type_name in ("integer", "number", "array:integer", "array:number"):
-        return {NUM}
-    if type_name == "boolean":
-        return set()
-    return {NAME, NUM} if type_name.startswith("array") else {NAME}
 
 
 _ABBREVIATION = re.compile(r"(?:^|[\s(])(?:[A-Za-z]|ca|approx|e\.g|i\.e|mr|mrs|ms|dr|prof|st|jr|sr"
@@ -351,47 +323,18 @@ def sentences(text: str) -> list[tuple[int, int]]:
     return out
 
 
-def _names_key(token: Token, key: str) -> bool:
-    low = token.text.lower()
-    return low == key.lower() or low in re.split(r"_|(?<=[a-z])(?=[A-Z])", key.lower())
-
-
-def _bound(leftovers: list[Token], text: str) -> set[int]:
-    """Starts of leftover negations and approximations bound to a leftover name or number
-    (see `_BINDING`)."""
-    loose = {t.start: t for t in leftovers}
-    out = set()
-    for token in leftovers:
-        if token.text.lower() not in _BINDING:
+def unaccounted(leftovers: list[Token], ledger: Ledger,
+                request: list[tuple[int, int]]) -> str | None:
+    """The word that leaves the prompt not accounted for whole (see the module docstring),
+    or None when every word is. A word (`moved`) is named before a number or a name."""
+    if leftovers:
+        return min(leftovers, key=lambda t: t.kind != WORD).text
+    for start, end in sentences(ledger.text):
+        if any(a < end and start < b for a, b in request):
             continue
-        for m in re.finditer(r"\S+", text[token.end : token.end + 40]):
-            nxt = loose.get(token.end + m.start())
-            if nxt is not None and nxt.kind in (NUM, NAME):
-                out.add(token.start)
-            if m.group(0).lower() not in _BETWEEN:
-                break
-    return out
-
-
-def declined(leftovers: list[Token], entities: dict[str, Any], types: dict[str, str],
-             read_from: dict[str, list[tuple[int, int]]], text: str) -> dict[str, str]:
-    """Stated keys that a leftover token declines (see the module docstring), each with the
-    token that did it. `read_from` holds the spans each key's value was read from."""
-    spans = sentences(text)
-    bound = _bound(leftovers, text)
-    out: dict[str, str] = {}
-    for key, value in entities.items():
-        kinds = value_kinds(value) | type_kinds(types.get(key, "string"))
-        own = [s for s in spans if any(a < s[1] and s[0] < b for a, b in read_from.get(key, []))]
-        if not read_from.get(key):
-            own = spans  # nothing says where it was read: the whole prompt is its sentence
-        reasons = []
-        for token in leftovers:
-            scopeless = token.kind == WORD and token.text.lower() in SCOPELESS
-            if (token.kind in kinds or (scopeless and token.start not in bound)
-                    or _names_key(token, key)
-                    or any(a <= token.start < b for a, b in own)):
-                reasons.append(token)
-        if reasons:  # name a word (`daughter`) before a number or name: it says more
-            out[key] = min(reasons, key=lambda t: t.kind != WORD).text
-    return out
+        said = [Token(start + t.start, start + t.end, t.text, t.kind)
+                for t in tokens(ledger.text[start:end])
+                if any(ch.isalnum() for ch in t.text) and t.text.lower() not in COURTESY]
+        if said and not any(ledger.covered(t) for t in said):
+            return said[0].text
+    return None

@@ -14,11 +14,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from stepchat.core.tasks.json_places import is_city, place_fits, place_kind
 from stepchat.core.tasks.json_types import fits, same_value, type_of_value
+from stepchat.core.tasks.json_words import word_set, written_form_matters
 
 BOUND, CUED, BARE, HINT = 3, 2, 1, 0
 """Candidate strengths: named by its key > placed by a cue or as the request's subject > bare.
-A HINT is never placed: it only marks the keys it could fill as unchecked."""
+Neither a BARE value (a name or number no construction reads) nor a HINT is ever placed: it
+only marks the keys it could fill as unchecked, and, left over, declines every value."""
 
 ANY = "*"
 FIRST = "FIRST"
@@ -37,6 +40,10 @@ class Candidate:
     tiers: tuple[frozenset[str], ...] = ()
     cover: tuple[int, int] | None = None
     """The whole construction the value was read from (`aged 40`); the value alone if None."""
+    role: str = ""
+    """`subject` for what the request is about (`for Bruno`), `speaker` for a value the
+    speaker states of themself (`my email is e`), `owner:NAME` for a value stated as NAME's
+    (`Bruno's age is 40`); see `json_spec.whose`."""
 
     @property
     def construction(self) -> tuple[int, int]:
@@ -49,8 +56,7 @@ def tiers(*groups: str) -> tuple[frozenset[str], ...]:
 
 
 _CLASSES: tuple[tuple[str, str], ...] = (
-    ("NAME", r"name|full_?name|display_name|person|customer|client|player|employee|student"
-             r"|\w+_name"),
+    ("NAME", r"name|full_?name|display_name|person|customer|client|player|employee|student"),
     ("USERNAME", r"user_?name|handle|login|user|screen_name|account"),
     ("TITLE", r"title|\w+_title|headline|film|movie|book|song|album"),
     ("CITY", r"city|town|home_?city|home_?town|city_name"),
@@ -92,13 +98,22 @@ _CLASSES: tuple[tuple[str, str], ...] = (
 )
 _COMPILED = tuple((name, re.compile(rf"^(?:{pattern})$")) for name, pattern in _CLASSES)
 _RANGES = {"AGE": (0, 130), "YEAR": (1000, 2100)}
-_NOT_IDENTITY = {"RELATION", "EMAIL", "DATE", "NOUN_ATTR", "NICKNAME", "ALIAS", "AGE", "YEAR",
-                 "PRICE", "ID", "CONTACT"}
+_NUMERIC = ("number", "integer")
+_VERSION = re.compile(r"^(?:version|\w+_version|ver|release)$")
+IDENTITY_KEYS = word_set("""name full_name fullname display_name username user_name
+    screen_name title product product_name item item_name company company_name museum event
+    planet building recipe dish student player person customer employee film movie book song
+    album city country""")
+"""The keys that name the thing a request is about, so that its subject (`for Bruno`) is
+their value: a closed list. `breed`, `club`, `ticker`, `surname` or `hometown` for Rex,
+Ronaldo, Apple or Ana is not what the subject's name says. A city or country key takes the
+subject only when the name is known as one (`json_places`)."""
 
 
 @lru_cache(maxsize=1024)
 def snake(key: str) -> str:
-    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", key).lower()
+    """`firstName`, `first-name` and `first name` are `first_name`."""
+    return re.sub(r"[- ]", "_", re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", key)).lower()
 
 
 @lru_cache(maxsize=1024)
@@ -127,9 +142,7 @@ class Placement:
         self.classes = {k: key_classes(k) for k in keys}
         first = keys[0] if keys else None
         self.identity = (
-            first
-            if first and types.get(first) == "string"
-            and not self.classes[first] & _NOT_IDENTITY
+            first if first and types.get(first) == "string" and snake(first) in IDENTITY_KEYS
             else None
         )
         self.entities: dict[str, Any] = {}
@@ -147,7 +160,13 @@ class Placement:
         return True
 
     def _as_declared(self, cand: Candidate, key: str) -> Any:
-        """A number stated for a key declared as text keeps its digits (`zip 02139`)."""
+        """A number stated for a key declared as text keeps its digits (`zip 02139`), and so
+        does a number whose written form matters: trailing decimal zeros (`3.10` is not
+        3.1) unless the key is typed as a number, and any version (`version 3.12`)."""
+        if isinstance(cand.value, int | float) and not isinstance(cand.value, bool) and (
+                _VERSION.match(snake(key)) or (written_form_matters(cand.raw)
+                                                and self.types.get(key) not in _NUMERIC)):
+            return cand.raw
         if self.types.get(key) == "string" and key in self.declared:
             return cand.raw if not isinstance(cand.value, list) else cand.value
         return cand.value
@@ -156,17 +175,31 @@ class Placement:
         """A value the prompt states for a key by name wins over what the name suggests;
         only a type the prompt itself declares can reject it."""
         low, high = _RANGES["AGE"]  # `age: -50`, `Sven, 500, Bergen`; a year may be 387
-        if "AGE" in self.classes[key] and isinstance(value, int | float) \
-                and not isinstance(value, bool) and not low <= value <= high:
+        number = isinstance(value, int | float) and not isinstance(value, bool)
+        if "AGE" in self.classes[key] and number and not low <= value <= high:
             return False
+        if "YEAR" in self.classes[key] and number and 0 <= value < 100:
+            return False  # `year 95`: a year written in two digits is not the year 95
+        if isinstance(value, str) and not place_fits(value, self.classes[key]):
+            return False  # `city: up to you`, `city: Google`: no place the lists know
         if key not in self.declared:
             return True
         return fits(type_of_value(value), self.types[key])
 
-    def _in_tier(self, tier: frozenset[str], key: str) -> bool:
+    def _names_a_place(self, cand: Candidate, key: str) -> bool:
+        """A subject fills a city or country key only when it is known as one."""
+        if "COUNTRY" in self.classes[key]:
+            return place_kind(str(cand.value)) in ("country", "both")
+        if "CITY" in self.classes[key]:
+            return is_city(str(cand.value))
+        return True
+
+    def _in_tier(self, cand: Candidate, tier: frozenset[str], key: str) -> bool:
         for cls in tier:
-            if cls == ANY or (cls == FIRST and key == self.identity):
+            if cls == ANY:
                 return True
+            if cls == FIRST and key == self.identity:
+                return self._names_a_place(cand, key)
             if cls.startswith("HEAD:") and matches_noun(key, cls[5:]):
                 return True
             if cls in self.classes[key]:
@@ -176,7 +209,7 @@ class Placement:
     def compatible(self, cand: Candidate, keys: list[str], *, first_tier: bool = True) -> list[str]:
         found: list[str] = []
         for tier in cand.tiers:
-            hits = [k for k in keys if self._in_tier(tier, k) and self._fits(cand, k)]
+            hits = [k for k in keys if self._in_tier(cand, tier, k) and self._fits(cand, k)]
             if hits and first_tier:
                 return hits
             found += [k for k in hits if k not in found]
@@ -210,7 +243,7 @@ class Placement:
                 if id(cand) in placed:
                     continue
                 options = [k for k in compat[id(cand)] if k not in self.entities]
-                if len(options) != 1 or cand.strength == HINT:
+                if len(options) != 1 or cand.strength <= BARE:
                     continue
                 key = options[0]
                 rivals = [
@@ -220,7 +253,7 @@ class Placement:
                 ]
                 if rivals:
                     continue
-                self.entities[key] = cand.value
+                self.entities[key] = self._as_declared(cand, key)
                 placed.update(id(d) for d in free if same_value(d.value, cand.value))
                 changed = True
         self.used |= placed

@@ -31,7 +31,7 @@ UNITS: tuple[tuple[str, str], ...] = (
     (rf"\baged\s+(?P<n>\d{{1,3}}){_WHOLE}", "AGE"),
     (r"\b(?P<n>\d{1,3})(?:\s+|-)years?(?:\s+|-)old\b", "AGE"),
     (r"\b(?P<n>\d{1,3})\s+years\s+of\s+age\b", "AGE"),
-    (rf"\b(?:is|am|turned|who's|she's|he's)\s+(?P<n>\d{{1,3}}){_WHOLE}"
+    (rf"\b(?:is|turned|who's|she's|he's)\s+(?P<n>\d{{1,3}}){_WHOLE}"
      r"(?=\s*(?:[,;.)]|$|and\b))", "AGE"),
     (r"\((?P<n>\d{4})\)", "YEAR"),
     (r"\b(?:in|from|since|(?:released|published|founded|built|established)(?:\s+in)?"
@@ -54,6 +54,7 @@ PLACES = (
                 r"\s+to\s+", re.I), tiers("DESTINATION")),
     (re.compile(r"\b(?:moved\s+to|now\s+(?:lives\s+)?in|currently\s+in|relocated\s+to)\s+",
                 re.I), tiers("RESIDENCE COUNTRY")),
+    (re.compile(r"\bthe\s+city\s+of\s+", re.I), tiers("CITY LOCATION HOMETOWN ORIGIN HQ")),
     (re.compile(r"\b(?:based\s+in|lives\s+in|living\s+in|located\s+in|works\s+(?:from|in)"
                 r"|resides\s+in|headquartered\s+in|from|in)\s+(?:the\s+)?", re.I),
      tiers("CITY LOCATION HOMETOWN ORIGIN COUNTRY HQ")),

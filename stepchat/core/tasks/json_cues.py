@@ -55,10 +55,13 @@ from stepchat.core.tasks.json_words import (
     UPPER,
     Value,
     ambiguous_number,
+    bool_word_at,
     inside,
     list_at,
+    lone_word,
     number_at,
     number_value,
+    number_words_at,
     overlaps,
     propn_at,
     quoted_at,
@@ -66,11 +69,24 @@ from stepchat.core.tasks.json_words import (
     void_spans,
 )
 
-_KEY_LEAD = re.compile(
-    r"(?:\b(?:with|whose|where)\s+)?(?:\b(?:the|a|an|her|his|my|its|their)\s+)?\Z", re.I
-)
+_KEY_LEAD = re.compile(r"(?:\b(?:with|whose|where|use)\s+)?(?:\b(?:the|a|an)\s+)?\Z", re.I)
 """Words before a key named beside its value (`with the email e`, `whose color is teal`,
-`her email is e`): part of that construction."""
+`Use name: Grace`): part of that construction. A possessive is not (`my email is e`, `her
+age is 12`, `its age is 12`): the value is someone else's, or may be; only the subject's
+own name before the key is read (`Bruno's age is 40`, see `Reader.explicit`)."""
+_OWNER_LEAD = re.compile(rf"(?:\b(?P<my>[Mm]y)|(?P<owner>{PROPN})['’]s)[ \t]+\Z")
+"""`my email is e`, `Bruno's age is 40`: a value stated as the speaker's or as someone's,
+read only when that is whom the request is about (see `json_spec.whose`)."""
+_SPEAKER_AGE = re.compile(r"\bI(?:[ \t]+am|['’]m)[ \t]+(?P<n>\d{1,3})(?=\s*(?:[,;.)]|$|and\b))")
+"""`I am 30`: the speaker's age, read like `my age is 30`."""
+_SAID_CITY = re.compile(r"[ \t]*\((?:the\s+)?city\)", re.I)
+_CITY_OF = re.compile(r"\bthe\s+city\s+of\s+\Z", re.I)
+"""`Bruno from Springfield (city)`, `in the city of Springfield`: the prompt says it is a
+city, whatever the city list holds."""
+_CALLING = re.compile(r"\b(?:who|which|that|he|she|they|i|we|you|it|has|have|had|and|then"
+                      r"|never|once|just|to|will|would|can|could|did)[ \t]+\Z", re.I)
+"""`the man who called Ana`, `the person who named Bruno`: a verb of calling or naming
+someone, not the subject's name."""
 _EMAIL_LEAD = re.compile(r"\b(?:(?:reachable|contactable)\s+)?at\s+\Z|<\Z", re.I)
 _LINK = re.compile(
     r"(?:\s*\([^)]{0,40}\))?(?P<link>\s*(?:[:=]|->|→)|\s+(?:is|are|equals?|should\s+be"
@@ -122,6 +138,8 @@ _AFTER_COLON = re.compile(rf":\s+(?=[{UPPER}{CASELESS}\"'“])")
 _CLAUSE = re.compile(r"(?:^|(?<=[.;:!?])\s+|(?<=:))((?:[^.;:!?]|\.(?=\d))+)")
 _LEAD = re.compile(r"^\s*(?:(?:for|about|of)\s+)?(?:(?:the|a|an)\s+)?", re.I)
 _SEP = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+")
+_APPOSED = re.compile(rf",[ \t]*(?P<n>{NUMBER})(?=[ \t]*(?:[,;.)]|$))"
+                      rf"|[ \t]*\((?P<p>{NUMBER})\)")
 _ATTRIBUTIVE = re.compile(r"[ \t]+(?!(?:and|or|of|with|from|in|who|which|that|whose|for|to|is|was"
                           r"|has|by|at|on|as|but|lives|works|now|also|came|earns|speaks"
                           r"|based|located|living|born|directed|written|released|published"
@@ -152,7 +170,7 @@ class Reader:
 
     def add(self, value: Value, strength: int, *, key: str | None = None,
             groups: tuple[frozenset[str], ...] = (), cue: int | None = None,
-            until: int | None = None) -> bool:
+            until: int | None = None, role: str = "") -> bool:
         """Record a reading. `cue`..`until` is the whole construction it was read from (`aged
         40`, `(1995)`, `city: Lisbon`): what the prompt says there is accounted for by it."""
         span = (value.start, value.end)
@@ -170,7 +188,7 @@ class Reader:
         if inside(span, self.voids):
             return True
         self.found.append(Candidate(value.value, value.raw, span, value.kind, strength, key,
-                                    groups, (start, end)))
+                                    groups, (start, end), role))
         return True
 
     def attributive(self, value: Value) -> bool:
@@ -185,6 +203,7 @@ class Reader:
         self.positional()
         self.listed()
         self.named()
+        self.speaker()
         self.numbers()
         self.changes()
         self.places()
@@ -194,6 +213,7 @@ class Reader:
         self.the_noun()
         self.noun_attributes()
         self.subjects()
+        self.appositions()
         self.leftovers()
         return self.found
 
@@ -220,34 +240,34 @@ class Reader:
                 value = self._explicit_value(at, kind, link.group("link"))
                 lead = _KEY_LEAD.search(self.text, max(0, m.start() - 24), m.start())
                 cue = lead.start() if lead else m.start()
-                if value is not None and self.add(value, BOUND, key=key, cue=cue):
+                owner = _OWNER_LEAD.search(self.text, max(0, cue - 80), cue)
+                role = "" if owner is None else "speaker" if owner.group("my") else \
+                    f"owner:{owner.group('owner')}"
+                if value is not None and self.add(value, BOUND, key=key, role=role,
+                                                  cue=owner.start() if owner else cue):
                     self.taken.append(m.span())
 
     def _explicit_value(self, at: int, kind: str, link: str | None) -> Value | None:
+        """The value right after a key named beside it, read only when it parses as the
+        key's type: a list, a number (digits or words: `thirty-one`), a boolean word of the
+        closed table (`sí`, `nein`), or text that is one token or a quoted span ending its
+        clause. Anything else (`city up to you`, `bio is a short sentence`) is not a value."""
         if kind.startswith("array"):
             return list_at(self.text, at)
         if link and link.strip().lower() == "of":
             return number_at(self.text, at)
-        value = scalar_at(self.text, at, words=True, bools=kind == "boolean" or bool(link))
-        if value is None and link and link.strip() in (":", "=", "is"):
-            m = _PHRASE.match(self.text, at)
-            # `the bio is a short sentence`: after an article the words describe what to
-            # write, they are not the value (see `json_flags.open_keys`)
-            if m and not m.group("article") and m.group("p").split()[0] not in NOT_VALUES \
-                    and m.group("p").split()[0] not in INSTRUCTION_WORDS:
-                raw = m.group("p")
-                return Value(raw, raw, m.start("p"), m.end("p"), "phrase")
         if kind == "boolean":
-            return value if value is not None and value.kind == "bool" else None
-        if kind in ("integer", "number") and value is not None and value.kind in ("word",
-                                                                                   "phrase"):
+            return bool_word_at(self.text, at)
+        value = scalar_at(self.text, at, words=True, bools=bool(link))
+        if kind in ("integer", "number"):
+            if value is not None and value.kind == "number":
+                return value
+            return number_words_at(self.text, at)
+        if value is None or (value.kind == "word" and not lone_word(self.text, value)):
             return None
-        if value is not None and value.kind == "bool" and kind != "string":
+        if value.kind == "bool" and (kind != "string" or not link):
             return None
-        if value is not None and value.kind == "bool" and kind == "string" and not link:
-            return None
-        if value is not None and value.kind == "bool" and value.raw.lower() in ("yes", "no") \
-                and kind != "boolean":
+        if value.kind == "bool" and value.raw.lower() in ("yes", "no"):
             return Value(value.raw, value.raw, value.start, value.end, "word")
         return value
 
@@ -304,8 +324,9 @@ class Reader:
                     found = None
                 if found is None:
                     found = self._name_at(m.end())
-                if found is not None:
-                    self.add(found, CUED, groups=groups, cue=m.start())
+                if found is not None and not _CALLING.search(self.text, max(0, m.start() - 12),
+                                                             m.start()):
+                    self.add(found, CUED, groups=groups, cue=m.start(), role="subject")
 
     def _name_at(self, pos: int) -> Value | None:
         found = quoted_at(self.text, pos) or propn_at(self.text, pos)
@@ -327,14 +348,20 @@ class Reader:
                     continue
                 self.add(value, CUED, groups=tiers(cls), cue=m.start(), until=m.end())
 
+    def speaker(self) -> None:
+        for m in _SPEAKER_AGE.finditer(self.text):
+            raw = m.group("n")
+            self.add(Value(raw, int(raw), m.start("n"), m.end("n"), "number"), CUED,
+                     groups=tiers("AGE"), cue=m.start(), role="speaker")
+
     def changes(self) -> None:
         for pattern in CHANGES:
             for m in pattern.finditer(self.text):
                 new = propn_at(self.text, m.start("new"))
                 if new is None or new.end != m.end("new") or self.attributive(new):
                     continue
-                if self.add(new, CUED, groups=of_kind(new.raw, tiers("RESIDENCE COUNTRY")),
-                            cue=m.start()):
+                kinds = of_kind(new.raw, tiers("RESIDENCE COUNTRY"))
+                if kinds and self.add(new, CUED, groups=kinds, cue=m.start()):
                     self.taken.append(m.span("old"))
 
     def places(self) -> None:
@@ -347,24 +374,31 @@ class Reader:
                 if place.raw.lower() in TIMES:  # `from Monday`, `in May`: a time
                     continue
                 if place.raw.lower() in LANGUAGES:
+                    # `written in Python`; a bare `in Japanese` may ask for the values in it
                     lead = LANGUAGE_LEAD.search(self.text, max(0, m.start() - 20), m.start())
-                    self.add(place, CUED, groups=tiers("LANGUAGE"),
-                             cue=lead.start() if lead else m.start())
+                    if lead is not None:
+                        self.add(place, CUED, groups=tiers("LANGUAGE"), cue=lead.start())
                     continue
+                marked = _SAID_CITY.match(self.text, place.end)
+                said = "city" if marked or _CITY_OF.search(self.text, max(0, m.start() - 12),
+                                                           m.end()) else None
                 pair = re.match(rf",\s+({PROPN})(?=\s*(?:[,;.)]|$|\s(?:and|with|who)\b))",
                                 self.text[place.end :])
-                if pair and place_kind(pair.group(1)) == "other":
+                if pair and place_kind(pair.group(1)) not in ("country", "region", "both"):
                     pair = None  # `from Lisbon, Porto`: not a place and what holds it
                 if pair and country and place_kind(pair.group(1)) == "country":  # not Georgia
                     nation = propn_at(self.text, place.end + pair.start(1))
-                    self.add(place, CUED, groups=of_kind(place.raw, tiers(
-                        "CITY LOCATION HOMETOWN HQ")), cue=m.start())
+                    kinds = of_kind(place.raw, tiers("CITY LOCATION HOMETOWN HQ"), said=said)
+                    if kinds:
+                        self.add(place, CUED, groups=kinds, cue=m.start())
                     if nation is not None:
                         self.add(nation, CUED, groups=tiers("COUNTRY"), cue=place.end)
                     continue
-                until = place.end + pair.end(1) if pair else None
-                if self.add(place, CUED, groups=of_kind(place.raw, groups), cue=m.start(),
-                            until=until) and pair:
+                kinds = of_kind(place.raw, groups, said=said)
+                if not kinds:
+                    continue  # `from Google`, `works in Sales`: no place is stated
+                until = place.end + pair.end(1) if pair else marked.end() if marked else None
+                if self.add(place, CUED, groups=kinds, cue=m.start(), until=until) and pair:
                     self.taken.append((place.end, place.end + pair.end(1)))
 
     def by(self) -> None:
@@ -421,7 +455,7 @@ class Reader:
                 groups = tiers("TITLE", "NAME", FIRST)
             else:
                 groups = tiers(f"HEAD:{noun}", "NAME USERNAME", FIRST)
-            if self.add(value, CUED, groups=groups, cue=m.start()) and \
+            if self.add(value, CUED, groups=groups, cue=m.start(), role="subject") and \
                     noun not in _GENERIC_NOUNS | _TITLE_NOUNS:
                 start = m.start("noun")
                 self.add(Value(noun, noun, start, start + len(noun), "word"), CUED,
@@ -455,13 +489,27 @@ class Reader:
                 value = scalar_at(self.text, pos)
                 if value is None or value.kind != "ident":
                     continue
-            if value.kind == "propn" and (self.attributive(value) or value.start != pos):
-                continue
+            if value.kind == "possessive" or (value.kind == "propn" and (
+                    self.attributive(value) or value.start != pos)):
+                continue  # `Ana's age is 31` says whose the age is, not whom the JSON is about
             if value.raw.lower() in self.names:
                 continue
             first = f"HEAD:{head.lower()}" if head else "NAME"
             self.add(value, CUED, groups=tiers(first, "NAME USERNAME", "TITLE", FIRST),
-                     cue=cue.get(pos))
+                     cue=cue.get(pos), role="subject")
+
+    def appositions(self) -> None:
+        """`for Ana, 31, from Porto`: numbers set beside the subject's name, between commas,
+        each filling the one numeric key it fits (or none)."""
+        for cand in [c for c in self.found if c.role == "subject"]:
+            pos = cand.span[1]
+            while (m := _APPOSED.match(self.text, pos)) is not None:
+                group = "n" if m.group("n") is not None else "p"
+                value = number_at(self.text, m.start(group))
+                if value is None or value.end != m.end(group):
+                    break
+                self.add(value, CUED, groups=(frozenset({ANY}),), cue=m.start())
+                pos = value.end
 
     def leftovers(self) -> None:
         """Any name, quoted text or number nobody claimed: it may still be a stated value."""
@@ -478,7 +526,11 @@ class Reader:
                 if value.kind == "possessive":
                     continue
                 if self.attributive(value):
-                    self.add(value, BARE, groups=tiers("BRAND AIRLINE"))
+                    # `a Qantas flight`: the one noun whose name is read (an airline's)
+                    flight = re.match(r"[ \t]+flights?\b", self.text[value.end:])
+                    self.add(value, CUED if flight else BARE, groups=tiers(
+                        "AIRLINE" if flight else "BRAND AIRLINE"),
+                        until=value.end + flight.end() if flight else None)
                     continue
             # `2001: A Space Odyssey`: a name glued to a number or word by a colon may be
             # only part of the value, so it can only mark keys unchecked.

@@ -65,8 +65,10 @@ _MADE_UP_THING = re.compile(
 )
 """What a made-up thing is (`a fictional person`, `sample data`): without one, `fake` or `an
 example` qualifies a value (`Bruno (fake)`, `40, just an example`) and is not accounted for."""
-_OPEN_NOTES = r"(?:a\s+)?(?:short|brief|one-line|one\s+line|catchy|funny|few\s+words|any" \
+_OPEN_NOTES = r"(?:a\s+)?(?:short|brief|one-line|one\s+line|catchy|funny|few\s+words" \
               r"|free(?:\s+|-)?text|your\s+choice|made[- ]up|invented)"
+_ANY = r"any(?=\s*(?:[,;.)]|$))"
+"""`city: any`, `city (any)`: the key is left open; `any capital letters` leaves nothing."""
 _WRITING = (r"(?:(?:a|an|one|two|three|the|some)\s+)?(?:(?:short|brief|long|detailed|catchy"
             r"|funny|simple|single|one-line|one-sentence|few)\s+){0,2}"
             r"(?:sentences?|description|summary|line|paragraph|phrase|text|blurb|note|words?"
@@ -177,6 +179,8 @@ def open_keys(text: str, keys: list[str], stated: set[str],
     The instructions read (`with a short description`) are added to `spans`."""
     plain = EMAIL.sub(" ", text)
     made_up = _OPEN_WORDS.search(plain)
+    if made_up is not None and _NEGATORS.search(_clause_before(plain, made_up.start())):
+        made_up = None  # `No dummy data.`, `Do not use fake data.`: nothing is left open
     everything = made_up is not None
     if made_up is not None and spans is not None and (
         _MADE_UP_THING.search(made_up.group(0)) or _MADE_UP_THING.match(plain, made_up.end())
@@ -189,7 +193,7 @@ def open_keys(text: str, keys: list[str], stated: set[str],
         described = re.search(
             rf"(?:{_OPEN_NOTES})\s+(?:{_spoken(key)})\b|(?<![\w\-])(?:{_spoken(key)})\s*"
             rf"(?:(?:\(|:|=|-|—|\bis|\bshould\s+be|\bmust\s+be)\s*{_WRITING}"
-            rf"|\(\s*{_OPEN_NOTES}|:\s*{_OPEN_NOTES})",
+            rf"|\(\s*(?:{_OPEN_NOTES}|{_ANY})|:\s*(?:{_OPEN_NOTES}|{_ANY}))",
             plain,
             re.I,
         )

@@ -1,14 +1,21 @@
-"""What kind of place a name is, where that can be shown: a country, a region, or neither.
+"""What kind of place a name is, where that can be shown: a country, a region, a city, or
+unknown.
 
 "from Lisbon" says where someone is from, not that Lisbon is a country; "from Portugal" is
-not a city. A place read by a cue (`from`, `in`, `lives in`, `moved to`) fills a country
-key only when it is a country named here, and a city-like key only when it is neither a
-country nor a region named here (a state, a nation of the UK, a continent, a well-known
-region). A name the lists do not hold is taken for a city: it can still be wrong, and so
-the lists hold every country and the regions most often named as where people are from.
+not a city; "from Google", "works in Sales" and "born in Winter" name no place at all. So a
+place read by a cue (`from`, `in`, `lives in`, `moved to`) or stated for a place key fills a
+country key only when it is a country named here, a city-like key only when it is a city
+of the GeoNames list (`cities.txt`, built by scripts/build_cities.py) and neither a country
+nor a region named here (a state, a nation of the UK, a continent, a well-known region), and
+any other place key (location, origin, birthplace, ...) only when it is one of those. A name
+none of the lists holds states no place, unless the prompt says it is a city (`the city of
+X`, `X (city)`).
 """
 
 from __future__ import annotations
+
+from functools import lru_cache
+from importlib import resources
 
 _COUNTRY_NAMES = (
     "Afghanistan, Albania, Algeria, Andorra, Angola, Antigua and Barbuda, Argentina, Armenia, "
@@ -70,26 +77,51 @@ COUNTRIES = _names(_COUNTRY_NAMES)
 REGIONS = _names(_REGION_NAMES)
 
 
+@lru_cache(maxsize=1)
+def _cities() -> frozenset[str]:
+    text = resources.files("stepchat.core.tasks").joinpath("cities.txt").read_text("utf-8")
+    return frozenset(line.casefold() for line in text.splitlines()
+                     if line and not line.startswith("#"))
+
+
+def is_city(name: str) -> bool:
+    """A city of the GeoNames list that is neither a country nor a region named here."""
+    return place_kind(name) == "city"
+
+
 def place_kind(name: str) -> str:
-    """`country`, `region`, `both` (Georgia is a country and a state), or `other` (a city,
-    or a place these lists do not know)."""
+    """`country`, `region`, `both` (Georgia is a country and a state), `city`, or `unknown`
+    (nothing here says it is a place)."""
     low = name.strip().lower()
     if low.startswith("the "):
         low = low[4:]
     region = low in REGIONS or f"the {low}" in REGIONS
     if low in COUNTRIES:
         return "both" if region else "country"
-    return "region" if region else "other"
+    if region:
+        return "region"
+    return "city" if name.strip().casefold() in _cities() else "unknown"
 
 
 _CITY_LIKE = frozenset({"CITY", "HOMETOWN", "RESIDENCE"})
+_PLACE_CLASSES = frozenset({"CITY", "LOCATION", "HOMETOWN", "RESIDENCE", "HQ", "ORIGIN",
+                            "COUNTRY", "BIRTHPLACE", "DESTINATION"})
 _NOT_FOR = {"country": _CITY_LIKE, "region": _CITY_LIKE | {"COUNTRY"},
-            "both": _CITY_LIKE | {"COUNTRY"}, "other": {"COUNTRY"}}
+            "both": _CITY_LIKE | {"COUNTRY"}, "city": {"COUNTRY"}, "unknown": _PLACE_CLASSES}
 
 
-def of_kind(name: str, groups: tuple[frozenset[str], ...]) -> tuple[frozenset[str], ...]:
-    """The kinds of key a place read by a cue may fill, given what kind of place it is:
-    `from Portugal` never fills a city, `from Lisbon` never a country."""
-    banned = _NOT_FOR[place_kind(name)]
+def of_kind(name: str, groups: tuple[frozenset[str], ...], *,
+            said: str | None = None) -> tuple[frozenset[str], ...]:
+    """The kinds of key a place read by a cue may fill, given what kind of place it is
+    (`said` when the prompt says so: `the city of X`): `from Portugal` never fills a city,
+    `from Lisbon` never a country, `from Google` nothing."""
+    banned = _NOT_FOR[said or place_kind(name)]
     kept = tuple(frozenset(g - banned) for g in groups)
     return tuple(g for g in kept if g)
+
+
+def place_fits(name: str, classes: frozenset[str]) -> bool:
+    """A value stated for a key by name (`city: Lisbon`) fits the kind of place the key is."""
+    if not classes & _PLACE_CLASSES:
+        return True
+    return bool(of_kind(name, (classes & _PLACE_CLASSES,)))

@@ -47,7 +47,10 @@ MAX_MENTIONS = 32
 MAX_KEYS = 40
 """Keys read from one list: an object with more is not something to ask for in a sentence."""
 
-_KEY = r"[\"'`]?(?P<key>[A-Za-z_][A-Za-z0-9_]*)[\"'`]?"
+_KEY = (r"(?:[\"'`“‘](?P<quoted>[^\W\d][\w\- ]{0,39}?)[\"'`”’]"
+        r"|(?P<key>[^\W\d]\w*(?:-[^\W\d_]\w*)*))")
+"""A key as written: any script (`имя`), hyphens kept (`e-mail`, `date-of-birth`), and in
+quotes with spaces (`'full name'`)."""
 _DESCRIBED = r"short|brief|long|detailed|one-line|one-sentence|catchy|funny|little|quick"
 """Words before a key that say what to write there (`a short bio`): the key is `bio`, and it
 is left to the model."""
@@ -64,7 +67,18 @@ _ITEM = re.compile(
 _ONE_WORD_ITEM = re.compile(_ITEM.pattern.replace("(?P<second>", "(?P<unused>(?!)"), re.I)
 """One key of a list: a word, or two read as one key (`first name` is `first_name`), after
 an article and words that describe what to write there."""
-_SEP = re.compile(r"\s*(?:,\s*(?:and\s+|&\s+)?|\s+and\s+|\s*&\s*|\s+or\s+)", re.I)
+_SEP = re.compile(r"\s*(?:,\s*(?:and\s+|&\s+|plus\s+|as\s+well\s+as\s+)?|\s+and\s+"
+                  r"|\s*&\s*|\s+or\s+|\s+(?:y|e|et|und|и|og|och)\s+|\s*[;/|]\s*(?:and\s+)?"
+                  r"|\s+(?=[\"'`“‘]))", re.I)
+"""Between two keys: commas, `and`, `&`, `plus`, `and` in other languages (`nombre y
+ciudad`), and, when the list uses them throughout, `;`, `/` or `|`; quoted keys may stand
+side by side (`"name" "age"`). See `_sep_style`."""
+_OPENERS = re.compile(r"\s+(?:for|of|about|describing|with|from|in|on)\b|\s*[:(]", re.I)
+"""What may follow the last key of a list (`keys from and to for a flight`)."""
+_INSTRUCTION_ITEMS = frozenset(
+    ["sorted", "ordered", "alphabetical", "alphabetically", "quoted", "unquoted", "lowercase",
+     "uppercase", "camelcase", "indented", "only", "first", "last", "etc", "etcetera"])
+"""Words after a second `keys` that say how the keys should be, not which (`keys sorted`)."""
 _LIST_END = re.compile(r"\s*(?:[.;:!?)]|$)")
 _GOES_ON = re.compile(r"\s+(?:of|and|or|&)\s+[a-z_][a-z0-9_]*\s*(?:,|\band\b|[.;:!?]|$)", re.I)
 """After a list, words that look like more of it (`date of birth and city`): not sure."""
@@ -147,7 +161,7 @@ def _read_braces(prompt: str, out: KeyList) -> bool:
             continue
         for item in items:
             assert item is not None
-            key = item.group("key")
+            key = _word(item)
             if key not in out.keys:
                 out.keys.append(key)
             declared = _template_type(item.group("template"))
@@ -158,37 +172,53 @@ def _read_braces(prompt: str, out: KeyList) -> bool:
     return False
 
 
+def _word(item: re.Match[str]) -> str:
+    """The key an item names as written: its word, or its quoted words."""
+    return item.group("quoted") or item.group("key")
+
+
 def _item_at(prompt: str, pos: int) -> re.Match[str] | None:
     """The item at `pos`; a second word joins the key only if neither word is a small word."""
     item = _ITEM.match(prompt, pos)
     if item and item.group("second") and (
-        item.group("key").lower() in _STOP or item.group("second") in _STOP
-        or not item.group("key").islower()
+        item.group("key") is None or item.group("key").lower() in _STOP
+        or item.group("second") in _STOP or not item.group("key").islower()
+        or item.group("second") in ("y", "e", "et", "und", "og", "och")
     ):
         item = _ONE_WORD_ITEM.match(prompt, pos)
     return item
 
 
 def _item_key(item: re.Match[str]) -> str:
-    key = item.group("key")
+    key = _word(item)
     second = item.groupdict().get("second")
     return f"{key}_{second}" if second else key
+
+
+def _sep_style(sep: re.Match[str]) -> str:
+    """`;`, `/`, `|` or `,` (commas, `and`, ...): a list keeps the one it starts with."""
+    mark = sep.group(0).strip()[:1]
+    return mark if mark in (";", "/", "|") else ","
 
 
 def _small_word_item(prompt: str, item: re.Match[str], after_and: bool) -> bool:
     """A word like `from` or `to` is a key inside a list (`flight, from, to and seats`):
     where the list goes on after it, or where it closes the list after `and`."""
     sep = _SEP.match(prompt, item.end())
-    if sep is not None and _item_at(prompt, sep.end()):
+    if sep is not None and sep.group(0).strip() and _item_at(prompt, sep.end()):
         return True
-    return after_and and _LIST_END.match(prompt, item.end()) is not None
+    return after_and and (_LIST_END.match(prompt, item.end()) is not None
+                          or _OPENERS.match(prompt, item.end()) is not None)
 
 
 def _read_list(prompt: str, start: int, out: KeyList, *, lower_only: bool) -> int:
-    """Keys listed from `start`; returns how many were read (the list's span is recorded)."""
+    """Keys listed from `start`; returns how many were read (the list's span is recorded).
+    After a word such as `keys`, any word is a key where the list goes on after it or closes
+    with it (`keys from and to for a flight`); `etc.` makes the list unsure."""
     pos = start
     found: list[str] = []
     after_and = False
+    style = ""
     while len(found) < MAX_KEYS:
         item = _item_at(prompt, pos)
         if not item:
@@ -196,9 +226,13 @@ def _read_list(prompt: str, start: int, out: KeyList, *, lower_only: bool) -> in
         key = _item_key(item)
         if lower_only and not key[0].islower():
             break
-        small = item.group("key").lower() in _STOP
+        if key.lower() in ("etc", "etcetera"):
+            out.sure = False  # more keys than the list names
+            break
+        small = item.group("key") is not None and item.group("key").lower() in _STOP
         single = len(key) == 1 and not lower_only and _SEP.match(prompt, item.end())
-        if small and not single and not (found and _small_word_item(prompt, item, after_and)):
+        if small and not single and not ((found or not lower_only)
+                                         and _small_word_item(prompt, item, after_and)):
             break  # single letters (`keys a, b and c`) are keys, other small words end the list
         found.append(key)
         if item.group("described"):
@@ -208,8 +242,9 @@ def _read_list(prompt: str, start: int, out: KeyList, *, lower_only: bool) -> in
             out.types[key] = declared
         pos = item.end()
         sep = _SEP.match(prompt, pos)
-        if not sep:
+        if not sep or not _fits_style(sep, style, item, key):
             break
+        style = style or _sep_style(sep)
         nxt = _item_at(prompt, sep.end())
         after_and = bool(re.search(r"and|&", sep.group(0), re.I))
         if not nxt or (_item_key(nxt).lower() in _STOP and len(_item_key(nxt)) > 1
@@ -224,6 +259,47 @@ def _read_list(prompt: str, start: int, out: KeyList, *, lower_only: bool) -> in
         after = re.match(r"\s+(?P<word>[a-z_][a-z0-9_]*)\b", prompt[pos : pos + 60])
         if _GOES_ON.match(prompt, pos) or (after and after.group("word") not in _STOP):
             out.sure = False
+    return len(found)
+
+
+def _fits_style(sep: re.Match[str], style: str, item: re.Match[str], key: str) -> bool:
+    """A separator that goes on with the list: the kind it started with (`name; age; city`,
+    not `name and age; Bruno is 40`), keys side by side only in quotes, and a one-letter
+    `y` or `e` as `and` only between longer keys (`keys x, y and z` keeps `y`)."""
+    text = sep.group(0).strip().lower()
+    if not text:
+        return item.group("quoted") is not None
+    if text in ("y", "e") and len(key) == 1:
+        return False
+    mark = _sep_style(sep)
+    return not style or mark == style or text in ("and", "&") or (
+        style in (";", "/", "|") and text.endswith("and"))
+
+
+_BULLET = re.compile(r"(?:[ \t]*\n|(?<=\n))[ \t]*(?:[-*•·]|\d{1,2}[.)])[ \t]+")
+
+
+def _read_bullets(prompt: str, start: int, out: KeyList) -> int:
+    """`keys:` then one key a line, bulleted or numbered: the keys are the lines; a line
+    that is not one key alone makes the list unsure."""
+    pos = start
+    found: list[str] = []
+    while (bullet := _BULLET.match(prompt, pos)) is not None and len(found) < MAX_KEYS:
+        item = _item_at(prompt, bullet.end())
+        if item is None:
+            out.sure = False
+            break
+        found.append(_item_key(item))
+        declared = read_type(item.group("paren") or item.group("as") or item.group("colon"))
+        if declared:
+            out.types[found[-1]] = declared
+        pos = item.end()
+        if not re.match(r"[ \t]*(?:\n|$)", prompt[pos:]):
+            out.sure = False
+            break
+    if found:
+        out.keys.extend(k for k in found if k not in out.keys)
+        out.spans.append((start, pos))
     return len(found)
 
 
@@ -250,13 +326,15 @@ def _trailing_keys(prompt: str, out: KeyList) -> bool:
 
 
 _LEADING_LIST = re.compile(
-    r"^\s*(?P<list>[A-Za-z_]\w*(?:\s*,\s*[a-z_]\w*)*\s*,?\s+and\s+[a-z_]\w*)\s+(?:of|for)\s"
+    r"(?:^|(?<=[.!?])[ \t]+)"
+    r"(?P<list>[A-Za-z_]\w*(?:\s*,\s*[a-z_]\w*)*\s*,?\s+and\s+[a-z_]\w*)\s+(?:of|for)\s"
 )
 
 
 def _leading_keys(prompt: str, out: KeyList) -> bool:
-    """`Name, age and city of Abe, 50, ... JSON only.`: the request opens with its keys."""
-    m = _LEADING_LIST.match(prompt)
+    """`Name, age and city of Abe, 50, ... JSON only.`: the request's sentence opens with
+    its keys."""
+    m = _LEADING_LIST.search(prompt)
     if not m:
         return False
     keys = [k.lower() for k in re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", m.group("list"))]
@@ -268,32 +346,30 @@ def _leading_keys(prompt: str, out: KeyList) -> bool:
 
 
 _ADDED = re.compile(
-    r"(?<!\bnot )(?<!\bdon't )(?<!\bnever )\b(?:also\s+)?(?:include|add)\s+(?:also\s+)?"
-    r"(?:(?:a|an|the)\s+)?(?:(?:key|field|property|member)s?\s+)?",
+    r"(?:^|(?<=[.;!?])\s+)(?:also\s+)?(?:include|add)\s+(?:also\s+)?(?:(?:a|an|the)\s+)?"
+    r"(?:key|field|property|member)s?\s+",
     re.I,
 )
-
-
 _ADDED_END = re.compile(r"\s*(?:,?\s*(?:too|as\s+well|also))?\s*(?:[.;!]|$)", re.I)
-_NUMBER_WORDS = {"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-                 "a", "an", "another", "more", "some", "half", "twice", "double"}
 
 
 def _added_keys(prompt: str, out: KeyList) -> None:
-    """`Also include city.`: a key named after the list is a key too, never left out. Only
-    a sentence that is nothing but that (`Add one year.` adds no key)."""
+    """`Add the field email too.`: a key named after the list, in a sentence that is only
+    that and says it is a key or field, is a key too. Any other `Add ...` or `Include ...`
+    (`Add a decade.`, `Include tax.`, `Add comments.`) is an instruction: it adds no key,
+    and, left unread, declines every value."""
     if not out.keys:
         return
     for m in _ADDED.finditer(prompt):
         trial = KeyList()
         if not _read_list(prompt, m.end(), trial, lower_only=True):
             continue
-        if not _ADDED_END.match(prompt, trial.spans[-1][1]) or any(
-                w in _NUMBER_WORDS for k in trial.keys for w in k.split("_")):
+        end = _ADDED_END.match(prompt, trial.spans[-1][1])
+        if not end:
             continue
         out.keys.extend(k for k in trial.keys if k not in out.keys)
         out.types.update(trial.types)
-        out.spans.append((m.start(), trial.spans[-1][1]))
+        out.spans.append((m.start(), end.end()))
 
 
 def read_keys(prompt: str) -> KeyList:
@@ -316,10 +392,22 @@ def _other_lists(prompt: str, out: KeyList) -> None:
         trial = KeyList()
         if not _read_list(prompt, m.end(), trial, lower_only=False):
             continue
+        if m.group(0).split()[0].rstrip(":-—").lower() in out.keys:
+            continue  # `keys key and value ... Key: theme`: the key `key` named beside a value
         new = [k for k in trial.keys if k not in out.keys]
-        out.keys.extend(new)
+        # `with keys sorted, euros` says how the keys are, not which: the words read with
+        # it are no keys either, and the list is not sure
+        if not any(_instruction_item(k) for k in trial.keys):
+            out.keys.extend(new)
         out.sure = out.sure and not new and trial.sure
         out.spans.append((m.start(), trial.spans[-1][1]))
+
+
+def _instruction_item(key: str) -> bool:
+    """`sorted`, `quoted`, `indented`: a word after a second `keys` that says how they are,
+    not which (the first list only for the words of `_INSTRUCTION_ITEMS`: `created` may be
+    a key)."""
+    return key.lower() in _INSTRUCTION_ITEMS or key.lower().endswith("ed")
 
 
 def _first_list(prompt: str) -> KeyList:
@@ -327,9 +415,13 @@ def _first_list(prompt: str) -> KeyList:
     if _read_braces(prompt, out):
         return out
     for m in _KEY_WORD.finditer(prompt):
-        if _read_list(prompt, m.end(), out, lower_only=False):
-            out.spans[-1] = (m.start(), out.spans[-1][1])
-            return out
+        trial = KeyList()
+        if _read_bullets(prompt, m.end(), trial) or _read_list(prompt, m.end(), trial,
+                                                                lower_only=False):
+            if any(k.lower() in _INSTRUCTION_ITEMS for k in trial.keys):
+                continue  # `with keys sorted`: read with the other lists, never as the first
+            trial.spans[-1] = (m.start(), trial.spans[-1][1])
+            return trial
     for m in _JSON_WITH.finditer(prompt):
         before = len(out.keys)
         count = _read_list(prompt, m.end(), out, lower_only=True)

@@ -17,13 +17,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from stepchat.core.tasks.json_account import (
-    NAME,
     SCOPELESS,
     Ledger,
-    declined,
     output_instructions,
     request_sentences,
     subject_descriptions,
+    unaccounted,
     unknown_keys,
 )
 from stepchat.core.tasks.json_assign import CUED, Candidate, Placement, key_classes, snake
@@ -32,12 +31,11 @@ from stepchat.core.tasks.json_flags import flag_words, open_keys, read_boolean, 
 from stepchat.core.tasks.json_request import KeyList, is_json_request, read_keys
 from stepchat.core.tasks.json_types import (
     fits,
-    same_value,
     type_from_name,
     type_of_value,
     type_schema,
 )
-from stepchat.core.tasks.json_words import RELATION_NOUNS
+from stepchat.core.tasks.json_words import UPPER
 
 __all__ = ["JsonSpec", "read_spec"]
 
@@ -122,17 +120,25 @@ def _placed_flags(prompt: str, keys: list[str], types: dict[str, str],
     return flags
 
 
-def _read_from(entities: dict[str, Any], candidates: list[Candidate],
-               placement: Placement) -> dict[str, list[tuple[int, int]]]:
-    """Per stated key, the constructions its value was read from."""
-    out: dict[str, list[tuple[int, int]]] = {}
-    for cand in candidates:
-        if id(cand) not in placement.used:
-            continue
-        for key, value in entities.items():
-            if cand.key == key or (cand.key is None and same_value(cand.value, value)):
-                out.setdefault(key, []).append(cand.construction)
-    return out
+_SOMEONE_ELSE = re.compile(
+    r"\b(?:for|about|describing|of)\s+(?!me\b|myself\b|us\b|my\s+(?:profile|details|data"
+    r"|info|information|account|record)\b)(?:the|an?|this|that|our|my|his|her|their|your"
+    rf"|[{UPPER}])", re.I)
+"""`for a person`, `for my dad`, `of Tomas`: the request is about someone, maybe not the
+speaker (`for me`, `about my profile` are the speaker)."""
+
+
+def whose(candidates: list[Candidate], prompt: str) -> list[Candidate]:
+    """Only the subject's own values. What the speaker says of themself (`my email is e`,
+    `I am 30`) is read only when the request is about no one else (no subject is named or
+    described: `My name is Eva and my email is e. Return JSON ...`); a value stated as
+    someone's (`Ana's age is 31`) only when that someone is the subject. The rest is
+    dropped, and so left over: it declines every value."""
+    subjects = {c.raw for c in candidates if c.role == "subject"}
+    alone = not subjects and _SOMEONE_ELSE.search(prompt) is None
+    return [c for c in candidates
+            if (c.role != "speaker" or alone)
+            and (not c.role.startswith("owner:") or c.role[len("owner:"):] in subjects)]
 
 
 def _accounted_for(prompt: str, listed: KeyList, keys: list[str], placement: Placement,
@@ -181,7 +187,7 @@ def read_spec(prompt: str) -> JsonSpec | None:
     torn = {k for k in said if k in listed.types and said[k] != listed.types[k]}
     types = {k: _placement_type(k, declared) for k in keys}
     reader = Reader(prompt, keys, types, blocked)
-    candidates = reader.read()
+    candidates = whose(reader.read(), prompt)
     flags = _placed_flags(prompt, keys, types, candidates, blocked, spans)
     placement = Placement(keys, types, set(declared))
     placement.resolve(candidates + flags)
@@ -194,13 +200,12 @@ def read_spec(prompt: str) -> JsonSpec | None:
                             spans + reader.explained)
     anchors = [m.span() for m in re.finditer(r"(?i)json", prompt)][:8] + listed.spans
     request = request_sentences(prompt, anchors)
-    leftovers = ledger.leftovers(request)
-    if reader.explained or any(t.kind == NAME or t.text.lower() in RELATION_NOUNS
-                               for t in leftovers):
-        leftovers = ledger.leftovers(request, crowded=True)
-    where = _read_from(read, candidates + flags, placement)
-    gone = declined(leftovers, read, final, where, prompt) if listed.sure else \
-        dict.fromkeys(read, "")
+    # Once the prompt speaks of someone else too (a relative), a pronoun could be either.
+    leftovers = ledger.leftovers(request, crowded=bool(reader.explained))
+    word = unaccounted(leftovers, ledger, request) if listed.sure else ""
+    gone = dict.fromkeys(read, word) if word is not None else {}
+    if word is not None:  # what the prompt leaves open may have been taken back too
+        opened = []
     gone.update((k, "unknown") for k in unknown_keys(prompt, keys) if k in read)
     gone.update((k, "two types") for k in torn if k in read)  # `age (a number) ... as a string`
     entities = {k: v for k, v in read.items() if k not in gone}

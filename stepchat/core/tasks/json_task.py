@@ -13,7 +13,6 @@ from an earlier prompt is never served for a prompt that does not state it.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -27,6 +26,7 @@ from stepchat.core.tasks.base import Generation, ModelRequest, Task
 from stepchat.core.tasks.common import has_negation, slot_changes, slots_in
 from stepchat.core.tasks.json_spec import JsonSpec, read_spec
 from stepchat.core.tasks.json_types import default_value, same_value, type_schema
+from stepchat.core.textgate.normalize import reduce_text
 from stepchat.core.types import AnswerStep, Step, StepStatus, TaskKind
 
 _SYSTEM = "You reply with exactly one JSON object and nothing else."
@@ -67,9 +67,11 @@ def _budget(keys: int) -> int:
 
 
 def wording(prompt: str) -> str:
-    """The prompt's words without case or punctuation: an open member (a description of
-    Bruno) is reused only for the same words, since any changed word may change it."""
-    return " ".join(re.findall(r"\w+", prompt.lower()))
+    """The prompt in the text gate's canonical form, case kept: an open member (a
+    description of Bruno) is reused only for the same request, since any changed token may
+    change it, and a token is more than its letters (`C#` and `C++`, `-5` and `5`, `☀️` and
+    `🌧️`, `>` and `<`, `Apple` and `apple`)."""
+    return "\x1f".join(("+" if t.joined else "") + t.text for t in reduce_text(prompt).tokens)
 
 
 @dataclass(frozen=True)

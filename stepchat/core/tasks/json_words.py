@@ -21,7 +21,7 @@ _CAP = (rf"(?:(?:[{UPPER}]\.){{1,4}}(?=[ \t]*[{UPPER}])|[{UPPER}{CASELESS}][\w'�
 _PARTICLE = r"(?:de|da|do|dos|das|du|del|della|di|van|von|der|den|la|le|el|al|bin|ibn|y)"
 PROPN = rf"{_CAP}(?:[ \t]+(?:{_PARTICLE}[ \t]+){{0,2}}{_CAP}){{0,5}}"
 """A name of up to six capitalised words, with particles between (`Daphne du Maurier`)."""
-NUMBER = (r"(?<!\d)(?<!\d[.,])(?:-?\d{1,3}(?:,\d{3}){2,6}+|-?\d{1,18}+(?:\.\d{1,12}+)?+)"
+NUMBER = (r"(?<!\d)(?<!\d[.,])(?:[-−]?\d{1,3}(?:,\d{3}){2,6}+|[-−]?\d{1,18}+(?:\.\d{1,12}+)?+)"
           r"(?![\d,.]\d)")
 """A number a person would state; a longer run of digits is not read as one (nor converted).
 Commas group thousands only in two or more groups (`2,700,000`); `1,000` could be one
@@ -29,7 +29,10 @@ thousand or one, and a grouped number with decimals (`1,000.50`, `1.000,50`) is 
 differently in different countries, so neither is read (see `ambiguous_number`)."""
 
 _PROPN = re.compile(PROPN)
-_NUMBER = re.compile(rf"(?<![\w.\-/])(?:{NUMBER})(?![\w\-/]|[.,]\d)")
+DASHES = "‐‑‒–—―﹣－"
+"""Dashes that are not a minus sign: before a digit they make the number unreadable (`–3`
+may be -3 or a range's end), so it is never read. U+2212 (−) is a minus."""
+_NUMBER = re.compile(rf"(?<![\w.\-/{DASHES}])(?:{NUMBER})(?![\w\-/]|[.,]\d)")
 _QUOTED = re.compile(
     r"\"(?P<a>[^\"\n]{1,80})\"|(?<!\w)'(?P<b>[^'\n]{1,80})'(?!\w)|“(?P<c>[^”\n]{1,80})”"
     r"|‘(?P<d>[^’\n]{1,80})’"
@@ -54,9 +57,26 @@ _END = re.compile(
 )
 """What may follow a bare value: punctuation, the end, or a word that starts a new phrase."""
 
+_STRICT_END = re.compile(r"[ \t]*(?:[,;.)!?]|$|\band\b)")
+"""What may follow a lone word stated for a key (`city: Lisbon.`): the clause ends there.
+`city up to you` goes on, so `up` is not its value."""
+
 def word_set(text: str) -> frozenset[str]:
     """A closed list of words written as one string."""
     return frozenset(text.split())
+
+
+TRUE_WORDS = word_set("true yes y sí si oui ja sim да はい 是 evet tak igen kyllä jah ano")
+FALSE_WORDS = word_set("false no n non nein não nao нет いいえ 否 hayır nie nem ei nej ne nee")
+"""A boolean said in a word, in the languages people write requests in: a closed table."""
+
+NONCOMMITTAL = word_set(
+    """whatever anything anywhere anyone any dunno idk unknown blank empty none nothing null
+    nil several various many multiple some tbd tba tbc n/a na optional random varies misc
+    other same different whichever somewhere someone something nowhere everywhere everything
+    everyone all either neither both up"""
+)
+"""Words in a value's place that state no value (`city whatever`, `city several`)."""
 
 
 NOT_VALUES = word_set(
@@ -136,11 +156,17 @@ class Value:
 def ambiguous_number(raw: str) -> bool:
     """`1.000` or `2.500`: a dot before exactly three digits groups thousands in much of
     the world and marks decimals in the rest, so the number is not guessed."""
-    return re.fullmatch(r"-?[1-9]\d{0,2}\.\d{3}", raw) is not None
+    return re.fullmatch(r"[-−]?[1-9]\d{0,2}\.\d{3}", raw) is not None
+
+
+def written_form_matters(raw: str) -> bool:
+    """`3.10`, `1.20`: trailing decimal zeros a float would drop (3.10 is not 3.1 as a
+    version); such a number stays text unless its key is typed as a number."""
+    return re.fullmatch(r"[-−]?\d+\.\d*0", raw.replace(",", "")) is not None
 
 
 def number_value(text: str) -> int | float:
-    clean = text.replace(",", "")
+    clean = text.replace(",", "").replace("−", "-")
     return float(clean) if "." in clean else int(clean)
 
 
@@ -210,6 +236,47 @@ def _simple_at(pattern: re.Pattern[str], kind: str, text: str, pos: int) -> Valu
     if not m:
         return None
     return Value(m.group(0), m.group(0), m.start(), m.end(), kind)
+
+
+def bool_word_at(text: str, pos: int) -> Value | None:
+    """`true`, `no`, `sí`, `nein` as a whole clause (see `TRUE_WORDS`)."""
+    m = re.compile(r"[^\W\d_]+", re.U).match(text, pos)
+    if not m or not _STRICT_END.match(text, m.end()):
+        return None
+    word = m.group(0).lower()
+    if word not in TRUE_WORDS and word not in FALSE_WORDS:
+        return None
+    return Value(m.group(0), word in TRUE_WORDS, m.start(), m.end(), "bool")
+
+
+_NUMBER_WORDS = re.compile(r"[a-z]+(?:[- ][a-z]+){0,5}", re.I)
+
+
+def number_words_at(text: str, pos: int) -> Value | None:
+    """`thirty-one`, `one hundred and five`: a cardinal in English words, read by text2num,
+    as a whole clause."""
+    m = _NUMBER_WORDS.match(text, pos)
+    if not m:
+        return None
+    words = m.group(0)
+    while words:
+        if _STRICT_END.match(text, pos + len(words)):
+            try:
+                from text_to_num import text2num
+
+                value = int(text2num(words.lower(), "en"))
+            except (ValueError, TypeError):
+                value = None
+            if value is not None:
+                return Value(words, value, pos, pos + len(words), "number")
+        words = re.sub(r"[- ]?[a-z]+$", "", words, flags=re.I)
+    return None
+
+
+def lone_word(text: str, value: Value) -> bool:
+    """A lower-case word stated for a key that ends its clause and commits to a value."""
+    return _STRICT_END.match(text, value.end) is not None and \
+        value.raw.lower() not in NONCOMMITTAL
 
 
 def ends_here(text: str, pos: int) -> bool:
