@@ -7,6 +7,8 @@ highlighted entry is read whole (for the detail pane).
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 import pytest
@@ -68,21 +70,34 @@ def detail(screen: InspectorScreen) -> str:
     return "\n".join(str(part) for part in parts)
 
 
-async def open_inspector(make_app: Any, pilot: Any) -> InspectorScreen:
-    await settle(pilot)
-    await pilot.press("f2")
-    await settle(pilot)
-    screen = pilot.app.screen
-    assert isinstance(screen, InspectorScreen)
-    return screen
+@pytest.fixture
+def store() -> WatchedStore:
+    """A cache of a page and some more entries, e0000 (oldest hit) to e0229."""
+    watched = WatchedStore()
+    fill(watched, PAGE + EXTRA)
+    return watched
 
 
-async def test_a_big_cache_is_listed_a_page_at_a_time(make_app: Any) -> None:
+@asynccontextmanager
+async def inspector(
+    make_app: Any, store: WatchedStore
+) -> AsyncIterator[tuple[Any, InspectorScreen]]:
+    """The app on `store`, with the inspector opened (F2) and its first read done."""
     loader = FakeLoader()
-    store = loader.store = WatchedStore()
-    fill(store, PAGE + EXTRA)
+    loader.store = store
     async with make_app(loader).run_test(size=SIZE) as pilot:
-        screen = await open_inspector(make_app, pilot)
+        await settle(pilot)
+        await pilot.press("f2")
+        await settle(pilot)
+        screen = pilot.app.screen
+        assert isinstance(screen, InspectorScreen)
+        yield pilot, screen
+
+
+async def test_a_big_cache_is_listed_a_page_at_a_time(
+    make_app: Any, store: WatchedStore
+) -> None:
+    async with inspector(make_app, store) as (pilot, screen):
         assert table(screen).row_count == PAGE
         assert status(screen) == (
             f"{PAGE + EXTRA} cached entries · {PAGE} listed, more as you scroll down"
@@ -105,12 +120,10 @@ async def test_a_big_cache_is_listed_a_page_at_a_time(make_app: Any) -> None:
         assert len(set(store.gets)) <= 5  # entries highlighted on the way, not a page
 
 
-async def test_a_filter_past_the_rows_read_asks_the_store(make_app: Any) -> None:
-    loader = FakeLoader()
-    store = loader.store = WatchedStore()
-    fill(store, PAGE + EXTRA)
-    async with make_app(loader).run_test(size=SIZE) as pilot:
-        screen = await open_inspector(make_app, pilot)
+async def test_a_filter_past_the_rows_read_asks_the_store(
+    make_app: Any, store: WatchedStore
+) -> None:
+    async with inspector(make_app, store) as (pilot, screen):
         # e0003 is older than the first page: only the store can find it.
         await pilot.press("slash", *"e0003", "enter")
         await settle(pilot)
