@@ -22,6 +22,7 @@ from typing import Any
 
 from stepchat import __version__
 from stepchat.config import Config, ConfigError, load_config, with_system_prompt
+from stepchat.core.listing import EntrySummary
 from stepchat.core.ports import (
     BackendError,
     GenerationCancelled,
@@ -268,12 +269,10 @@ def _open_store(config: Config) -> MaintainedStore:
     return open_cache_store(config)
 
 
-def _summary(entry: CacheEntry) -> str:
-    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(entry.last_hit))
-    counts = f"{len(entry.steps):>3} steps {entry.hits:>4} hits"
-    return (
-        f"{one_line(entry.id)}  {entry.task:<6} {counts}  {when}  {one_line(entry.prompt, 60)}"
-    )
+def _summary(row: EntrySummary) -> str:
+    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(row.last_hit))
+    counts = f"{row.steps:>3} steps {row.hits:>4} hits"
+    return f"{one_line(row.id)}  {row.task:<6} {counts}  {when}  {one_line(row.prompt, 60)}"
 
 
 def _cache(config: Config, args: argparse.Namespace) -> int:
@@ -282,8 +281,8 @@ def _cache(config: Config, args: argparse.Namespace) -> int:
     store = _open_store(config)
     action = args.cache_command
     if action == "list":
-        for entry in store.entries(limit=args.limit):
-            _say(_summary(entry))
+        for row in store.listing(limit=args.limit).rows:
+            _say(_summary(row))
         return 0
     if action == "show":
         found = store.get(args.entry_id)

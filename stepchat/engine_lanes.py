@@ -95,7 +95,8 @@ def engine_on(
     from stepchat.core.pipeline import StepCache
 
     return StepCache(
-        backend, base.embedder, base.store, settings=settings or base.settings, clock=base.clock
+        backend, base.embedder, base.store, settings=settings or base.settings, clock=base.clock,
+        entry_serials=base.entry_serials,
     )
 
 

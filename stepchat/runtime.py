@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 from stepchat.config import CacheLimits, Config, ServerSpec
 from stepchat.core.ports import Backend, Clock, Embedder, MaintainedStore, Store, StoreError
 
@@ -210,12 +212,17 @@ def open_store_or_memory(
         return MemoryStore(), [f"{exc}; answering without a persistent cache this run"]
 
 
-def build_cache(config: Config, parts: Parts, clock: Clock | None = None) -> StepCache:
-    """The engine over loaded parts. sympy and jsonschema load here, after the app paints."""
+def build_cache(
+    config: Config, parts: Parts, clock: Clock | None = None,
+    entry_serials: Iterator[int] | None = None,
+) -> StepCache:
+    """The engine over loaded parts. sympy and jsonschema load here, after the app paints.
+    `entry_serials`: see `StepCache`."""
     from stepchat.core.pipeline import StepCache
 
     # A backend built from a models.toml entry runs under that entry's settings (its
     # max_tokens caps every reply); one from elsewhere (tests) under the configured ones.
     known = parts.backend.model_id in config.models
     settings = config.pipeline_for(parts.backend.model_id) if known else config.pipeline
-    return StepCache(parts.backend, parts.embedder, parts.store, settings=settings, clock=clock)
+    return StepCache(parts.backend, parts.embedder, parts.store, settings=settings, clock=clock,
+                     entry_serials=entry_serials)

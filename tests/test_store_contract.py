@@ -11,16 +11,22 @@ import stat
 import threading
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from stepchat.core.listing import EntryPage, summary_of
 from stepchat.core.ports import MaintainedStore, Store, StoreError
 from stepchat.core.types import CacheEntry, Step, TaskKind
 from stepchat.embed.hashed import HashedEmbedder
 from stepchat.store.deferred import DeferredTouchStore
 from stepchat.store.lance import LanceStore, sql_str
+from stepchat.store.lazy import LazyStore
 from stepchat.store.memory import MemoryStore
+from stepchat.store.shared import SharedStore
+from stepchat.store.signature_index import SignatureIndex
 
 DIM = 64
 EMBED = HashedEmbedder(dim=DIM)
@@ -63,12 +69,27 @@ def open_lance(path: Path, **kwargs: object) -> LanceStore:
     return LanceStore(path, DIM, consistency_seconds=0.0, **kwargs)  # type: ignore[arg-type]
 
 
-@pytest.fixture(params=["memory", "lance", "lance-no-mirror", "deferred", "bucket"])
+@pytest.fixture(
+    params=["memory", "lance", "lance-no-mirror", "deferred", "bucket", "lazy", "shared"]
+)
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[MaintainedStore]:
     """Every store the app can be handed: in memory, on local disk (searched in the in-memory
-    mirror, or through LanceDB as big tables are), `deferred` as production uses it (LanceDB
-    with hit counts queued off the fast path) and in an S3 bucket (SeaweedFS on loopback)."""
-    if request.param == "memory":
+    mirror, or through LanceDB as big tables are), `deferred` (LanceDB with hit counts queued
+    off the fast path) and in an S3 bucket (SeaweedFS on loopback); `lazy` and `shared` are
+    what the app, `ask` and `serve` receive for a local cache (opened on first need, the
+    signature index in front) and for a bucket (answering as a miss while it is down)."""
+    if request.param == "lazy":
+        where = tmp_path / "cache"
+        yield LazyStore(
+            lambda: (DeferredTouchStore(open_lance(where)), []), SignatureIndex(where)
+        )
+    elif request.param == "shared":
+        uri = request.getfixturevalue("bucket_uri")
+        shared = SharedStore(
+            lambda: DeferredTouchStore(LanceStore(uri, DIM, consistency_seconds=0.0)), name=uri
+        )
+        yield LazyStore(lambda: (shared, []))
+    elif request.param == "memory":
         yield MemoryStore()
     elif request.param == "lance":
         yield open_lance(tmp_path / "cache")
@@ -202,6 +223,44 @@ def test_touch_counts_hits_and_reorders_entries(store: Store) -> None:
     assert [e.id for e in store.entries()] == ["a", "c", "b"]
     assert [e.id for e in store.entries(limit=2)] == ["a", "c"]
     assert store.entries()[0].hits == 2
+
+
+def test_listing_pages_summaries_newest_hit_first(store: Store) -> None:
+    """A listing row says what the entry says (step count, hits, size against the limit),
+    pages follow one order, and queued hits count (the table lists what lookups see)."""
+    added = [
+        make_entry(f"e{i}", f"Solve x + {i} = {i + 1}.", created=T0 + i, last_hit=T0 + i)
+        for i in range(5)
+    ]
+    for entry in added:
+        store.add(entry)
+    store.touch("e1", T0 + 100)
+    first = store.listing(limit=2)
+    assert first.matched == 5
+    assert [row.id for row in first.rows] == ["e1", "e4"]
+    assert [row.id for row in store.listing(offset=2, limit=2).rows] == ["e3", "e2"]
+    assert [row.id for row in store.listing(offset=4, limit=2).rows] == ["e0"]
+    assert [row.id for row in store.listing().rows] == ["e1", "e4", "e3", "e2", "e0"]
+    row = first.rows[0]
+    assert summary_of(added[1]) == replace(row, hits=0, last_hit=T0 + 1)
+    assert (row.hits, row.last_hit, row.steps) == (1, T0 + 100, 4)
+    assert row.size == added[1].size_bytes()
+
+
+def test_listing_filters_on_prompt_task_model_and_id(store: Store) -> None:
+    store.add(make_entry("lin-1", "Solve for x: 3x + 5 = 20.", last_hit=T0 + 2))
+    store.add(make_entry("lin-2", "Solve for y: 2y = 8.", last_hit=T0 + 1))
+    store.add(make_entry("js-1", "Return JSON for Bob.", task=TaskKind.JSON, last_hit=T0))
+    assert [r.id for r in store.listing(needle="SOLVE for").rows] == ["lin-1", "lin-2"]
+    assert [r.id for r in store.listing(needle="json").rows] == ["js-1"]
+    assert [r.id for r in store.listing(needle="smollm2 js-").rows] == ["js-1"]
+    narrowed = store.listing(needle="solve 2y")
+    assert [r.id for r in narrowed.rows] == ["lin-2"] and narrowed.matched == 1
+    page = store.listing(needle="solve", offset=1, limit=5)
+    assert [r.id for r in page.rows] == ["lin-2"] and page.matched == 2
+    assert store.listing(needle="nothing-like-it") == EntryPage([], 0)
+    assert store.clear() == 3
+    assert store.listing() == EntryPage([], 0)
 
 
 def test_delete_and_clear(store: Store) -> None:
@@ -368,6 +427,30 @@ def test_lance_index_keeps_exact_top_hit(lance_dir: Path) -> None:
         hits = store.search(EMBED.embed(prompts[i]), scope="s1", task=TaskKind.LINEAR, k=1)
         assert hits[0].entry.id == f"e{i}"
         assert hits[0].similarity == pytest.approx(1.0, abs=1e-4)
+
+
+def test_lance_listing_never_waits_for_the_store_lock(lance_dir: Path) -> None:
+    """Lookups hold the store lock; the inspector's listing reads beside them, so neither
+    waits for the other (a whole-table read under the lock stalled answers at 50k)."""
+    store = open_lance(lance_dir)
+    store.add(make_entry("a", "Solve x + 1 = 2."))
+    held, release = threading.Event(), threading.Event()
+
+    def hold_the_lock() -> None:
+        with store._lock:
+            held.set()
+            release.wait(30)
+
+    holder = threading.Thread(target=hold_the_lock)
+    holder.start()
+    try:
+        assert held.wait(10)
+        with ThreadPoolExecutor(1) as pool:
+            page = pool.submit(store.listing, limit=10).result(timeout=10)
+        assert [row.id for row in page.rows] == ["a"]
+    finally:
+        release.set()
+        holder.join()
 
 
 def test_lance_eviction_by_age_and_limits(lance_dir: Path) -> None:

@@ -264,7 +264,7 @@ def print_tables(results: dict[str, Any], stream: TextIO) -> None:
 
 
 def _run_scale(args: argparse.Namespace) -> int:
-    from stepchat.bench.scale import run_scale, scale_table
+    from stepchat.bench.scale import inspector_table, run_scale, scale_table
 
     quiet_environment()
     args.out.mkdir(parents=True, exist_ok=True)
@@ -281,7 +281,7 @@ def _run_scale(args: argparse.Namespace) -> int:
         vectors_dir=args.out / "scale-vectors",
         real_limit=args.scale_real,
     )
-    table = scale_table(rows)
+    table = scale_table(rows) + "\n" + inspector_table(rows)
     (args.out / "scale.json").write_text(json.dumps(rows, indent=2) + "\n")
     (args.out / "scale.md").write_text("# stepchat bench --scale\n\n" + table)
     print(table)

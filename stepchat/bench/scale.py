@@ -172,6 +172,7 @@ def measure_size(
         "rss_bytes": probe["rss_bytes"],
         "rss_store_bytes": probe["rss_store_bytes"],
         "rss_with_model": with_model,
+        **{key: value for key, value in probe.items() if key.startswith("f2_")},
     }
 
 
@@ -225,3 +226,26 @@ def scale_table(rows: list[dict[str, Any]]) -> str:
     )
     return head + body
 
+
+
+def inspector_table(rows: list[dict[str, Any]]) -> str:
+    """Opening the inspector (F2) at each size, and a lookup made while it opens: as it is
+    (a narrow first page and the highlighted entry) and as it was (every entry whole, under
+    the store lock; timed up to 100k entries)."""
+
+    def before(r: dict[str, Any], key: str, fmt: str) -> str:
+        return format(r[key], fmt) if key in r else "-"
+
+    head = (
+        "| entries | F2 open ms | lookup during F2 p50 ms | lookup during F2 max ms "
+        "| before: F2 open ms | before: lookup p50 ms | before: lookup max ms |\n"
+        "|---:|---:|---:|---:|---:|---:|---:|\n"
+    )
+    body = "".join(
+        f"| {r['entries']:,} | {r['f2_open_ms']:.1f} | {r['f2_lookup_p50_ms']:.1f} "
+        f"| {r['f2_lookup_max_ms']:.1f} | {before(r, 'f2_before_open_ms', '.0f')} "
+        f"| {before(r, 'f2_before_lookup_p50_ms', '.1f')} "
+        f"| {before(r, 'f2_before_lookup_max_ms', '.0f')} |\n"
+        for r in rows
+    )
+    return head + body

@@ -270,10 +270,6 @@ def parse_sized(text: str) -> Sized:
     return expr, size
 
 
-def parse_expression(text: str) -> sympy.Expr:
-    return parse_sized(text)[0]
-
-
 def parse_equation(text: str) -> tuple[sympy.Expr, sympy.Expr]:
     """`lhs = rhs` as two sympy expressions whose difference is small enough to expand."""
     if text.count("=") != 1:

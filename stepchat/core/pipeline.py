@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -68,7 +68,9 @@ __all__ = ["PromptError", "StepCache", "scope_of"]
 
 
 _ENTRY_SERIAL = itertools.count()
-"""Shared by every engine in the process, so ids differ even under one fixed clock."""
+"""The default numbering of new entries, shared by every engine in the process, so ids
+differ even under one fixed clock (an engine built again for the same model and system
+prompt must not reuse an id)."""
 
 
 def scope_of(model_id: str, system_prompt: str) -> str:
@@ -130,17 +132,22 @@ class StepCache:
         settings: PipelineSettings = DEFAULT_SETTINGS,
         clock: Clock | None = None,
         kinds: TaskKinds = BUILT_IN,
+        entry_serials: Iterator[int] | None = None,
     ) -> None:
+        """`entry_serials` numbers the entries this engine stores (a part of their ids;
+        the process's numbering when None); engines built from this one share it. Tests
+        give each app its own, from 0, so ids are the same on every run (snapshots)."""
         self.backend = backend
         self.embedder = embedder
         self.store = store
         self.settings = settings
         self.clock = clock or SystemClock()
         self.handlers = kinds.build(settings)
+        self.entry_serials = _ENTRY_SERIAL if entry_serials is None else entry_serials
 
     def _entry_id(self, prompt: str, now: float) -> str:
         """Unique per engine and stable under a fixed clock (deterministic snapshots)."""
-        seed = f"{self.scope}\x1f{prompt}\x1f{now!r}\x1f{next(_ENTRY_SERIAL)}"
+        seed = f"{self.scope}\x1f{prompt}\x1f{now!r}\x1f{next(self.entry_serials)}"
         return hashlib.blake2b(seed.encode(), digest_size=8).hexdigest()
 
     @property

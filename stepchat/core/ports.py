@@ -13,6 +13,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
+from stepchat.core.listing import EntryPage
 from stepchat.core.types import CacheEntry, ChatMessage, Completion
 
 
@@ -119,6 +120,15 @@ class Store(Protocol):
 
     def entries(self, limit: int | None = None) -> list[CacheEntry]:
         """All entries, most recently hit first."""
+        ...
+
+    def listing(
+        self, *, offset: int = 0, limit: int | None = None, needle: str = ""
+    ) -> EntryPage:
+        """A page of the entries as a table shows them (no vectors, no steps' text), most
+        recently hit first, keeping those that `stepchat.core.listing.matches` `needle`.
+        Reads only what the page needs, so a lookup never waits for a listing of the whole
+        cache."""
         ...
 
     def count(self) -> int: ...

@@ -12,20 +12,31 @@ can lose queued hit counts, never entries.
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import TypeVar
 
+from stepchat.core.listing import EntryPage
 from stepchat.core.ports import MaintainedStore, SearchHit
 from stepchat.core.types import CacheEntry
+from stepchat.store.wrapper import StoreWrapper
+
+T = TypeVar("T")
 
 
-class DeferredTouchStore(MaintainedStore):
+class DeferredTouchStore(StoreWrapper):
     def __init__(self, inner: MaintainedStore, max_pending: int = 64) -> None:
         self.inner = inner
         self.max_pending = max_pending
         self._pending: list[tuple[str, float]] = []
         self._lock = threading.RLock()
+
+    def _inner_store(self) -> MaintainedStore:
+        return self.inner
+
+    def _housekeep(self, action: Callable[[MaintainedStore], T]) -> T:
+        self.flush()  # figures count queued hits, and a queued hit can save an entry
+        return action(self.inner)
 
     def touch(self, entry_id: str, when: float) -> None:
         with self._lock:
@@ -85,27 +96,12 @@ class DeferredTouchStore(MaintainedStore):
         self.flush()
         return self.inner.entries(limit)
 
-    def count(self) -> int:
-        return self.inner.count()
+    def listing(
+        self, *, offset: int = 0, limit: int | None = None, needle: str = ""
+    ) -> EntryPage:
+        self.flush()
+        return self.inner.listing(offset=offset, limit=limit, needle=needle)
 
     def close(self) -> None:
         self.flush()
         self.inner.close()
-
-    def drain_notes(self) -> list[str]:
-        return self.inner.drain_notes()
-
-    def stats(self) -> dict[str, Any]:
-        self.flush()
-        return self.inner.stats()
-
-    def evict_older_than(self, seconds: float, now: float) -> int:
-        self.flush()  # a queued hit can save an entry from eviction
-        return self.inner.evict_older_than(seconds, now)
-
-    def purge(self) -> None:
-        self.flush()
-        self.inner.purge()
-
-    def signature_ids(self) -> dict[tuple[str, str], str]:
-        return self.inner.signature_ids()

@@ -42,11 +42,13 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from stepchat.config import CacheLimits
+from stepchat.core.listing import EntryPage
 from stepchat.core.ports import MaintainedStore, SearchHit, StoreError
 from stepchat.core.types import CacheEntry, step_from_dict, steps_json
 from stepchat.paths import ensure_private_dir
 from stepchat.store.indexing import DEFAULT_PLAN, IndexPlan
 from stepchat.store.lance_import import import_lancedb
+from stepchat.store.lance_listing import read_listing
 from stepchat.store.location import CacheLocation
 from stepchat.store.mirror import NO_ROW, VectorMirror
 from stepchat.store.snapshot import Snapshot, apply_snapshot, read_snapshot
@@ -659,6 +661,14 @@ class LanceStore(UpkeepMixin, MaintainedStore):
             if limit is not None:
                 order = order[:limit]
             return [self._entry(row) for row in table.take(order).to_pylist()]
+
+    @survives_cleanup
+    def listing(
+        self, *, offset: int = 0, limit: int | None = None, needle: str = ""
+    ) -> EntryPage:
+        """Read without the store lock (`stepchat.store.lance_listing`): lookups go on."""
+        with self._guard("list"):
+            return read_listing(self._table, self.dim, offset=offset, limit=limit, needle=needle)
 
     @survives_cleanup
     def count(self) -> int:

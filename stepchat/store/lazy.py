@@ -12,17 +12,20 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TypeVar
 
 from stepchat.core.ports import MaintainedStore, SearchHit
 from stepchat.core.types import CacheEntry
 from stepchat.store.signature_index import SignatureIndex
+from stepchat.store.wrapper import StoreWrapper
+
+T = TypeVar("T")
 
 OpenStore = Callable[[], tuple[MaintainedStore, list[str]]]
 """Opens the real store; returns it with notes for the user (a table moved aside...)."""
 
 
-class LazyStore(MaintainedStore):
+class LazyStore(StoreWrapper):
     """A `Store` over a table opened on first need, with the structural lookup in front."""
 
     def __init__(
@@ -47,10 +50,10 @@ class LazyStore(MaintainedStore):
     def load(self) -> float:
         """Open the table now (idempotent), apply hits recorded while it was closed and
         bring the index in step; returns the seconds opening took."""
-        self._store()
+        self._inner_store()
         return self.load_seconds or 0.0
 
-    def _store(self) -> MaintainedStore:
+    def _inner_store(self) -> MaintainedStore:
         inner = self._inner
         if inner is not None:
             return inner
@@ -85,7 +88,7 @@ class LazyStore(MaintainedStore):
             found = self.index.find(scope, signature)
             if found is not None and self._fresh(found):
                 return found
-        entry = self._store().find_signature(scope=scope, signature=signature)
+        entry = self._inner_store().find_signature(scope=scope, signature=signature)
         if entry is not None and self.index is not None:
             self.index.put(entry)  # entries cached before the index existed join it here
         return entry if entry is None or self._fresh(entry) else None
@@ -93,42 +96,33 @@ class LazyStore(MaintainedStore):
     def touch(self, entry_id: str, when: float) -> None:
         if self._inner is None and self.index is not None and self.index.touch(entry_id, when):
             return
-        self._store().touch(entry_id, when)
+        self._inner_store().touch(entry_id, when)
 
     def add(self, entry: CacheEntry) -> None:
-        self._store().add(entry)
+        self._inner_store().add(entry)
         if self.index is not None:
             self.index.put(entry)
 
     def search(
         self, vector: Sequence[float], *, scope: str, task: str, k: int = 4
     ) -> list[SearchHit]:
-        hits = self._store().search(vector, scope=scope, task=task, k=k)
+        hits = self._inner_store().search(vector, scope=scope, task=task, k=k)
         return [hit for hit in hits if self._fresh(hit.entry)]
 
-    def get(self, entry_id: str) -> CacheEntry | None:
-        return self._store().get(entry_id)
-
     def delete(self, entry_id: str) -> bool:
-        store = self._store()
+        store = self._inner_store()
         if self.index is not None:
             self.index.remove(entry_id)
         return store.delete(entry_id)
 
     def clear(self) -> int:
-        store = self._store()
+        store = self._inner_store()
         if self.index is not None:
             self.index.clear()
         cleared = store.clear()
         if self.index is not None:
             self.index.purge()
         return cleared
-
-    def entries(self, limit: int | None = None) -> list[CacheEntry]:
-        return self._store().entries(limit)
-
-    def count(self) -> int:
-        return self._store().count()
 
     # ------------------------------------------------------------------ beyond the port
 
@@ -155,11 +149,17 @@ class LazyStore(MaintainedStore):
         inner.close()
         self._reconcile(inner)
 
+    def _housekeep(self, action: Callable[[MaintainedStore], T]) -> T:
+        """Figures, evictions and purges change what the table holds (a sweep may run
+        inside it): the index follows."""
+        store = self._inner_store()
+        result = action(store)
+        self._reconcile(store)
+        return result
+
     def evict_older_than(self, seconds: float, now: float) -> int:
         """Delete entries not hit for `seconds`, purged from the table and the index."""
-        store = self._store()
-        removed = store.evict_older_than(seconds, now)
-        self._reconcile(store)
+        removed = super().evict_older_than(seconds, now)
         if removed and self.index is not None:
             self.index.purge()
         return removed
@@ -167,17 +167,6 @@ class LazyStore(MaintainedStore):
     def purge(self) -> None:
         """Make deletions final on disk in the table and in the index (no file keeps an
         evicted entry's text)."""
-        store = self._store()
-        store.purge()
-        self._reconcile(store)
+        super().purge()
         if self.index is not None:
             self.index.purge()
-
-    def stats(self) -> dict[str, Any]:
-        store = self._store()
-        figures = store.stats()
-        self._reconcile(store)
-        return figures
-
-    def signature_ids(self) -> dict[tuple[str, str], str]:
-        return self._store().signature_ids()

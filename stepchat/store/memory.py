@@ -6,6 +6,7 @@ import copy
 from collections.abc import Sequence
 from typing import Any
 
+from stepchat.core.listing import EntryPage, page_of, summary_of
 from stepchat.core.ports import MaintainedStore, SearchHit
 from stepchat.core.types import CacheEntry
 
@@ -74,6 +75,12 @@ class MemoryStore(MaintainedStore):
     def entries(self, limit: int | None = None) -> list[CacheEntry]:
         rows = sorted(self._rows.values(), key=lambda e: e.last_hit, reverse=True)
         return [copy.deepcopy(e) for e in rows[:limit]]
+
+    def listing(
+        self, *, offset: int = 0, limit: int | None = None, needle: str = ""
+    ) -> EntryPage:
+        summaries = (summary_of(e) for e in self._rows.values())
+        return page_of(summaries, offset=offset, limit=limit, needle=needle)
 
     def count(self) -> int:
         return len(self._rows)

@@ -21,18 +21,19 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from collections.abc import Callable
+from typing import TypeVar
 
-from stepchat.core.ports import ANSWERS_ALONE, MaintainedStore, SearchHit, StoreError
+from stepchat.core.ports import ANSWERS_ALONE, MaintainedStore, StoreError
 from stepchat.core.types import CacheEntry
+from stepchat.store.wrapper import StoreWrapper
 
 T = TypeVar("T")
 SHARED_NOTE = "shared cache "
 """How every note of this module starts, so the app can show them as they come."""
 
 
-class SharedStore(MaintainedStore):
+class SharedStore(StoreWrapper):
     """A `Store` over a bucket-backed store that answers as a miss while the bucket is down."""
 
     def __init__(
@@ -185,20 +186,6 @@ class SharedStore(MaintainedStore):
             while len(self._pending) > self.max_pending:
                 del self._pending[next(iter(self._pending))]  # oldest first
 
-    def search(
-        self, vector: Sequence[float], *, scope: str, task: str, k: int = 4
-    ) -> list[SearchHit]:
-        return self._call(lambda s: s.search(vector, scope=scope, task=task, k=k), [])
-
-    def find_signature(self, *, scope: str, signature: str) -> CacheEntry | None:
-        return self._call(lambda s: s.find_signature(scope=scope, signature=signature), None)
-
-    def get(self, entry_id: str) -> CacheEntry | None:
-        return self._call(lambda s: s.get(entry_id), None)
-
-    def touch(self, entry_id: str, when: float) -> None:
-        self._call(lambda s: s.touch(entry_id, when), None)  # a lost hit count is harmless
-
     def delete(self, entry_id: str) -> bool:
         with self._small:
             kept = self._pending.pop(entry_id, None) is not None
@@ -209,12 +196,6 @@ class SharedStore(MaintainedStore):
             kept = len(self._pending)
             self._pending.clear()
         return self._call(lambda s: s.clear(), 0) + kept
-
-    def entries(self, limit: int | None = None) -> list[CacheEntry]:
-        return self._call(lambda s: s.entries(limit), [])
-
-    def count(self) -> int:
-        return self._call(lambda s: s.count(), 0)
 
     def flush(self) -> None:
         """Write the entries that wait, then the inner store's queued bookkeeping."""
@@ -239,25 +220,12 @@ class SharedStore(MaintainedStore):
 
     # ------------------------------------------------------------------ housekeeping
 
-    def _opened(self) -> MaintainedStore:
+    def _inner_store(self) -> MaintainedStore:
         """The bucket's store for `stepchat cache ...`, where a dead bucket is an error."""
         with self._lock:
             if self._inner is None:
                 self._inner = self._opener()
             return self._inner
-
-    def stats(self) -> dict[str, Any]:
-        return self._opened().stats()
-
-    def evict_older_than(self, seconds: float, now: float) -> int:
-        return self._opened().evict_older_than(seconds, now)
-
-    def purge(self) -> None:
-        self._opened().purge()
-
-    def signature_ids(self) -> dict[tuple[str, str], str]:
-        return self._opened().signature_ids()
-
 
 def _added(store: MaintainedStore, entry: CacheEntry) -> bool:
     store.add(entry)

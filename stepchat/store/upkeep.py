@@ -291,15 +291,6 @@ class UpkeepMixin:
         else:
             self._upkeep()
 
-    def build_index(self, wait: bool = True) -> None:
-        """Build the vector and scalar indexes now, whatever the table's size."""
-        if wait:
-            with self._guard("index"):
-                self._create_indexes(int(self._table.count_rows()))
-            self._follow_upkeep()
-            return
-        self.optimize()
-
     @survives_cleanup
     def _upkeep(self) -> None:
         """Runs without the store lock: LanceDB tables take reads, appends and maintenance

@@ -14,7 +14,7 @@ Importing this module must not import torch, sentence_transformers, llama_cpp or
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import ClassVar
 
 from textual.app import SystemCommand
@@ -322,9 +322,11 @@ def build_app(
     clock: Clock | None = None,
     *,
     blink: bool = True,
+    entry_serials: Iterator[int] | None = None,
 ) -> StepchatApp:
     """The app wired to `load` (real parts for the CLI, fakes for tests).
 
-    `blink=False` stops cursor blinking so snapshots are identical on every run.
+    `blink=False` stops cursor blinking and `entry_serials` (see `StepCache`) numbers new
+    entries from the test's own count, so snapshots are identical on every run.
     """
-    return StepchatApp(config, load, clock, blink=blink)
+    return StepchatApp(config, load, clock, blink=blink, entry_serials=entry_serials)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from textual.message import Message
 
 from stepchat.core.events import PipelineEvent
+from stepchat.core.listing import EntrySummary
 from stepchat.core.types import Answer, CacheEntry
 from stepchat.runtime import Parts
 
@@ -98,10 +99,22 @@ class AnswerFailed(Message):
 
 @dataclass
 class EntriesLoaded(Message):
-    """The inspector's listing of cached entries (most recently hit first)."""
+    """A page of the inspector's listing, most recently hit first: rows from `offset` of
+    the entries matching `needle`, of which there are `matched`; `total` entries in all."""
 
-    entries: list[CacheEntry]
+    entries: list[EntrySummary]
     total: int
+    matched: int
+    offset: int = 0
+    needle: str = ""
+
+
+@dataclass
+class EntryRead(Message):
+    """One entry read whole for the inspector's detail pane (None: it left the cache)."""
+
+    entry_id: str
+    entry: CacheEntry | None
 
 
 @dataclass

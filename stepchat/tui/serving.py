@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -75,9 +75,13 @@ class ServingApp(App[int]):
         clock: Clock | None = None,
         *,
         blink: bool = True,
+        entry_serials: Iterator[int] | None = None,
     ) -> None:
+        """`entry_serials` numbers new entries for every engine of this app (see
+        `StepCache`); tests give each app its own so snapshots show the same ids."""
         super().__init__()
         self.config = config
+        self.entry_serials = entry_serials
         self.clock: Clock = clock or SystemClock()
         self.blink = blink
         self._load = load
@@ -279,7 +283,7 @@ class ServingApp(App[int]):
 
     def _use_parts(self, parts: Parts, entries: int | None) -> None:
         self.parts = parts
-        self.cache = build_cache(self.config, parts, self.clock)
+        self.cache = build_cache(self.config, parts, self.clock, self.entry_serials)
         self.loading = False
         self.load_error = None
         if entries is not None:

@@ -22,4 +22,4 @@ def with_system_prompt(cache: StepCache, system_prompt: str | None) -> StepCache
 
     settings = replace(cache.settings, system_prompt=system_prompt)
     return StepCache(cache.backend, cache.embedder, cache.store, settings=settings,
-                     clock=cache.clock)
+                     clock=cache.clock, entry_serials=cache.entry_serials)

@@ -88,7 +88,7 @@ def test_progress_bar_off_a_terminal_prints_a_line_per_tenth() -> None:
 @pytest.mark.slow
 def test_scale_bench_measures_a_real_store(tmp_path: Path) -> None:
     """Real MiniLM vectors, a real LanceDB cache, the probe in a process of its own."""
-    from stepchat.bench.scale import run_scale, scale_table
+    from stepchat.bench.scale import inspector_table, run_scale, scale_table
 
     rows = run_scale(
         [400, 1200], workdir=tmp_path, lookups=30, with_model=False, vectors_dir=tmp_path / "v"
@@ -99,6 +99,10 @@ def test_scale_bench_measures_a_real_store(tmp_path: Path) -> None:
     assert small["evicted"] == 100 and big["entries"] == 1200
     assert small["disk_bytes"] > 0 and small["rss_store_bytes"] > 0
     assert "| 400 | MiniLM | local disk | mirror |" in scale_table(rows)
+    # Opening the inspector and a lookup made meanwhile, as it is and as it was.
+    assert all(r["f2_open_ms"] > 0 and r["f2_lookup_max_ms"] > 0 for r in rows)
+    assert all(r["f2_before_open_ms"] > 0 for r in rows)
+    assert inspector_table(rows).count("\n| 1,200 |") == 1
     assert len(list((tmp_path / "v").glob("minilm-1200-*.npy"))) == 1  # one embedding served both
 
 

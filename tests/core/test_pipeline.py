@@ -115,6 +115,21 @@ def test_degenerate_and_both_sides_are_skipped_with_a_reason() -> None:
     assert final_line(every.text) == "all real numbers"
 
 
+@pytest.mark.parametrize(
+    "other",
+    ["Check whether x = 5 solves 3x + 5 = 20.", "Simplify 3x + 5 = 20.",
+     "Verify that 3x + 5 = 20 holds for x = 5."],
+)
+def test_a_cached_solve_is_never_served_for_another_operation(other: str) -> None:
+    """Checking or simplifying an equation is not solving it: such a request is open text,
+    so it never meets the cached solve of the same equation (no linear skip rule needed)."""
+    cache = make(["A reply written by the model."])
+    cache.answer(BASE)
+    answer = cache.answer(other)
+    assert answer.task == "text"
+    assert not answer.hit and answer.text == "A reply written by the model."
+
+
 def test_json_entity_change_and_added_key() -> None:
     # Alice's and Bob's values are all stated, so only the email goes to the model.
     cache = make(['{"email": "bob@example.com"}'])

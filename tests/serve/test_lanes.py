@@ -13,10 +13,11 @@ import pytest
 
 from stepchat.core.events import ignore_events
 from stepchat.serve.app import create_app
-from stepchat.serve.lanes import Job
+from stepchat.serve.lanes import MODEL_LANE, Job
 from stepchat.store.memory import MemoryStore
 from tests.serve import conftest as fx
 from tests.serve.conftest import HeldBackend, live, make_pool
+from tests.waiting import wait_until
 
 LINEAR_PROMPT, MODEL, TEXT_PROMPT, TEXT_REPLY = (
     fx.LINEAR_PROMPT, fx.MODEL, fx.TEXT_PROMPT, fx.TEXT_REPLY
@@ -30,14 +31,6 @@ def ask(base_url: str, prompt: str, timeout: float = 30) -> httpx.Response:
         base_url + "/chat/completions",
         json={"model": MODEL, "messages": fx.user(prompt)}, timeout=timeout,
     )
-
-
-def wait_for(condition: object, timeout: float = 10.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():  # type: ignore[operator]
-        if time.monotonic() > deadline:
-            raise AssertionError("condition not met in time")
-        time.sleep(0.01)
 
 
 def test_a_hit_is_served_while_the_model_is_busy(backend: HeldBackend, base_url: str) -> None:
@@ -60,11 +53,13 @@ def test_a_hit_is_served_while_the_model_is_busy(backend: HeldBackend, base_url:
 def test_a_full_queue_answers_503_with_retry_after() -> None:
     backend = HeldBackend([TEXT_REPLY])
     backend.release.clear()
-    with live(create_app(make_pool(backend, queue=1))) as url, ThreadPoolExecutor(2) as pool:
+    models = make_pool(backend, queue=1)
+    lane = models.get(MODEL).model_lane
+    with live(create_app(models)) as url, ThreadPoolExecutor(2) as pool:
         generating = pool.submit(ask, url, "Tell me a story.")
         assert backend.started.wait(10)
         queued = pool.submit(ask, url, "Tell me a joke.")
-        time.sleep(0.3)
+        wait_until(lambda: lane.waiting == 2)  # generating, and the joke queued behind it
         refused = ask(url, "Tell me a riddle.")
         assert refused.status_code == 503
         assert int(refused.headers["retry-after"]) >= 1
@@ -74,6 +69,7 @@ def test_a_full_queue_answers_503_with_retry_after() -> None:
         backend.release.set()
         assert generating.result().status_code == 200
         assert queued.result().status_code == 200
+        assert queued.result().json()["stepchat"]["lane"] == MODEL_LANE
 
 
 def test_a_queued_request_looks_again_when_its_turn_comes() -> None:
@@ -82,12 +78,15 @@ def test_a_queued_request_looks_again_when_its_turn_comes() -> None:
     backend = HeldBackend([TEXT_REPLY])
     backend.release.clear()
     store = MemoryStore()
-    with live(create_app(make_pool(backend, store))) as url, ThreadPoolExecutor(2) as pool:
+    models = make_pool(backend, store)
+    lane = models.get(MODEL).model_lane
+    with live(create_app(models)) as url, ThreadPoolExecutor(2) as pool:
         first = pool.submit(ask, url, TEXT_PROMPT)
         assert backend.started.wait(10)
         second = pool.submit(ask, url, TEXT_PROMPT)
-        time.sleep(0.3)
+        wait_until(lambda: lane.waiting == 2)  # the second is queued for the model
         backend.release.set()
+        assert second.result().json()["stepchat"]["lane"] == MODEL_LANE
         paths = sorted(f.result().headers["x-stepchat-path"] for f in (first, second))
     assert paths == ["miss", "reuse-only"]
     assert len(backend.calls) == 1 and store.count() == 1
@@ -102,7 +101,7 @@ def test_a_client_that_goes_away_mid_stream_cancels_its_generation(store: Memory
         ) as reply:
             lines = reply.iter_lines()
             assert next(line for line in lines if '"content"' in line)
-        wait_for(lambda: backend.cancelled == 1)
+        wait_until(lambda: backend.cancelled == 1)
         assert store.count() == 0
 
 
@@ -111,7 +110,7 @@ def test_a_client_that_times_out_cancels_its_generation(store: MemoryStore) -> N
     with live(create_app(make_pool(backend, store))) as url:
         with pytest.raises(httpx.ReadTimeout):
             ask(url, OTHER_TEXT, timeout=0.5)
-        wait_for(lambda: backend.cancelled == 1)
+        wait_until(lambda: backend.cancelled == 1)
         assert store.count() == 0
         assert ask(url, TEXT_PROMPT).status_code == 200  # the model lane is free again
 
@@ -119,14 +118,16 @@ def test_a_client_that_times_out_cancels_its_generation(store: MemoryStore) -> N
 def test_a_cancelled_queued_request_never_reaches_the_model() -> None:
     backend = HeldBackend([TEXT_REPLY])
     backend.release.clear()
-    with live(create_app(make_pool(backend))) as url, ThreadPoolExecutor(1) as pool:
+    models = make_pool(backend)
+    lane = models.get(MODEL).model_lane
+    with live(create_app(models)) as url, ThreadPoolExecutor(1) as pool:
         generating = pool.submit(ask, url, "Tell me a story.")
         assert backend.started.wait(10)
         with pytest.raises(httpx.ReadTimeout):
             ask(url, "Tell me a joke.", timeout=0.5)
         backend.release.set()
         assert generating.result().status_code == 200
-        time.sleep(0.3)
+        wait_until(lambda: lane.waiting == 0)  # the lane's worker has met the joke too
     assert len(backend.calls) == 1
 
 

@@ -19,7 +19,6 @@ import pytest
 
 from stepchat.backends.scripted import Reply, ScriptedBackend
 from stepchat.config import Config, ModelSpec
-from stepchat.core import pipeline
 from stepchat.core.ports import CancelToken, FixedClock, GenerationCancelled
 from stepchat.core.settings import PipelineSettings
 from stepchat.core.types import Answer, ChatMessage, Completion
@@ -178,12 +177,6 @@ def shown_text(static: Any, width: int = 40) -> str:
     return console.export_text()
 
 
-@pytest.fixture(autouse=True)
-def fresh_entry_ids(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Entry ids count per process; restart the count so each test's ids are its own."""
-    monkeypatch.setattr(pipeline, "_ENTRY_SERIAL", itertools.count())
-
-
 @pytest.fixture
 def anyio_backend() -> str:
     """Pilot tests run on asyncio, Textual's loop (anyio's pytest plugin drives them)."""
@@ -220,7 +213,8 @@ def make_app(config: Config, clock: FixedClock) -> Callable[..., StepchatApp]:
     """Build an app on fakes; `make_app(loader)` or `make_app()` for the default loader."""
 
     def make(loader: FakeLoader | None = None) -> StepchatApp:
-        return build_app(config, loader or FakeLoader(), clock, blink=False)
+        return build_app(config, loader or FakeLoader(), clock, blink=False,
+                         entry_serials=itertools.count())
 
     return make
 

@@ -31,7 +31,7 @@ from stepchat.tui.widgets.savings import StatusLine
 from stepchat.tui.widgets.steps import AnswerView, StepBlock, UserTurn
 from tests.wordprob_cases import FOG, FOG_SOLUTION
 
-from .conftest import LINEAR_REPLIES, FakeLoader, ask, settle
+from .conftest import LINEAR_REPLIES, FakeLoader, ask, settle, wait_until
 
 pytestmark = pytest.mark.anyio
 
@@ -45,14 +45,6 @@ def statuses(view: AnswerView) -> list[str]:
 
 def answers(app: StepchatApp) -> list[AnswerView]:
     return list(app.chat.query(AnswerView))
-
-
-async def wait_until(pilot: Any, predicate: Any, tries: int = 200) -> None:
-    for _ in range(tries):
-        if predicate():
-            return
-        await pilot.pause(0.01)
-    raise AssertionError("condition never became true")
 
 
 # ---- send -------------------------------------------------------------------------------

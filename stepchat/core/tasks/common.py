@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 NEGATION = re.compile(r"\b(?:not|never|no longer|without|don't|do not|doesn't|isn't)\b", re.I)
 _NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.]*\d)")
@@ -70,7 +70,3 @@ def replace_tokens(text: str, mapping: dict[str, str], *, letters: bool = False)
     else:
         pattern = "|".join(rf"(?<![\w.]){re.escape(k)}(?![\w]|\.\d)" for k in keys)
     return re.sub(pattern, lambda m: mapping[m.group(0)], text)
-
-
-def mentions_any(text: str, tokens: Iterable[str]) -> bool:
-    return any(replace_tokens(text, {t: "\0"}) != text for t in tokens)

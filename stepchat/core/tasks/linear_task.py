@@ -47,12 +47,9 @@ _SYSTEM = (
 )
 
 
-def _operation(prompt: str) -> str:
-    if _CHECK.search(prompt):
-        return "check"
-    if _SIMPLIFY.search(prompt):
-        return "simplify"
-    return "solve"
+def _asks_to_solve(prompt: str) -> bool:
+    """Not a request to check or simplify: those have other answers than `x = value`."""
+    return not (_CHECK.search(prompt) or _SIMPLIFY.search(prompt))
 
 
 @dataclass(frozen=True)
@@ -70,6 +67,9 @@ class LinearConstraints:
     slots: tuple[str, ...]
     """The equation's numbers and letters in order: what substitution maps between."""
     operation: str = "solve"
+    """Always "solve": a request to check or simplify is not detected as a linear task (it
+    is open text, cached apart and reused only through the text gate), so no cached solve
+    can meet one. Kept because stored entries carry it."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -135,7 +135,7 @@ class LinearHandler:
             if asked and asked.group(1) != variable:
                 continue
             form = linear_form(found.text, variable)
-            if form is None or _operation(prompt) != "solve":
+            if form is None or not _asks_to_solve(prompt):
                 continue
             fmt = "final" if _FINAL_ONLY.search(prompt) else "steps"
             rest = _FINAL_ONLY.sub(" ", prompt.replace(found.text, " "))
@@ -178,8 +178,6 @@ class LinearHandler:
 
     def skip_reason(self, task: LinearTask, cached: LinearConstraints) -> str | None:
         new = task.constraints
-        if cached.operation != new.operation:
-            return f"operation changed ({cached.operation} -> {new.operation})"
         if cached.negated != new.negated:
             return "negation changed"
         if cached.both_sides != new.both_sides:

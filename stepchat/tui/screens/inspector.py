@@ -7,6 +7,12 @@ The cache is a folder the user owns, not a hidden one: this screen lists its ent
 to the app once the screen has shown them, so the chat screen's totals move at once. The
 screen is built with what it reads of the app: the store (None while the cache loads), the
 clock and whether an answer is being written.
+
+A cache holds up to 50k entries by default, so the table is paged, as log and query
+viewers page theirs: it reads the store's narrow listing (`stepchat.core.listing`) a page
+at a time, the next page when the cursor reaches the last row read, and the highlighted
+entry whole for the detail pane. While the whole cache fits in what was read, the filter
+works on those rows at once; past that, the store filters and the page is read again.
 """
 
 from __future__ import annotations
@@ -25,11 +31,12 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input, Static
 
 from stepchat.core.cutoff import handler_constraints
+from stepchat.core.listing import PAGE, EntrySummary, matches
 from stepchat.core.ports import Store
 from stepchat.core.types import CacheEntry
 from stepchat.runtime import purge_store
 from stepchat.tui.errors import describe
-from stepchat.tui.messages import CacheChanged, CacheOpFailed, EntriesLoaded
+from stepchat.tui.messages import CacheChanged, CacheOpFailed, EntriesLoaded, EntryRead
 from stepchat.tui.sanitize import clean, one_line, plain
 from stepchat.tui.screens.dialogs import ConfirmScreen
 from stepchat.tui.stats import format_age, format_bytes
@@ -37,6 +44,9 @@ from stepchat.tui.stats import format_age, format_bytes
 COLUMNS = ("Prompt", "Task", "Steps", "Hits", "Last used", "Size")
 OTHER_COLUMNS_WIDTH = 6 + 5 + 4 + 9 + 8 + 2 * len(COLUMNS) + 4
 """Cells the columns after Prompt take (contents plus padding), and the table's margins."""
+DETAILS_KEPT = 64
+"""Entries read whole for the detail pane and kept, so moving back and forth reads none
+again."""
 
 
 def shorten_middle(text: str, width: int) -> str:
@@ -50,12 +60,9 @@ def shorten_middle(text: str, width: int) -> str:
     return flat[:head].rstrip() + "…" + flat[len(flat) - tail:].lstrip()
 
 
-def matches(entry: CacheEntry, needle: str) -> bool:
-    """Case-insensitive match of the filter against prompt, task, model and id."""
-    if not needle:
-        return True
-    hay = " ".join((entry.prompt, str(entry.task), entry.model, entry.id)).lower()
-    return all(word in hay for word in needle.lower().split())
+def shown(row: EntrySummary, needle: str) -> bool:
+    """Whether the filter keeps `row` (case-insensitive, on prompt, task, model and id)."""
+    return matches(needle, row.prompt, row.task, row.model, row.id)
 
 
 def entry_detail(entry: CacheEntry, now: float) -> Group:
@@ -135,8 +142,18 @@ class InspectorScreen(Screen[None]):
         self._now = now
         self._busy = busy
         self._blink = blink
-        self._entries: list[CacheEntry] = []
+        self._entries: list[EntrySummary] = []
+        """The rows read so far, in the listing's order."""
+        self._listed_with = ""
+        """The filter the store applied to `_entries` ("" when it applied none)."""
+        self._matched = 0
         self._total = 0
+        self._details: dict[str, CacheEntry] = {}
+        self._reading: set[str] = set()
+        """What a worker is reading now ('page', 'more', 'entry'): one read of each kind at
+        a time, however fast keys repeat; what is wanted meanwhile is read when it ends."""
+        self._again = False
+        """The first page was asked for again while it was being read (the cache changed)."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -170,17 +187,32 @@ class InspectorScreen(Screen[None]):
         if store is None:
             self._set_status("The cache is still loading (or failed to load).")
             return
-        self.load_entries(store)
+        if "page" in self._reading:
+            self._again = True
+            return
+        self._reading.add("page")
+        self.load_entries(store, self._needle())
 
-    @work(thread=True, exclusive=True, exit_on_error=False, group="inspector-read")
-    def load_entries(self, store: Store) -> None:
-        """List the store's entries on a thread; report them or the error."""
+    @work(thread=True, exit_on_error=False, group="inspector-read")
+    def load_entries(self, store: Store, needle: str, offset: int = 0) -> None:
+        """Read a page of the listing on a thread; report it or the error."""
         try:
-            entries = store.entries()
+            page = store.listing(offset=offset, limit=PAGE, needle=needle)
+            total = store.count() if needle else page.matched
         except Exception as exc:
             self.post_message(CacheOpFailed(describe(exc)))
             return
-        self.post_message(EntriesLoaded(entries, len(entries)))
+        self.post_message(EntriesLoaded(page.rows, total, page.matched, offset, needle))
+
+    @work(thread=True, exit_on_error=False, group="inspector-read")
+    def read_entry(self, store: Store, entry_id: str) -> None:
+        """Read one entry whole (its steps and constraints) for the detail pane."""
+        try:
+            entry = store.get(entry_id)
+        except Exception as exc:
+            self.post_message(CacheOpFailed(describe(exc)))
+            return
+        self.post_message(EntryRead(entry_id, entry))
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="inspector-write")
     def evict_entries(self, store: Store, ids: list[str] | None, note: str) -> None:
@@ -202,52 +234,107 @@ class InspectorScreen(Screen[None]):
         self.post_message(CacheChanged(note, count))
 
     def on_entries_loaded(self, message: EntriesLoaded) -> None:
-        self._entries = message.entries
         self._total = message.total
+        if message.offset:
+            self._reading.discard("more")
+            if message.needle == self._listed_with and message.offset == len(self._entries):
+                self._entries.extend(message.entries)
+                self._add_rows(message.entries)
+                self._set_status(self._status())
+            return
+        self._reading.discard("page")
+        self._entries = message.entries
+        self._listed_with = message.needle
+        self._matched = message.matched
+        self._details.clear()  # hits and last-hit times may have moved
         self._fill_table()
+        if self._again or (not self._whole_cache_read() and self._needle() != message.needle):
+            self._again = False
+            self.action_reload()  # the cache changed, or a filter was typed, meanwhile
+
+    def on_entry_read(self, message: EntryRead) -> None:
+        message.stop()
+        self._reading.discard("entry")
+        if message.entry is not None:
+            self._details[message.entry_id] = message.entry
+            while len(self._details) > DETAILS_KEPT:
+                del self._details[next(iter(self._details))]
+        elif message.entry_id == self.selected_id:
+            gone = "This entry has left the cache (r reloads the list)."
+            self.query_one("#detail-body", Static).update(Text(gone, style="dim"))
+            return
+        self._show_detail(self.selected_entry)
 
     def on_cache_changed(self, message: CacheChanged) -> None:
         self.notify(message.note)
         self.action_reload()
 
     def on_cache_op_failed(self, message: CacheOpFailed) -> None:
+        self._reading.clear()  # a read that failed is over; the next key tries again
+        self._again = False
         self._set_status(f"⚠ {message.error}")
         self.notify(message.error, title="Cache error", severity="error")
 
     def on_input_changed(self, event: Input.Changed) -> None:
-        if event.input.id == "filter":
-            self._fill_table()
+        if event.input.id != "filter":
+            return
+        if self._whole_cache_read():
+            self._fill_table()  # every entry is here already: filter at once
+        else:
+            self.action_reload()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         self.query_one("#entries", DataTable).focus()
 
-    def _visible(self) -> list[CacheEntry]:
-        needle = self.query_one("#filter", Input).value.strip()
-        return [e for e in self._entries if matches(e, needle)]
+    def _needle(self) -> str:
+        return self.query_one("#filter", Input).value.strip()
+
+    def _whole_cache_read(self) -> bool:
+        """Whether `_entries` is every entry of the cache (read unfiltered, to the end)."""
+        return not self._listed_with and len(self._entries) >= self._matched
+
+    def _visible(self) -> list[EntrySummary]:
+        needle = self._needle()
+        return [e for e in self._entries if shown(e, needle)]
 
     def _fill_table(self) -> None:
         table = self.query_one("#entries", DataTable)
         previous = self.selected_id
         table.clear()
         visible = self._visible()
-        for entry in visible:
-            table.add_row(
-                Text(shorten_middle(entry.prompt, self._prompt_width())),
-                Text(str(entry.task)),
-                Text(str(len(entry.steps)), justify="right"),
-                Text(str(entry.hits), justify="right"),
-                Text(format_age(self._now() - entry.last_hit)),
-                Text(format_bytes(entry.size_bytes()), justify="right"),
-                key=entry.id,
-            )
+        self._add_rows(visible)
         ids = [e.id for e in visible]
         if previous in ids:
             table.move_cursor(row=ids.index(previous), animate=False)
-        shown = (
-            f"{len(visible)} of {self._total}" if len(visible) != self._total else str(self._total)
-        )
-        self._set_status(f"{shown} cached entr{'y' if self._total == 1 else 'ies'}")
+        self._set_status(self._status())
         self._show_detail(self.selected_entry)
+
+    def _add_rows(self, rows: list[EntrySummary]) -> None:
+        table = self.query_one("#entries", DataTable)
+        width = self._prompt_width()
+        now = self._now()
+        for entry in rows:
+            table.add_row(
+                Text(shorten_middle(entry.prompt, width)),
+                Text(entry.task),
+                Text(str(entry.steps), justify="right"),
+                Text(str(entry.hits), justify="right"),
+                Text(format_age(now - entry.last_hit)),
+                Text(format_bytes(entry.size), justify="right"),
+                key=entry.id,
+            )
+
+    def _status(self) -> str:
+        """'N cached entries', 'M of N' under a filter, and how many are listed so far
+        when that is not all of them."""
+        total = self._total
+        whole = self._whole_cache_read()
+        matched = len(self._visible()) if whole else self._matched
+        text = f"{matched} of {total}" if matched != total else str(total)
+        text += f" cached entr{'y' if total == 1 else 'ies'}"
+        if not whole and len(self._entries) < self._matched:
+            text += f" · {len(self._entries)} listed, more as you scroll down"
+        return text
 
     def _prompt_width(self) -> int:
         """The Prompt column takes what the other columns leave of the screen's width."""
@@ -269,19 +356,33 @@ class InspectorScreen(Screen[None]):
         return row_key.value
 
     @property
-    def selected_entry(self) -> CacheEntry | None:
+    def selected_entry(self) -> EntrySummary | None:
         selected = self.selected_id
         return next((e for e in self._entries if e.id == selected), None)
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         self._show_detail(self.selected_entry)
+        store = self.store
+        near_end = event.cursor_row >= event.data_table.row_count - 1
+        more = not self._whole_cache_read() and len(self._entries) < self._matched
+        if near_end and more and store is not None and "more" not in self._reading:
+            self._reading.add("more")
+            self.load_entries(store, self._listed_with, len(self._entries))
 
-    def _show_detail(self, entry: CacheEntry | None) -> None:
+    def _show_detail(self, row: EntrySummary | None) -> None:
         body = self.query_one("#detail-body", Static)
-        if entry is None:
+        if row is None:
             body.update(Text("No entry selected.", style="dim"))
-        else:
+            return
+        entry = self._details.get(row.id)
+        if entry is not None:
             body.update(entry_detail(entry, self._now()))
+            return
+        body.update(Text("Reading the entry…", style="dim"))
+        store = self.store
+        if store is not None and "entry" not in self._reading:
+            self._reading.add("entry")
+            self.read_entry(store, row.id)
 
     def action_back(self) -> None:
         if self.focused is self.query_one("#filter", Input):
