@@ -219,7 +219,7 @@ def _ask(config: Config, args: argparse.Namespace) -> int:
     live = LivePrinter(sys.stdout) if not args.json and sys.stdout.isatty() else None
     try:
         answer = cache.answer(
-            prompt, reuse=not args.no_cache, store=store,
+            prompt, read_cache=not args.no_cache, write_cache=store,
             on_event=live.on_event if live else ignore_events,
         )
     except BaseException:

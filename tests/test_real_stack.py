@@ -78,7 +78,7 @@ def test_model_first_answers_are_verified_and_repaired(cache: StepCache) -> None
         settings=replace(cache.settings, linear_strategy="model-first", repair_tries=1),
     )
     for equation, final in [("7x - 4 = 24", "x = 4"), ("2(x + 3) = 5", "x = -1/2")]:
-        answer = model_first.answer(f"Solve for x: {equation}. Show each step.", reuse=False)
+        answer = model_first.answer(f"Solve for x: {equation}. Show each step.", read_cache=False)
         assert last_line(answer.text) == final
         assert answer.verified is True
         assert answer.tokens.generated > 0
