@@ -88,14 +88,15 @@ class GeneratesUnlocked:
 def engine_on(
     base: StepCache, backend: Backend, settings: PipelineSettings | None = None
 ) -> StepCache:
-    """`base`'s engine (same embedder, store and clock) on another backend and, when given,
-    other settings (a request's own system prompt)."""
+    """`base`'s engine (same embedder, store, clock and task kinds) on another backend and,
+    when given, other settings (a request's own system prompt)."""
     # Imported here: the engine brings sympy and jsonschema, which the app loads only after
     # its first paint (`stepchat.runtime.build_cache`), and the app imports this module.
     from stepchat.core.pipeline import StepCache
 
     return StepCache(
-        backend, base.embedder, base.store, settings=settings or base.settings, clock=base.clock
+        backend, base.embedder, base.store, settings=settings or base.settings, clock=base.clock,
+        kinds=base.kinds,
     )
 
 

@@ -43,7 +43,13 @@ from stepchat.core.ports import (
 )
 from stepchat.core.prompt import PromptError, clean_prompt
 from stepchat.core.settings import DEFAULT_SETTINGS, PipelineSettings
-from stepchat.core.tasks.base import Generation, Task, TaskHandler, answers_alone
+from stepchat.core.tasks.base import (
+    Generation,
+    Task,
+    TaskHandler,
+    answers_alone,
+    delivery_of,
+)
 from stepchat.core.tasks.registry import BUILT_IN, TaskKinds
 from stepchat.core.types import (
     CACHE_STEP,
@@ -153,6 +159,7 @@ class StepCache:
         self.store = store
         self.settings = settings
         self.clock = clock or SystemClock()
+        self.kinds = kinds
         self.handlers = kinds.build(settings)
 
     def _entry_id(self, prompt: str, now: float) -> str:
@@ -228,7 +235,9 @@ class StepCache:
         handler, task = request.handler, request.task
         route = self._retrieve(request) if read_cache else _Route()
         request.stop_if_cancelled()
-        request.emit(RouteEvent(route.announced, route.skip_reason, task.kind))
+        request.emit(
+            RouteEvent(route.announced, route.skip_reason, task.kind, delivery_of(handler))
+        )
         if route.reusing:
             steps, method = self._reuse(request, route)
         else:

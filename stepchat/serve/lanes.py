@@ -33,7 +33,6 @@ from stepchat.core.conversation import dropped_note
 from stepchat.core.events import PipelineEvent
 from stepchat.core.pipeline import StepCache
 from stepchat.core.ports import CancelToken, GenerationCancelled
-from stepchat.core.prompt import clean_prompt
 from stepchat.core.settings import PipelineSettings
 from stepchat.core.types import Answer, ChatMessage
 from stepchat.engine_lanes import with_model, without_model
@@ -65,8 +64,6 @@ class Job:
     reuse: bool = True
     store: bool = True
     cancel: threading.Event = field(default_factory=threading.Event)
-    kind: str | None = None
-    """Set by the cache lane: what kind of request this is."""
     notes: list[str] = field(default_factory=list)
 
 
@@ -180,8 +177,6 @@ class ModelLanes:
             raise GenerationCancelled()
 
         def attempt(engine: StepCache) -> tuple[Answer, list[PipelineEvent]]:
-            text, _ = clean_prompt(job.prompt)
-            job.kind = engine.detect(text)[1].kind
             job.history = self._fit_history(job, engine)
             events: list[PipelineEvent] = []
             return self._answer(engine, job, events.append, None), events

@@ -34,7 +34,7 @@ from stepchat.core.events import (
     StepEvent,
     TokenEvent,
 )
-from stepchat.core.types import Answer, AnswerStep, CachePath, StepStatus, TaskKind
+from stepchat.core.types import Answer, AnswerStep, CachePath, StepStatus
 from stepchat.tui.copyable import code_blocks, json_object
 from stepchat.tui.history import Turn
 from stepchat.tui.sanitize import clean, plain
@@ -138,7 +138,9 @@ class AnswerView(Vertical, can_focus=True):
         self.answer = answer
         self.status_text = "" if answer is not None else "waiting…"
         self.path: str | None = None
-        self.task_kind: str | None = None
+        self.markdown = True
+        """Render streamed and partial text as Markdown: open text, and any text before
+        the route says otherwise (the route event carries the kind's `delivery`)."""
         self.skip_reason: str | None = None
         self.steps: dict[int, AnswerStep] = {}
         self.checks: dict[int, str | None] = {}
@@ -167,11 +169,6 @@ class AnswerView(Vertical, can_focus=True):
             view.partial = turn.partial
             view.status_text = "cancelled" if turn.cancelled else "not answered"
         return view
-
-    @property
-    def is_text(self) -> bool:
-        """Open text renders as Markdown; equations and JSON literally."""
-        return self.task_kind in (None, TaskKind.TEXT.value)
 
     def compose(self) -> ComposeResult:
         if self.dropped:
@@ -207,14 +204,13 @@ class AnswerView(Vertical, can_focus=True):
         return [StepBlock(self.steps[i], i) for i in order]
 
     def _text_widget(self, text: str, classes: str) -> Widget:
-        if self.is_text:
+        if self.markdown:
             return Markdown(clean(text), classes=classes, open_links=False)
         return Static(plain(text), classes=classes, markup=False)
 
     def _load_answer(self, answer: Answer) -> None:
         self.answer = answer
         self.path = str(answer.path)
-        self.task_kind = str(answer.task)
         self.skip_reason = answer.skip_reason
         self.steps = dict(enumerate(answer.steps))
         self.checks = {i: step.check for i, step in enumerate(answer.steps)}
@@ -245,7 +241,7 @@ class AnswerView(Vertical, can_focus=True):
             self._set_route()
         elif isinstance(event, RouteEvent):
             self.path = str(event.path)
-            self.task_kind = str(event.task) if event.task else self.task_kind
+            self.markdown = event.delivery.markdown
             self.status_text = ""
             self._set_route()
             if event.skip_reason and event.skip_reason != self.skip_reason:
@@ -321,7 +317,7 @@ class AnswerView(Vertical, can_focus=True):
         """
         self.steps[index] = step
         self.checks[index] = step.check
-        if self.is_text:
+        if self.markdown:
             return
         container = self.query_one(".steps", Vertical)
         if step.kind == "member":
