@@ -31,7 +31,7 @@ from stepchat.core.ports import (
 )
 from stepchat.core.prompt import PromptError
 from stepchat.core.safetext import clean, escape_json_controls, one_line
-from stepchat.core.types import CacheEntry
+from stepchat.core.types import UNVOUCHED, CacheEntry
 from stepchat.options import add_model_option
 from stepchat.paths import PRIVATE_UMASK
 
@@ -235,7 +235,7 @@ def _ask(config: Config, args: argparse.Namespace) -> int:
     else:
         _say(answer.text)
         loose = [json.dumps(s.key) for s in answer.steps
-                 if s.key and s.check in ("typed", "unchecked")]
+                 if s.key and s.check in UNVOUCHED]
         if loose:
             _warn(f"not confirmed by the prompt: {', '.join(loose)}")
     for note in answer.notes:

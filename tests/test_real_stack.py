@@ -17,6 +17,7 @@ import pytest
 
 from stepchat.config import load_config
 from stepchat.core.pipeline import StepCache
+from stepchat.core.settings import LinearStrategy
 from stepchat.core.types import CachePath, StepStatus
 from stepchat.runtime import build_cache, load_parts
 
@@ -75,7 +76,9 @@ def test_model_first_answers_are_verified_and_repaired(cache: StepCache) -> None
     """The real model writes the steps; whatever algebra it gets wrong never reaches the user."""
     model_first = StepCache(
         cache.backend, cache.embedder, cache.store,
-        settings=replace(cache.settings, linear_strategy="model-first", repair_tries=1),
+        settings=replace(
+            cache.settings, linear_strategy=LinearStrategy.MODEL_FIRST, repair_tries=1
+        ),
     )
     for equation, final in [("7x - 4 = 24", "x = 4"), ("2(x + 3) = 5", "x = -1/2")]:
         answer = model_first.answer(f"Solve for x: {equation}. Show each step.", read_cache=False)

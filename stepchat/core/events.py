@@ -8,15 +8,26 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import StrEnum
 
 from stepchat.core.types import Answer, AnswerStep, CachePath, StepStatus
 
 
+class Stage(StrEnum):
+    """The stages of serving a request, as a view names the one running ("verify…")."""
+
+    RETRIEVE = "retrieve"
+    EMBED = "embed"
+    VERIFY = "verify"
+    GENERATE = "generate"
+    STORE = "store"
+
+
 @dataclass(frozen=True)
 class StageEvent:
-    """A pipeline stage started: embed, retrieve, verify, generate, store."""
+    """A pipeline stage started."""
 
-    stage: str
+    stage: Stage
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,7 @@ from stepchat.core.events import (
     EventSink,
     PipelineEvent,
     RouteEvent,
+    Stage,
     StageEvent,
     StepEvent,
     ignore_events,
@@ -58,7 +59,9 @@ from stepchat.core.types import (
     CacheEntry,
     CachePath,
     ChatMessage,
+    PatchMethod,
     Step,
+    StepOrigin,
     StepStatus,
     Timings,
     TokenCounts,
@@ -241,7 +244,7 @@ class StepCache:
         if route.reusing:
             steps, method = self._reuse(request, route)
         else:
-            request.emit(StageEvent("generate"))
+            request.emit(StageEvent(Stage.GENERATE))
             steps, method = handler.generate(task, request.gen), None
         request.stop_if_cancelled()
         answer = self._answer(request, route, steps, method)
@@ -277,7 +280,7 @@ class StepCache:
         explain a skip, or none. Each entry's constraints are read at most once and the
         skip rule (for open text, a whole gate comparison) runs at most once per entry."""
         handler, task, timings = request.handler, request.task, request.timings
-        request.emit(StageEvent("retrieve"))
+        request.emit(StageEvent(Stage.RETRIEVE))
         if self.settings.signature_lookup:
             watch = _Stopwatch(self.clock)
             entry = self.store.find_signature(scope=self.scope, signature=task.signature)
@@ -286,7 +289,7 @@ class StepCache:
                 # Same structure: its steps are verified, substituted and patched as needed,
                 # which costs less than embedding the prompt to look for a closer entry.
                 return self._through(request, entry, self._read(request, entry), None)
-        request.emit(StageEvent("embed"))
+        request.emit(StageEvent(Stage.EMBED))
         watch = _Stopwatch(self.clock)
         vector = self.embedder.embed(task.prompt)
         timings.embed_ms += watch.ms()
@@ -324,7 +327,7 @@ class StepCache:
         assert route.entry is not None, "only a route with an entry reuses"
         handler, task, gen = request.handler, request.task, request.gen
         cached_constraints = route.cached
-        request.emit(StageEvent("verify"))
+        request.emit(StageEvent(Stage.VERIFY))
         cached = route.entry.steps
         watch = _Stopwatch(self.clock)
         passed = handler.verify(task, cached, cached_constraints)
@@ -334,7 +337,7 @@ class StepCache:
         if not whole and self.settings.substitution:
             swapped = handler.substitute(task, cached_constraints, cached)
             if swapped is not None:
-                method = "substitution"
+                method = PatchMethod.SUBSTITUTION
                 passed = handler.verify(task, swapped, cached_constraints)
                 steps = [_substituted(new, old) for new, old in zip(swapped, cached, strict=True)]
                 stitched = handler.stitch(swapped)
@@ -343,17 +346,17 @@ class StepCache:
         if whole:
             return steps, method
         request.stop_if_cancelled()
-        request.emit(StageEvent("generate"))
+        request.emit(StageEvent(Stage.GENERATE))
         calls_before = gen.calls
         patched = handler.patch(task, steps, passed, gen)
         used_model = gen.calls > calls_before
         used_solver = any(s.status == StepStatus.FALLBACK for s in patched)
-        parts = [p for p in (method, "model" if used_model else None,
-                             "fallback" if used_solver else None) if p]
-        return patched, "+".join(parts) or "reorder"
+        parts = [p for p in (method, PatchMethod.MODEL if used_model else None,
+                             PatchMethod.FALLBACK if used_solver else None) if p]
+        return patched, "+".join(parts) or PatchMethod.REORDER
 
     def _store(self, request: _Request, answer: Answer, vector: list[float] | None) -> str:
-        request.emit(StageEvent("store"))
+        request.emit(StageEvent(Stage.STORE))
         task = request.task
         if vector is None:
             watch = _Stopwatch(self.clock)
@@ -383,7 +386,7 @@ class StepCache:
 
     def _counted(self, step: Step) -> Step:
         """The step with its model-token count, so reusing it later needs no tokenizer."""
-        if step.origin != "model" or step.tokens is not None:
+        if step.origin != StepOrigin.MODEL or step.tokens is not None:
             return step
         return replace(step, tokens=self.backend.count_tokens(step.text))
 
@@ -406,7 +409,7 @@ class StepCache:
         saved = sum(
             self._tokens_of(s)
             for s in steps
-            if s.status in _SAVING and s.origin == "model"
+            if s.status in _SAVING and s.origin == StepOrigin.MODEL
         )
         cut = gen.cut_off_at
         return Answer(
@@ -461,8 +464,8 @@ def _substituted(new: Step, old: Step) -> AnswerStep:
     """A cached step after substitution: a value the prompt states is a fill, not a reuse."""
     if new.text == old.text:
         return _reused(old)
-    if new.origin == "prompt":
-        return AnswerStep(new.text, new.kind, StepStatus.FALLBACK, new.key, "prompt")
+    if new.origin == StepOrigin.PROMPT:
+        return AnswerStep(new.text, new.kind, StepStatus.FALLBACK, new.key, StepOrigin.PROMPT)
     return AnswerStep(
         new.text, new.kind, StepStatus.PATCHED, new.key, old.origin, tokens=new.tokens
     )

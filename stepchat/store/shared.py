@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from stepchat.core.ports import ANSWERS_ALONE, MaintainedStore, SearchHit, StoreError
-from stepchat.core.types import CacheEntry
+from stepchat.core.types import CacheEntry, StepOrigin
 
 T = TypeVar("T")
 SHARED_NOTE = "shared cache "
@@ -109,7 +109,7 @@ class SharedStore(MaintainedStore):
                 if not self._pending:
                     return written
                 entry_id, entry = next(iter(self._pending.items()))
-            same = None if any(step.origin == "model" for step in entry.steps) else (
+            same = None if any(step.origin == StepOrigin.MODEL for step in entry.steps) else (
                 store.find_signature(scope=entry.scope, signature=entry.signature)
             )
             if same is None:

@@ -34,7 +34,7 @@ from stepchat.core.events import (
     StepEvent,
     TokenEvent,
 )
-from stepchat.core.types import Answer, AnswerStep, CachePath, StepStatus
+from stepchat.core.types import UNVOUCHED, Answer, AnswerStep, CachePath, StepStatus
 from stepchat.tui.copyable import code_blocks, json_object
 from stepchat.tui.history import Turn
 from stepchat.tui.sanitize import clean, plain
@@ -42,9 +42,6 @@ from stepchat.tui.stats import format_ms
 from stepchat.tui.widgets.badges import badge_for
 from stepchat.tui.widgets.json_view import JsonObjectView
 from stepchat.tui.widgets.live_markdown import stop_stream
-
-UNCHECKED_MARKS = frozenset({"typed", "unchecked"})
-"""Checks after which a JSON member is served but not vouched for: marked "? unchecked"."""
 
 PATH_LABELS: dict[str, str] = {
     CachePath.REUSE_ONLY: "served from the cache",
@@ -65,7 +62,7 @@ def step_body(step: AnswerStep) -> Widget:
     text = clean(step.text)
     if step.kind in PLAIN_KINDS:
         body = Text(text)
-        if step.check in UNCHECKED_MARKS:
+        if step.check in UNVOUCHED:
             body.append("  ? unchecked", style="italic")  # nothing in the prompt confirms it
         return Static(body, classes="body", markup=False)
     if step.kind != "code" and text.lstrip().startswith(("{", "[")):
@@ -78,7 +75,7 @@ class StepBlock(Horizontal):
     """One step of an answer: a coloured badge beside its text."""
 
     def __init__(self, step: AnswerStep, index: int = 0) -> None:
-        unchecked = " -unchecked" if step.check in UNCHECKED_MARKS else ""
+        unchecked = " -unchecked" if step.check in UNVOUCHED else ""
         super().__init__(classes=f"step -{step.status.value}{unchecked}")
         self.step = step
         self.index = index

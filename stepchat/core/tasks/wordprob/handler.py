@@ -28,7 +28,7 @@ from stepchat.core.tasks.wordprob.request import (
     signature,
 )
 from stepchat.core.tasks.wordprob.solution import Unreadable, evaluate, holds, statements
-from stepchat.core.types import AnswerStep, Step, StepStatus, TaskKind
+from stepchat.core.types import AnswerStep, Step, StepCheck, StepOrigin, StepStatus, TaskKind
 
 _SYSTEM = (
     "Solve the word problem step by step. Write one step per line and every computation "
@@ -155,7 +155,7 @@ class WordProblemHandler:
     def annotate(self, task: WordProblemTask, steps: Sequence[AnswerStep]) -> list[AnswerStep]:
         """Steps rewritten from a cached solution are recomputed, whatever wrote them."""
         return [
-            AnswerStep(s.text, s.kind, StepStatus.RECOMPUTED, s.key, s.origin, "recomputed",
+            AnswerStep(s.text, s.kind, StepStatus.RECOMPUTED, s.key, s.origin, StepCheck.RECOMPUTED,
                        s.tokens)
             if s.status == StepStatus.PATCHED else s
             for s in steps
@@ -184,7 +184,8 @@ class WordProblemHandler:
         )
         return [
             step if text == step.text else AnswerStep(text, step.kind, StepStatus.FALLBACK,
-                                                      origin="solver", check="corrected")
+                                                      origin=StepOrigin.SOLVER,
+                                                      check=StepCheck.CORRECTED)
             for step, text in zip(fresh, outcome.texts, strict=True)
         ]
 
