@@ -42,7 +42,7 @@ from stepchat.core.ports import (
     StoreError,
     SystemClock,
 )
-from stepchat.core.prompt import PromptError, clean_prompt
+from stepchat.core.prompt import PromptError, accept_prompt
 from stepchat.core.settings import DEFAULT_SETTINGS, PipelineSettings
 from stepchat.core.tasks.base import (
     Generation,
@@ -199,11 +199,18 @@ class StepCache:
         against the request itself and are reused as usual.
         """
         total = _Stopwatch(self.clock)
-        text, notes = clean_prompt(prompt)
+        accepted = accept_prompt(prompt)
+        text, notes = accepted.text, list(accepted.notes)
         handler, task = self.detect(text)
-        if history and not handler.self_contained and (read_cache or write_cache):
-            notes.append(FOLLOW_UP_NOTE)
-            read_cache = write_cache = False
+        if not handler.self_contained and (read_cache or write_cache):
+            if history:
+                notes.append(FOLLOW_UP_NOTE)
+                read_cache = write_cache = False
+            elif accepted.truncated:
+                # Its answer answers the first part of the prompt, not the prompt sent.
+                notes = [f"prompt truncated to its first {len(text)} characters: "
+                         "open text is not cached"]
+                read_cache = write_cache = False
         gen = Generation(
             self.backend, self.settings, on_event, cancel, clock=self.clock,
             history=tuple(history),
