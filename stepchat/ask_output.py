@@ -14,7 +14,6 @@ from typing import TextIO
 
 from stepchat.core.events import PipelineEvent, RouteEvent, TokenEvent
 from stepchat.core.safetext import clean
-from stepchat.core.types import TaskKind
 from stepchat.serve.textstream import TextStreamer
 
 
@@ -24,14 +23,14 @@ class LivePrinter:
     def __init__(self, out: TextIO) -> None:
         self._out = out
         self._streamer = TextStreamer()
-        self._open_text = False
+        self._streams = False
         self._shown = ""
         """The last piece written (only its end matters)."""
 
     def on_event(self, event: PipelineEvent) -> None:
         if isinstance(event, RouteEvent):
-            self._open_text = event.task == TaskKind.TEXT
-        elif isinstance(event, TokenEvent) and self._open_text:
+            self._streams = event.delivery.streams
+        elif isinstance(event, TokenEvent) and self._streams:
             piece = self._streamer.feed(event.text)
             if piece:
                 self._write(piece)

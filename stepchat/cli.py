@@ -32,7 +32,7 @@ from stepchat.core.ports import (
 )
 from stepchat.core.prompt import PromptError
 from stepchat.core.safetext import clean, escape_json_controls, one_line
-from stepchat.core.types import CacheEntry
+from stepchat.core.types import UNVOUCHED, CacheEntry
 from stepchat.options import add_model_option
 from stepchat.paths import PRIVATE_UMASK
 
@@ -220,7 +220,7 @@ def _ask(config: Config, args: argparse.Namespace) -> int:
     live = LivePrinter(sys.stdout) if not args.json and sys.stdout.isatty() else None
     try:
         answer = cache.answer(
-            prompt, reuse=not args.no_cache, store=store,
+            prompt, read_cache=not args.no_cache, write_cache=store,
             on_event=live.on_event if live else ignore_events,
         )
     except BaseException:
@@ -238,7 +238,7 @@ def _ask(config: Config, args: argparse.Namespace) -> int:
     else:
         _say(answer.text)
         loose = [json.dumps(s.key) for s in answer.steps
-                 if s.key and s.check in ("typed", "unchecked")]
+                 if s.key and s.check in UNVOUCHED]
         if loose:
             _warn(f"not confirmed by the prompt: {', '.join(loose)}")
     for note in answer.notes:

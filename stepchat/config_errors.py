@@ -77,7 +77,7 @@ def _kind_error(error: dict[str, Any], where: str) -> str:
 def _expected(error: dict[str, Any]) -> str:
     kind = str(error["type"])
     ctx = error.get("ctx") or {}
-    if kind == "literal_error":
+    if kind in ("literal_error", "enum"):
         return str(ctx.get("expected", "one of the allowed values"))
     if kind == "string_pattern_mismatch":
         if ctx.get("pattern") == URL_PATTERN:

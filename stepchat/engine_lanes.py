@@ -88,8 +88,8 @@ class GeneratesUnlocked:
 def engine_on(
     base: StepCache, backend: Backend, settings: PipelineSettings | None = None
 ) -> StepCache:
-    """`base`'s engine (same embedder, store and clock) on another backend and, when given,
-    other settings (a request's own system prompt)."""
+    """`base`'s engine (same embedder, store, clock and task kinds) on another backend and,
+    when given, other settings (a request's own system prompt)."""
     # Imported here: the engine brings sympy and jsonschema, which the app loads only after
     # its first paint (`stepchat.runtime.build_cache`), and the app imports this module.
     from stepchat.core.pipeline import StepCache
@@ -97,6 +97,7 @@ def engine_on(
     return StepCache(
         backend, base.embedder, base.store, settings=settings or base.settings, clock=base.clock,
         entry_serials=base.entry_serials,
+        kinds=base.kinds,
     )
 
 

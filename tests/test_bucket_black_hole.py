@@ -22,7 +22,7 @@ import pytest
 
 from stepchat.backends.scripted import ScriptedBackend
 from stepchat.core.pipeline import StepCache
-from stepchat.core.settings import PipelineSettings
+from stepchat.core.settings import LinearStrategy, PipelineSettings
 from stepchat.embed.hashed import HashedEmbedder
 from stepchat.store import location
 from stepchat.store.lance import LanceStore
@@ -51,7 +51,7 @@ def black_hole(monkeypatch: pytest.MonkeyPatch) -> Iterator[BlackHole]:
 def engine(uri: str, replies: list[str] | None = None) -> tuple[StepCache, SharedStore]:
     shared = SharedStore(lambda: LanceStore(uri, DIM, consistency_seconds=0.0), name=uri)
     cache = StepCache(ScriptedBackend(replies or []), HashedEmbedder(dim=DIM), shared,
-                      settings=PipelineSettings(linear_strategy="solver-first"))
+                      settings=PipelineSettings(linear_strategy=LinearStrategy.SOLVER_FIRST))
     return cache, shared
 
 

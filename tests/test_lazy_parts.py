@@ -13,7 +13,7 @@ from pathlib import Path
 
 from stepchat.backends.scripted import ScriptedBackend
 from stepchat.core.pipeline import StepCache
-from stepchat.core.settings import PipelineSettings
+from stepchat.core.settings import LinearStrategy, PipelineSettings
 from stepchat.embed.hashed import HashedEmbedder
 from stepchat.lazy import LazyBackend, LazyEmbedder
 from stepchat.store.lazy import LazyStore
@@ -60,7 +60,7 @@ def engine(built: Built, store: MemoryStore, index_dir: Path) -> StepCache:
         LazyBackend("m", built.backend),
         LazyEmbedder("hashed", 64, built.embedder),
         LazyStore(lambda: (store, []), SignatureIndex(index_dir)),
-        settings=PipelineSettings(linear_strategy="model-first"),
+        settings=PipelineSettings(linear_strategy=LinearStrategy.MODEL_FIRST),
     )
 
 

@@ -12,12 +12,15 @@ import sys
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from stepchat.config import load_config
+from stepchat.core.events import Delivery, PipelineEvent, RouteEvent
 from stepchat.core.pipeline import StepCache
-from stepchat.core.types import CachePath, StepStatus
+from stepchat.core.settings import LinearStrategy
+from stepchat.core.types import CachePath, StepStatus, TaskKind
 from stepchat.runtime import build_cache, load_parts
 
 pytestmark = pytest.mark.slow
@@ -75,10 +78,12 @@ def test_model_first_answers_are_verified_and_repaired(cache: StepCache) -> None
     """The real model writes the steps; whatever algebra it gets wrong never reaches the user."""
     model_first = StepCache(
         cache.backend, cache.embedder, cache.store,
-        settings=replace(cache.settings, linear_strategy="model-first", repair_tries=1),
+        settings=replace(
+            cache.settings, linear_strategy=LinearStrategy.MODEL_FIRST, repair_tries=1
+        ),
     )
     for equation, final in [("7x - 4 = 24", "x = 4"), ("2(x + 3) = 5", "x = -1/2")]:
-        answer = model_first.answer(f"Solve for x: {equation}. Show each step.", reuse=False)
+        answer = model_first.answer(f"Solve for x: {equation}. Show each step.", read_cache=False)
         assert last_line(answer.text) == final
         assert answer.verified is True
         assert answer.tokens.generated > 0
@@ -174,3 +179,30 @@ def test_cli_missing_model_is_one_line(tmp_path: Path) -> None:
     assert out.returncode == 2
     lines = out.stderr.strip().splitlines()
     assert len(lines) == 1 and "/nonexistent/ghost.gguf" in lines[0] and "fix" in lines[0]
+
+
+def test_a_repeat_is_routed_once_and_delivered_as_its_kind_says(
+    cache: StepCache, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Found by its embedding in LanceDB (no signature lookup), a rephrased repeat of open
+    text is compared by the gate once, and its route event says it streams as Markdown."""
+    engine = StepCache(
+        cache.backend, cache.embedder, cache.store,
+        settings=replace(cache.settings, signature_lookup=False),
+    )
+    first = engine.answer("What is the capital of Italy?")
+    text = next(h for h in engine.handlers if h.kind == TaskKind.TEXT)
+    compared: list[str] = []
+    real = text.skip_reason
+
+    def counted(task: Any, cached: Any) -> str | None:
+        compared.append(task.prompt)
+        return real(task, cached)
+
+    monkeypatch.setattr(text, "skip_reason", counted)
+    events: list[PipelineEvent] = []
+    again = engine.answer("what's the capital of italy", on_event=events.append)
+    assert again.path == CachePath.REUSE_ONLY and again.text == first.text
+    assert len(compared) == 1
+    [route] = [e for e in events if isinstance(e, RouteEvent)]
+    assert route.delivery == Delivery(streams=True, markdown=True)

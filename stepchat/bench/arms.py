@@ -201,7 +201,7 @@ class StepCacheArm:
         self.engine = StepCache(shared.backend, shared.embedder, self.store, settings=settings)
 
     def serve(self, prompt: str) -> Served:
-        answer = self.engine.answer(prompt, reuse=self.reuse, store=self.reuse)
+        answer = self.engine.answer(prompt, read_cache=self.reuse, write_cache=self.reuse)
         return served_from_answer(answer)
 
 

@@ -33,8 +33,9 @@ from typing import Any, TextIO
 from stepchat.bench.checker import same_value
 from stepchat.bench.progress import ProgressBar
 from stepchat.bench.records import json_lines
+from stepchat.core.types import UNVOUCHED, StepCheck
 
-CLAIMED = ("stated", "open")
+CLAIMED = (StepCheck.STATED, StepCheck.OPEN)
 """Marks under which the engine vouches for a member."""
 
 
@@ -200,10 +201,10 @@ def judge(record: dict[str, Any], keys: tuple[str, ...], stated: dict[str, Any])
         bad = True
         out.wrong_claimed += marks.get(key) in CLAIMED
     for key, mark in marks.items():
-        if mark == "stated" and key not in stated:
+        if mark == StepCheck.STATED and key not in stated:
             out.false_stated += 1
             bad = True
-        out.marked_unchecked += mark in ("typed", "unchecked")
+        out.marked_unchecked += mark in UNVOUCHED
     if record.get("verified") is True:
         out.verified = 1
         out.verified_wrong = int(bad)

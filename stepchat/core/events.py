@@ -8,15 +8,44 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import StrEnum
 
 from stepchat.core.types import Answer, AnswerStep, CachePath, StepStatus
 
 
+class Stage(StrEnum):
+    """The stages of serving a request, as a view names the one running ("verify…")."""
+
+    RETRIEVE = "retrieve"
+    EMBED = "embed"
+    VERIFY = "verify"
+    GENERATE = "generate"
+    STORE = "store"
+
+
 @dataclass(frozen=True)
 class StageEvent:
-    """A pipeline stage started: embed, retrieve, verify, generate, store."""
+    """A pipeline stage started."""
 
-    stage: str
+    stage: Stage
+
+
+@dataclass(frozen=True)
+class Delivery:
+    """How front ends deliver a kind's answers: a property of the kind, so no front end
+    tests a kind by name."""
+
+    streams: bool = False
+    """The model's tokens are the answer's text as they arrive (nothing checks or rewrites
+    them afterwards), so a front end may show them live; otherwise the answer is served
+    whole once it is checked, as a stream would show steps that fail verification."""
+    markdown: bool = False
+    """Render the text as Markdown; otherwise literally (in an equation `*` and `_` are
+    algebra, not emphasis)."""
+
+
+SERVED_WHOLE = Delivery()
+"""Checked before it is shown, and shown literally: what a kind that does not say gets."""
 
 
 @dataclass(frozen=True)
@@ -26,8 +55,9 @@ class RouteEvent:
     path: CachePath
     skip_reason: str | None = None
     task: str | None = None
-    """What kind of request it is, so a view can render the text it streams (Markdown for
-    open text, literally for equations and JSON)."""
+    """What kind of request it is."""
+    delivery: Delivery = SERVED_WHOLE
+    """How to show its text: streamed or whole, as Markdown or literally."""
 
 
 @dataclass(frozen=True)

@@ -10,10 +10,10 @@ from __future__ import annotations
 import hashlib
 import itertools
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from stepchat.core.conversation import FOLLOW_UP_NOTE
+from stepchat.core.conversation import FOLLOW_UP_NOTE, FittedHistory, fit_history
 from stepchat.core.cutoff import (
     cut_off_note,
     cut_off_reason,
@@ -23,7 +23,9 @@ from stepchat.core.cutoff import (
 from stepchat.core.events import (
     DoneEvent,
     EventSink,
+    PipelineEvent,
     RouteEvent,
+    Stage,
     StageEvent,
     StepEvent,
     ignore_events,
@@ -49,6 +51,7 @@ from stepchat.core.tasks.base import (
     Task,
     TaskHandler,
     answers_alone,
+    delivery_of,
 )
 from stepchat.core.tasks.registry import BUILT_IN, TaskKinds
 from stepchat.core.types import (
@@ -58,7 +61,9 @@ from stepchat.core.types import (
     CacheEntry,
     CachePath,
     ChatMessage,
+    PatchMethod,
     Step,
+    StepOrigin,
     StepStatus,
     Timings,
     TokenCounts,
@@ -99,8 +104,9 @@ class _Stopwatch:
 
 @dataclass(frozen=True)
 class _Route:
-    """How one request is routed, decided once: the cached entry it reuses (with that
-    entry's constraints, typed by its handler), or why the nearest one is skipped."""
+    """How one request is routed, decided once by retrieval: the cached entry it reuses
+    (with that entry's constraints, typed by its handler), or why the nearest one is
+    skipped."""
 
     entry: CacheEntry | None = None
     cached: Any = None
@@ -118,6 +124,28 @@ class _Route:
         if self.reusing:
             return CachePath.PATCHED
         return CachePath.SKIP_REUSE if self.skip_reason else CachePath.MISS
+
+
+@dataclass
+class _Request:
+    """One request after detection: what every stage of serving it reads and adds to.
+
+    `gen` calls the model for it and carries its event sink, cancel token, settings and
+    earlier turns; `timings` and `notes` fill in as the stages run.
+    """
+
+    handler: TaskHandler[Any]
+    task: Task[Any]
+    gen: Generation
+    total: _Stopwatch
+    notes: list[str]
+    timings: Timings = field(default_factory=Timings)
+
+    def emit(self, event: PipelineEvent) -> None:
+        self.gen.on_event(event)
+
+    def stop_if_cancelled(self) -> None:
+        _stop_if_cancelled(self.gen.cancel)
 
 
 class StepCache:
@@ -142,6 +170,7 @@ class StepCache:
         self.store = store
         self.settings = settings
         self.clock = clock or SystemClock()
+        self.kinds = kinds
         self.handlers = kinds.build(settings)
         self.entry_serials = _ENTRY_SERIAL if entry_serials is None else entry_serials
 
@@ -167,11 +196,13 @@ class StepCache:
         history: Sequence[ChatMessage] = (),
         on_event: EventSink = ignore_events,
         cancel: CancelToken | None = None,
-        reuse: bool = True,
-        store: bool = True,
+        read_cache: bool = True,
+        write_cache: bool = True,
     ) -> Answer:
         """Serve `prompt`, the newest turn after `history` (earlier user and assistant turns).
 
+        `read_cache` False answers without looking in the cache (Regenerate, a bench arm);
+        `write_cache` False keeps the answer out of it.
         In a conversation, open text can lean on earlier turns ("and in winter?"), so it is
         neither served from nor written to the cache; equations and JSON objects are checked
         against the request itself and are reused as usual.
@@ -180,82 +211,92 @@ class StepCache:
         accepted = accept_prompt(prompt)
         text, notes = accepted.text, list(accepted.notes)
         handler, task = self.detect(text)
-        if not handler.self_contained and (reuse or store):
+        if not handler.self_contained and (read_cache or write_cache):
             if history:
                 notes.append(FOLLOW_UP_NOTE)
-                reuse = store = False
+                read_cache = write_cache = False
             elif accepted.truncated:
                 # Its answer answers the first part of the prompt, not the prompt sent.
                 notes = [f"prompt truncated to its first {len(text)} characters: "
                          "open text is not cached"]
-                reuse = store = False
+                read_cache = write_cache = False
         gen = Generation(
             self.backend, self.settings, on_event, cancel, clock=self.clock,
             history=tuple(history),
         )
-        timings = Timings()
-        _stop_if_cancelled(cancel)
+        request = _Request(handler, task, gen, total, notes)
+        request.stop_if_cancelled()
         alone = ANSWERS_ALONE.set(answers_alone(handler, task))
         try:
-            return self._serve(handler, task, gen, timings, notes, total, reuse, store)
+            return self._serve(request, read_cache, write_cache)
         finally:
             ANSWERS_ALONE.reset(alone)
 
-    def _serve(
-        self,
-        handler: TaskHandler[Any],
-        task: Task[Any],
-        gen: Generation,
-        timings: Timings,
-        notes: list[str],
-        total: _Stopwatch,
-        reuse: bool,
-        store: bool,
-    ) -> Answer:
+    def fit_history(
+        self, history: Sequence[ChatMessage], prompt: str, *, context: int
+    ) -> FittedHistory:
+        """The newest earlier turns that fit a model `context` tokens long beside this
+        engine's system prompt, `prompt` and a reply of its token limit: what every front
+        end sends the model with a request in a conversation."""
+        if not history:
+            return FittedHistory((), 0, 0)
+        return fit_history(
+            history,
+            prompt,
+            count_tokens=self.backend.count_tokens,
+            context=context,
+            reply_tokens=self.settings.max_tokens,
+            system_prompt=self.settings.system_prompt,
+        )
+
+    def _serve(self, request: _Request, read_cache: bool, write_cache: bool) -> Answer:
         """Route, answer, keep: the request after detection."""
-        on_event, cancel = gen.on_event, gen.cancel
-        route = self._route(handler, task, timings, on_event) if reuse else _Route()
-        _stop_if_cancelled(cancel)
-        on_event(RouteEvent(route.announced, route.skip_reason, task.kind))
+        handler, task = request.handler, request.task
+        route = self._retrieve(request) if read_cache else _Route()
+        request.stop_if_cancelled()
+        request.emit(
+            RouteEvent(route.announced, route.skip_reason, task.kind, delivery_of(handler))
+        )
         if route.reusing:
-            steps, method = self._reuse(handler, task, route, gen, timings, on_event)
+            steps, method = self._reuse(request, route)
         else:
-            on_event(StageEvent("generate"))
-            steps, method = handler.generate(task, gen), None
-        _stop_if_cancelled(cancel)
-        answer = self._answer(handler, task, route, steps, method, gen, timings, notes)
+            request.emit(StageEvent(Stage.GENERATE))
+            steps, method = handler.generate(task, request.gen), None
+        request.stop_if_cancelled()
+        answer = self._answer(request, route, steps, method)
         for index, step in enumerate(answer.steps):
-            on_event(StepEvent(index, step))
-        _stop_if_cancelled(cancel)
-        if store:
-            self._keep(handler, task, answer, route, gen, timings, on_event)
+            request.emit(StepEvent(index, step))
+        request.stop_if_cancelled()
+        if write_cache:
+            self._keep(request, answer, route)
         answer.notes.extend(self.store.drain_notes())
-        answer.timings.total_ms = total.ms()
-        on_event(DoneEvent(answer))
+        answer.timings.total_ms = request.total.ms()
+        request.emit(DoneEvent(answer))
         return answer
 
     # ------------------------------------------------------------------ stages
-
-    def _route(
-        self, handler: TaskHandler[Any], task: Task[Any], timings: Timings, on_event: EventSink
-    ) -> _Route:
-        """The one routing decision: the nearest usable entry, and whether it may be reused."""
-        entry, vector = self._retrieve(handler, task, timings, on_event)
-        if entry is None:
-            return _Route(vector=vector)
-        cached = handler.read_constraints(handler_constraints(entry))
-        skip = self._cut_off(entry) or handler.skip_reason(task, cached)
-        return _Route(entry, cached, skip, vector)
 
     def _cut_off(self, entry: CacheEntry) -> str | None:
         """Why an entry written before cut-off answers were refused may be one, or None."""
         return cut_off_reason(entry, self.settings.max_tokens)
 
-    def _retrieve(
-        self, handler: TaskHandler[Any], task: Task[Any], timings: Timings, on_event: EventSink
-    ) -> tuple[CacheEntry | None, list[float] | None]:
-        """The cached request to reuse, or the closest one to explain a skip, or None."""
-        on_event(StageEvent("retrieve"))
+    def _read(self, request: _Request, entry: CacheEntry) -> Any:
+        """A cached entry's constraints, typed by the request's handler."""
+        return request.handler.read_constraints(handler_constraints(entry))
+
+    def _through(
+        self, request: _Request, entry: CacheEntry, cached: Any, vector: list[float] | None
+    ) -> _Route:
+        """The route through `entry` (its constraints `cached`): reused, or why not."""
+        skip = self._cut_off(entry) or request.handler.skip_reason(request.task, cached)
+        return _Route(entry, cached, skip, vector)
+
+    def _retrieve(self, request: _Request) -> _Route:
+        """The one routing decision: the cached request to reuse, or the closest one to
+        explain a skip, or none. Each entry's constraints are read at most once and the
+        skip rule (for open text, a whole gate comparison) runs at most once per entry."""
+        handler, task, timings = request.handler, request.task, request.timings
+        request.emit(StageEvent(Stage.RETRIEVE))
         if self.settings.signature_lookup:
             watch = _Stopwatch(self.clock)
             entry = self.store.find_signature(scope=self.scope, signature=task.signature)
@@ -263,48 +304,46 @@ class StepCache:
             if entry is not None and entry.task == task.kind and not self._cut_off(entry):
                 # Same structure: its steps are verified, substituted and patched as needed,
                 # which costs less than embedding the prompt to look for a closer entry.
-                return entry, None
-        on_event(StageEvent("embed"))
+                return self._through(request, entry, self._read(request, entry), None)
+        request.emit(StageEvent(Stage.EMBED))
         watch = _Stopwatch(self.clock)
         vector = self.embedder.embed(task.prompt)
         timings.embed_ms += watch.ms()
         watch = _Stopwatch(self.clock)
         hits = self.store.search(vector, scope=self.scope, task=task.kind, k=4)
         timings.retrieve_ms += watch.ms()
-        same_shape = [h.entry for h in hits if h.entry.signature == task.signature]
+        same_shape = [
+            (h.entry, self._read(request, h.entry)) for h in hits
+            if h.entry.signature == task.signature
+        ]
         if same_shape:
-            def distance(entry: CacheEntry) -> int:
-                return handler.distance(task, handler.read_constraints(handler_constraints(entry)))
-
-            return min(same_shape, key=distance), vector
+            entry, cached = min(same_shape, key=lambda pair: handler.distance(task, pair[1]))
+            return self._through(request, entry, cached, vector)
         # A handler whose own test decides (the text gate) compares every neighbour found;
         # its similarity floor then only chooses which rejected neighbour to name in a skip.
-        usable = [
-            h.entry
-            for h in hits
-            if h.similarity >= handler.candidate_floor
-            and not self._cut_off(h.entry)
-            and handler.skip_reason(task, handler.read_constraints(handler_constraints(h.entry)))
-            is None
-        ]
-        close = [h.entry for h in hits if h.similarity >= handler.similarity_floor]
-        if usable or close:
-            return (usable or close)[0], vector
-        return None, vector
+        judged: dict[int, _Route] = {}
+        for index, hit in enumerate(hits):
+            if hit.similarity >= handler.candidate_floor and not self._cut_off(hit.entry):
+                route = self._through(request, hit.entry, self._read(request, hit.entry), vector)
+                if route.reusing:
+                    return route
+                judged[index] = route
+        close = next(
+            (i for i, h in enumerate(hits) if h.similarity >= handler.similarity_floor), None
+        )
+        if close is None:
+            return _Route(vector=vector)
+        entry = hits[close].entry
+        return judged.get(close) or self._through(
+            request, entry, self._read(request, entry), vector
+        )
 
-    def _reuse(
-        self,
-        handler: TaskHandler[Any],
-        task: Task[Any],
-        route: _Route,
-        gen: Generation,
-        timings: Timings,
-        on_event: EventSink,
-    ) -> tuple[list[AnswerStep], str | None]:
+    def _reuse(self, request: _Request, route: _Route) -> tuple[list[AnswerStep], str | None]:
         """The cached steps, verified; substituted and patched where they no longer hold."""
         assert route.entry is not None, "only a route with an entry reuses"
+        handler, task, gen = request.handler, request.task, request.gen
         cached_constraints = route.cached
-        on_event(StageEvent("verify"))
+        request.emit(StageEvent(Stage.VERIFY))
         cached = route.entry.steps
         watch = _Stopwatch(self.clock)
         passed = handler.verify(task, cached, cached_constraints)
@@ -314,39 +353,32 @@ class StepCache:
         if not whole and self.settings.substitution:
             swapped = handler.substitute(task, cached_constraints, cached)
             if swapped is not None:
-                method = "substitution"
+                method = PatchMethod.SUBSTITUTION
                 passed = handler.verify(task, swapped, cached_constraints)
                 steps = [_substituted(new, old) for new, old in zip(swapped, cached, strict=True)]
                 stitched = handler.stitch(swapped)
                 whole = all(passed) and handler.integrity(task, stitched) is not False
-        timings.verify_ms += watch.ms()
+        request.timings.verify_ms += watch.ms()
         if whole:
             return steps, method
-        _stop_if_cancelled(gen.cancel)
-        on_event(StageEvent("generate"))
+        request.stop_if_cancelled()
+        request.emit(StageEvent(Stage.GENERATE))
         calls_before = gen.calls
         patched = handler.patch(task, steps, passed, gen)
         used_model = gen.calls > calls_before
         used_solver = any(s.status == StepStatus.FALLBACK for s in patched)
-        parts = [p for p in (method, "model" if used_model else None,
-                             "fallback" if used_solver else None) if p]
-        return patched, "+".join(parts) or "reorder"
+        parts = [p for p in (method, PatchMethod.MODEL if used_model else None,
+                             PatchMethod.FALLBACK if used_solver else None) if p]
+        return patched, "+".join(parts) or PatchMethod.REORDER
 
-    def _store(
-        self,
-        handler: TaskHandler[Any],
-        task: Task[Any],
-        answer: Answer,
-        route: _Route,
-        timings: Timings,
-        on_event: EventSink,
-    ) -> str | None:
-        on_event(StageEvent("store"))
+    def _store(self, request: _Request, answer: Answer, route: _Route) -> str:
+        request.emit(StageEvent(Stage.STORE))
+        handler, task = request.handler, request.task
         vector = route.vector
         if vector is None:
             watch = _Stopwatch(self.clock)
             vector = self.embedder.embed(task.prompt)
-            timings.embed_ms += watch.ms()
+            request.timings.embed_ms += watch.ms()
         now = self.clock.now()
         constraints = _stored_constraints(handler, task, answer, route)
         entry = CacheEntry(
@@ -372,23 +404,20 @@ class StepCache:
 
     def _counted(self, step: Step) -> Step:
         """The step with its model-token count, so reusing it later needs no tokenizer."""
-        if step.origin != "model" or step.tokens is not None:
+        if step.origin != StepOrigin.MODEL or step.tokens is not None:
             return step
         return replace(step, tokens=self.backend.count_tokens(step.text))
 
     def _answer(
         self,
-        handler: TaskHandler[Any],
-        task: Task[Any],
+        request: _Request,
         route: _Route,
         steps: list[AnswerStep],
         method: str | None,
-        gen: Generation,
-        timings: Timings,
-        notes: list[str],
     ) -> Answer:
         """The answer, built once: its steps marked with what checked them, the whole text
         checked, and its token story (only reused model text counts as saved)."""
+        handler, task, gen, timings = request.handler, request.task, request.gen, request.timings
         steps = handler.annotate(task, steps)
         text = handler.stitch([s.step for s in steps])
         check = _Stopwatch(self.clock)
@@ -398,7 +427,7 @@ class StepCache:
         saved = sum(
             self._tokens_of(s)
             for s in steps
-            if s.status in _SAVING and s.origin == "model"
+            if s.status in _SAVING and s.origin == StepOrigin.MODEL
         )
         cut = gen.cut_off_at
         return Answer(
@@ -414,28 +443,23 @@ class StepCache:
             matched_entry=route.entry.id if route.reusing and route.entry else None,
             verified=verified,
             patch_method=method,
-            notes=notes + gen.notes + ([cut_off_note(cut)] if cut is not None else []),
+            notes=request.notes + gen.notes + ([cut_off_note(cut)] if cut is not None else []),
             finish_reason="stop" if cut is None else "length",
         )
 
-    def _keep(
-        self,
-        handler: TaskHandler[Any],
-        task: Task[Any],
-        answer: Answer,
-        route: _Route,
-        gen: Generation,
-        timings: Timings,
-        on_event: EventSink,
-    ) -> None:
+    def _keep(self, request: _Request, answer: Answer, route: _Route) -> None:
         """Count the hit and store what adds information; never an unverified answer, nor
         one the token limit cut."""
         try:
             if route.reusing and route.entry is not None:
                 self.store.touch(route.entry.id, self.clock.now())
             finished = answer.finish_reason != "length"
-            if finished and answer.verified is not False and _adds_information(route.reusing, gen):
-                answer.stored_entry = self._store(handler, task, answer, route, timings, on_event)
+            if (
+                finished
+                and answer.verified is not False
+                and _adds_information(route.reusing, request.gen)
+            ):
+                answer.stored_entry = self._store(request, answer, route)
         except (StoreError, BackendError) as exc:
             # The answer is computed and correct; a cache that cannot take it (a full disk,
             # a read-only folder, a model whose tokenizer to count it with is missing) must
@@ -458,8 +482,8 @@ def _substituted(new: Step, old: Step) -> AnswerStep:
     """A cached step after substitution: a value the prompt states is a fill, not a reuse."""
     if new.text == old.text:
         return _reused(old)
-    if new.origin == "prompt":
-        return AnswerStep(new.text, new.kind, StepStatus.FALLBACK, new.key, "prompt")
+    if new.origin == StepOrigin.PROMPT:
+        return AnswerStep(new.text, new.kind, StepStatus.FALLBACK, new.key, StepOrigin.PROMPT)
     return AnswerStep(
         new.text, new.kind, StepStatus.PATCHED, new.key, old.origin, tokens=new.tokens
     )

@@ -12,11 +12,19 @@ value in one line; each field's docstring says what it does. Constraints are wri
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Annotated, Any, ClassVar, Literal
+from enum import StrEnum
+from typing import Annotated, Any, ClassVar
 
 from annotated_types import Ge, Interval
 
-LinearStrategy = Literal["solver-first", "model-first"]
+
+class LinearStrategy(StrEnum):
+    """Who writes and rewrites equation steps (`PipelineSettings.linear_strategy`)."""
+
+    SOLVER_FIRST = "solver-first"
+    MODEL_FIRST = "model-first"
+
+
 Similarity = Annotated[float, Interval(ge=-1.0, le=1.0)]
 
 
@@ -27,7 +35,7 @@ class PipelineSettings:
         "use_attribute_docstrings": True,
     }
 
-    linear_strategy: LinearStrategy = "solver-first"
+    linear_strategy: LinearStrategy = LinearStrategy.SOLVER_FIRST
     """solver-first: the exact solver writes new equation steps (a miss) and rewrites failing
     ones from the last passing step (a patch), so the model is never asked to do algebra it
     gets wrong; model-first (the paper's): the model writes and rewrites them with bounded
@@ -58,7 +66,7 @@ class PipelineSettings:
     def paper(self) -> PipelineSettings:
         return replace(
             self,
-            linear_strategy="model-first",
+            linear_strategy=LinearStrategy.MODEL_FIRST,
             substitution=False,
             signature_lookup=False,
             strict_json=False,

@@ -47,6 +47,46 @@ class CachePath(StrEnum):
     states wrote the whole answer. Not a cache hit, whatever was looked up."""
 
 
+class StepOrigin(StrEnum):
+    """Who wrote a step: only reused model text counts as tokens the cache saved."""
+
+    MODEL = "model"
+    SOLVER = "solver"
+    PROMPT = "prompt"
+    """A value the request states, filled in without the model."""
+
+
+class StepCheck(StrEnum):
+    """What verified a served step, where its kind reports one."""
+
+    STATED = "stated"
+    """A JSON member equal to a value the prompt states."""
+    OPEN = "open"
+    """A JSON member the prompt leaves to the model."""
+    TYPED = "typed"
+    """A JSON member of which only the type could be checked."""
+    UNCHECKED = "unchecked"
+    """A JSON member nothing could check."""
+    RECOMPUTED = "recomputed"
+    """A word problem's cached step, its arithmetic redone with the new numbers."""
+    CORRECTED = "corrected"
+    """A word problem's step whose arithmetic slip exact arithmetic corrected."""
+
+
+UNVOUCHED = frozenset({StepCheck.TYPED, StepCheck.UNCHECKED})
+"""Checks after which a JSON member is served but not vouched for: every front end says so."""
+
+
+class PatchMethod(StrEnum):
+    """What rewrote a reused answer's steps. An answer's `patch_method` joins the ones used
+    with "+", in this order ("substitution+model"); "reorder" when none was needed."""
+
+    SUBSTITUTION = "substitution"
+    MODEL = "model"
+    FALLBACK = "fallback"
+    REORDER = "reorder"
+
+
 CACHE_STEP = frozenset({StepStatus.REUSED, StepStatus.PATCHED, StepStatus.RECOMPUTED})
 """Statuses of steps served from the cache, as they were or patched."""
 
@@ -67,8 +107,8 @@ class Step:
 
     `kind` is task specific: "equation", "prose" and "final" for linear equations,
     "member" for a JSON key (then `key` names it), "paragraph" for generic text.
-    `origin` says who wrote it ("model", "solver", or "prompt" for a value the request
-    states): only reused model text counts as tokens the cache saved.
+    `origin` is a `StepOrigin` (who wrote it): only reused model text counts as tokens the
+    cache saved.
     """
 
     text: str
@@ -85,9 +125,8 @@ class Step:
 class AnswerStep:
     """A step as served, with the status the UI colours and the bench counts.
 
-    `check` says what verified a JSON member: "stated" (equals a value the prompt states),
-    "open" (the prompt leaves it to the model), "typed" (only its type could be checked) or
-    "unchecked"; None where the task has no per-step check to report.
+    `check` is a `StepCheck`, what verified the step (a JSON member, a recomputed word
+    problem step); None where the task has no per-step check to report.
     """
 
     text: str
@@ -108,11 +147,11 @@ class AnswerStep:
 
 
 _ORIGIN = {
-    StepStatus.REUSED: "model",
-    StepStatus.PATCHED: "model",
-    StepStatus.REGENERATED: "model",
-    StepStatus.FALLBACK: "solver",
-    StepStatus.RECOMPUTED: "model",
+    StepStatus.REUSED: StepOrigin.MODEL,
+    StepStatus.PATCHED: StepOrigin.MODEL,
+    StepStatus.REGENERATED: StepOrigin.MODEL,
+    StepStatus.FALLBACK: StepOrigin.SOLVER,
+    StepStatus.RECOMPUTED: StepOrigin.MODEL,
 }
 
 

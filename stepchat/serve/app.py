@@ -34,7 +34,6 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from stepchat.core.events import PipelineEvent, RouteEvent, TokenEvent, ignore_events
 from stepchat.core.ports import BackendError, GenerationCancelled, StoreError
 from stepchat.core.prompt import PromptError
-from stepchat.core.types import TaskKind
 from stepchat.serve.accesslog import AccessLog, log_failure, record_answer
 from stepchat.serve.guard import HostPolicy, RequestGuard, require_json
 from stepchat.serve.lanes import Job, ModelLanes, QueueFull, Served
@@ -196,12 +195,16 @@ class _Reply:
             getter.cancel()
 
     async def headway(self) -> list[PipelineEvent]:
-        """Events up to the moment the reply can start: the answer is done, or open text
-        has started to stream (its path is then final: text is reused whole or not at all)."""
+        """Events up to the moment the reply can start: the answer is done, or an answer
+        that streams (open text) has started to (its path is then final: such an answer is
+        reused whole or not at all)."""
         held: list[PipelineEvent] = []
+        streams = False
         while (event := await self.next_event()) is not None:
             held.append(event)
-            if isinstance(event, TokenEvent) and self.job.kind == TaskKind.TEXT:
+            if isinstance(event, RouteEvent):
+                streams = event.delivery.streams
+            elif isinstance(event, TokenEvent) and streams:
                 break
         return held
 

@@ -29,11 +29,10 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Generic, TypeVar
 
-from stepchat.core.conversation import dropped_note, fit_history
+from stepchat.core.conversation import dropped_note
 from stepchat.core.events import PipelineEvent
 from stepchat.core.pipeline import StepCache
 from stepchat.core.ports import CancelToken, GenerationCancelled
-from stepchat.core.prompt import clean_prompt
 from stepchat.core.settings import PipelineSettings
 from stepchat.core.types import Answer, ChatMessage
 from stepchat.engine_lanes import with_model, without_model
@@ -65,8 +64,6 @@ class Job:
     reuse: bool = True
     store: bool = True
     cancel: threading.Event = field(default_factory=threading.Event)
-    kind: str | None = None
-    """Set by the cache lane: what kind of request this is."""
     notes: list[str] = field(default_factory=list)
 
 
@@ -99,7 +96,6 @@ class ModelLanes:
         """`engine` is the model's engine as configured; each request runs a copy of it
         with the lane's backend and the request's system prompt."""
         self.engine = engine
-        self.backend = engine.backend
         self.context = context
         self.queue_limit = queue_limit
         self.cache_limit = cache_limit
@@ -181,9 +177,7 @@ class ModelLanes:
             raise GenerationCancelled()
 
         def attempt(engine: StepCache) -> tuple[Answer, list[PipelineEvent]]:
-            text, _ = clean_prompt(job.prompt)
-            job.kind = engine.detect(text)[1].kind
-            job.history = self._fit_history(job, engine.settings)
+            job.history = self._fit_history(job, engine)
             events: list[PipelineEvent] = []
             return self._answer(engine, job, events.append, None), events
 
@@ -215,25 +209,16 @@ class ModelLanes:
             history=job.history,
             on_event=on_event,
             cancel=cancel,
-            reuse=job.reuse,
-            store=job.store,
+            read_cache=job.reuse,
+            write_cache=job.store,
         )
         answer.notes.extend(job.notes)
         return answer
 
-    def _fit_history(self, job: Job, settings: PipelineSettings) -> tuple[ChatMessage, ...]:
+    def _fit_history(self, job: Job, engine: StepCache) -> tuple[ChatMessage, ...]:
         """Earlier turns, whole exchanges dropped oldest first, to what fits the model's
         context beside the system prompt, the request and the reply (the app's rule)."""
-        if not job.history:
-            return ()
-        fitted = fit_history(
-            job.history,
-            job.prompt,
-            count_tokens=self.backend.count_tokens,
-            context=self.context,
-            reply_tokens=settings.max_tokens,
-            system_prompt=settings.system_prompt,
-        )
+        fitted = engine.fit_history(job.history, job.prompt, context=self.context)
         if fitted.dropped:
             job.notes.append(dropped_note(fitted.dropped))
         return fitted.messages

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from stepchat.core.ports import ANSWERS_ALONE, MaintainedStore, StoreError
-from stepchat.core.types import CacheEntry
+from stepchat.core.types import CacheEntry, StepOrigin
 from stepchat.store.wrapper import StoreWrapper
 
 T = TypeVar("T")
@@ -110,7 +110,7 @@ class SharedStore(StoreWrapper):
                 if not self._pending:
                     return written
                 entry_id, entry = next(iter(self._pending.items()))
-            same = None if any(step.origin == "model" for step in entry.steps) else (
+            same = None if any(step.origin == StepOrigin.MODEL for step in entry.steps) else (
                 store.find_signature(scope=entry.scope, signature=entry.signature)
             )
             if same is None:

@@ -38,7 +38,6 @@ from typing import TYPE_CHECKING
 
 from textual.message import Message
 
-from stepchat.core.conversation import fit_history
 from stepchat.core.events import PipelineEvent
 from stepchat.core.ports import CancelToken, GenerationCancelled
 from stepchat.core.types import Answer, ChatMessage
@@ -206,8 +205,8 @@ def answer_from_cache(
             history=attempt.history,
             on_event=lambda event: held.append(PipelineUpdate(attempt.request, event)),
             cancel=attempt.cancel,
-            reuse=attempt.reuse,
-            store=attempt.store,
+            read_cache=attempt.reuse,
+            write_cache=attempt.store,
         )
         return answer, engine.store.count()
 
@@ -229,14 +228,7 @@ def answer_with_model(
         post(PipelineUpdate(attempt.request, event))
 
     def run(engine: StepCache) -> Served:
-        fitted = fit_history(
-            attempt.history,
-            attempt.prompt,
-            count_tokens=engine.backend.count_tokens,
-            context=context,
-            reply_tokens=engine.settings.max_tokens,
-            system_prompt=engine.settings.system_prompt,
-        )
+        fitted = engine.fit_history(attempt.history, attempt.prompt, context=context)
         if fitted.dropped:
             post(HistoryTrimmed(attempt.request, fitted.dropped))
         answer = engine.answer(
@@ -244,8 +236,8 @@ def answer_with_model(
             history=fitted.messages,
             on_event=forward,
             cancel=attempt.cancel,
-            reuse=attempt.reuse,
-            store=attempt.store,
+            read_cache=attempt.reuse,
+            write_cache=attempt.store,
         )
         return answer, engine.store.count()
 

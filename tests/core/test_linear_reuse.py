@@ -27,7 +27,7 @@ from stepchat.bench.derivation import follows
 from stepchat.core.derivation import Sides, one_operation
 from stepchat.core.linear import format_linear
 from stepchat.core.pipeline import StepCache
-from stepchat.core.settings import PipelineSettings
+from stepchat.core.settings import LinearStrategy, PipelineSettings
 from stepchat.core.types import CachePath, StepStatus
 from stepchat.embed.hashed import HashedEmbedder
 from stepchat.store.memory import MemoryStore
@@ -84,7 +84,7 @@ def _cache(style: str, base: tuple[int, int, int]) -> tuple[StepCache, str]:
     a, b, c = base
     root = (c - b) // a
     store = MemoryStore()
-    writer_settings = replace(PipelineSettings(), linear_strategy="model-first")
+    writer_settings = replace(PipelineSettings(), linear_strategy=LinearStrategy.MODEL_FIRST)
     if style == "solver":
         writer_settings = PipelineSettings()
         reply = ""

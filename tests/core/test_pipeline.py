@@ -210,10 +210,10 @@ def test_an_answer_that_fails_verification_is_never_stored(
 
 def test_no_store_and_no_reuse() -> None:
     cache = make()
-    cache.answer(BASE, store=False)
+    cache.answer(BASE, write_cache=False)
     assert cache.store.count() == 0
     cache.answer(BASE)
-    again = cache.answer(BASE, reuse=False, store=False)
+    again = cache.answer(BASE, read_cache=False, write_cache=False)
     assert again.path == CachePath.SOLVER and cache.store.count() == 1
 
 

@@ -36,12 +36,12 @@ def peak_mb() -> float:
 def core() -> dict[str, Any]:
     from stepchat.backends.scripted import ScriptedBackend
     from stepchat.core.pipeline import StepCache
-    from stepchat.core.settings import PipelineSettings
+    from stepchat.core.settings import LinearStrategy, PipelineSettings
     from stepchat.store.memory import MemoryStore
     from tests.reliability.helpers import EMBED, make_cache
 
     timings = {}
-    model_first = PipelineSettings(linear_strategy="model-first")
+    model_first = PipelineSettings(linear_strategy=LinearStrategy.MODEL_FIRST)
     for bomb in BOMBS:
         started = time.perf_counter()
         make_cache(["A short answer."]).answer(bomb)  # the prompt

@@ -56,7 +56,7 @@ def ask(directory: Path, tag: int, count: int) -> None:
             prompt = f"Solve for x: {2 + i % 5}x + {i} = {c}. Show each step."
         # Most requests skip reuse so they store (a patch made without the model is not
         # stored again); every eighth reads the shared cache while the other process writes.
-        answer = cache.answer(prompt, reuse=i % 8 == 7)
+        answer = cache.answer(prompt, read_cache=i % 8 == 7)
         if answer.stored_entry:
             print("stored", answer.stored_entry, flush=True)
 

@@ -20,7 +20,7 @@ import pytest
 from stepchat.backends.scripted import Reply, ScriptedBackend
 from stepchat.config import Config, ModelSpec
 from stepchat.core.ports import CancelToken, FixedClock, GenerationCancelled
-from stepchat.core.settings import PipelineSettings
+from stepchat.core.settings import LinearStrategy, PipelineSettings
 from stepchat.core.types import Answer, ChatMessage, Completion
 from stepchat.embed.hashed import HashedEmbedder
 from stepchat.lazy import LazyBackend
@@ -188,7 +188,7 @@ def paths(tmp_path: Path) -> UserPaths:
     return UserPaths(config_dir=tmp_path / "config", data_dir=tmp_path / "data")
 
 
-TEST_PIPELINE = PipelineSettings(linear_strategy="model-first")
+TEST_PIPELINE = PipelineSettings(linear_strategy=LinearStrategy.MODEL_FIRST)
 """Model-first, so the scripted model writes linear steps: the app's streaming, regenerated
 and patched paths are exercised (solver-first would answer every equation without it)."""
 

@@ -15,6 +15,7 @@ from stepchat.backends.scripted import ScriptedBackend
 from stepchat.config import Config
 from stepchat.core.pipeline import StepCache
 from stepchat.core.ports import FixedClock
+from stepchat.core.settings import LinearStrategy
 from stepchat.tui.app import StepchatApp, build_app
 from stepchat.tui.history import Turn
 from stepchat.tui.widgets.steps import AnswerView
@@ -46,7 +47,8 @@ def answers(app: StepchatApp) -> list[AnswerView]:
 
 def solver_first(config: Config) -> Config:
     """The app's default strategy: the exact solver writes a new equation's steps."""
-    return replace(config, pipeline=replace(TEST_PIPELINE, linear_strategy="solver-first"))
+    solver = replace(TEST_PIPELINE, linear_strategy=LinearStrategy.SOLVER_FIRST)
+    return replace(config, pipeline=solver)
 
 
 async def send(pilot: Any, prompt: str) -> None:

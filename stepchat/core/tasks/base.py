@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
-from stepchat.core.events import EventSink, TokenEvent
+from stepchat.core.events import SERVED_WHOLE, Delivery, EventSink, TokenEvent
 from stepchat.core.ports import Backend, CancelToken, Clock, SystemClock
 from stepchat.core.settings import PipelineSettings
 from stepchat.core.types import AnswerStep, ChatMessage, Completion, Step, StepStatus
@@ -144,7 +144,7 @@ class TaskHandler(Protocol[C]):
     self_contained: bool
     """A request of this kind is checked against itself alone, so it may be served from and
     written to the cache inside a conversation; open text, which can lean on earlier turns,
-    may not."""
+    may not. How front ends show its answers is its `delivery` (see `delivery_of`)."""
 
     def detect(self, prompt: str) -> Task[C] | None: ...
 
@@ -217,6 +217,13 @@ class LearnsFromEarlierAnswers(Protocol[C]):
     ) -> C:
         """The constraints to store with `steps`, the answer about to be cached."""
         ...
+
+
+def delivery_of(handler: TaskHandler[Any]) -> Delivery:
+    """How front ends show `handler`'s answers (a kind's `delivery`); a kind that does not
+    say is served whole and shown literally, the safe choice for steps that are checked."""
+    delivery = getattr(handler, "delivery", SERVED_WHOLE)
+    return delivery if isinstance(delivery, Delivery) else SERVED_WHOLE
 
 
 def answers_alone(handler: TaskHandler[Any], task: Task[Any]) -> bool:

@@ -27,11 +27,13 @@ from stepchat.core.tasks.common import has_negation, slot_changes, slots_in
 from stepchat.core.tasks.json_spec import JsonSpec, read_spec
 from stepchat.core.tasks.json_types import default_value, same_value, type_schema
 from stepchat.core.textgate.normalize import reduce_text
-from stepchat.core.types import AnswerStep, Step, StepStatus, TaskKind
+from stepchat.core.types import AnswerStep, Step, StepCheck, StepOrigin, StepStatus, TaskKind
 
 _SYSTEM = "You reply with exactly one JSON object and nothing else."
 
-STATED, OPEN, TYPED, UNCHECKED = "stated", "open", "typed", "unchecked"
+STATED, OPEN, TYPED, UNCHECKED = (
+    StepCheck.STATED, StepCheck.OPEN, StepCheck.TYPED, StepCheck.UNCHECKED
+)
 """What checked a served member; only STATED and OPEN members make an answer verified."""
 
 
@@ -292,7 +294,7 @@ class JsonHandler:
             if key in spec.entities:
                 text = member_text(key, spec.entities[key])
                 changed = changed or text != step.text
-                out.append(Step(text, "member", key, "prompt"))
+                out.append(Step(text, "member", key, StepOrigin.PROMPT))
             else:
                 out.append(step)
         return out if changed else None
@@ -348,7 +350,8 @@ class JsonHandler:
             for key, value in spec.entities.items():
                 if key not in good:
                     good[key] = AnswerStep(
-                        member_text(key, value), "member", StepStatus.FALLBACK, key, "prompt"
+                        member_text(key, value), "member", StepStatus.FALLBACK, key,
+                        StepOrigin.PROMPT,
                     )
         missing = tuple(k for k in spec.keys if k not in good)
         if missing:

@@ -21,7 +21,7 @@ from stepchat.core.linear import (
     linear_form,
     solver_steps,
 )
-from stepchat.core.settings import PipelineSettings
+from stepchat.core.settings import LinearStrategy, PipelineSettings
 from stepchat.core.tasks.base import Generation, ModelRequest, Task
 from stepchat.core.tasks.common import (
     has_negation,
@@ -108,7 +108,7 @@ class LinearHandler:
 
     def __init__(
         self,
-        strategy: str = "solver-first",
+        strategy: LinearStrategy = LinearStrategy.SOLVER_FIRST,
         repair_tries: int = 2,
         *,
         min_similarity: float = 0.55,
@@ -238,12 +238,12 @@ class LinearHandler:
 
     def answers_without_model(self, task: LinearTask) -> bool:
         """Solver-first: the exact solver writes every step."""
-        return self.strategy == "solver-first"
+        return self.strategy == LinearStrategy.SOLVER_FIRST
 
     def generate(self, task: LinearTask, gen: Generation) -> list[AnswerStep]:
         """Solver-first: the exact solver writes the steps and the model is not called.
         Model-first: the model writes them, then verification and repair run."""
-        if self.strategy == "solver-first":
+        if self.strategy == LinearStrategy.SOLVER_FIRST:
             if task.constraints.format == "final":
                 return self._final_only(task, [], [])
             return self._solver_suffix(task, [], gen)
@@ -264,7 +264,7 @@ class LinearHandler:
         keep = _passing_prefix(steps, passed)
         if len(keep) == len(steps) and keep and keep[-1].kind == "final":
             return list(keep)
-        if self.strategy == "model-first":
+        if self.strategy == LinearStrategy.MODEL_FIRST:
             keep = self._model_repair(task, keep, gen)
             if keep and keep[-1].kind == "final":
                 return keep

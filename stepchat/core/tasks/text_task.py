@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from stepchat.core.events import Delivery
 from stepchat.core.settings import PipelineSettings
 from stepchat.core.tasks.base import Generation, ModelRequest, Task
 from stepchat.core.textgate.gate import compare
@@ -142,6 +143,9 @@ class TextHandler:
 
     kind: str = TaskKind.TEXT
     self_contained = False
+    delivery = Delivery(streams=True, markdown=True)
+    """Text is reused whole or not at all and nothing rewrites what the model writes, so it
+    streams; it is prose with lists and code fences, so it renders as Markdown."""
     candidate_floor = 0.3
     """The gate decides; any of the nearest requests is worth comparing."""
 

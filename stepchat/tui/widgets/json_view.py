@@ -17,15 +17,15 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
 
-from stepchat.core.types import AnswerStep
+from stepchat.core.types import AnswerStep, StepCheck
 from stepchat.tui.sanitize import clean
 from stepchat.tui.widgets.badges import Badge, badge_for
 
 CHECK_MARKS: dict[str, str] = {
-    "stated": "✓",
-    "open": "○",
-    "typed": "?",
-    "unchecked": "?",
+    StepCheck.STATED: "✓",
+    StepCheck.OPEN: "○",
+    StepCheck.TYPED: "?",
+    StepCheck.UNCHECKED: "?",
 }
 """How a member's check shows beside it (its tooltip names the check): ✓ the prompt states the
 value, ○ the prompt leaves it to the model, ? nothing confirms it (at most its type)."""

@@ -34,7 +34,7 @@ from stepchat.core.events import (
     StepEvent,
     TokenEvent,
 )
-from stepchat.core.types import Answer, AnswerStep, CachePath, StepStatus, TaskKind
+from stepchat.core.types import UNVOUCHED, Answer, AnswerStep, CachePath, StepStatus
 from stepchat.tui.copyable import code_blocks, json_object
 from stepchat.tui.history import Turn
 from stepchat.tui.sanitize import clean, plain
@@ -42,9 +42,6 @@ from stepchat.tui.stats import format_ms
 from stepchat.tui.widgets.badges import badge_for
 from stepchat.tui.widgets.json_view import JsonObjectView
 from stepchat.tui.widgets.live_markdown import stop_stream
-
-UNCHECKED_MARKS = frozenset({"typed", "unchecked"})
-"""Checks after which a JSON member is served but not vouched for: marked "? unchecked"."""
 
 PATH_LABELS: dict[str, str] = {
     CachePath.REUSE_ONLY: "served from the cache",
@@ -65,7 +62,7 @@ def step_body(step: AnswerStep) -> Widget:
     text = clean(step.text)
     if step.kind in PLAIN_KINDS:
         body = Text(text)
-        if step.check in UNCHECKED_MARKS:
+        if step.check in UNVOUCHED:
             body.append("  ? unchecked", style="italic")  # nothing in the prompt confirms it
         return Static(body, classes="body", markup=False)
     if step.kind != "code" and text.lstrip().startswith(("{", "[")):
@@ -78,7 +75,7 @@ class StepBlock(Horizontal):
     """One step of an answer: a coloured badge beside its text."""
 
     def __init__(self, step: AnswerStep, index: int = 0) -> None:
-        unchecked = " -unchecked" if step.check in UNCHECKED_MARKS else ""
+        unchecked = " -unchecked" if step.check in UNVOUCHED else ""
         super().__init__(classes=f"step -{step.status.value}{unchecked}")
         self.step = step
         self.index = index
@@ -138,7 +135,9 @@ class AnswerView(Vertical, can_focus=True):
         self.answer = answer
         self.status_text = "" if answer is not None else "waiting…"
         self.path: str | None = None
-        self.task_kind: str | None = None
+        self.markdown = True
+        """Render streamed and partial text as Markdown: open text, and any text before
+        the route says otherwise (the route event carries the kind's `delivery`)."""
         self.skip_reason: str | None = None
         self.steps: dict[int, AnswerStep] = {}
         self.checks: dict[int, str | None] = {}
@@ -167,11 +166,6 @@ class AnswerView(Vertical, can_focus=True):
             view.partial = turn.partial
             view.status_text = "cancelled" if turn.cancelled else "not answered"
         return view
-
-    @property
-    def is_text(self) -> bool:
-        """Open text renders as Markdown; equations and JSON literally."""
-        return self.task_kind in (None, TaskKind.TEXT.value)
 
     def compose(self) -> ComposeResult:
         if self.dropped:
@@ -210,14 +204,13 @@ class AnswerView(Vertical, can_focus=True):
         return [StepBlock(self.steps[i], i) for i in order]
 
     def _text_widget(self, text: str, classes: str) -> Widget:
-        if self.is_text:
+        if self.markdown:
             return Markdown(clean(text), classes=classes, open_links=False)
         return Static(plain(text), classes=classes, markup=False)
 
     def _load_answer(self, answer: Answer) -> None:
         self.answer = answer
         self.path = str(answer.path)
-        self.task_kind = str(answer.task)
         self.skip_reason = answer.skip_reason
         self.steps = dict(enumerate(answer.steps))
         self.checks = {i: step.check for i, step in enumerate(answer.steps)}
@@ -248,7 +241,7 @@ class AnswerView(Vertical, can_focus=True):
             self._set_route()
         elif isinstance(event, RouteEvent):
             self.path = str(event.path)
-            self.task_kind = str(event.task) if event.task else self.task_kind
+            self.markdown = event.delivery.markdown
             self.status_text = ""
             self._set_route()
             if event.skip_reason and event.skip_reason != self.skip_reason:
@@ -324,7 +317,7 @@ class AnswerView(Vertical, can_focus=True):
         """
         self.steps[index] = step
         self.checks[index] = step.check
-        if self.is_text:
+        if self.markdown:
             return
         container = self.query_one(".steps", Vertical)
         if step.kind == "member":

@@ -45,7 +45,15 @@ from stepchat.core.tasks.wordprob.request import (
     signature,
 )
 from stepchat.core.tasks.wordprob.solution import answer_holds, relates_numbers
-from stepchat.core.types import AnswerStep, ChatMessage, Step, StepStatus, TaskKind
+from stepchat.core.types import (
+    AnswerStep,
+    ChatMessage,
+    Step,
+    StepCheck,
+    StepOrigin,
+    StepStatus,
+    TaskKind,
+)
 
 _HINT = (
     "If the request is an arithmetic word problem, solve it step by step: one step per "
@@ -235,7 +243,7 @@ class WordProblemHandler:
     def annotate(self, task: WordProblemTask, steps: Sequence[AnswerStep]) -> list[AnswerStep]:
         """Steps rewritten from a cached solution are recomputed, whatever wrote them."""
         return [
-            AnswerStep(s.text, s.kind, StepStatus.RECOMPUTED, s.key, s.origin, "recomputed",
+            AnswerStep(s.text, s.kind, StepStatus.RECOMPUTED, s.key, s.origin, StepCheck.RECOMPUTED,
                        s.tokens)
             if s.status == StepStatus.PATCHED else s
             for s in steps
@@ -270,7 +278,8 @@ class WordProblemHandler:
         )
         return [
             step if text == step.text else AnswerStep(text, step.kind, StepStatus.FALLBACK,
-                                                      origin="solver", check="corrected")
+                                                      origin=StepOrigin.SOLVER,
+                                                      check=StepCheck.CORRECTED)
             for step, text in zip(fresh, outcome.texts, strict=True)
         ]
 
