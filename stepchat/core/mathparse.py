@@ -211,6 +211,10 @@ class _Parser:
                 else:
                     if right == 0:
                         raise MathSyntaxError("division by zero")
+                    if right_size.names:
+                        # sympy cancels (x - 2)/(x - 2) to 1 on sight, losing x = 2 from
+                        # the domain: a quotient by the unknown is not read at all
+                        raise MathSyntaxError("division by an expression in the unknown")
                     size = size.over(right_size)
                     left = left / right
             elif self._starts_atom(tok) and not (tok is not None and tok.kind == "num"):
