@@ -21,7 +21,8 @@ _LATEX = [
     (re.compile(r"\\frac\{([^{}]*)\}\{([^{}]*)\}"), r"(\1)/(\2)"),
     (re.compile(r"\\(?:cdot|times)"), "*"),
     (re.compile(r"\\[()\[\]]|\$+|\\,|\\ "), " "),
-    (re.compile(r"\*\*(?=\D)|`"), " "),
+    # bold markup at a word's edge; `2**-1` between operands is a power, not markup
+    (re.compile(r"(?:(?<=^)|(?<=\s))\*\*(?=\S)|(?<=\S)\*\*(?=\s|$|[.,:;!?])|`"), " "),
 ]
 
 

@@ -30,7 +30,7 @@ operation.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
 
@@ -154,6 +154,7 @@ def read_prose(words: str, variable: str) -> list[NamedOp] | None:
             operand = _term(match.group("term"), bool(match.group("opp")), variable)
             if operand is None:
                 return None
+            operand = replace(operand, source=source)
         if kind == "add" and operand is not None and operand.kind != "term":
             return None  # "add the constant" names no operation anyone could check
         found.append((match.start(), NamedOp(kind, operand)))

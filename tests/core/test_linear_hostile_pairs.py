@@ -48,11 +48,18 @@ def ask_after(cached_prompt: str, cached_reply: str | None, prompt: str) -> Answ
 
 
 def served_wrong(record: dict[str, Any]) -> list[str]:
-    """The steps of the second answer that came from the cache and are the wrong step the
-    record names."""
+    """The wrong step the record names, if it came from the cache again after the same
+    lines as then ("no solution" after a derivation that reaches `1 = 5` is right; straight
+    from the problem it is the wrong step)."""
     answer = ask_after(record["cached_prompt"], record["cached_model_text"], record["prompt"])
-    return [s.text for s in answer.steps
-            if s.status in FROM_CACHE and s.text == record["served_step"]]
+    then = record["served_text"].splitlines()
+    wrong = then.index(record["served_step"])
+    now = [s.text for s in answer.steps]
+    return [
+        s.text for i, s in enumerate(answer.steps)
+        if s.status in FROM_CACHE and s.text == record["served_step"]
+        and now[:i] == then[:wrong]
+    ]
 
 
 @pytest.mark.parametrize(
