@@ -79,9 +79,6 @@ class Sides:
     def same(self, other: Sides) -> bool:
         return self == other or self == other.swapped()
 
-    def at(self, value: Fraction) -> tuple[Fraction, Fraction]:
-        return self.a * value + self.b, self.c * value + self.d
-
     @property
     def identity(self) -> bool:
         """Both sides are the same expression (a link that only rewrites a side)."""
