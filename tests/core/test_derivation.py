@@ -123,6 +123,7 @@ DOES_NOT_FOLLOW = [
     ("3x + 5 = 20", "Move 5 to the left: 3x = 15\nx = 5"),
     ("3x + 5 = x + 15", "Move 3x to the left: 5 = -2x + 15\n2x = 10\nx = 5"),
     ("3x + 5 = x + 15", "Move x to the right: 2x + 5 = 15\n2x = 10\nx = 5"),
+    ("3x + 5 = 20", "Move to the left: 3x = 15\nx = 5"),
     # words stating a value, a solution set or the problem
     ("3x + 5 = 20", "3x = 15\nSo x equals two.\nx = 5"),
     ("3x + 5 = 20", "3x = 15\nThe solution is all real numbers.\nx = 5"),

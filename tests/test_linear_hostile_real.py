@@ -1,0 +1,69 @@
+"""Issue 21 on the real stack: one found pair of each class the hostile pass reported.
+
+The cached answer is written with the model's recorded reply into a private home through the
+real MiniLM embedder and LanceDB store (under the bundled model's id, so the same cache
+scope); then `stepchat ask --json` asks the second prompt as a user would. The wrong step
+the record names must not come back from the cache.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.core.test_linear_hostile_pairs import RECORDS
+
+pytestmark = pytest.mark.slow
+
+ONE_PER_CLASS = list({record["class"]: record for record in RECORDS}.values())
+
+
+def _write_entry(home: Path, prompt: str, reply: str | None) -> None:
+    """The cached answer to `prompt`, as the engine stores it after `reply` (the solver's
+    when None), in `home`'s real cache."""
+    os.environ["STEPCHAT_HOME"] = str(home)
+    from stepchat.backends.scripted import ScriptedBackend
+    from stepchat.config import load_config
+    from stepchat.core.pipeline import StepCache
+    from stepchat.runtime import close_store, lazy_parts
+
+    config = load_config()
+    parts = lazy_parts(config)
+    backend = ScriptedBackend([reply or "(the model's answer)"], model_id=config.model(None).id)
+    strategy = "solver-first" if reply is None else "model-first"
+    settings = replace(config.pipeline_for(backend.model_id), linear_strategy=strategy)
+    StepCache(backend, parts.embedder, parts.store, settings=settings).answer(prompt)
+    close_store(parts.store)
+
+
+@pytest.mark.parametrize("record", ONE_PER_CLASS, ids=[r["class"][:30] for r in ONE_PER_CLASS])
+def test_a_found_pair_through_ask(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, record: dict[str, Any]
+) -> None:
+    monkeypatch.setenv("STEPCHAT_HOME", str(tmp_path))
+    monkeypatch.delenv("STEPCHAT_CONFIG", raising=False)
+    _write_entry(tmp_path, record["cached_prompt"], record["cached_model_text"])
+    done = subprocess.run(
+        [str(Path(sys.executable).parent / "stepchat"), "ask", "--json", record["prompt"]],
+        env={**os.environ, "STEPCHAT_HOME": str(tmp_path)},
+        capture_output=True, text=True, timeout=900, check=True,
+    )
+    answer = json.loads(done.stdout)
+    then = record["served_text"].splitlines()
+    before = then[: then.index(record["served_step"])]
+    now = [step["text"] for step in answer["steps"]]
+    wrong = [
+        step for i, step in enumerate(answer["steps"])
+        if step["status"] in ("reused", "patched", "recomputed")
+        and step["text"] == record["served_step"] and now[:i] == before
+    ]
+    assert wrong == [], (record["prompt"], answer["path"], answer["answer"])
+    if record["class"].startswith("request"):
+        assert answer["task"] != "linear"
