@@ -61,7 +61,7 @@ _STEPS = (
 )
 _GREETING = r"(?:(?:hi|hello|hey)(?:\s+there)?\s*[,!.]?\s*)?"
 _ASK = r"(?:(?:please|kindly)\s+|(?:can|could|would|will)\s+you\s+(?:please\s+)?)?"
-_THANKS = r"(?:\s*(?:,\s*)?(?:please|thanks|thank\s+you)(?:\s+very\s+much)?\s*[.!]*)?"
+_THANKS = r"(?:[ ,.!?]*(?:please|thanks|thank\s+you)(?:\s+very\s+much)?)?"
 _SEP = r"\s*[:,.]?\s*"
 _LEAD = (
     r"solve(?:\s+for\s+{v}(?:\s+in)?)?"
@@ -87,23 +87,31 @@ class LinearRequest:
 
 @lru_cache(maxsize=64)
 def _framing(variable: str) -> re.Pattern[str]:
+    """The framings as one pattern over the prompt with its whitespace collapsed and the
+    equation replaced by `<eq>`. Between instructions the separator is one character class,
+    so a run of instructions matches one way only and a near miss fails in linear time."""
     v = re.escape(variable.lower())
     fill = {"v": v}
     instruction = rf"(?:{_STEPS.format(**fill)}|(?P<final>{_FINAL_ONLY}))"
-    instructions = rf"(?:\s*[,.;:]?\s*{_ASK}(?:{instruction})\s*[.!]?)*"
+    instructions = rf"(?:[ ,.;:!?]*{_ASK}(?:{instruction}))*"
     lead = rf"(?:{_LEAD.format(**fill)}){_SEP}"
     return re.compile(
-        rf"\s*{_GREETING}{_ASK}(?P<lead>{lead})?<eq>(?P<tail>{_TAIL.format(**fill)})"
-        rf"(?P<question>{_QUESTION.format(**fill)})?{instructions}{_THANKS}\s*"
+        rf" ?{_GREETING}{_ASK}(?P<lead>{lead})?<eq>(?P<tail>{_TAIL.format(**fill)})"
+        rf"(?P<question>{_QUESTION.format(**fill)})?{instructions}{_THANKS}[ .!?]*"
     )
+
+
+MAX_REQUEST_CHARS = 1000
+"""Longer than any framing of the list around the longest equation the parser reads; a
+longer prompt asks something else, and the framing's pattern never meets a long text."""
 
 
 def read_request(prompt: str) -> LinearRequest | None:
     """The equation and the answer's form when `prompt` asks to solve one linear equation
     and nothing else, else None."""
-    text = clean_latex(prompt)
-    if "\\" in text:
-        return None  # an escape sequence or markup nobody reads here
+    text = re.sub(r"\s+", " ", clean_latex(prompt)).strip()
+    if "\\" in text or len(text) > MAX_REQUEST_CHARS:
+        return None  # an escape sequence or markup nobody reads here, or a long text
     equations = []
     for lo, hi in math_runs(text):
         span = text[lo:hi]
