@@ -14,7 +14,7 @@ import subprocess
 import sys
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 
@@ -50,7 +50,9 @@ def _write_entry(home: Path, prompt: str, reply: str | None) -> None:
     config = load_config()
     parts = lazy_parts(config)
     backend = ScriptedBackend([reply or "(the model's answer)"], model_id=config.model(None).id)
-    strategy = "solver-first" if reply is None else "model-first"
+    strategy: Literal["solver-first", "model-first"] = (
+        "solver-first" if reply is None else "model-first"
+    )
     settings = replace(config.pipeline_for(backend.model_id), linear_strategy=strategy)
     StepCache(backend, parts.embedder, parts.store, settings=settings).answer(prompt)
     close_store(parts.store)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 
@@ -34,7 +34,9 @@ def ask_after(cached_prompt: str, cached_reply: str | None, prompt: str) -> Answ
     """`prompt` asked of an engine whose store holds the answer to `cached_prompt` (the
     model's `cached_reply`, or the solver's when None); every entry is a candidate."""
     store = MemoryStore()
-    strategy = "solver-first" if cached_reply is None else "model-first"
+    strategy: Literal["solver-first", "model-first"] = (
+        "solver-first" if cached_reply is None else "model-first"
+    )
     writer = StepCache(
         ScriptedBackend([cached_reply or "(the model's answer)"]), HashedEmbedder(), store,
         settings=replace(PipelineSettings(), linear_strategy=strategy),
