@@ -7,7 +7,11 @@ people and models use to say what a step does ("Subtract 5 from both sides:", "S
 is"), a link, markup, an escape sequence, a word in another script — is text nobody can
 check, and the step fails (the solver rewrites it). Words that judge or negate a result
 ("not", "wrong", "incorrect", "never") are left out on purpose: "x = 5 is not the
-solution" must not pass because its equation holds.
+solution" must not pass because its equation holds. So are number words ("one", "two"),
+arithmetic words ("plus", "minus", "times", "over") and the names of an equation's parts
+("the constant", "the coefficient", "the number", "the original equation"): outside a
+phrasing `stepchat.core.step_prose` reads, they state a value or an operand nobody
+evaluates ("Divide both sides by two", "3x = 15 plus one", "So x equals two").
 """
 
 from __future__ import annotations
@@ -17,24 +21,22 @@ from collections.abc import Collection
 
 CONNECTIVES = frozenset(
     {
-        "a", "add", "adding", "addition", "after", "again", "all", "also", "an", "and", "answer",
-        "apply", "applying", "are", "as", "at", "back", "be", "becomes", "both", "bring", "by",
-        "can", "cancel", "cancels", "check", "collect", "collecting", "combine", "combining",
-        "constant", "constants", "coefficient", "coefficients", "distribute", "distributing",
-        "divide", "divided", "dividing", "division", "each", "equal", "equals", "equation",
-        "equations", "expand", "expanding", "expression", "final", "finally", "find", "first",
-        "for", "from", "gather", "get", "gets", "gives", "giving", "have", "hence", "in", "is",
-        "isolate", "isolating", "it", "its", "itself", "let", "let's", "like", "left", "minus",
-        "move", "moving", "multiply", "multiplied", "multiplying", "multiplication", "need",
-        "needs", "next", "now", "number", "numbers", "obtain", "of", "off", "on", "one", "only",
-        "opposite", "original", "other", "out", "over", "plus", "real", "rearrange",
-        "rearranging", "remove", "removing", "result", "results", "rewrite", "rewriting",
-        "right", "same", "side", "sides", "simplify", "simplified", "simplifies",
-        "simplifying", "so", "solution", "solve", "solving", "step", "steps", "subtract",
-        "subtracted", "subtracting", "subtraction", "substitute", "swap", "swapping", "term",
-        "terms",
-        "that", "the", "then", "therefore", "this", "thus", "times", "to", "together", "two",
-        "unknown", "us", "using", "value", "variable", "we", "which", "with", "yields",
+        "a", "add", "adding", "addition", "after", "again", "all", "also", "an", "and",
+        "answer", "apply", "applying", "are", "as", "at", "back", "be", "becomes", "both",
+        "bring", "by", "can", "cancel", "cancels", "check", "collect", "collecting", "combine",
+        "combining", "distribute", "distributing", "divide", "divided", "dividing", "division",
+        "each", "equal", "equals", "equation", "equations", "expand", "expanding", "expression",
+        "final", "finally", "find", "first", "for", "from", "gather", "get", "gets", "gives",
+        "giving", "have", "hence", "in", "is", "isolate", "isolating", "it", "its", "itself",
+        "let", "let's", "like", "left", "move", "moving", "multiply", "multiplied",
+        "multiplying", "multiplication", "need", "needs", "next", "now", "obtain", "of", "off",
+        "on", "only", "opposite", "other", "out", "real", "rearrange", "rearranging", "remove",
+        "removing", "result", "results", "rewrite", "rewriting", "right", "same", "side",
+        "sides", "simplify", "simplified", "simplifies", "simplifying", "so", "solution",
+        "solve", "solving", "step", "steps", "subtract", "subtracted", "subtracting",
+        "subtraction", "substitute", "swap", "swapping", "term", "terms", "that", "the", "then",
+        "therefore", "this", "thus", "to", "together", "unknown", "us", "using", "value",
+        "variable", "we", "which", "with", "yields",
     }
 )
 """Lower-case words accepted on a step (the solver's own phrasing included)."""

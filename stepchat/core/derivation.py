@@ -14,14 +14,16 @@ The operations, a closed list (both sides are compared after normalising each to
 - multiply both sides by the same non-zero constant (dividing by k is multiplying by 1/k).
 
 When a step's words name operations ("Subtract 5 from both sides", read by
-`stepchat.core.step_prose`), its equations must be what those operations yield, in order;
-words that name no operation let an equation be any one operation from the previous one.
-Operations named on a step without an equation apply to the next step's equations, and the
-words fail with that step. Two more things may stand on a step without advancing it: a
-link of a chain `a = b = c` whose two sides are equal (`20 - 5 = 15` rewrites a side), and
-a true statement about numbers that checks the solution (`3(5) + 5 = 20`: the problem's or
-the current equation's sides at the solution). Anything else fails, and so does every step
-after a failing one: a derivation does not resume after a broken link.
+`stepchat.core.step_prose`), its equations must be what those operations yield, in order,
+one operation besides rewrites per equation; words that name no operation let an equation
+be any one operation from the previous one. Operations named on a step without an equation
+apply to the next step's equations, and the words fail with that step. Two more things may
+stand on a step without advancing it: a link of a chain `a = b = c` whose two sides are
+equal (`20 - 5 = 15` rewrites a side), and a check that is exactly the problem with its
+solution put in as `(value)` (`3(5) + 5 = 20` for 3x + 5 = 20; equal numbers are not
+enough). `no solution` and `all real numbers` follow only an equation without the unknown.
+Anything else fails, and so does every step after a failing one: a derivation does not
+resume after a broken link.
 """
 
 from __future__ import annotations
@@ -31,7 +33,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from stepchat.core.linear import FoundEquation, LinearForm, Solution, chains_in, sides_form
+from stepchat.core.linear import (
+    FoundEquation,
+    LinearForm,
+    Solution,
+    chains_in,
+    format_fraction,
+    sides_form,
+)
+from stepchat.core.mathparse import normalise_symbols
 from stepchat.core.step_prose import NamedOp, read_prose
 
 _STEP_LABEL = re.compile(
@@ -70,9 +80,6 @@ class Sides:
 
     def same(self, other: Sides) -> bool:
         return self == other or self == other.swapped()
-
-    def at(self, value: Fraction) -> tuple[Fraction, Fraction]:
-        return self.a * value + self.b, self.c * value + self.d
 
     @property
     def identity(self) -> bool:
@@ -115,17 +122,50 @@ def _part(side: str, before: Sides, which: str) -> Fraction:
     return before.a if side == "left" else before.c
 
 
-def results_of(op: NamedOp, before: Sides) -> list[Sides] | None:
-    """The equations `op` may yield from `before`; None when any operand of its kind will do."""
+def _holds(side: str, before: Sides, p: Fraction, q: Fraction) -> bool:
+    """The side of `before` has the term `p·v + q` as one of its parts."""
+    coef, const = (before.a, before.b) if side == "left" else (before.c, before.d)
+    return (p == 0 or coef == p) and (q == 0 or const == q)
+
+
+def _unnamed(op: NamedOp, before: Sides) -> list[Sides]:
+    """What a verb with no operand ("Subtract from both sides", "Divide both sides",
+    "Subtraction") may yield: only an operation the equation shows plainly. Adding or
+    subtracting takes one part of a side off it, with the verb's sign (subtracting the 5
+    of 3x + 5, adding the 5 of 3x - 5); multiplying is by a whole number, dividing by a
+    whole number or by the unknown's one coefficient. Doubling both sides of 3x = 15 is
+    no "division"."""
+    if op.kind in _ADDS:
+        parts = [(-x, Fraction(0)) for x in (before.a, before.c) if x]
+        parts += [(Fraction(0), -x) for x in (before.b, before.d) if x]
+        sign = {"add": 1, "subtract": -1}.get(op.kind)
+        return [before.plus(p, q) for p, q in parts if sign is None or (p + q) * sign > 0]
+    holders = [x for x in (before.a, before.c) if x != 0]
+    factors = [Fraction(n) for n in range(-12, 13) if n not in (0, 1)]
+    if op.kind == "multiply":
+        return [before.times(k) for k in factors]
+    divisors = factors + (holders if len(holders) == 1 else [])
+    return [before.times(1 / k) for k in divisors]
+
+
+def results_of(op: NamedOp, before: Sides) -> list[Sides]:
+    """The equations `op` may yield from `before`."""
     if op.kind == "rewrite":
         return [before]
     operand = op.operand
     if operand is None:
-        return None
+        return _unnamed(op, before)
     if op.kind in _ADDS and operand.kind == "term":
         p, q = operand.coef, operand.const
-        # moving a term off its side is subtracting it as written ("move 5" off 3x + 5)
-        return [before.plus(p, q) if op.kind == "add" else before.plus(-p, -q)]
+        if op.kind == "add":
+            return [before.plus(p, q)]
+        if op.kind == "move":
+            # a moved term leaves the side that holds it ("move 5 to the right" off 3x + 5);
+            # moved "to the left" from the left, or from a side without it, is no move
+            sides = [operand.source] if operand.source else ["left", "right"]
+            if not any(_holds(side, before, p, q) for side in sides):
+                return []
+        return [before.plus(-p, -q)]
     if op.kind in _ADDS:  # take the constant or the unknown's terms off their side
         sides = [operand.source] if operand.source else ["left", "right"]
         out = []
@@ -144,18 +184,17 @@ def results_of(op: NamedOp, before: Sides) -> list[Sides] | None:
     return [before.times(factor if op.kind == "multiply" else 1 / factor)]
 
 
-def _matches_any(op: NamedOp, before: Sides, after: Sides) -> bool:
-    return any_add(before, after) if op.kind in _ADDS else any_scale(before, after)
-
-
 def named_prefix(ops: Sequence[NamedOp], before: Sides, after: Sides) -> int:
-    """How many of `ops`, applied in order to `before`, yield `after` (0: none do)."""
+    """How many of `ops`, applied in order to `before`, yield `after` (0: none do). One
+    equation applies at most one operation besides rewrites: "Subtract 5 and divide by 3:
+    x = 5" is two steps in one, and a reader cannot see the middle equation."""
     states = [before]
+    applied = 0
     for count, op in enumerate(ops, start=1):
-        results = [results_of(op, s) for s in states]
-        if any(r is None for r in results):
-            return count if any(_matches_any(op, s, after) for s in states) else 0
-        states = [x for r in results if r is not None for x in r]
+        applied += op.kind != "rewrite"
+        if applied > 1:
+            return 0
+        states = [x for s in states for x in results_of(op, s)]
         if any(after.same(s) for s in states):
             return count
     return 0
@@ -222,7 +261,10 @@ class Derivation:
             if self.final_only:
                 return True
             if self.target.kind != "one":
-                return None if cursor.ops else True
+                # "no solution" / "all real numbers" once the unknown has gone (`1 = 5`,
+                # `0 = 0`), not straight from `2x + 1 = 2x + 5`
+                state = cursor.state
+                return True if not cursor.ops and state.a == 0 and state.c == 0 else None
         chains, trailing = chains_in(body)
         readings = [read_prose(words, self.variable) for words, _ in chains]
         after = read_prose(trailing, self.variable)
@@ -246,19 +288,18 @@ class Derivation:
             return False  # another unknown, or a side that is not linear
         sides = [Sides.of(form) for form in forms if form is not None]
         stated = False
-        for link in sides:
+        for link, text in zip(sides, (found.text for found in chain), strict=True):
             if len(sides) > 1 and link.identity:
                 continue  # `20 - 5 = 15` inside a chain rewrites a side
-            if not self._link(cursor, link):
+            if not self._link(cursor, link, text):
                 return False
             stated = True
         if stated:
             return True
         # every link rewrites a side: the chain as a whole is a statement about numbers
-        outer = Sides(sides[0].a, sides[0].b, sides[-1].c, sides[-1].d)
-        return self._is_check(outer, cursor.state)
+        return self._is_check(chain[0].text.split("=")[0], chain[-1].text.split("=")[1])
 
-    def _link(self, cursor: _Cursor, link: Sides) -> bool:
+    def _link(self, cursor: _Cursor, link: Sides, text: str) -> bool:
         before, ops = cursor.state, cursor.ops
         count = named_prefix(ops, before, link)
         if count:
@@ -270,17 +311,18 @@ class Derivation:
         if not ops and one_operation(before, link):
             cursor.state = link
             return True
-        return self._is_check(link, before)
+        left, right = text.split("=")
+        return self._is_check(left, right)
 
-    def _is_check(self, link: Sides, current: Sides) -> bool:
-        """A true statement about numbers that is the problem (or the current equation)
-        with the solution put in for the unknown."""
-        if link.a != 0 or link.c != 0 or link.b != link.d or self.target.kind != "one":
+    def _is_check(self, left: str, right: str) -> bool:
+        """A statement about numbers that is exactly the problem with its solution put in
+        for the unknown, written `(value)`: "3(5) + 5 = 20" for 3x + 5 = 20. Equal numbers
+        are not enough ("4(5) = 20" is true, and checks another equation)."""
+        if self.target.kind != "one" or self.target.value is None:
             return False
-        value = self.target.value
-        assert value is not None
-        return any(
-            ref.at(value) in ((link.b, link.d), (link.d, link.b))
-            for ref in (self.problem, current)
-            if ref.a != 0 or ref.c != 0
-        )
+        put_in = f"({format_fraction(self.target.value)})"
+        text = normalise_symbols(f"{left}={right}").replace(" ", "")
+        if put_in not in text or self.variable in text:
+            return False
+        form = sides_form(text.replace(put_in, f"({self.variable})"), self.variable)
+        return form is not None and Sides.of(form).same(self.problem)

@@ -21,7 +21,8 @@ _LATEX = [
     (re.compile(r"\\frac\{([^{}]*)\}\{([^{}]*)\}"), r"(\1)/(\2)"),
     (re.compile(r"\\(?:cdot|times)"), "*"),
     (re.compile(r"\\[()\[\]]|\$+|\\,|\\ "), " "),
-    (re.compile(r"\*\*(?=\D)|`"), " "),
+    # bold markup at a word's edge; `2**-1` between operands is a power, not markup
+    (re.compile(r"(?:(?<=^)|(?<=\s))\*\*(?=\S)|(?<=\S)\*\*(?=\s|$|[.,:;!?])|`"), " "),
 ]
 
 
@@ -80,7 +81,7 @@ def clean_latex(text: str) -> str:
     return text
 
 
-def _math_runs(line: str) -> list[tuple[int, int]]:
+def math_runs(line: str) -> list[tuple[int, int]]:
     """(start, end) of the maximal runs around each '=' made of math characters and lone
     letters; one run may hold several '=' (a chain such as `3x = 20 - 5 = 15`)."""
     runs: list[tuple[int, int]] = []
@@ -101,7 +102,7 @@ def _math_runs(line: str) -> list[tuple[int, int]]:
 
 def _candidate_spans(line: str) -> list[str]:
     """The runs with exactly one '=', stripped of a sentence's full stop."""
-    spans = (line[lo:hi].strip().rstrip(".") for lo, hi in _math_runs(line))
+    spans = (line[lo:hi].strip().rstrip(".") for lo, hi in math_runs(line))
     return [span for span in spans if span.count("=") == 1]
 
 
@@ -133,7 +134,7 @@ def find_equation(line: str) -> FoundEquation | None:
             candidate = " ".join(parts[start:])
             if not candidate or candidate.startswith("="):
                 break
-            found = _parse_cached(candidate)
+            found = parse_whole(candidate)
             if found is not None:
                 return found
     return None
@@ -152,7 +153,7 @@ def chains_in(line: str) -> tuple[list[tuple[str, list[FoundEquation]]], str]:
     chains: list[tuple[str, list[FoundEquation]]] = []
     words: list[str] = []
     pos = 0
-    for lo, hi in _math_runs(line):
+    for lo, hi in math_runs(line):
         words.append(line[pos:lo])
         pos = hi
         equations, lead = _equations_in_run(line[lo:hi])
@@ -178,14 +179,15 @@ def _equations_in_run(run: str) -> tuple[list[FoundEquation], str]:
         if not lead:
             break
         chain = [lead, *sides[1:]]
-        equations = [_parse_cached(f"{a} = {b}") for a, b in itertools.pairwise(chain)]
+        equations = [parse_whole(f"{a} = {b}") for a, b in itertools.pairwise(chain)]
         if all(eq is not None for eq in equations):
             return [eq for eq in equations if eq is not None], " ".join(first[:start]) + stop
     return [], text
 
 
 @lru_cache(maxsize=4096)
-def _parse_cached(text: str) -> FoundEquation | None:
+def parse_whole(text: str) -> FoundEquation | None:
+    """`text` read whole as one equation, or None (no words trimmed off)."""
     try:
         lhs, rhs = parse_equation(text)
     except (MathSyntaxError, ZeroDivisionError):
@@ -209,7 +211,7 @@ def sides_form(text: str, variable: str) -> LinearForm | None:
 
 
 def _form(text: str, variable: str, *, per_side: bool) -> LinearForm | None:
-    found = _parse_cached(text)
+    found = parse_whole(text)
     if found is None or not found.variables <= {variable}:
         return None
     sym = sympy.Symbol(variable)

@@ -125,6 +125,9 @@ Sized = tuple[sympy.Expr, Size]
 class Token:
     kind: str  # "num" | "var" | "op"
     text: str
+    spaced: bool = False
+    """Whitespace stands before it: `7.5 (2)` and `(2) x` are a label beside a number,
+    not products, so an implicit product is read only between touching factors."""
 
 
 def normalise_symbols(text: str) -> str:
@@ -145,16 +148,17 @@ def tokenize(text: str) -> list[Token]:
         m = _TOKEN.match(text, pos)
         if not m:
             raise MathSyntaxError(f"unexpected character {text[pos:].strip()[:1]!r}")
+        spaced = m.start(m.lastindex or 0) > pos
         if m.group(1):
             digits = m.group(1)
             if len(digits.replace(".", "")) > MAX_NUMBER_DIGITS:
                 raise MathSyntaxError("number too long")
-            tokens.append(Token("num", digits))
+            tokens.append(Token("num", digits, spaced))
         elif m.group(2):
-            tokens.append(Token("var", m.group(2)))
+            tokens.append(Token("var", m.group(2), spaced))
         else:
             op = "^" if m.group(3) == "**" else m.group(3)
-            tokens.append(Token("op", op))
+            tokens.append(Token("op", op, spaced))
         pos = m.end(0)
     return tokens
 
@@ -211,10 +215,18 @@ class _Parser:
                 else:
                     if right == 0:
                         raise MathSyntaxError("division by zero")
+                    if right_size.names:
+                        # sympy cancels (x - 2)/(x - 2) to 1 on sight, losing x = 2 from
+                        # the domain: a quotient by the unknown is not read at all
+                        raise MathSyntaxError("division by an expression in the unknown")
                     size = size.over(right_size)
                     left = left / right
             elif self._starts_atom(tok) and not (tok is not None and tok.kind == "num"):
-                # implicit product: 3x, 2(x + 1), (x + 1)(x - 1); never "x 3"
+                # implicit product: 3x, 2(x + 1), (x + 1)(x - 1); never "x 3", and never
+                # across a space ("7.5 (2)" is 7.5 labelled (2) to a reader, not 15)
+                assert tok is not None
+                if tok.spaced:
+                    raise MathSyntaxError("factors side by side with a space between")
                 right, right_size = self.power()
                 size = size.times(right_size)
                 left = left * right

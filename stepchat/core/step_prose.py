@@ -15,22 +15,26 @@ Phrasings read (case-insensitive, `−` read as `-`):
 - subtract / remove the constant, the x terms                    -> remove that part of its side
 - move / bring / collect / gather T | the constant | the x terms
   [to | on the left | the right | the other side]                -> take it off its side
-  (a term T is subtracted as written: "move 5" off 3x + 5, "move -5" off 3x - 5)
+  (a term T is subtracted as written: "move 5" off 3x + 5, "move -5" off 3x - 5; the side
+  it leaves must hold it: "move 5 to the left" off 3x + 5 = 20 is no move)
 - multiply / multiplying / multiplied [both sides] by K          -> multiply by K (K ≠ 0)
 - divide / dividing / divided [both sides] by K | by the coefficient [of x] -> divide by K
 - simplify, combine (like terms), expand, distribute, rearrange, rewrite, swap -> rewrite only
 - addition / subtraction / multiplication / division, or a verb above with no operand
-                                                                 -> any operand of that kind
+                                   -> only an operation the equation shows plainly, with
+                                      the verb's sign (`derivation._unnamed`); a move with
+                                      a direction and no operand does not read
 
 T is a number, a fraction, a multiple of the unknown (`2x`, `(1/2)x`, `-x`) or "the
-opposite of" one of those. Everything else (isolate, solve, check, so, then, ...) names no
-operation.
+opposite of" one of those: digits, never number words ("by two" does not read, and "two"
+is no connective, so the step fails). Everything else (isolate, solve, check, so, then,
+...) names no operation.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
 
@@ -154,6 +158,9 @@ def read_prose(words: str, variable: str) -> list[NamedOp] | None:
             operand = _term(match.group("term"), bool(match.group("opp")), variable)
             if operand is None:
                 return None
+            operand = replace(operand, source=source)
+        if operand is None and match.group("dir"):
+            return None  # "Move to the left" names a side but not what leaves the other
         if kind == "add" and operand is not None and operand.kind != "term":
             return None  # "add the constant" names no operation anyone could check
         found.append((match.start(), NamedOp(kind, operand)))

@@ -36,11 +36,9 @@ FOLLOWS = [
     ("0.5x + 2 = 4.5", "0.5x = 2.5\nx = 5"),
     ("3x + 5 = x + 15", "Subtract x from both sides: 2x + 5 = 15\n2x = 10\nx = 5"),
     ("3x + 5 = 20", "Check: 3(5) + 5 = 20\n3x = 15\nx = 5"),
-    ("3x + 5 = 20", "3x = 15\n15 = 15\nx = 5"),  # the current equation checked at 5
     ("3x + 5 = 20", "20 = 3x + 5\n15 = 3x\nx = 5"),
     ("3y + 5 = 20", "Subtract 5 from both sides: 3y = 15\n"
      "Divide both sides by the coefficient of y: y = 15/3\ny = 5"),
-    ("3x + 5 = 20", "Subtract 5 and divide by 3: x = 5\nx = 5"),
     ("3x + 5 = 20", "Move 5 to the right: 3x = 15\nx = 5"),
     ("3x + 5 = 20", "3x + 5 - 5 = 20 - 5, which simplifies to 3x = 15\nx = 5"),
     ("3x + 5 = 20", "3x = 15\nx = 15/3 = 5\nx = 5"),
@@ -50,9 +48,13 @@ FOLLOWS = [
     ("3x + 5 = 20", "Subtract 5 from both sides: 3x + 5 - 5 = 20 - 5\n3x = 15\nx = 5"),
     ("3x + 5 = 20", "Add the opposite of 5 to both sides: 3x = 15\nx = 5"),
     ("3x + 5 = 20", "3x = 15 = 3 * 5\nx = 5"),
-    ("3x + 5 = 20", "1. Subtract 5 from both sides.\n2. Then divide both sides by 3.\nx = 5"),
     ("3x + 5 = 20", "3x = 15 after subtracting 5 from both sides\nx = 5"),
     ("10 = 2x", "Swap the sides: 2x = 10\nDivide both sides by 2: x = 5\nx = 5"),
+    ("3x + 5 = x + 15", "Move x to the left: 2x + 5 = 15\n2x = 10\nx = 5"),
+    ("3x - 5 = 10", "Add to both sides: 3x = 15\nDivide both sides: x = 5\nx = 5"),
+    ("3x + 5 = 20", "Subtraction: 3x = 15\nDivision: x = 5\nx = 5"),
+    ("5 + 3x = 20", "Check: 3(5) + 5 = 20\n3x = 15\nx = 5"),
+    ("3x + 5 = 20", "**3x = 15**\nx = 5"),
 ]
 
 DOES_NOT_FOLLOW = [
@@ -97,6 +99,46 @@ DOES_NOT_FOLLOW = [
     ("3x + 5 = 20", "Subtract 5 from both sides: 3x = 15, y = 2\nx = 5"),
     ("3x + 5 = 20", "Divide both sides by 3x: 1 = 5\nx = 5"),
     ("6x + 10 = 40", "Subtract 5 from both sides: 6x + 5 = 35\nx = 5"),
+    # two operations for one equation, named or announced: a reader cannot see the middle
+    ("3x + 5 = 20", "Subtract 5 and divide by 3: x = 5\nx = 5"),
+    ("3x + 5 = 20", "1. Subtract 5 from both sides.\n2. Then divide both sides by 3.\nx = 5"),
+    ("3x + 5 = 20", "Add 5 to both sides, then subtract 10 from both sides: 3x = 15\nx = 5"),
+    # a check of anything but the problem with its root put in
+    ("3x + 5 = 20", "3x = 15\n15 = 15\nx = 5"),
+    ("4x = 20", "Check: 3(5) + 5 = 20\n4x = 20\nx = 5"),
+    ("3x + 5 = 20", "Check: 4(5) = 20\n3x = 15\nx = 5"),
+    ("3x + 5 = 20", "Check: 3(4) + 8 = 20\n3x = 15\nx = 5"),
+    # number words and parts of the equation the check does not evaluate
+    ("3x = 15", "Divide both sides by two: x = 5\nx = 5"),
+    ("3x + 5 = 20", "Subtract one from both sides: 3x = 15\nx = 5"),
+    ("3x + 5 = 20", "Subtract 5 from both sides two times: 3x = 15\nx = 5"),
+    ("3x + 5 = 20", "Subtract the coefficient from both sides: 3x = 15\nx = 5"),
+    ("3x + 5 = 20", "Subtract the number on the right from both sides: 3x = 15\nx = 5"),
+    ("3x = 15", "Divide both sides by the constant: x = 5\nx = 5"),
+    # a verb without an operand, and the equation does the opposite
+    ("3x + 5 = 20", "Subtract from both sides: 3x + 10 = 25\n3x = 15\nx = 5"),
+    ("3x + 5 = 20", "Subtraction: 3x + 10 = 25\n3x = 15\nx = 5"),
+    ("3x = 15", "Divide both sides: 6x = 30\nx = 5"),
+    # a move to the side the term is already on
+    ("3x + 5 = 20", "Move 5 to the left: 3x = 15\nx = 5"),
+    ("3x + 5 = x + 15", "Move 3x to the left: 5 = -2x + 15\n2x = 10\nx = 5"),
+    ("3x + 5 = x + 15", "Move x to the right: 2x + 5 = 15\n2x = 10\nx = 5"),
+    ("3x + 5 = 20", "Move to the left: 3x = 15\nx = 5"),
+    # words stating a value, a solution set or the problem
+    ("3x + 5 = 20", "3x = 15\nSo x equals two.\nx = 5"),
+    ("3x + 5 = 20", "3x = 15\nThe solution is all real numbers.\nx = 5"),
+    ("3x + 5 = 20", "The original equation is 3x = 15\nx = 5"),
+    ("3x + 5 = 20", "3x = 15\nx = 15/3, the answer is two\nx = 5"),
+    # words after an equation that change what a reader sees, labels, markup
+    ("3x + 5 = 20", "3x = 15 plus one\nx = 5"),
+    ("3x + 5 = 20", "3x = 15 times two\nx = 5"),
+    ("3x + 5 = 20", "3x = 15 over x\nx = 5"),
+    ("3x + 5 = 20", "3x = 7.5 (2)\nx = 5"),
+    ("2x + 3 = 13", "(2) x = 10\nx = 5"),
+    ("4x = 4", "x = 2**-1\nx = 1"),
+    # the final line of a degenerate problem straight from the problem
+    ("2x + 1 = 2x + 5", "no solution"),
+    ("2(x + 1) = 2x + 2", "all real numbers"),
 ]
 
 

@@ -230,7 +230,7 @@ ALICE_REPLIES = ('{"name": "Alice", "age": 30, "city": "Paris"}', '{"email": "a@
     [
         ((GOOD_STEPS,), (BASE,), CachePath.SOLVER),
         ((GOOD_STEPS,), (BASE, BASE), CachePath.REUSE_ONLY),
-        ((GOOD_STEPS,), (BASE, "Solve for x: 3x + 5 = 20. Do not show each step."),
+        ((GOOD_STEPS,), ("Solve for x: 3x + 5 = 20. Do not show each step.", BASE),
          CachePath.SKIP_REUSE),
         (ALICE_REPLIES, (ALICE, ADDED_KEY), CachePath.PATCHED),
     ],

@@ -50,6 +50,11 @@ def _term(rng: random.Random, p: Fraction, q: Fraction) -> str:
     return _number(rng, q)
 
 
+def _on_a_side(s: Sides, p: Fraction, q: Fraction) -> bool:
+    return any((p == 0 or coef == p) and (q == 0 or const == q)
+               for coef, const in ((s.a, s.b), (s.c, s.d)))
+
+
 def _phrases(rng: random.Random, op: Op, s: Sides) -> list[str]:
     """Ways to name `op` (applied to `s`) in words."""
     out: list[str] = []
@@ -59,7 +64,9 @@ def _phrases(rng: random.Random, op: Op, s: Sides) -> list[str]:
         out += [f"Add {t} to both sides", f"Adding {t} to each side gives",
                 f"Subtract {neg} from both sides",
                 f"First, isolate the variable by subtracting {neg} from both sides of the equation",
-                f"Add the opposite of {neg} to both sides", f"Move {neg} to the other side"]
+                f"Add the opposite of {neg} to both sides"]
+        if _on_a_side(s, -op.p, -op.q):  # a move takes a part off the side holding it
+            out.append(f"Move {neg} to the other side")
         if op.p == 0 and op.q == -s.b and s.b and s.a:
             out += ["Move the constant to the right", "Subtract the constant from both sides"]
         if op.q == 0 and op.p == -s.c and s.c:

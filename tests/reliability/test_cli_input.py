@@ -87,19 +87,25 @@ def _tree_contains(root: Path, needle: bytes) -> list[Path]:
     return [p for p in root.rglob("*") if p.is_file() and needle in p.read_bytes()]
 
 
+def _marked_solve_request() -> tuple[str, str]:
+    """A solve request carrying a unique number (a linear request holds no other word, so
+    the marker is a constant of its equation), and that number."""
+    marker = str(10**11 + uuid.uuid4().int % 10**11)
+    return f"Solve for x: 3x + {marker} = {15 + int(marker)}.", marker
+
+
 def test_a_stored_prompt_is_found_on_disk(tmp_path: Path) -> None:
     """The control for the --no-store test: the search does find a stored prompt."""
-    marker = f"zq{uuid.uuid4().hex[:12]}"
-    out = run(FAKE, tmp_path, ["ask", f"Solve for x: 3x + 5 = 20. Label {marker}."])
+    prompt, marker = _marked_solve_request()
+    out = run(FAKE, tmp_path, ["ask", prompt])
     assert out.returncode == 0, out.stderr
     assert _tree_contains(tmp_path, marker.encode())
 
 
 @pytest.mark.slow
 def test_no_store_leaves_no_trace_with_the_real_model(tmp_path: Path) -> None:
-    marker = f"zq{uuid.uuid4().hex[:12]}"
-    out = run(REAL, tmp_path, ["ask", "--no-store", f"Solve for x: 3x + 5 = 20. Label {marker}."],
-              timeout=300)
+    prompt, marker = _marked_solve_request()
+    out = run(REAL, tmp_path, ["ask", "--no-store", prompt], timeout=300)
     assert out.returncode == 0, out.stderr
     assert out.stdout.decode().strip().splitlines()[-1] == "x = 5"
     assert _tree_contains(tmp_path, marker.encode()) == []

@@ -21,10 +21,10 @@ from stepchat.core.linear import (
     linear_form,
     solver_steps,
 )
+from stepchat.core.linear_request import read_request
 from stepchat.core.settings import LinearStrategy, PipelineSettings
 from stepchat.core.tasks.base import Generation, ModelRequest, Task
 from stepchat.core.tasks.common import (
-    has_negation,
     mask_slots,
     replace_tokens,
     slot_changes,
@@ -32,24 +32,11 @@ from stepchat.core.tasks.common import (
 )
 from stepchat.core.types import AnswerStep, Step, StepStatus, TaskKind
 
-_SOLVE_FOR = re.compile(r"\bfor\s+([A-Za-z])\b")
-_FINAL_ONLY = re.compile(
-    r"\b(?:only|just)\s+(?:give\s+)?(?:the\s+)?(?:final\s+)?(?:answer|result|value)\b"
-    r"|\bno\s+(?:steps|explanation|working)\b|\bfinal answer only\b",
-    re.I,
-)
-_CHECK = re.compile(r"\b(?:check|verify)\b|\bis\b.*\ba solution\b", re.I)
-_SIMPLIFY = re.compile(r"\bsimplify\b", re.I)
 _FINAL_LINE = re.compile(r"^\s*([A-Za-z])\s*=\s*(-?\d+(?:/\d+)?)\s*$")
 _SYSTEM = (
     "You solve linear equations. Write one short step per line, each containing an "
     "equation. Finish with a line of the form '{v} = value'."
 )
-
-
-def _asks_to_solve(prompt: str) -> bool:
-    """Not a request to check or simplify: those have other answers than `x = value`."""
-    return not (_CHECK.search(prompt) or _SIMPLIFY.search(prompt))
 
 
 @dataclass(frozen=True)
@@ -126,34 +113,27 @@ class LinearHandler:
     # ------------------------------------------------------------------ detection
 
     def detect(self, prompt: str) -> LinearTask | None:
-        for line in prompt.splitlines():
-            found = find_equation(line)
-            if found is None or len(found.variables) != 1:
-                continue
-            variable = next(iter(found.variables))
-            asked = _SOLVE_FOR.search(prompt)
-            if asked and asked.group(1) != variable:
-                continue
-            form = linear_form(found.text, variable)
-            if form is None or not _asks_to_solve(prompt):
-                continue
-            fmt = "final" if _FINAL_ONLY.search(prompt) else "steps"
-            rest = _FINAL_ONLY.sub(" ", prompt.replace(found.text, " "))
-            slots = [t for t in re.findall(r"\d+(?:\.\d+)?|[A-Za-z]", found.text)]
-            masked_eq = mask_slots(replace_tokens(found.text, {variable: "v"}, letters=True))
-            constraints = LinearConstraints(
-                equation=found.text,
-                variable=variable,
-                solution=str(form.solution),
-                solution_kind=form.solution.kind,
-                both_sides=form.both_sides,
-                format=fmt,
-                negated=has_negation(rest),
-                slots=tuple(slots),
-            )
-            signature = f"linear|{fmt}|{constraints.negated}|{masked_eq}"
-            return Task(self.kind, prompt, signature, constraints)
-        return None
+        """A task only when the whole prompt asks to solve one linear equation
+        (`stepchat.core.linear_request`): a leftover word means another request."""
+        request = read_request(prompt)
+        if request is None:
+            return None
+        found, variable = request.equation, request.variable
+        fmt = "final" if request.final_only else "steps"
+        slots = [t for t in re.findall(r"\d+(?:\.\d+)?|[A-Za-z]", found.text)]
+        masked_eq = mask_slots(replace_tokens(found.text, {variable: "v"}, letters=True))
+        constraints = LinearConstraints(
+            equation=found.text,
+            variable=variable,
+            solution=str(request.form.solution),
+            solution_kind=request.form.solution.kind,
+            both_sides=request.form.both_sides,
+            format=fmt,
+            negated=False,
+            slots=tuple(slots),
+        )
+        signature = f"linear|{fmt}|False|{masked_eq}"
+        return Task(self.kind, prompt, signature, constraints)
 
     def read_constraints(self, stored: dict[str, Any]) -> LinearConstraints:
         return LinearConstraints.from_json(stored)

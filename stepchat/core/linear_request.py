@@ -1,0 +1,141 @@
+"""Whether a prompt is a request to solve one linear equation, read word by word.
+
+The linear task answers with a solve derivation, and the cache serves that derivation to
+every prompt the task claims. It used to claim any prompt with an equation in it, so "Does
+3x + 5 = 20 hold when x = 4?", "Solve the system 2x = 6 and x + y = 10", "Given
+3x + 5 = 20, find 2x", "Solve 2x = 3 over the integers" and "Graph 3x + 5 = 20" were all
+answered, verified, with the derivation of x. A prompt is claimed now only when every
+character of it is accounted for: the equation, read whole by `mathparse`, and around it
+the instruction words of one framing of the closed list below. A leftover word or mark
+(check, system, and, y =, find 2x, modulo, negative, base, graph, a second equation, x², √,
+log, 1,500, 2,5, %, a backslash) means the prompt asks something else, and the task does
+not claim it (another kind does, or the text kind).
+
+The framings, case-insensitive, with V the equation's one unknown:
+
+- before the equation: nothing; "solve"; "solve for V"; "solve (the | this) equation
+  [for V]"; "solve for V in"; "find [the value of] V [if | when | given (that)]"; "what
+  is [the value of] V (if | when | given (that))"; "what value of V satisfies"; "if" /
+  "given (that)" (then a question after it), each ending in ":", "," or nothing;
+- after it: "for V"; ", what is V?", ". find V.", ". solve for V.";
+- then instructions about the form of the answer: "show each step", "show (your | all |
+  the) (steps | work | working)", "(work it out | solve it) step by step", "step by step",
+  "showing each step", "number each step", "be brief: give only the key steps and the
+  final answer", "write one equation per line and finish with the line V = <value>", and
+  the final-answer-only phrasings (`final_only`);
+- courtesy at the ends: a greeting, "please", "can / could / would you", "thanks".
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from stepchat.core.linear import (
+    FoundEquation,
+    LinearForm,
+    clean_latex,
+    linear_form,
+    math_runs,
+    parse_whole,
+    sides_form,
+)
+
+_FINAL_ONLY = (
+    r"(?:(?:give|write|show|state)\s+)?(?:me\s+)?(?:only|just)\s+(?:give\s+)?(?:me\s+)?"
+    r"(?:the\s+)?(?:final\s+)?(?:answer|result|value)"
+    r"|(?:give|write|show|state)\s+(?:me\s+)?(?:the\s+)?(?:final\s+)?(?:answer|result|value)"
+    r"\s+only|final\s+answer\s+only|answer\s+only|no\s+(?:steps|explanation|working|work)"
+    r"|(?:do\s+not|don't)\s+show\s+(?:the\s+|your\s+|any\s+|each\s+|every\s+)?"
+    r"(?:steps?|working|work)"
+)
+_STEPS = (
+    r"show\s+(?:each|every|all|your|the|all\s+the)?\s*(?:steps?|work|working)"
+    r"|show\s+(?:your\s+|the\s+)?work(?:ing)?\s+step\s+by\s+step"
+    r"|(?:(?:work\s+it\s+out|solve\s+it|explain)\s+)?step\s+by\s+step"
+    r"|showing\s+(?:each|every|all|your|the)\s+steps?|number\s+each\s+step"
+    r"|be\s+brief:?\s+give\s+only\s+the\s+key\s+steps\s+and\s+the\s+final\s+answer"
+    r"|write\s+one\s+equation\s+per\s+line\s+and\s+finish\s+with\s+the\s+line\s+{v}\s*=\s*"
+    r"<value>"
+)
+_GREETING = r"(?:(?:hi|hello|hey)(?:\s+there)?\s*[,!.]?\s*)?"
+_ASK = r"(?:(?:please|kindly)\s+|(?:can|could|would|will)\s+you\s+(?:please\s+)?)?"
+_THANKS = r"(?:[ ,.!?]*(?:please|thanks|thank\s+you)(?:\s+very\s+much)?)?"
+_SEP = r"\s*[:,.]?\s*"
+_LEAD = (
+    r"solve(?:\s+for\s+{v}(?:\s+in)?)?"
+    r"|solve\s+(?:the|this)\s+equation(?:\s+for\s+{v}(?:,?\s+showing\s+each\s+step)?)?"
+    r"|find\s+(?:the\s+value\s+of\s+)?{v}(?:\s+(?:if|when|given(?:\s+that)?))?"
+    r"|what\s+is\s+(?:the\s+value\s+of\s+)?{v}\s+(?:if|when|given(?:\s+that)?)"
+    r"|what\s+value\s+of\s+{v}\s+satisfies"
+    r"|if|given(?:\s+that)?"
+)
+_QUESTION = r"(?:\s*[,.]?\s*(?:what\s+is\s+{v}\s*\?|find\s+{v}\s*[.!]?|solve\s+for\s+{v}\s*[.!]?))"
+_TAIL = r"(?:\s+for\s+{v})?\s*[.?!]?"
+
+
+@dataclass(frozen=True)
+class LinearRequest:
+    """A prompt read as a request to solve one linear equation."""
+
+    equation: FoundEquation
+    variable: str
+    form: LinearForm
+    final_only: bool
+
+
+@lru_cache(maxsize=64)
+def _framing(variable: str) -> re.Pattern[str]:
+    """The framings as one pattern over the prompt with its whitespace collapsed and the
+    equation replaced by `<eq>`. Between instructions the separator is one character class,
+    so a run of instructions matches one way only and a near miss fails in linear time."""
+    v = re.escape(variable.lower())
+    fill = {"v": v}
+    instruction = rf"(?:{_STEPS.format(**fill)}|(?P<final>{_FINAL_ONLY}))"
+    instructions = rf"(?:[ ,.;:!?]*{_ASK}(?:{instruction}))*"
+    lead = rf"(?:{_LEAD.format(**fill)}){_SEP}"
+    return re.compile(
+        rf" ?{_GREETING}{_ASK}(?P<lead>{lead})?<eq>(?P<tail>{_TAIL.format(**fill)})"
+        rf"(?P<question>{_QUESTION.format(**fill)})?{instructions}{_THANKS}[ .!?]*"
+    )
+
+
+MAX_REQUEST_CHARS = 1000
+"""Longer than any framing of the list around the longest equation the parser reads; a
+longer prompt asks something else, and the framing's pattern never meets a long text."""
+
+
+def read_request(prompt: str) -> LinearRequest | None:
+    """The equation and the answer's form when `prompt` asks to solve one linear equation
+    and nothing else, else None."""
+    text = re.sub(r"\s+", " ", clean_latex(prompt)).strip()
+    if "\\" in text or len(text) > MAX_REQUEST_CHARS:
+        return None  # an escape sequence or markup nobody reads here, or a long text
+    equations = []
+    for lo, hi in math_runs(text):
+        span = text[lo:hi]
+        found = parse_whole(span.strip())
+        if found is not None:
+            equations.append((lo + len(span) - len(span.lstrip()), found))
+    if len(equations) != 1:
+        return None  # no equation, or a second one (a system, a check of a given value)
+    start, found = equations[0]
+    if len(found.variables) != 1 or "^" in found.text or "**" in found.text:
+        return None  # a power is not read as a linear equation, even where it cancels
+    variable = next(iter(found.variables))
+    rest = f"{text[:start]}<eq>{text[start + len(found.text):]}".lower()
+    match = _framing(variable).fullmatch(rest)
+    if match is None or _question_needs_lead(match):
+        return None
+    form = linear_form(found.text, variable)
+    if form is None or sides_form(found.text, variable) is None:
+        return None
+    return LinearRequest(found, variable, form, final_only=match.group("final") is not None)
+
+
+def _question_needs_lead(match: re.Match[str]) -> bool:
+    """"if EQ, what is x?" needs its question; "solve for x: EQ, what is x?" asks twice,
+    which is fine, but a bare "if EQ" or "given EQ" asks nothing."""
+    lead = (match.group("lead") or "").strip(" :,.")
+    return lead in ("if", "given", "given that") and not match.group("question")
