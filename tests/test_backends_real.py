@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from stepchat.backends.llama_cpp import LlamaCppBackend
-from stepchat.backends.openai_http import OpenAIHttpBackend, sse_events
+from stepchat.backends.openai_http import OpenAIHttpBackend
 from stepchat.bench.servers import free_port, llama_server_command, running
 from stepchat.config import ModelSpec, load_config
 from stepchat.core.ports import Backend, BackendError, GenerationCancelled
@@ -200,11 +200,6 @@ def test_http_unreachable_server_is_a_one_line_backend_error() -> None:
     with pytest.raises(BackendError) as info:
         backend.complete([ChatMessage("user", "hi")], max_tokens=4)
     assert "\n" not in str(info.value) and "cannot reach" in str(info.value)
-
-
-def test_sse_parser_joins_multiline_data_and_skips_comments() -> None:
-    raw = [b": ping\n", b"data: a\n", b"data: b\n", b"\n", b"event: x\n", b"data: [DONE]\n", b"\n"]
-    assert list(sse_events(iter(raw))) == ["a\nb", "[DONE]"]  # type: ignore[arg-type]
 
 
 def test_tokens_counted_before_loading_match_the_loaded_model(spec: ModelSpec) -> None:
