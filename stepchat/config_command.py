@@ -70,7 +70,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         "then check it",
     )
     action.add_argument("--path", action="store_true", help="print the config file's path only")
-    parser.set_defaults(run_config=run)
+    parser.set_defaults(func=run)
     return parser
 
 
