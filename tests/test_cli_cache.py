@@ -130,7 +130,12 @@ def test_every_cache_action_closes_the_cache_it_opened(
     def opened_here(config: object) -> object:
         store = opener(config)  # type: ignore[arg-type]
         close = store.close
-        monkeypatch.setattr(store, "close", lambda: (close(), closed.append(action[0])))
+
+        def closing() -> None:
+            close()
+            closed.append(action[0])
+
+        monkeypatch.setattr(store, "close", closing)
         return store
 
     monkeypatch.setattr(runtime, "open_cache_store", opened_here)
