@@ -39,3 +39,30 @@ def test_no_look_alike_of_the_issue_is_served_from_a_real_cache(tmp_path: Path) 
             skipped += 1
             assert quoted[0] in (answer.skip_reason or ""), answer.skip_reason
     assert skipped >= len(ISSUE_CASES) - 5
+
+
+def test_the_hostile_pairs_go_to_the_model_and_near_repeats_are_served(tmp_path: Path) -> None:
+    """The pairs a hostile pass found, fixed by narrowing the forgiven rules, through MiniLM
+    and LanceDB: none is served; and surface edits at the new edges still are."""
+    from tests.core.test_textgate_hostile import FIXED, short_answer
+
+    embedder = load_embedder()
+    store, _ = open_store(tmp_path / "cache", embedder.dim)
+    try:
+        cache = StepCache(ScriptedBackend([short_answer]), embedder, store)
+        for pair in FIXED:
+            store.clear()
+            cache.answer(pair["a"])
+            answer = cache.answer(pair["b"])
+            assert not answer.hit, (pair["a"], pair["b"], answer.path)
+        for cached, again in [
+            ("What is the drinking age in the UK?", "what is the drinking age in the UK"),
+            ("How do I reset my router?", "HOW DO I RESET MY ROUTER??"),
+            ("How do I reset my router?", "Hi there, how do I reset my router? Thanks!"),
+            ("Why won't my Mac start?", "Why will not my Mac start, please?"),
+        ]:
+            store.clear()
+            cache.answer(cached)
+            assert cache.answer(again).hit, again
+    finally:
+        close_store(store)

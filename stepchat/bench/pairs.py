@@ -29,19 +29,14 @@ from stepchat.core.types import ChatMessage
 from stepchat.store.memory import MemoryStore
 
 COSINE_THRESHOLDS = (0.8, 0.85, 0.9, 0.95)
-SHIPPED = "gate: + a fronted clause moved (shipped)"
+SHIPPED = "gate: + contractions (shipped)"
 GATE_SETTINGS: dict[str, GateOptions] = {
     "gate: text as written": GateOptions(
-        case=False, punctuation=False, courtesy=False, contractions=False, clause_moves=False
+        case=False, punctuation=False, courtesy=False, contractions=False
     ),
-    "gate: + case": GateOptions(
-        punctuation=False, courtesy=False, contractions=False, clause_moves=False
-    ),
-    "gate: + sentence punctuation": GateOptions(
-        courtesy=False, contractions=False, clause_moves=False
-    ),
-    "gate: + courtesy at either end": GateOptions(contractions=False, clause_moves=False),
-    "gate: + contractions": GateOptions(clause_moves=False),
+    "gate: + case": GateOptions(punctuation=False, courtesy=False, contractions=False),
+    "gate: + sentence punctuation": GateOptions(courtesy=False, contractions=False),
+    "gate: + courtesy at either end": GateOptions(contractions=False),
     SHIPPED: GateOptions(),
 }
 """Each setting forgives one more entry of the closed list (`textgate.forgiven`) than the

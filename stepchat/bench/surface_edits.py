@@ -12,7 +12,10 @@ import re
 from collections.abc import Callable
 
 CONTRACT = [("what is", "what's"), ("do not", "don't"), ("does not", "doesn't"),
-            ("i am", "I'm"), ("can not", "can't"), ("it is", "it's"), ("is not", "isn't")]
+            ("i am", "I'm"), ("cannot", "can't"), ("it is", "it's"), ("is not", "isn't")]
+"""Contractions and the words they stand for. "can't" is "cannot", not "can not": "Can not
+voting be a form of protest?" asks whether abstaining is a protest, "Can't voting…" whether
+voting is one, so "can not" is not a retyping of "can't"."""
 
 
 def _as_written(found: re.Match[str], replacement: str) -> str:
@@ -42,8 +45,39 @@ def _expand(text: str) -> str:
     return text
 
 
+def _short_symbol(word: str) -> bool:
+    """Two letters or fewer with a capital, but "I": an element, a unit, a country, a
+    language, an acronym (Co, Mm, MW, UK, US, IT, Go, C, pH)."""
+    return len(word) <= 2 and word != "I" and any(c.isupper() for c in word)
+
+
+def _lower_case(text: str) -> str:
+    """Every word in small letters but a short symbol inside a sentence, which lowering makes
+    another word or symbol as often as not ("IT"/"it", "US"/"us", "Co"/"co", "C"/"c",
+    "Go"/"go", "Nm"/"nm", "MW"/"mw"), so that no gate can take the retyping for the same
+    request without a list of which are safe. `REPORTED_EDITS` measures the edit that lowers
+    them too."""
+
+    def lowered(found: re.Match[str]) -> str:
+        word = found.group(0)
+        opens = re.search(r"(^|[.?!:]\s+)$", text[: found.start()]) is not None
+        capitals = sum(c.isupper() for c in word)
+        keep = _short_symbol(word) and (capitals > 1 or not opens)
+        return word if keep else word.lower()
+
+    return re.sub(r"[^\W_]+", lowered, text)
+
+
+def _greeting_and_thanks(text: str) -> str:
+    """"Hi there, " before the request and " Thanks!" after it as a sentence of its own: a
+    request without a closing mark gets a full stop first, since a capitalised word ending a
+    sentence can be a title ("Play Dido's Thank You", "Tell me about the show Cheers")."""
+    closed = text if text.rstrip()[-1:] in ".?!" else text.rstrip() + "."
+    return "Hi there, " + closed[0].lower() + closed[1:] + " Thanks!"
+
+
 SURFACE_EDITS: dict[str, Callable[[str], str]] = {
-    "lower case": str.lower,
+    "lower case": _lower_case,
     "upper case": str.upper,
     "no punctuation": lambda t: re.sub(r"[?.!,]", "", t),
     "extra question marks": lambda t: t.rstrip("?.! ") + "??",
@@ -51,5 +85,11 @@ SURFACE_EDITS: dict[str, Callable[[str], str]] = {
     "contracted": _contract,
     "expanded": _expand,
     "please": lambda t: t.rstrip("?.! ") + ", please?",
-    "greeting and thanks": lambda t: "Hi there, " + t[0].lower() + t[1:] + " Thanks!",
+    "greeting and thanks": _greeting_and_thanks,
 }
+
+REPORTED_EDITS: dict[str, Callable[[str], str]] = {
+    "lower case, short symbols too": str.lower,
+}
+"""Edits measured and reported beside `SURFACE_EDITS` but not held to 95%: their near repeat
+cannot be told from a different request without a word list (see `_lower_case`)."""

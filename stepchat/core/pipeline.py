@@ -40,7 +40,7 @@ from stepchat.core.ports import (
     StoreError,
     SystemClock,
 )
-from stepchat.core.prompt import PromptError, clean_prompt
+from stepchat.core.prompt import PromptError, accept_prompt
 from stepchat.core.settings import DEFAULT_SETTINGS, PipelineSettings
 from stepchat.core.tasks.base import Generation, Task, TaskHandler, answers_alone
 from stepchat.core.tasks.registry import BUILT_IN, TaskKinds
@@ -163,11 +163,18 @@ class StepCache:
         against the request itself and are reused as usual.
         """
         total = _Stopwatch(self.clock)
-        text, notes = clean_prompt(prompt)
+        accepted = accept_prompt(prompt)
+        text, notes = accepted.text, list(accepted.notes)
         handler, task = self.detect(text)
-        if history and not handler.self_contained and (reuse or store):
-            notes.append(FOLLOW_UP_NOTE)
-            reuse = store = False
+        if not handler.self_contained and (reuse or store):
+            if history:
+                notes.append(FOLLOW_UP_NOTE)
+                reuse = store = False
+            elif accepted.truncated:
+                # Its answer answers the first part of the prompt, not the prompt sent.
+                notes = [f"prompt truncated to its first {len(text)} characters: "
+                         "open text is not cached"]
+                reuse = store = False
         gen = Generation(
             self.backend, self.settings, on_event, cancel, clock=self.clock,
             history=tuple(history),

@@ -1,23 +1,40 @@
 """Accepting a prompt: text only, no control characters, bounded length.
 
 Bad input becomes a one-line `PromptError`; an over-long prompt is truncated and the
-answer says so, so the conversation goes on either way.
+answer says so, so the conversation goes on either way. Line breaks of every convention
+(`\\r\\n`, a lone `\\r`, vertical tab, form feed, next line) become `\\n`, never nothing:
+`1\\r2` is two lines, not `12`.
 """
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass, field
+
 from stepchat.core.safetext import ESCAPE_SEQUENCE, UNSAFE
+from stepchat.core.textgate.scan import trim
 
 MAX_PROMPT_CHARS = 6000
+_LINE_BREAK = re.compile("\r\n|[\r\x0b\x0c\x1c\x1d\x1e\x85]")
+"""Line breaks that are control characters: each is read as `\\n` before controls go."""
 
 
 class PromptError(ValueError):
     """The prompt cannot be served (empty, binary); the message is one line for the user."""
 
 
-def clean_prompt(prompt: str | bytes) -> tuple[str, list[str]]:
-    """The prompt as served, and notes for the user about what was changed."""
-    notes: list[str] = []
+@dataclass(frozen=True)
+class Accepted:
+    """The prompt as served, notes for the user about what was changed, and whether it was
+    cut to `MAX_PROMPT_CHARS` (then its answer answers a prompt the user did not send)."""
+
+    text: str
+    notes: list[str] = field(default_factory=list)
+    truncated: bool = False
+
+
+def accept_prompt(prompt: str | bytes) -> Accepted:
+    """The prompt as served; see `Accepted`."""
     if isinstance(prompt, bytes):
         try:
             prompt = prompt.decode("utf-8")
@@ -31,10 +48,16 @@ def clean_prompt(prompt: str | bytes) -> tuple[str, list[str]]:
         raise PromptError("the prompt contains binary data (NUL bytes)")
     # Escape sequences, C0/C1 controls and bidirectional overrides (U+202E) go: a prompt is
     # stored and shown again later (cache list, the inspector), and must read as it is.
-    text = UNSAFE.sub("", ESCAPE_SEQUENCE.sub("", prompt)).strip()
-    if not text:
+    text = trim(UNSAFE.sub("", _LINE_BREAK.sub("\n", ESCAPE_SEQUENCE.sub("", prompt))))
+    if not text.strip():
         raise PromptError("the prompt is empty")
     if len(text) > MAX_PROMPT_CHARS:
-        text = text[:MAX_PROMPT_CHARS]
-        notes.append(f"prompt truncated to its first {MAX_PROMPT_CHARS} characters")
-    return text, notes
+        note = f"prompt truncated to its first {MAX_PROMPT_CHARS} characters"
+        return Accepted(text[:MAX_PROMPT_CHARS], [note], truncated=True)
+    return Accepted(text)
+
+
+def clean_prompt(prompt: str | bytes) -> tuple[str, list[str]]:
+    """The prompt as served, and notes for the user about what was changed."""
+    accepted = accept_prompt(prompt)
+    return accepted.text, list(accepted.notes)

@@ -3,7 +3,9 @@
 Runs `stepchat bench --pairs`'s measurement on every file in data/pairs (public pairs,
 reported cases, hand-written and held-out sets) and fails when any category's false hits
 exceed 1%, when a reported case is served, or when near repeats fall below the shipped
-figure's neighbourhood (52% since the gate forgives only its closed list).
+figure's neighbourhood (31.5% since the forgiven rules were narrowed after a hostile pass:
+no moved clauses, hesitations, "please" inside a request, thanks after a comma, a small first
+letter in a request with capitals, or a mark after a space; 52.3% before).
 """
 
 from __future__ import annotations
@@ -39,4 +41,4 @@ def test_no_reported_case_is_served(figures: dict) -> None:
 
 
 def test_near_repeats_are_served(figures: dict) -> None:
-    assert figures["true_hits"]["near_repeat"]["rate"] >= 0.45
+    assert figures["true_hits"]["near_repeat"]["rate"] >= 0.28

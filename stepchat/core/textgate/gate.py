@@ -1,10 +1,9 @@
 """Decide whether a cached open-text request asks the same thing as a new one.
 
 Nothing can check a paragraph, so the gate never guesses: two requests are the same only when
-their reductions (see `normalize`) agree token for token, allowing for the case of a request
-written in one case, a sentence's first capital, and a fronted clause moved to the end.
-Everything else, however similar its embedding, is a different request, and the gate names
-what changed so the user sees why the model answered instead of the cache.
+their reductions (see `normalize`) agree token for token (see `match`). Everything else,
+however similar its embedding, is a different request, and the gate names what changed so
+the user sees why the model answered instead of the cache.
 """
 
 from __future__ import annotations
@@ -12,18 +11,13 @@ from __future__ import annotations
 import difflib
 import unicodedata
 from collections import Counter
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 from stepchat.core.textgate.lexicon import DIRECTION_WORDS, NEGATIONS
-from stepchat.core.textgate.normalize import (
-    GateOptions,
-    Reduced,
-    reduce_text,
-    same_sequence,
-    sequence_key,
-)
-from stepchat.core.textgate.scan import Token
+from stepchat.core.textgate.match import same_token, same_tokens
+from stepchat.core.textgate.normalize import GateOptions, Reduced, reduce_text
+from stepchat.core.textgate.scan import LINE_BREAKS, Token
 
 ALIGNED_TOKENS = 200
 """Past this length the changed tokens are found by counting, not by aligning the two sides."""
@@ -31,8 +25,6 @@ SHOWN_TOKENS = 4
 """How many changed tokens a reason quotes per side."""
 NAMED_TOKENS = 64
 """How many distinct changed words per side are examined to name the change."""
-
-_Key = Callable[[Sequence[Token]], tuple[str, ...]]
 
 
 @dataclass(frozen=True)
@@ -55,24 +47,40 @@ def compare(cached: str, new: str, options: GateOptions | None = None) -> Verdic
     old_r, new_r = reduce_text(cached, options), reduce_text(new, options)
     if not old_r.tokens or not new_r.tokens:
         return Verdict(False, "nothing to compare")
-    fold = options.case and (old_r.single_case or new_r.single_case)
-    old_orders, new_orders = old_r.orders(options), new_r.orders(options)
-    for i, a in enumerate(old_orders):
-        for j, b in enumerate(new_orders):
-            if same_sequence(a, b, fold=fold, starts=options.case):
-                return Verdict(True, "same words, a clause moved" if i or j else "same words")
-
-    def key(tokens: Sequence[Token]) -> tuple[str, ...]:
-        return sequence_key(tokens, fold=fold)
-
-    return _difference(old_r, new_r, key)
+    if same_tokens(old_r, new_r, case=options.case):
+        return Verdict(True, "same words")
+    return _difference(old_r, new_r)
 
 
-def _difference(old: Reduced, new: Reduced, key: _Key) -> Verdict:
+def _keys(reduced: Reduced, *, marks: bool, fold: bool) -> tuple[list[Token], list[str]]:
+    """The tokens to align and their keys: text, "+" when no whitespace precedes it."""
+    tokens = [t for t in reduced.tokens if marks or t.kind != "mark"]
+    keys = [
+        ("+" if token.joined and i else "") + (token.text.lower() if fold else token.text)
+        for i, token in enumerate(tokens)
+    ]
+    return tokens, keys
+
+
+def _difference(old: Reduced, new: Reduced) -> Verdict:
     """Name the change, most telling first: order, spacing, case, negation, number, symbol,
-    name, direction, wording."""
-    a, b = old.tokens, new.tokens
-    ka, kb = key(a), key(b)
+    name, direction, wording; a sentence mark only one side has, last."""
+    fold = old.case != "mixed" or new.case != "mixed"
+    a, ka = _keys(old, marks=False, fold=fold)
+    b, kb = _keys(new, marks=False, fold=fold)
+    if ka == kb:
+        cased = [
+            (replace(x, joined=False), replace(y, joined=False))
+            for x, y in zip(a, b, strict=True)
+            if not same_token(x, y, True, old.case, new.case, case=True)
+        ]
+        if cased:
+            was, now = zip(*cased, strict=True)
+            return Verdict(False, "the case of a word changed", f"{_show(was)} → {_show(now)}")
+        a, ka = _keys(old, marks=True, fold=fold)
+        b, kb = _keys(new, marks=True, fold=fold)
+        removed, added = _changed(a, b, ka, kb)
+        return Verdict(False, "a sentence mark changed", f"{_show(removed)} → {_show(added)}")
     if sorted(ka) == sorted(kb):
         return Verdict(False, "word order changed", _first_moved(a, b, ka, kb))
     removed, added = _changed(a, b, ka, kb)
@@ -88,6 +96,8 @@ def _difference(old: Reduced, new: Reduced, key: _Key) -> Verdict:
         return Verdict(False, "negation changed", change)
     if any(_has_digit(t.text) for t in changed):
         return Verdict(False, "a number changed", change)
+    if any(t.kind in ("space", "break") for t in changed):
+        return Verdict(False, "spacing changed", change)
     if any(t.kind != "word" for t in changed):
         return Verdict(False, "a symbol or mark changed", change)
     if any(t.text[:1].isupper() and not t.start for t in changed):
@@ -124,9 +134,14 @@ def _changed(
     matcher = difflib.SequenceMatcher(a=ka, b=kb, autojunk=False)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag != "equal":
-            removed.extend(a[i1:i2])
-            added.extend(b[j1:j2])
+            removed.extend(_run(a[i1:i2]))
+            added.extend(_run(b[j1:j2]))
     return removed, added
+
+
+def _run(tokens: Sequence[Token]) -> list[Token]:
+    """A run of changed tokens, shown apart from what is shown before it."""
+    return [replace(t, joined=False) if i == 0 else t for i, t in enumerate(tokens)]
 
 
 def _in_order(tokens: Sequence[Token], keys: Sequence[str], wanted: Counter[str]) -> list[Token]:
@@ -135,7 +150,7 @@ def _in_order(tokens: Sequence[Token], keys: Sequence[str], wanted: Counter[str]
     for token, key in zip(tokens, keys, strict=True):
         if left[key] > 0:
             left[key] -= 1
-            picked.append(token)
+            picked.append(replace(token, joined=False))
     return picked
 
 
@@ -151,7 +166,7 @@ def _first_moved(
 ) -> str:
     for x, y, kx, ky in zip(a, b, ka, kb, strict=True):
         if kx != ky:
-            return f"{x.text} … ↔ {y.text} …"
+            return f"{_visible(x)} … ↔ {_visible(y)} …"
     return ""
 
 
@@ -161,6 +176,14 @@ def _show(tokens: Sequence[Token]) -> str:
         return "∅"
     shown = ""
     for i, token in enumerate(tokens[:SHOWN_TOKENS]):
-        text = "⏎" if token.kind == "break" else token.text
+        text = _visible(token)
         shown += text if i == 0 or token.joined else " " + text
     return shown + (" …" if len(tokens) > SHOWN_TOKENS else "")
+
+
+def _visible(token: Token) -> str:
+    """Whitespace spelled so a reason shows it: ⏎ a line break, ⇥ a tab, · another space."""
+    if token.kind not in ("break", "space"):
+        return token.text
+    text = token.text.replace("\r\n", "\n")
+    return "".join("⏎" if c in LINE_BREAKS else "⇥" if c == "\t" else "·" for c in text)

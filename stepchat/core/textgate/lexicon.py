@@ -1,10 +1,10 @@
 """The few English words the text gate forgives, and the words it names a change by.
 
-Every list here is closed and short. A list that lets the gate forgive something (courtesy,
-contractions, the words that open a movable clause) only ever narrows what is forgiven: a
-word that is not in it is meaning. No list merges two words into one: synonyms, plurals,
-spelling variants and misspellings all change the request, since each has a second sense
-somewhere ("develop film"/"develop a movie", "shingles"/"a shingle", "deno"/"demo").
+Every list here is closed and short. A list that lets the gate forgive something (greetings,
+thanks, contractions) only ever narrows what is forgiven: a word that is not in it is meaning.
+No list merges two words into one: synonyms, plurals, spelling variants and misspellings all
+change the request, since each has a second sense somewhere ("develop film"/"develop a
+movie", "shingles"/"a shingle", "deno"/"demo").
 """
 
 from __future__ import annotations
@@ -14,41 +14,40 @@ def _phrases(*lines: str) -> frozenset[tuple[str, ...]]:
     return frozenset(tuple(p.split()) for line in lines for p in line.split(","))
 
 
-LEADING_CLAUSES = _phrases(
-    "hi,hello,hey,hiya,howdy,greetings,hi there,hello there,hey there",
-    "hi team,hello team,hey team,hi all,hello all,hey all,hi everyone,hello everyone",
-    "hey everyone,hi guys,hey guys,hi folks,hello folks,dear all,dear team",
-    "good morning,good afternoon,good evening",
-    "um,umm,uh,uhm,erm,hmm,ok,okay,alright,sorry,excuse me,please",
-    "sorry to bother you,silly question,dumb question,just wondering,i was wondering",
-    "just curious,out of curiosity",
+GREETINGS = _phrases(
+    "hi,hello,hey,hiya,howdy,greetings,good morning,good afternoon,good evening",
+    "hi there,hello there,hey there,hi team,hello team,hey team,hi all,hello all,hey all",
+    "hi everyone,hello everyone,hey everyone,hi guys,hey guys,hi folks,hello folks",
+    "dear all,dear team",
 )
-"""A whole first clause that only greets or hesitates ("Hi team," "Um," "Sorry to bother
-you,"), ended by any mark but a colon: "Hello: how do you say it in French?" asks about
-"Hello". A lone "Morning" is one only as an exclamation (`EXCLAIMED`): "Evening, what should
-I eat?" asks about the evening."""
-INTRODUCTIONS = _phrases("quick question,quick one,one question,a quick question")
-"""A first clause that only announces the question, ended by any mark ("Quick question:")."""
+"""Greetings that may open a request: as a sentence of their own ("Hi!", "Hello there.") or
+before a comma and a small letter ("Hi there, how do I…"). Not "okay", "sorry", "um" or "one
+question", which can be what is asked about ("Okay, where does the word come from?")."""
 EXCLAIMED = _phrases("morning,afternoon,evening")
+"""A greeting only as an exclamation ("Morning!"): "Evening, what should I eat?" asks about
+the evening."""
+GREETING_WORDS = frozenset(w for phrase in GREETINGS | EXCLAIMED for w in phrase)
+"""A greeting followed by one of these is a list of greetings ("Hi, hello, hey: which is most
+formal?"), not a greeting."""
 
-TRAILING_CLAUSES = _phrases(
-    "thanks,thank you,thanks a lot,thanks so much,thank you so much,many thanks",
+THANKS = _phrases(
+    "thanks,thank you,thanks a lot,thanks so much,thank you so much,many thanks,thx",
     "thanks in advance,thank you in advance,thanks very much,thank you very much",
-    "cheers,thx,ty,ta,please,much appreciated,appreciated",
+    "thanks so much in advance,thank you so much in advance,much appreciated",
 )
-"""A whole last clause of thanks (", thanks!", "? Thank you in advance."); a colon is meaning,
-so "Translate: thank you" keeps its words."""
+"""Thanks that may close a request as a sentence of their own ("…? Thanks!"). Not "cheers",
+"ta" or "please", which are also names (the sitcom, tantalum, the song)."""
 
 PLEASE = "please"
-"""Forgiven as a clause of its own at either end, as the first word before a small letter
-("Please explain…", not "Please Please Me"), and after "can/could/would/will you"."""
-ASKING = frozenset({"can", "could", "would", "will"})
+"""Forgiven only as ", please" before the closing question mark ("…, please?")."""
 
 CONTRACTIONS: dict[str, tuple[str, ...]] = {
-    "can't": ("can", "not"), "cannot": ("can", "not"), "won't": ("will", "not"),
-    "shan't": ("shall", "not"), "i'm": ("i", "am"), "let's": ("let", "us"),
+    "can't": ("cannot",), "won't": ("will", "not"), "shan't": ("shall", "not"),
+    "i'm": ("i", "am"),
 }
-"""Whole-word contractions; the regular ones follow the rules below."""
+"""Whole-word contractions; the regular ones follow the rules below. "can't" is "cannot",
+not "can not" ("Can not voting be a protest?" asks about abstaining); "let's" is not "let
+us" ("let us go" also asks to be released); "'d" is never expanded (would, had or did)."""
 NOT_STEMS = frozenset({"do", "does", "did", "is", "are", "was", "were", "have", "has", "had",
                        "could", "would", "should", "must", "might", "need"})
 """Words whose "n't" is "not" ("doesn't" = "does not")."""
@@ -60,18 +59,20 @@ not "cant", "wont", "im", "its", "hes", "shes", which are words or names)."""
 IS_STEMS = frozenset({"what", "where", "who", "how", "when", "why", "that", "there", "here",
                       "it", "he", "she"})
 """Words whose "'s" is "is" ("what's"); every other "'s" is a possessive and stays."""
-SUFFIXES = {"'re": "are", "'ve": "have", "'ll": "will", "'d": "would"}
+HAS_PARTICIPLES = frozenset({
+    "been", "got", "gotten", "gone", "done", "had", "made", "said", "seen", "known", "shown",
+    "taken", "given", "written", "put", "set", "let", "cut", "hit", "run", "come", "become",
+    "begun", "brought", "bought", "caught", "taught", "thought", "found", "left", "lost",
+    "kept", "sent", "spent", "built", "told", "sold", "held", "felt", "heard", "paid", "met",
+    "read", "won", "sung", "drunk", "eaten", "fallen", "forgotten", "hidden", "broken",
+    "chosen", "spoken", "stolen", "worn", "torn", "grown", "thrown", "flown", "drawn",
+})
+"""After one of these (or a word in -ed or -en) "'s" can be "has" ("What's happened?", "Who's
+called?"), so it is not expanded."""
+SUFFIXES = {"'re": "are", "'ve": "have", "'ll": "will"}
 
-FRONTED = frozenset({"in", "on", "at", "for", "with", "using", "if", "when", "whenever",
-                     "while", "before", "after", "during", "within", "without", "once",
-                     "unless", "until", "to", "near", "from", "about", "around", "since",
-                     "between"})
-"""Words that open a clause which may stand first or last: "In Excel, how do I merge cells?"
-asks what "How do I merge cells in Excel?" asks. A first clause opened by any other word
-stays where it is ("Sort the list, remove duplicates" is not "Remove duplicates, sort the
-list")."""
-
-NEGATIONS = frozenset({"not", "no", "never", "without", "nor", "none", "nothing", "neither"})
+NEGATIONS = frozenset({"not", "no", "never", "without", "nor", "none", "nothing", "neither",
+                       "cannot"})
 DIRECTION_WORDS = frozenset({
     "to", "from", "into", "onto", "out", "of", "in", "off", "on", "than", "vs", "versus",
     "before", "after", "above", "below", "over", "under", "up", "down", "per", "by", "between",

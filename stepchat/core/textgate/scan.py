@@ -1,33 +1,40 @@
-"""Cut a request into the tokens the text gate compares: nothing but whitespace and sentence
-punctuation is ever left out.
+"""Cut a request into the tokens the text gate compares: nothing is ever left out.
 
-Every character is one of four things. Whitespace separates tokens (how much of it, and of
-which kind, is forgiven; whether there is any is not, so `12×4` and `12 × 4` differ, and a
-line break and the indentation after it are tokens, since code reads them). Letters, marks and
-digits of every script make words, digits in whatever form they are written (`10³` is not
-`103`, `½` is not `1/2`, `٣` is not `3`). Sentence punctuation (`. , ; : ! ? …` and the other
-scripts' full stops, commas and question marks) ends a clause and is dropped, but only where it
-cannot be an operator: see `_ends_clause`; `:` and (but in Greek) `;` always count. Everything
-else is a symbol, one token per character with the marks and joiners that belong to it:
-maths, currency, arrows, emoji, brackets, quotes and `@ # _ ~ \\ | * ^`.
+Every character is one of these. Letters, marks and digits of every script make words, digits
+in whatever form they are written (`10³` is not `103`, `½` is not `1/2`, `٣` is not `3`).
+Whitespace separates tokens: a run of plain spaces on one line only says that two tokens are
+apart (how many spaces is forgiven; whether there are any is not, so `12×4` and `12 × 4`
+differ); any other run (a line break with the spaces around it, a tab, a no-break space) is a
+token of its own, since Markdown, code and tables read it. Everything else is a symbol, one
+token per character with the marks and joiners that belong to it: maths, currency, arrows,
+emoji, brackets, quotes and `@ # _ ~ \\ | * ^`.
 
-Inside backticks the text is one token, compared exactly. Inside quotes and brackets nothing
-is dropped as punctuation, and inside quotes the spacing counts too ("'a  b'" is not "'a b'").
+Sentence punctuation becomes a `mark` token that the comparison may skip (see `match`), but
+only where it cannot be part of what is asked; anywhere else it is a symbol. See
+`_soft_marks` and `_soft_script_marks` for where that is.
+
+Inside backticks the text is one token, compared exactly. Inside quotes (`literal`) nothing is
+a mark, the spacing counts, and case is literal; inside brackets nothing is a mark.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass, field
+from bisect import bisect_right
+from dataclasses import dataclass
 from functools import lru_cache
 
-from stepchat.core.textgate.lexicon import INTRODUCTIONS, LEADING_CLAUSES, TRAILING_CLAUSES
+from stepchat.core.textgate.literal import (
+    APOSTROPHES,
+    QUOTE_CHARS,
+    canonical,
+    literal_spans,
+    quote_marks,
+)
 
 CLAUSE_MARKS = frozenset(".,!?…;")
-"""Sentence punctuation that code and maths also use: dropped only where `_ends_clause` holds.
-A colon is always meaning (`x: int`, "the : operator"), and so is a semicolon but after a
-Greek word, where it is the question mark (`a = 1; b = 2`)."""
+"""Sentence punctuation that code and maths also use: a mark only where `_soft_marks` says."""
 SCRIPT_MARKS = frozenset(
     "。，、；：！？｡､"  # CJK full-width and half-width
     "،؛؟۔"  # Arabic, Urdu
@@ -36,41 +43,41 @@ SCRIPT_MARKS = frozenset(
     "၊။"  # Myanmar
     "។៕"  # Khmer
     "¿¡"  # Spanish inverted marks
+    "\u037e\u0387"  # Greek question mark and ano teleia
 )
-"""Sentence punctuation no code or formula uses: always dropped (outside quotes and code)."""
-SENTENCE_ENDS = frozenset(".!?…;。！？｡؟۔।॥።፧။។៕")
-"""Marks after which the next word starts a sentence (its capital says nothing)."""
+"""Sentence punctuation of scripts that code and formulas do not use: a mark wherever it stands,
+but a `！` after a number or a one-letter name (`5！`, `n！`) and a comma beside a digit."""
+SCRIPT_COMMAS = frozenset("，、､،፣၊")
+BANGS = frozenset("!！")
+SENTENCE_ENDS = frozenset(".!?…;。！？｡؟۔।॥።፧။។៕\u037e")
+"""Marks after which the next word starts a sentence."""
 OPENERS = {"(": ")", "[": "]", "{": "}", "⟨": "⟩", "（": "）", "［": "］", "｛": "｝",
            "〈": "〉", "《": "》", "【": "】", "〔": "〕"}
-QUOTES = {"“": "”", "‘": "’", "«": "»", "‹": "›", "„": "“", "「": "」", "『": "』"}
-APOSTROPHES = frozenset("'’")
+LINE_BREAKS = frozenset("\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
 JOINERS = frozenset("\u200c\u200d")
 """Zero-width non-joiner and joiner: part of a word (Persian, Indic) or of an emoji."""
+_CLOSERS = frozenset(OPENERS.values()) | QUOTE_CHARS
 
 
 @dataclass(frozen=True)
 class Token:
-    """One unit of meaning. `joined`: no whitespace before it. `start`: the first word of a
-    sentence, whose capital is the sentence's, not the word's. `guarded`: inside quotes,
-    brackets or code, where no courtesy word is dropped."""
+    """One unit of meaning.
+
+    `joined`: no whitespace before it. `start`: a word that opens a sentence. `guarded`: inside
+    quotes, brackets or code, where no courtesy or contraction is read. `quoted`: inside
+    quotes, where case is literal. `resumed`: the first word after a greeting and its comma,
+    whose small first letter may be the sentence's capital."""
 
     text: str
     kind: str
-    """"word", "symbol", "code" (a backtick span, exact), "space" (inside quotes) or "break"
-    (line breaks, with the next line's indentation)."""
+    """"word", "symbol", "code" (a backtick span, exact), "space" (any whitespace but a run of
+    plain spaces, exact), "break" (a line break with the whitespace around it, or the first
+    line's indentation, exact) or "mark" (sentence punctuation the comparison may skip)."""
     joined: bool = False
     start: bool = False
     guarded: bool = False
-
-
-@dataclass
-class Scan:
-    """The tokens of a request split into clauses at dropped punctuation.
-
-    `marks[i]` is the punctuation dropped before clause `i` ("" for the first)."""
-
-    clauses: list[list[Token]] = field(default_factory=list)
-    marks: list[str] = field(default_factory=list)
+    quoted: bool = False
+    resumed: bool = False
 
 
 @lru_cache(maxsize=8192)
@@ -91,38 +98,44 @@ def _attached(ch: str) -> bool:
 
 
 class _Scanner:
-    """One pass over the text, keeping the bracket and quote nesting it is in."""
+    """One pass over the text, keeping the brackets it is in and where quotes are."""
 
-    def __init__(self, text: str, punctuation: bool, courtesy: bool) -> None:
+    def __init__(self, text: str, punctuation: bool, resumed: bool) -> None:
         self.text = text
         self.punctuation = punctuation
-        self.courtesy = courtesy
+        self.resumed = resumed
         self.has_small = text != text.upper()
-        """Whether the text has small letters: only then does a capital start a sentence."""
-        self.scan = Scan([[]], [""])
+        """Only in a text with small letters does a capital show where a sentence starts."""
+        spans = literal_spans(text)
+        self.span_starts = [s for s, _ in spans]
+        self.span_ends = [e for _, e in spans]
+        self.marks = quote_marks(text)
+        self.tokens: list[Token] = []
         self.closers: list[str] = []
-        self.in_quote = 0
         self.space_before = False
         self.sentence_start = True
 
-    @property
-    def guarded(self) -> bool:
-        return bool(self.closers)
+    def quoted(self, i: int) -> bool:
+        at = bisect_right(self.span_starts, i) - 1
+        return at >= 0 and i < self.span_ends[at]
 
-    def emit(self, text: str, kind: str) -> None:
+    def emit(self, text: str, kind: str, at: int) -> None:
+        quoted = self.quoted(at)
+        if kind in ("word", "symbol") and not quoted:
+            text = canonical(text)
         start = kind == "word" and self.sentence_start
+        resumed = kind == "word" and self.resumed and not self.tokens
         if kind in ("word", "code"):
             self.sentence_start = False
-        last = self.scan.clauses[-1]
-        joined = bool(last) and not self.space_before
-        last.append(Token(text, kind, joined, start, self.guarded))
+        joined = bool(self.tokens) and not self.space_before and kind not in ("break", "space")
+        guarded = quoted or bool(self.closers) or kind == "code"
+        self.tokens.append(Token(text, kind, joined, start, guarded, quoted, resumed))
         self.space_before = False
 
     def previous(self) -> Token | None:
-        last = self.scan.clauses[-1]
-        return last[-1] if last else None
+        return self.tokens[-1] if self.tokens else None
 
-    def run(self) -> Scan:
+    def run(self) -> list[Token]:
         text, i = self.text, 0
         while i < len(text):
             ch = text[i]
@@ -132,20 +145,13 @@ class _Scanner:
                 i = self._space(i)
             elif is_word_char(ch):
                 i = self._word(i)
-            elif self.punctuation and ch in SCRIPT_MARKS and not self.in_quote:
-                j = i
-                while j < len(text) and text[j] in SCRIPT_MARKS | CLAUSE_MARKS:
-                    j += 1
-                self._end_clause(text[i:j])
-                i = j
+            elif self.punctuation and ch in SCRIPT_MARKS and not self.quoted(i):
+                i = self._script_marks(i)
             elif self.punctuation and ch in CLAUSE_MARKS:
                 i = self._marks(i)
-            elif ch == ":" and self._introduced(i):
-                self._end_clause(":")
-                i += 1
             else:
                 i = self._symbol(i)
-        return self.scan
+        return self.tokens
 
     def _code(self, i: int) -> int:
         """A backtick span (or fence) is one exact token; an unclosed backtick is a symbol."""
@@ -158,9 +164,9 @@ class _Scanner:
         while end != -1 and end + len(ticks) < len(text) and text[end + len(ticks)] == "`":
             end = text.find(ticks, end + len(ticks) + 1)
         if end == -1:
-            self.emit(ticks, "symbol")
+            self.emit(ticks, "symbol", i)
             return j
-        self.emit(text[i: end + len(ticks)], "code")
+        self.emit(text[i: end + len(ticks)], "code", i)
         return end + len(ticks)
 
     def _space(self, i: int) -> int:
@@ -169,17 +175,11 @@ class _Scanner:
         while j < len(text) and text[j].isspace():
             j += 1
         run = text[i:j]
-        if j == len(text):
-            return j
-        if "\n" in run and self.scan.clauses[-1]:
-            indent = run[run.rfind("\n") + 1:]
-            self.emit("\n" * run.count("\n") + indent, "break")
-            self.space_before = True
-        elif self.in_quote:
-            self.emit(run, "space")
-            self.space_before = True
-        else:
-            self.space_before = True
+        if not self.tokens or self.quoted(i) or any(ch in LINE_BREAKS for ch in run):
+            self.emit(run, "break" if not self.quoted(i) else "space", i)
+        elif set(run) != {" "}:
+            self.emit(run, "space", i)
+        self.space_before = True
         return j
 
     def _word(self, i: int) -> int:
@@ -190,13 +190,13 @@ class _Scanner:
             ch = text[j]
             if is_word_char(ch):
                 j += 1
-            elif (ch in APOSTROPHES or ch in JOINERS) and j + 1 < len(text) and (
-                is_word_char(text[j + 1])
+            elif ((ch in APOSTROPHES and j not in self.marks) or ch in JOINERS) and (
+                j + 1 < len(text) and is_word_char(text[j + 1])
             ):
                 j += 2
             else:
                 break
-        self.emit(text[i:j].replace("’", "'"), "word")
+        self.emit(text[i:j].replace("’", "'"), "word", i)
         return j
 
     def _marks(self, i: int) -> int:
@@ -205,82 +205,76 @@ class _Scanner:
         while j < len(text) and text[j] in CLAUSE_MARKS:
             j += 1
         run = text[i:j]
-        if self._ends_clause(run, j):
-            self._end_clause(run)
-            return j
-        for ch in run:
-            self.emit(ch, "symbol")
+        if self._soft_marks(run, i, j):
+            self._mark(run, i)
+        else:
+            for k, ch in enumerate(run):
+                self.emit(ch, "symbol", i + k)
         return j
 
-    def _ends_clause(self, run: str, after: int) -> bool:
-        """Whether a run of `. , ! ? … ;` is sentence punctuation here, not an operator.
+    def _soft_marks(self, run: str, i: int, after: int) -> bool:
+        """Whether a run of `. , ! ? … ;` is sentence punctuation here, not part of the request.
 
-        It is when it ends a word and is followed by whitespace or the end, outside quotes and
-        brackets. Kept: `?`, `!`, `.` or `…` after a single letter (`a?` in a pattern, `n!`);
-        `!` after a digit or a closing bracket (`5!`, `(n+1)!`); a comma between digits
-        (`2, 3` is a tuple in Python); `;` but after a Greek word (its question mark). Before
-        more text, a full stop, `?`, `!`, `…` or `;` (or any mark after a closing bracket or
-        quote, `[a-z]? b`) ends a sentence only when the next word starts like one: a capital
-        in a text that also has small letters, a digit, or a script without case; `ab? match`
-        keeps its `?`. A greeting that opens the request ends at its mark whatever follows
-        ("hello! how many…"), and so does the sentence before closing thanks ("…? thanks").
+        It must end a word: attached to it (`git add .` and `cd ..` keep theirs) and followed by
+        whitespace or the end, outside quotes and brackets. Kept: an ellipsis (`...`, `…`); `?`,
+        `!` or `.` after a single letter (`a?` in a pattern, `n!`); `!` after a digit or a
+        bracket (`5!`, `(n+1)!`) and after a capitalised word inside a sentence (`Oklahoma!`,
+        `Yahoo!`); `;` but after a Greek word (its question mark); a comma unless it stands
+        between two words of two or more letters (`x = a, b`, `5, -3`, `sin x, cos x` keep
+        theirs). Before more text, a `. ? ! ;` is skipped only where the next word starts with a
+        capital on both sides (`match`).
         """
         text = self.text
-        if self.guarded or self.in_quote:
+        before = self.previous()
+        if self.closers or self.quoted(i) or before is None or text[i - 1].isspace():
             return False
         if after < len(text) and not text[after].isspace():
             return False
+        if "…" in run or run.count(".") > 1:
+            return False
+        if before.kind == "symbol":
+            return before.text in _CLOSERS and not set(run) & {"!", ","}
+        if before.kind != "word":
+            return False
+        if ";" in run and not _greek(before.text[-1]):
+            return False
+        if set(run) & {".", "!", "?", ";"} and _one_letter(before.text):
+            return False
+        if "!" in run and (not before.text[-1].isalpha() or (
+            self.has_small and before.text[:1].isupper() and not before.start
+        )):
+            return False
+        if "," in run:
+            return run == "," and _two_letters(before.text) and _two_letters(
+                _next_word(text, after)
+            )
+        return True
+
+    def _script_marks(self, i: int) -> int:
+        """A run of other scripts' sentence marks: a mark, except a `！` after a number, a
+        one-letter name or a bracket, and a comma beside a digit or a symbol."""
+        text = self.text
+        j = i
+        while j < len(text) and text[j] in SCRIPT_MARKS:
+            j += 1
+        run = text[i:j]
         before = self.previous()
-        if before is None:
-            return False
-        enders = set(run) & {".", "!", "?", "…", ";"}
-        if ";" in run and not (before.kind == "word" and _greek(before.text[-1])):
-            return False
-        if before.kind == "word":
-            if enders and len(before.text) == 1 and before.text.isalpha():
-                return False
-            if "!" in run and not before.text[-1].isalpha():
-                return False
-        elif before.kind != "symbol" or before.text not in _CLOSERS or "!" in run:
-            return False
-        nonspace = _NONSPACE.search(text, after)
-        if nonspace is None:
-            return True
-        if "," in run and nonspace.group(0).isdigit() and before.text[-1].isdigit():
-            return False
-        if self.courtesy and before.kind == "word" and (
-            (len(self.scan.clauses) == 1 and self._clause_words() in LEADING_CLAUSES)
-            or _words_of(text[after:]) in TRAILING_CLAUSES
-        ):
-            return True
-        if not enders:
-            return True
-        first = nonspace.group(0)
-        if first.isdigit():
-            return True
-        if not first.isalpha():
-            return False
-        if first.isupper():
-            return self.has_small  # in capitals throughout, a capital says nothing
-        return not first.islower()
-
-    def _clause_words(self) -> tuple[str, ...]:
-        return tuple(t.text.lower() for t in self.scan.clauses[-1])
-
-    def _introduced(self, i: int) -> bool:
-        """A colon after "Quick question" only announces what follows."""
-        after = i + 1
-        return (
-            self.courtesy and self.punctuation and not self.guarded and not self.in_quote
-            and (after == len(self.text) or self.text[after].isspace())
-            and self._clause_words() in INTRODUCTIONS
+        bang = bool(set(run) & BANGS) and _value(before) and not text[i - 1].isspace()
+        comma = set(run) <= SCRIPT_COMMAS and not (
+            before is not None and before.kind == "word" and before.text[-1].isalpha()
+            and _next_word(text, j)[:1].isalpha()
         )
+        if bang or comma:
+            for k, ch in enumerate(run):
+                self.emit(ch, "symbol", i + k)
+        else:
+            self._mark(run, i)
+        return j
 
-    def _end_clause(self, mark: str) -> None:
-        self.scan.clauses.append([])
-        self.scan.marks.append(mark)
+    def _mark(self, run: str, at: int) -> None:
+        self.emit(run, "mark", at)
         self.space_before = True
-        if set(mark) & SENTENCE_ENDS:
+        if set(run) & SENTENCE_ENDS:
             self.sentence_start = True
 
     def _symbol(self, i: int) -> int:
@@ -292,64 +286,60 @@ class _Scanner:
         ):
             j += 2 if text[j] in JOINERS else 1
         ch = text[i]
-        opened = self._track(ch, i)
-        self.emit(text[i:j], "symbol")
-        if not opened and ch in _CLOSERS:
-            self._untrack(ch)
-        return j
-
-    def _track(self, ch: str, i: int) -> bool:
-        """Open a bracket or a quote before the symbol is emitted (it is inside its span)."""
         if ch in OPENERS:
             self.closers.append(OPENERS[ch])
-        elif ch in QUOTES and ch not in self.closers:
-            self.closers.append(QUOTES[ch])
-            self.in_quote += 1
-        elif ch in ('"', "'") and ch not in self.closers and self._opens(i):
-            self.closers.append(ch)
-            self.in_quote += 1
-        else:
-            return False
-        return True
+        self.emit(text[i:j], "symbol", i)
+        if ch in self.closers and ch not in OPENERS:
+            while self.closers and self.closers.pop() != ch:
+                pass
+        return j
 
-    def _untrack(self, ch: str) -> None:
-        """Close the innermost span this character closes, if one is open."""
-        if ch in self.closers and (ch not in ('"', "'") or self.closers[-1] == ch):
-            while self.closers:
-                closed = self.closers.pop()
-                if closed in _QUOTE_CLOSERS or closed in ('"', "'"):
-                    self.in_quote -= 1
-                if closed == ch:
-                    break
 
-    def _opens(self, i: int) -> bool:
-        """A straight quote opens a span when a word follows it and none precedes it."""
-        text = self.text
-        before = text[i - 1] if i else " "
-        after = text[i + 1] if i + 1 < len(text) else " "
-        return not is_word_char(before) and not after.isspace()
+def _value(token: Token | None) -> bool:
+    """A number, a one-letter name or a bracket: a `!` after it is a factorial."""
+    if token is None:
+        return False
+    if token.kind == "symbol":
+        return token.text in _CLOSERS
+    return token.kind == "word" and (not token.text[-1].isalpha() or _one_letter(token.text))
 
 
 def _greek(ch: str) -> bool:
     return unicodedata.name(ch, "").startswith("GREEK")
 
 
-_CLOSERS = frozenset(OPENERS.values()) | frozenset(QUOTES.values()) | {'"', "'"}
-_QUOTE_CLOSERS = frozenset(QUOTES.values())
+def _one_letter(word: str) -> bool:
+    return len(word) == 1 and word.isalpha()
 
 
-def _words_of(rest: str) -> tuple[str, ...] | None:
-    """The words of a short rest of the text, in small letters, without end marks."""
-    if len(rest) > 40:
-        return None
-    return tuple(rest.lower().rstrip("".join(CLAUSE_MARKS) + " ").split())
+def _two_letters(word: str) -> bool:
+    """A word of two or more letters (and marks), no digit: prose, not a name or a value."""
+    return len(word) >= 2 and all(unicodedata.category(c)[0] in "LM" or c == "'" for c in word)
 
 
-def scan(text: str, *, punctuation: bool = True, courtesy: bool = True) -> Scan:
-    """The request's tokens in clauses; `punctuation=False` keeps every mark as a symbol.
+def _next_word(text: str, at: int) -> str:
+    """The word that starts at the first non-space character from `at`, up to an apostrophe
+    ("I" of "I'm"), or ""."""
+    found = _NONSPACE.search(text, at)
+    if found is None:
+        return ""
+    j = found.start()
+    while j < len(text) and is_word_char(text[j]):
+        j += 1
+    return text[found.start(): j]
 
-    With `courtesy`, a greeting that opens the request ends at its mark even before a small
-    letter ("hi! how…"), so does a sentence before closing thanks ("…? thanks"), and a colon
-    after "Quick question" ends that clause."""
-    normal = unicodedata.normalize("NFC", text).strip()
-    return _Scanner(normal, punctuation, courtesy).run()
+
+def trim(text: str) -> str:
+    """`text` without whitespace at its end, blank lines at its start, and the first line's
+    indentation when it is one line (several lines read it: a Markdown code block, Python)."""
+    text = text.rstrip()
+    lead = len(text) - len(text.lstrip())
+    breaks = [k for k in range(lead) if text[k] in LINE_BREAKS]
+    text = text[breaks[-1] + 1:] if breaks else text
+    return text if any(ch in LINE_BREAKS for ch in text) else text.lstrip()
+
+
+def scan(text: str, *, punctuation: bool = True, resumed: bool = False) -> list[Token]:
+    """The request's tokens; `punctuation=False` makes every mark a symbol. `resumed`: the
+    text followed a greeting and its comma (`courtesy`)."""
+    return _Scanner(trim(text), punctuation, resumed).run()

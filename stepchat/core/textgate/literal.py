@@ -1,0 +1,104 @@
+"""Where a request quotes text, and the canonical form of the rest.
+
+Inside quotes every character is the quoted text's: spacing, punctuation and case all count.
+A scanner that misses a quote mark leaves quoted text forgivable, so the reading here is
+conservative: every quote character of every script opens literal text, except an apostrophe
+inside a word ("don't"; after a string prefix, `N'a b'`, `b'…'`, it starts a quote) and one
+closing a plural possessive ("the kids' menu") when the text has no other single quote.
+Literal text runs from the first quote mark of a kind to the last one of that kind, or to
+the end of the request when there is only one (a quote left open), so a mark read as a
+closing quote cannot end a quotation early.
+
+Canonical equivalence (NFC) joins an accented letter typed as one character and as a letter
+and a combining accent, outside quotes and code. It leaves alone the characters Unicode maps
+to one other character (singleton decompositions: U+2126 OHM SIGN, U+212A KELVIN SIGN,
+U+212B ANGSTROM SIGN, the CJK compatibility ideographs such as U+F90A, which KS X 1001
+encodes once per Korean reading): they were encoded to carry a distinction.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from functools import lru_cache
+
+SINGLE_QUOTES = frozenset("'‘’‚‛＇")
+DOUBLE_QUOTES = frozenset('"“”„‟＂〝〞〟')
+PAIRED_QUOTES = (frozenset("«»"), frozenset("‹›"), frozenset("「」"), frozenset("『』"),
+                 frozenset("﹁﹂"), frozenset("﹃﹄"))
+QUOTE_FAMILIES = (SINGLE_QUOTES, DOUBLE_QUOTES, *PAIRED_QUOTES)
+QUOTE_CHARS = frozenset().union(*QUOTE_FAMILIES)
+APOSTROPHES = frozenset("'’")
+STRING_PREFIXES = frozenset({"b", "f", "r", "u", "n", "l", "e", "x", "rb", "br", "fr", "rf"})
+"""Letters that open a string literal before a quote (`b'…'`, `f'…'`, SQL `N'…'`, C `L'…'`,
+PostgreSQL `E'…'`, `X'…'`): an apostrophe after them starts a quote, not a contraction."""
+
+
+def _letter(ch: str) -> bool:
+    return unicodedata.category(ch)[0] in "LM"
+
+
+def _apostrophe(text: str, i: int) -> str | None:
+    """"word" for an apostrophe inside a word ("don't", "O'Brien"; but not after a string
+    prefix, `N'a b'`), "possessive" for one that may close a plural possessive before a space
+    ("the kids' menu"), None for a quote mark."""
+    if text[i] not in APOSTROPHES or i == 0:
+        return None
+    start = i
+    while start > 0 and _letter(text[start - 1]):
+        start -= 1
+    word = text[start:i]
+    if i + 1 == len(text) or text[i + 1].isspace():
+        return "possessive" if len(word) > 1 and word[-1] in "sS" else None
+    inside = bool(word) and _letter(text[i + 1]) and word.lower() not in STRING_PREFIXES
+    return "word" if inside else None
+
+
+def quote_marks(text: str) -> frozenset[int]:
+    """Positions of the quote characters that open or close quoted text.
+
+    A possessive apostrophe is one whenever the text has another single quote mark: it may
+    close a quotation ("'we dance under the stars' in Spanish", "'its' and 'it's'") or stand
+    inside one ("'the dogs' toys, balls'"), and either way the quotation then runs at least to
+    it ("the kids' menu" alone is a possessive)."""
+    kinds = {i: _apostrophe(text, i) for i, ch in enumerate(text) if ch in QUOTE_CHARS}
+    marks = {i for i, kind in kinds.items() if kind is None}
+    if any(text[i] in SINGLE_QUOTES for i in marks):
+        marks |= {i for i, kind in kinds.items() if kind == "possessive"}
+    return frozenset(marks)
+
+
+def literal_spans(text: str) -> list[tuple[int, int]]:
+    """[start, end) ranges of quoted text, quote marks included, merged where they overlap."""
+    marks = sorted(quote_marks(text))
+    spans = []
+    for family in QUOTE_FAMILIES:
+        mine = [i for i in marks if text[i] in family]
+        if mine:
+            spans.append((mine[0], mine[-1] + 1 if len(mine) > 1 else len(text)))
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if merged and start < merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+        else:
+            merged.append((start, end))
+    return merged
+
+
+@lru_cache(maxsize=8192)
+def _singleton(ch: str) -> bool:
+    """A character whose canonical decomposition is one other character (NFC replaces it)."""
+    mapping = unicodedata.decomposition(ch)
+    return bool(mapping) and not mapping.startswith("<") and " " not in mapping
+
+
+def canonical(text: str) -> str:
+    """`text` in NFC, but for characters with a singleton decomposition, kept as written."""
+    if text.isascii():
+        return text
+    out, start = [], 0
+    for i, ch in enumerate(text):
+        if _singleton(ch):
+            out += [unicodedata.normalize("NFC", text[start:i]), ch]
+            start = i + 1
+    out.append(unicodedata.normalize("NFC", text[start:]))
+    return "".join(out)

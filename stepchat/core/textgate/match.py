@@ -1,0 +1,126 @@
+"""Token for token: the one comparison the text gate makes.
+
+Two reduced requests are the same when their tokens agree one for one (text, kind, and whether
+whitespace separates them), allowing for two things only.
+
+Sentence marks. A `mark` token (`scan`) present on one side and absent on the other is skipped
+when it ends the request, when it is a comma between two words, or when the word after it
+starts with a capital on both sides: a sentence boundary both requests show ("per hour. How
+much" and "per hour How much"), not a capital that only one side has ("Woman, without her
+man" is not "Woman! Without her, man"). Another script's sentence mark inside the text is
+skipped only where the other side has a mark too, since no capital shows the boundary.
+
+Case, word by word. A word's case is the writer's only where the request is written in one
+case throughout (`Reduced.case`) or the word follows a greeting's comma; then it may stand
+for another case, within limits:
+
+- a request in small letters stands for capitals at a word's start ("france" for "France",
+  "i" for "I"), and an acronym of three or more capitals ("http" for "HTTP"), but not a
+  short symbol (two letters or fewer with a capital: "Co", "Mm", "IT", "MW", "pH", "C"),
+  unless the word starts a sentence;
+- a request in capitals stands for any case but a short symbol's inside a sentence
+  ("IS CO TOXIC?" is not "Is Co toxic?");
+- the first word after a greeting's comma stands for itself with a capital ("Hi, what is…").
+
+Inside quotes case is literal. Anywhere else a word's case is meaning: "Polish" is not
+"polish" even first in a sentence, "IT" is not "it".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from stepchat.core.textgate.normalize import SHORT_SYMBOL, Reduced, short_symbol
+from stepchat.core.textgate.scan import SCRIPT_COMMAS, SCRIPT_MARKS, Token
+
+_ALWAYS = SCRIPT_COMMAS | frozenset("¿¡")
+"""Marks that may be absent anywhere: other scripts' commas (kept as symbols beside a digit,
+see `scan`) and the Spanish opening marks."""
+
+
+def same_tokens(a: Reduced, b: Reduced, *, case: bool) -> bool:
+    """Whether `a` and `b` are the same request (see the module docstring)."""
+    x, y = a.tokens, b.tokens
+    i = j = 0
+    while i < len(x) or j < len(y):
+        tx = x[i] if i < len(x) else None
+        ty = y[j] if j < len(y) else None
+        soft_x = tx is not None and tx.kind == "mark"
+        soft_y = ty is not None and ty.kind == "mark"
+        if soft_x and soft_y and tx.text == ty.text:  # type: ignore[union-attr]
+            i, j = i + 1, j + 1
+        elif soft_x or soft_y:
+            skip_x = soft_x and _skippable(x, i, y, j)
+            skip_y = soft_y and _skippable(y, j, x, i)
+            if not (skip_x or skip_y) or (soft_x and soft_y and not (skip_x and skip_y)):
+                return False
+            i, j = i + skip_x, j + skip_y
+        elif tx is None or ty is None or not same_token(
+            tx, ty, i == 0 or j == 0, a.case, b.case, case=case
+        ):
+            return False
+        else:
+            i, j = i + 1, j + 1
+    return True
+
+
+def _next_token(tokens: Sequence[Token], at: int) -> Token | None:
+    """The first token from `at` that is not a mark."""
+    for token in tokens[at:]:
+        if token.kind != "mark":
+            return token
+    return None
+
+
+def _skippable(tokens: Sequence[Token], at: int, other: Sequence[Token], other_at: int) -> bool:
+    """Whether the mark at `tokens[at]` may be absent from the other side, which goes on at
+    `other[other_at]`."""
+    mark = tokens[at].text
+    if _next_token(tokens, at + 1) is None or mark == "," or set(mark) <= _ALWAYS:
+        return True
+    if set(mark) <= SCRIPT_MARKS:
+        return False  # no capital shows a boundary ("هل هو؟ لا" is not "هل هو لا")
+    return _capital(tokens, at + 1) and _capital(other, other_at)
+
+
+def _capital(tokens: Sequence[Token], at: int) -> bool:
+    """Whether the first token from `at` that is not whitespace is a word with a capital."""
+    for token in tokens[at:]:
+        if token.kind not in ("break", "space", "mark"):
+            return token.kind == "word" and token.text[:1].isupper()
+    return False
+
+
+def same_token(x: Token, y: Token, first: bool, case_x: str, case_y: str, *, case: bool) -> bool:
+    """Whether `x` (in a request written in case `case_x`) and `y` read the same; `first`:
+    they open their requests, where no whitespace can precede them."""
+    if x.kind != y.kind or (not first and x.joined != y.joined):
+        return False
+    if x.text == y.text:
+        return True
+    if not case or x.kind != "word" or x.text.lower() != y.text.lower():
+        return False
+    at_start = x.start or y.start
+    return any(
+        _stands_for(x, case_x, form, at_start) and _stands_for(y, case_y, form, at_start)
+        for form in (x.text, y.text)
+    )
+
+
+def _stands_for(word: Token, written: str, form: str, at_start: bool) -> bool:
+    """Whether `word`, in a request written in case `written`, may be `form` as typed by
+    someone who minded case (see the module docstring)."""
+    if form == word.text:
+        return True
+    if word.quoted:
+        return False
+    short = short_symbol(form) and not at_start
+    if written == "upper":
+        return not short
+    if written == "lower" and word.text == word.text.lower():
+        capitals = sum(c.isupper() for c in form)
+        if capitals > 1:
+            return len(form) > SHORT_SYMBOL
+        return not short or form == "I"
+    return word.resumed and form == word.text[:1].upper() + word.text[1:]
+

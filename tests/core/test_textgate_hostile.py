@@ -1,0 +1,92 @@
+"""Pairs written to break the text gate, each needing two different answers.
+
+A hostile pass over the gate found 91 such pairs that it served from the cache, in nineteen
+classes (hostile_pairs.jsonl: both requests, the class, why the answers differ). Each class
+was fixed by narrowing its rule, except where narrowing would lose a surface edit a person
+makes when asking again; those pairs are marked `documented` with the forgiven entry that
+names their failure class, and are asserted to pass, so a change to the gate notices them.
+
+Every other pair goes through the engine, as a user would send it (prompt cleaning
+included): the first request is answered and stored, the second must be answered by the
+model. Every request embeds to the same vector, so the gate alone decides.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from stepchat.backends.scripted import ScriptedBackend
+from stepchat.core.pipeline import StepCache
+from stepchat.core.prompt import MAX_PROMPT_CHARS
+from stepchat.core.textgate.forgiven import FORGIVEN
+from stepchat.core.textgate.gate import compare
+from stepchat.core.types import CachePath, ChatMessage
+from stepchat.store.memory import MemoryStore
+from tests.core.test_textgate_issue_cases import SameVector
+
+PAIRS = [
+    json.loads(line)
+    for line in (Path(__file__).parent / "hostile_pairs.jsonl").read_text("utf-8").split("\n")
+    if line  # not splitlines(): a request holds U+2028, which it splits at
+]
+FIXED = [p for p in PAIRS if p["documented"] is None]
+DOCUMENTED = [p for p in PAIRS if p["documented"] is not None]
+
+
+def short_answer(messages: Sequence[ChatMessage]) -> str:
+    """A distinct answer well under the token limit (a cut-off answer is never stored)."""
+    return f"An answer to: {messages[-1].content[:60]}"
+
+
+def _label(pair: dict[str, Any]) -> str:
+    return f"{pair['class'][:40]}: {pair['a'][:40]!r}"
+
+
+def test_the_pairs_are_all_here() -> None:
+    assert len(PAIRS) == 91 and len(DOCUMENTED) == 7
+
+
+@pytest.mark.parametrize("pair", FIXED, ids=_label)
+def test_a_fixed_pair_goes_to_the_model(pair: dict[str, Any]) -> None:
+    cache = StepCache(ScriptedBackend([short_answer]), SameVector(), MemoryStore())
+    assert cache.answer(pair["a"]).finish_reason == "stop"
+    answer = cache.answer(pair["b"])
+    assert not answer.hit, answer.path
+    assert answer.path in (CachePath.SKIP_REUSE, CachePath.MISS)
+    if len(pair["b"]) <= MAX_PROMPT_CHARS:
+        assert answer.path == CachePath.SKIP_REUSE and answer.skip_reason
+
+
+@pytest.mark.parametrize("pair", DOCUMENTED, ids=_label)
+def test_a_documented_pair_passes_as_its_entry_says(pair: dict[str, Any]) -> None:
+    """The failure is known and named beside its rule: if the gate starts telling these
+    apart, the entry's failure list and the docs are out of date."""
+    entry = next(e for e in FORGIVEN if e.name == pair["documented"])
+    assert compare(pair["a"], pair["b"]).same
+    assert any(compare(*f.example).same for f in entry.failures)
+
+
+def test_a_truncated_prompt_is_neither_served_nor_stored() -> None:
+    """Its answer answers the first MAX_PROMPT_CHARS characters, not the prompt sent."""
+    long = "The report covers revenue and costs. " * 200
+    store = MemoryStore()
+    cache = StepCache(ScriptedBackend([short_answer]), SameVector(), store)
+    first = cache.answer(long + "Summarize it.")
+    assert first.notes == [
+        f"prompt truncated to its first {MAX_PROMPT_CHARS} characters: open text is not cached"
+    ]
+    assert store.count() == 0
+    again = cache.answer(long + "Translate it.")
+    assert not again.hit and again.path == CachePath.MISS
+
+
+def test_a_lone_carriage_return_is_a_line_break() -> None:
+    store = MemoryStore()
+    cache = StepCache(ScriptedBackend([short_answer]), SameVector(), store)
+    assert cache.answer("What is 1\r2 + 1?").prompt == "What is 1\n2 + 1?"
+    assert cache.answer("What is 12 + 1?").path == CachePath.SKIP_REUSE
