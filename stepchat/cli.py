@@ -328,7 +328,7 @@ def _clear(store: MaintainedStore, config: Config, args: argparse.Namespace) -> 
     if not args.yes:
         count = store.count()
         try:
-            reply = input(f"remove all {count} entries from {clean(config.cache_location)}? "
+            reply = input(f"remove all {count} entries from {clean(config.cache_location.uri)}? "
                           "[y/N] ")
         except EOFError:
             reply = ""

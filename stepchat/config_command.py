@@ -105,7 +105,7 @@ def show(config: Config) -> None:
         state += "  (from STEPCHAT_CONFIG)"
     _say(f"config file    {path}{state}")
     _say(f"data           {config.paths.data_dir}")
-    _say(f"cache          {config.cache_location}")
+    _say(f"cache          {config.cache_location.uri}")
     system = config.pipeline.system_prompt
     _say(f"system prompt  {one_line(system, 70) if system else '(none)'}")
     _say(f"default model  {config.default_model}  (from {config.origins.get('default', '?')})")

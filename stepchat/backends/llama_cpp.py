@@ -17,9 +17,9 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from stepchat.config import ConfigError, ModelSpec
 from stepchat.core.ports import BackendError, CancelToken, GenerationCancelled
 from stepchat.core.types import ChatMessage, Completion
+from stepchat.settings import ConfigError, ModelSpec
 
 log = logging.getLogger("stepchat.llama")
 

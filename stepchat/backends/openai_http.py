@@ -24,9 +24,9 @@ from typing import Any
 
 import httpx2
 
-from stepchat.config import ServerSpec
 from stepchat.core.ports import BackendError, CancelToken, GenerationCancelled
 from stepchat.core.types import ChatMessage, Completion
+from stepchat.settings import ServerSpec
 
 # Characters per token for English text under BPE tokenizers; used only when the server
 # reports no usage, so counts stay plausible rather than exact.

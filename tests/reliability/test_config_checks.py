@@ -75,7 +75,7 @@ def test_good_values_are_taken(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
     loaded = load_config(UserPaths(tmp_path / "c", tmp_path / "d"))
     assert loaded.threads == 3 and loaded.pipeline.linear_strategy == "model-first"
     assert loaded.pipeline.min_similarity == 1.0 and loaded.limits.max_entries == 7
-    assert loaded.cache_location == "s3://team/stepchat"
+    assert loaded.cache_location.uri == "s3://team/stepchat"
     assert type(loaded.pipeline) is PipelineSettings  # the core never sees where the cache is
 
 
