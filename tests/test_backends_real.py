@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,6 +19,7 @@ from stepchat.bench.servers import free_port, llama_server_command, running
 from stepchat.config import ModelSpec, load_config
 from stepchat.core.ports import Backend, BackendError, GenerationCancelled
 from stepchat.core.types import ChatMessage
+from tests.cancelling import CancelAfter
 
 pytestmark = pytest.mark.slow
 
@@ -104,17 +104,10 @@ def test_local_is_deterministic_at_temperature_zero(local: LlamaCppBackend) -> N
 
 
 def test_local_honours_cancel_mid_stream(local: LlamaCppBackend) -> None:
-    cancel = threading.Event()
-    seen: list[str] = []
-
-    def on_token(piece: str) -> None:
-        seen.append(piece)
-        if len(seen) == 3:
-            cancel.set()
-
+    reader = CancelAfter(3)
     with pytest.raises(GenerationCancelled):
-        local.complete(STORY_PROMPT, max_tokens=200, on_token=on_token, cancel=cancel)
-    assert len(seen) == 3
+        local.complete(STORY_PROMPT, max_tokens=200, on_token=reader, cancel=reader.cancel)
+    assert len(reader.seen) == 3
     # The model is usable straight after a cancel.
     again = local.complete(STORY_PROMPT, max_tokens=4)
     assert again.completion_tokens == 4
@@ -181,17 +174,10 @@ def test_http_json_schema_output_parses(remote: OpenAIHttpBackend) -> None:
 
 
 def test_http_honours_cancel(remote: OpenAIHttpBackend) -> None:
-    cancel = threading.Event()
-    seen: list[str] = []
-
-    def on_token(piece: str) -> None:
-        seen.append(piece)
-        if len(seen) == 2:
-            cancel.set()
-
+    reader = CancelAfter(2)
     with pytest.raises(GenerationCancelled):
-        remote.complete(STORY_PROMPT, max_tokens=200, on_token=on_token, cancel=cancel)
-    assert len(seen) == 2
+        remote.complete(STORY_PROMPT, max_tokens=200, on_token=reader, cancel=reader.cancel)
+    assert len(reader.seen) == 2
     assert remote.complete(STORY_PROMPT, max_tokens=4).text
 
 

@@ -20,6 +20,7 @@ from fastapi.responses import StreamingResponse
 from stepchat.backends.openai_http import OpenAIHttpBackend
 from stepchat.core.ports import BackendError, GenerationCancelled
 from stepchat.core.types import ChatMessage
+from tests.cancelling import CancelAfter
 from tests.serve.conftest import live
 
 ASK = [ChatMessage("user", "Tell me a story.")]
@@ -107,18 +108,11 @@ def test_events_with_comments_and_multiline_data_make_one_reply(peer: Any) -> No
 
 def test_cancel_mid_stream_stops_reading_and_drops_the_connection(peer: Any) -> None:
     backend = _backend(peer, "long")
-    cancel = threading.Event()
-    seen: list[str] = []
-
-    def on_token(piece: str) -> None:
-        seen.append(piece)
-        if len(seen) == 3:
-            cancel.set()
-
+    reader = CancelAfter(3)
     peer[1].clear()
     with pytest.raises(GenerationCancelled):
-        backend.complete(ASK, max_tokens=100, on_token=on_token, cancel=cancel)
-    assert seen == [" word1", " word2", " word3"]
+        backend.complete(ASK, max_tokens=100, on_token=reader, cancel=reader.cancel)
+    assert reader.seen == [" word1", " word2", " word3"]
     assert peer[1].wait(5), "the server kept writing to a reader that had gone"
     again = _backend(peer, "story").complete(ASK, max_tokens=3)
     assert again.text == "Once upon, a time"

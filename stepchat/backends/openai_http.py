@@ -19,11 +19,12 @@ from __future__ import annotations
 import json
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import httpx2
 
+from stepchat.backends.streaming import read_chunks
 from stepchat.core.ports import BackendError, CancelToken, GenerationCancelled
 from stepchat.core.types import ChatMessage, Completion
 from stepchat.settings import ServerSpec
@@ -338,25 +339,15 @@ class OpenAIHttpBackend:
         on_token: Callable[[str], None] | None,
         cancel: CancelToken | None,
     ) -> tuple[str, dict[str, Any], str]:
-        pieces: list[str] = []
-        usage: dict[str, Any] = {}
-        finish = "stop"
+        reply = read_chunks(self._chunks(response), on_token, cancel)
+        return reply.text, reply.usage, reply.finish
+
+    def _chunks(self, response: httpx2.Response) -> Iterator[dict[str, Any]]:
+        """The stream's chunks, up to the `[DONE]` that ends it."""
         for event in httpx2.EventSource(response):
-            if cancel is not None and cancel.is_set():
-                raise GenerationCancelled()
             if event.data.strip() == "[DONE]":
-                break
-            chunk = self._parse(event.data)
-            usage = chunk.get("usage") or usage
-            for choice in chunk.get("choices") or []:
-                piece = (choice.get("delta") or {}).get("content")
-                if piece:
-                    pieces.append(piece)
-                    if on_token is not None:
-                        on_token(piece)
-                if choice.get("finish_reason"):
-                    finish = str(choice["finish_reason"])
-        return "".join(pieces), usage, finish
+                return
+            yield self._parse(event.data)
 
     def _read_whole(
         self, response: httpx2.Response, on_token: Callable[[str], None] | None
