@@ -60,6 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"stepchat {__version__}")
     add_model_option(parser, command=False)
+    parser.set_defaults(func=_run_app)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     ask = sub.add_parser(
@@ -78,24 +79,32 @@ def build_parser() -> argparse.ArgumentParser:
     add_model_option(ask)
     ask.add_argument("--no-cache", action="store_true", help="neither reuse nor store")
     ask.add_argument("--no-store", action="store_true", help="reuse, but store nothing")
+    ask.set_defaults(func=_ask)
 
     cache = sub.add_parser("cache", help="look into and clean the cache")
+    cache.set_defaults(func=_cache)
     cache_sub = cache.add_subparsers(dest="cache_command", metavar="ACTION", required=True)
     listing = cache_sub.add_parser("list", help="cached requests, most recently hit first")
     listing.add_argument("--limit", type=int, default=50)
+    listing.set_defaults(cache_action=_list)
     show = cache_sub.add_parser("show", help="one entry with its steps")
     show.add_argument("entry_id")
+    show.set_defaults(cache_action=_show)
     evict = cache_sub.add_parser("evict", help="remove one entry, or all older than a duration")
     evict.add_argument("entry_id", nargs="?")
     evict.add_argument("--older-than", type=parse_duration, metavar="DURATION")
+    evict.set_defaults(cache_action=_evict)
     clear = cache_sub.add_parser(
         "clear", help="remove every entry (asks first; --yes for scripts)"
     )
     clear.add_argument("--yes", action="store_true", help="do not ask: remove every entry")
-    cache_sub.add_parser("stats", help="entry count, size on disk, index kind")
-    cache_sub.add_parser(
+    clear.set_defaults(cache_action=_clear)
+    stats = cache_sub.add_parser("stats", help="entry count, size on disk, index kind")
+    stats.set_defaults(cache_action=_stats)
+    compact = cache_sub.add_parser(
         "compact", help="rewrite the cache files now: evicted prompts leave no trace on disk"
     )
+    compact.set_defaults(cache_action=_compact)
 
     from stepchat.config_command import register as register_config
     from stepchat.serve.command import register as register_serve
@@ -180,20 +189,7 @@ def _main(argv: Sequence[str] | None) -> int:
     if args.command != "bench":
         os.umask(PRIVATE_UMASK)  # the cache's files, history and exports: the user's only
     try:
-        if args.command == "config":
-            return int(args.run_config(args))
-        config = load_config()
-        if args.command == "ask":
-            return _ask(config, args)
-        if args.command == "cache":
-            return _cache(config, args)
-        if args.command == "bench":
-            return int(args.run_bench(args))
-        if args.command == "serve":
-            return int(args.run_serve(config, args))
-        from stepchat.tui import run
-
-        return run(config, args.model)
+        return int(args.func(args))
     except (ConfigError, BackendError, StoreError, PromptError) as exc:
         return _fail(str(exc))
     except GenerationCancelled:
@@ -202,10 +198,18 @@ def _main(argv: Sequence[str] | None) -> int:
         return _fail("interrupted")
 
 
-def _ask(config: Config, args: argparse.Namespace) -> int:
+def _run_app(args: argparse.Namespace) -> int:
+    """No command: the chat app."""
+    from stepchat.tui import run
+
+    return run(load_config(), args.model)
+
+
+def _ask(args: argparse.Namespace) -> int:
     """One answer. Parts load as the request needs them: a structural hit reads only the
     signature index; the embedder and the model load only when a request gets that far.
     Without storing, the cache is opened read-only: no byte is written, not even hits."""
+    config = load_config()
     from stepchat.ask_output import LivePrinter
     from stepchat.core.events import ignore_events
     from stepchat.runtime import build_cache, lazy_parts
@@ -275,42 +279,57 @@ def _summary(row: EntrySummary) -> str:
     return f"{one_line(row.id)}  {row.task:<6} {counts}  {when}  {one_line(row.prompt, 60)}"
 
 
-def _cache(config: Config, args: argparse.Namespace) -> int:
+def _cache(args: argparse.Namespace) -> int:
+    """Run the cache action on the cache, opened for it and closed after it (queued hit
+    counts written, background upkeep finished)."""
+    config = load_config()
     if args.cache_command == "clear" and not args.yes and not sys.stdin.isatty():
         return _fail("cache clear removes every entry: pass --yes to confirm")
     store = _open_store(config)
-    action = args.cache_command
-    if action == "list":
-        for row in store.listing(limit=args.limit).rows:
-            _say(_summary(row))
-        return 0
-    if action == "show":
-        found = store.get(args.entry_id)
-        if found is None:
-            return _fail(f"no cache entry {args.entry_id!r} (see: stepchat cache list)")
-        _print_json(_entry_record(found), indent=2)
-        return 0
-    if action == "evict":
-        return _evict(store, args)
-    if action == "clear":
-        return _clear(store, config, confirmed=args.yes)
-    if action == "compact":
-        before = store.stats()["disk_bytes"]
-        store.purge()
-        _say(f"compacted: {before} -> {store.stats()['disk_bytes']} bytes on disk")
-        return 0
-    stats = store.stats()
-    for key, value in stats.items():
+    try:
+        status = int(args.cache_action(store, config, args))
+    except BaseException:
+        _close_quietly(store)
+        raise
+    from stepchat.runtime import close_store
+
+    close_store(store)
+    return status
+
+
+def _list(store: MaintainedStore, config: Config, args: argparse.Namespace) -> int:
+    for row in store.listing(limit=args.limit).rows:
+        _say(_summary(row))
+    return 0
+
+
+def _show(store: MaintainedStore, config: Config, args: argparse.Namespace) -> int:
+    found = store.get(args.entry_id)
+    if found is None:
+        return _fail(f"no cache entry {args.entry_id!r} (see: stepchat cache list)")
+    _print_json(_entry_record(found), indent=2)
+    return 0
+
+
+def _compact(store: MaintainedStore, config: Config, args: argparse.Namespace) -> int:
+    before = store.stats()["disk_bytes"]
+    store.purge()
+    _say(f"compacted: {before} -> {store.stats()['disk_bytes']} bytes on disk")
+    return 0
+
+
+def _stats(store: MaintainedStore, config: Config, args: argparse.Namespace) -> int:
+    for key, value in store.stats().items():
         _say(f"{key}: {value}")
     return 0
 
 
-def _clear(store: MaintainedStore, config: Config, *, confirmed: bool) -> int:
+def _clear(store: MaintainedStore, config: Config, args: argparse.Namespace) -> int:
     """Remove every entry, after a yes on the terminal (or `--yes`)."""
-    if not confirmed:
+    if not args.yes:
         count = store.count()
         try:
-            reply = input(f"remove all {count} entries from {clean(config.cache_location)}? "
+            reply = input(f"remove all {count} entries from {clean(config.cache_location.uri)}? "
                           "[y/N] ")
         except EOFError:
             reply = ""
@@ -321,7 +340,7 @@ def _clear(store: MaintainedStore, config: Config, *, confirmed: bool) -> int:
     return 0
 
 
-def _evict(store: MaintainedStore, args: argparse.Namespace) -> int:
+def _evict(store: MaintainedStore, config: Config, args: argparse.Namespace) -> int:
     """Evictions are final on disk when this returns: the files holding the prompt are
     rewritten (`LanceStore.purge`), so no data file or old version keeps its text."""
     if args.older_than is not None:

@@ -7,11 +7,11 @@ file. config.toml is the one file a user writes, and every message calls it that
 `models.toml` beside it, or a `$STEPCHAT_CONFIG` naming a file that is not there, is an
 error rather than silently ignored.
 
-Both files are validated by pydantic against the dataclasses below (and `PipelineSettings`
-for `[cache]`): TOML already has types, so a string where a number belongs, an unknown key
-or a value outside the allowed ones is an error, reported in one line that names the file,
-the key and what was expected (`stepchat.config_errors`). Every field's docstring is its
-documentation.
+Both files are validated by pydantic against the dataclasses below, the model entries and
+limits of `stepchat.settings` and `PipelineSettings` for `[cache]`: TOML already has types,
+so a string where a number belongs, an unknown key or a value outside the allowed ones is an
+error, reported in one line that names the file, the key and what was expected
+(`stepchat.config_errors`). Every field's docstring is its documentation.
 """
 
 from __future__ import annotations
@@ -22,126 +22,24 @@ import tomllib
 from dataclasses import dataclass, field, fields, replace
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Any, ClassVar, Literal
+from typing import Annotated, Any, ClassVar
 from urllib.parse import urlparse
 
-from annotated_types import Ge, Gt, Interval, MinLen
-from pydantic import Discriminator, StringConstraints, Tag
+from annotated_types import Ge, MinLen
+from pydantic import Discriminator, Tag
 
+from stepchat.core.ports import StoreError
 from stepchat.core.settings import PipelineSettings
-from stepchat.paths import UserPaths, package_data, user_paths
-
-_STRICT: dict[str, Any] = {"extra": "forbid", "use_attribute_docstrings": True}
-
-
-class ConfigError(Exception):
-    """The configuration is invalid; the message is one line for the user."""
-
-
-@dataclass(frozen=True)
-class ModelCommon:
-    """What every `[[models]]` entry has, whichever `kind` it is."""
-
-    __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
-
-    id: Annotated[str, MinLen(1)]
-    """Short name used by `--model`, `default` and the cache scope."""
-    name: str
-    """What the app shows for this model."""
-    context: Annotated[int, Ge(16)] = 2048
-    """Context window in tokens (prompt and reply together); for a server, what stepchat
-    sends is trimmed to fit it."""
-    temperature: Annotated[float, Ge(0.0)] = 0.0
-    """Sampling temperature; 0 is greedy and repeatable."""
-    top_p: Annotated[float, Interval(gt=0.0, le=1.0)] = 1.0
-    """Nucleus sampling mass."""
-    max_tokens: Annotated[int, Ge(1)] = 256
-    """The most tokens one reply of this model may have (every model call is capped by it)."""
-    seed: int = 42
-    """Sampling seed, so answers are repeatable."""
-
-
-@dataclass(frozen=True, kw_only=True)
-class ModelSpec(ModelCommon):
-    """A `[[models]]` entry with `kind = "llama"` (the default): a local GGUF model run by
-    llama.cpp in a process of its own, and how to run it."""
-
-    kind: Literal["llama"] = "llama"
-    """"llama": a GGUF file run on this machine (the default)."""
-    source: Annotated[str, MinLen(1)]
-    """A GGUF path ("~" expanded), or "package:<python package>/<file>" for a bundled one."""
-    chat_format: str = "chatml"
-    """llama.cpp chat template name, e.g. "chatml"."""
-    repeat_penalty: Annotated[float, Ge(0.0)] = 1.1
-    """Small models loop at temperature 0 ("john_john_john..."); a mild penalty breaks it."""
-    extra_buffers: bool | None = None
-    """Whether llama.cpp may use its extra CPU buffer types (weight repacking, AMX). Absent:
-    off on a CPU with AMX, where llama.cpp crashes with them, on elsewhere. `false` is the
-    fix for a model process that keeps crashing."""
-
-    def gguf_path(self) -> Path:
-        """Where the GGUF file is; raises ConfigError naming the file and the fix."""
-        if self.source.startswith("package:"):
-            package, _, inner = self.source.removeprefix("package:").partition("/")
-            root = package_data(package)
-            if root is None:
-                raise ConfigError(
-                    f"model {self.id}: package {package!r} is not installed "
-                    f"(fix: pip install {package.replace('_', '-')})"
-                )
-            path = Path(str(root.joinpath(inner)))
-        else:
-            path = Path(self.source).expanduser()
-        if not path.is_file():
-            raise ConfigError(
-                f"model {self.id}: GGUF file not found: {path} "
-                "(fix: correct 'source' in config.toml, see: stepchat config; or reinstall "
-                "the package)"
-            )
-        if not os.access(path, os.R_OK):
-            raise ConfigError(f"model {self.id}: GGUF file not readable: {path} (fix: chmod)")
-        return path
-
-
-URL_PATTERN = r"^https?://[^\s/]+"
-"""What a server's `base_url` must look like: http(s), a host, no spaces."""
-
-
-@dataclass(frozen=True, kw_only=True)
-class ServerSpec(ModelCommon):
-    """A `[[models]]` entry with `kind = "openai"`: a model behind any OpenAI-compatible
-    server (llama.cpp's server, Ollama, LM Studio, vLLM), reached over HTTP."""
-
-    kind: Literal["openai"]
-    """"openai": a model served over the OpenAI chat-completions API."""
-    base_url: Annotated[str, StringConstraints(pattern=URL_PATTERN)]
-    """The server's root or its `/v1` URL, e.g. "http://127.0.0.1:8080/v1"."""
-    model: Annotated[str, MinLen(1)]
-    """The model name the server expects in each request."""
-    api_key_env: str = ""
-    """The name of the environment variable holding the API key (never the key itself);
-    empty when the server needs none."""
-    timeout_s: Annotated[float, Gt(0.0)] = 120.0
-    """Seconds to wait for the server to connect or send the next piece of a reply."""
-
-    def api_key(self) -> str | None:
-        """The key from `$api_key_env`; raises ConfigError naming the variable, never a value."""
-        if not self.api_key_env:
-            return None
-        key = os.environ.get(self.api_key_env, "")
-        if not key:
-            raise ConfigError(
-                f"model {self.id}: environment variable {self.api_key_env} is not set "
-                f"(fix: export {self.api_key_env}=<key> or remove api_key_env)"
-            )
-        return key
-
-
-ModelEntry = ModelSpec | ServerSpec
-"""One `[[models]]` entry of either kind."""
-
-KIND_SPECS: dict[str, type[ModelEntry]] = {"llama": ModelSpec, "openai": ServerSpec}
-"""Each `kind` and the shape of its entries."""
+from stepchat.paths import UserPaths, user_paths
+from stepchat.settings import (
+    STRICT,
+    CacheLimits,
+    ConfigError,
+    ModelEntry,
+    ModelSpec,
+    ServerSpec,
+)
+from stepchat.store.location import CacheLocation
 
 
 def _entry_kind(entry: Any) -> str | None:
@@ -152,26 +50,13 @@ def _entry_kind(entry: Any) -> str | None:
         return kind if isinstance(kind, str) else None
     return getattr(entry, "kind", "llama")
 
+
 ModelEntryField = Annotated[
     Annotated[ModelSpec, Tag("llama")] | Annotated[ServerSpec, Tag("openai")],
     Discriminator(_entry_kind),
 ]
 """How a `[[models]]` table is read: its `kind` picks the shape, and each shape takes only
 its own keys, so a `source` on a server entry is an error, not silently ignored."""
-
-
-@dataclass(frozen=True)
-class CacheLimits:
-    """The `[limits]` section: how big and how old the cache may get."""
-
-    __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
-
-    max_entries: Annotated[int, Ge(1)] = 50_000
-    """Most cached requests kept; the least recently hit go first."""
-    max_bytes: Annotated[int, Ge(1)] = 512 * 1024 * 1024
-    """Most bytes of prompts, steps and vectors kept; the least recently hit go first."""
-    ttl_days: Annotated[float, Ge(0.0)] = 90.0
-    """Entries not hit for this many days are evicted; 0 keeps them forever."""
 
 
 @dataclass(frozen=True)
@@ -193,7 +78,7 @@ class CacheSection(PipelineSettings):
 class ConfigFile:
     """What `models.toml` and the user's `config.toml` may contain."""
 
-    __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
+    __pydantic_config__: ClassVar[dict[str, Any]] = STRICT
 
     default: Annotated[str, MinLen(1)] | None = None
     """Id of the model to run when none is given."""
@@ -223,17 +108,18 @@ class Config:
     limits: CacheLimits = field(default_factory=CacheLimits)
     threads: int = 2
     paths: UserPaths = field(default_factory=user_paths)
-    cache_uri: str | None = None
-    """`[cache] uri`: a bucket (`s3://bucket/prefix`) shared by a team; None is the local dir."""
+    cache_at: CacheLocation | None = None
+    """`[cache] uri`: a directory, or a bucket (`s3://bucket/prefix`) shared by a team; None
+    is the cache folder in the user's data directory."""
     config_file: Path | None = None
     """The user's config file: read if it exists, else where it would be."""
     origins: dict[str, str] = field(default_factory=dict)
     """Where each model entry (by id) and the default (key "default") came from."""
 
     @property
-    def cache_location(self) -> str:
-        """Where the cache lives: the configured URI, else the local data dir."""
-        return self.cache_uri or str(self.paths.cache_dir)
+    def cache_location(self) -> CacheLocation:
+        """Where the cache lives: the configured one, else the local data dir."""
+        return self.cache_at or CacheLocation.of(self.paths.cache_dir)
 
     def model(self, model_id: str | None = None) -> ModelEntry:
         key = model_id or self.default_model
@@ -294,7 +180,7 @@ def load_config(paths: UserPaths | None = None) -> Config:
     pipeline = PipelineSettings()
     limits = CacheLimits()
     threads = 2
-    cache_uri: str | None = None
+    cache_at: CacheLocation | None = None
 
     origins = {model_id: SHIPPED for model_id in models} | {"default": SHIPPED}
     config_file = config_file_path(paths)
@@ -308,7 +194,7 @@ def load_config(paths: UserPaths | None = None) -> Config:
         pipeline = user.cache.pipeline()
         if user.system_prompt:
             pipeline = replace(pipeline, system_prompt=user.system_prompt)
-        cache_uri = _cache_uri(user.cache.uri, origin)
+        cache_at = _cache_location(user.cache.uri, origin)
         limits = user.limits
         threads = user.threads if user.threads is not None else threads
     if default_model not in models:
@@ -317,7 +203,7 @@ def load_config(paths: UserPaths | None = None) -> Config:
             f"(known: {', '.join(sorted(models))})"
         )
     return Config(
-        models, default_model, pipeline, limits, threads, paths, cache_uri, config_file, origins
+        models, default_model, pipeline, limits, threads, paths, cache_at, config_file, origins
     )
 
 
@@ -355,7 +241,7 @@ def config_file_path(paths: UserPaths) -> Path:
     return paths.config_file
 
 
-def _cache_uri(value: str | None, origin: str) -> str | None:
+def _cache_location(value: str | None, origin: str) -> CacheLocation | None:
     """`[cache] uri`: a local directory or `s3://bucket/prefix`, never with credentials."""
     if value is None:
         return None
@@ -368,10 +254,7 @@ def _cache_uri(value: str | None, origin: str) -> str | None:
             f"{where}: expected only the bucket and prefix (credentials and endpoint come "
             "from AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_ENDPOINT_URL)"
         )
-    from stepchat.core.ports import StoreError
-    from stepchat.store.location import CacheLocation
-
     try:
-        return CacheLocation.of(value).uri
+        return CacheLocation.of(value)
     except StoreError as exc:
         raise ConfigError(f"{where}: {str(exc).split(': ', 1)[-1]}") from None

@@ -70,7 +70,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         "then check it",
     )
     action.add_argument("--path", action="store_true", help="print the config file's path only")
-    parser.set_defaults(run_config=run)
+    parser.set_defaults(func=run)
     return parser
 
 
@@ -105,7 +105,7 @@ def show(config: Config) -> None:
         state += "  (from STEPCHAT_CONFIG)"
     _say(f"config file    {path}{state}")
     _say(f"data           {config.paths.data_dir}")
-    _say(f"cache          {config.cache_location}")
+    _say(f"cache          {config.cache_location.uri}")
     system = config.pipeline.system_prompt
     _say(f"system prompt  {one_line(system, 70) if system else '(none)'}")
     _say(f"default model  {config.default_model}  (from {config.origins.get('default', '?')})")

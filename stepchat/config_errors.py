@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from stepchat.config import KIND_SPECS, URL_PATTERN
+from stepchat.settings import KIND_SPECS, URL_PATTERN
 
 _EXPECTED = {
     "int_type": "a whole number",

@@ -22,6 +22,7 @@ from stepchat.core.ports import Backend, Clock, Embedder, MaintainedStore, Store
 if TYPE_CHECKING:
     from stepchat.core.pipeline import StepCache
     from stepchat.store.lazy import LazyStore
+    from stepchat.store.location import CacheLocation
 
 EMBED_DIM = 384
 """all-MiniLM-L6-v2's vector size: the cache table's width, known without loading torch."""
@@ -59,7 +60,7 @@ def load_embedder() -> Embedder:
 
 
 def open_store(
-    where: Path | str,
+    where: Path | str | CacheLocation,
     dim: int,
     limits: CacheLimits | None = None,
     *,
@@ -80,17 +81,14 @@ def open_store(
 
 
 def open_shared_store(
-    uri: str, dim: int, limits: CacheLimits | None = None, *, read_only: bool = False
+    bucket: CacheLocation, dim: int, limits: CacheLimits | None = None, *, read_only: bool = False
 ) -> MaintainedStore:
     """A bucket cache for answering: while the bucket is down, requests answer without it."""
     from stepchat.store.shared import SharedStore
 
-    return SharedStore(lambda: open_store(uri, dim, limits, read_only=read_only)[0], name=uri)
-
-
-def _remote(where: str) -> bool:
-    """Whether a cache location is a bucket URI rather than a local directory."""
-    return "://" in where
+    return SharedStore(
+        lambda: open_store(bucket, dim, limits, read_only=read_only)[0], name=bucket.uri
+    )
 
 
 def load_store(
@@ -158,7 +156,7 @@ def lazy_store(
     ttl = config.limits.ttl_days * 86400 if config.limits.ttl_days > 0 else None
     # A bucket is shared: a local copy of its signatures would serve entries other servers
     # evicted and miss the ones they added, so there every lookup asks the bucket.
-    index = SignatureIndex(Path(where)) if writable and not _remote(where) else None
+    index = SignatureIndex(where.path) if writable and not where.remote else None
     return LazyStore(open_real, index, max_age_seconds=ttl)
 
 
@@ -199,12 +197,12 @@ def open_store_or_memory(
     from stepchat.store.memory import MemoryStore
 
     where = config.cache_location
-    if _remote(where):
+    if where.remote:
         return open_shared_store(where, dim, config.limits, read_only=not writable), []
     if not writable:
         from stepchat.store.lance import TABLE_NAME
 
-        if not (Path(where) / f"{TABLE_NAME}.lance").is_dir():
+        if not (where.path / f"{TABLE_NAME}.lance").is_dir():
             return MemoryStore(), []
     try:
         return open_store(where, dim, config.limits, read_only=not writable)

@@ -15,12 +15,12 @@ import pytest
 
 from stepchat.backends.isolated import IsolatedBackend
 from stepchat.backends.llama_cpp import LlamaCppBackend
-from stepchat.backends.openai_http import OpenAIHttpBackend, sse_events
+from stepchat.backends.openai_http import OpenAIHttpBackend
 from stepchat.bench.servers import free_port, llama_server_command, running
 from stepchat.config import ModelSpec, load_config
 from stepchat.core.ports import Backend, BackendError, GenerationCancelled
 from stepchat.core.types import ChatMessage
-from tests.model_fakes import cancel_after
+from tests.cancelling import CancelAfter
 
 pytestmark = pytest.mark.slow
 
@@ -111,10 +111,10 @@ def test_local_is_deterministic_at_temperature_zero(local: Local) -> None:
 
 
 def test_local_honours_cancel_mid_stream(local: Local) -> None:
-    cancel, seen, on_token = cancel_after(3)
+    reader = CancelAfter(3)
     with pytest.raises(GenerationCancelled):
-        local.complete(STORY_PROMPT, max_tokens=200, on_token=on_token, cancel=cancel)
-    assert len(seen) == 3
+        local.complete(STORY_PROMPT, max_tokens=200, on_token=reader, cancel=reader.cancel)
+    assert len(reader.seen) == 3
     # The model is usable straight after a cancel.
     again = local.complete(STORY_PROMPT, max_tokens=4)
     assert again.completion_tokens == 4
@@ -181,10 +181,10 @@ def test_http_json_schema_output_parses(remote: OpenAIHttpBackend) -> None:
 
 
 def test_http_honours_cancel(remote: OpenAIHttpBackend) -> None:
-    cancel, seen, on_token = cancel_after(2)
+    reader = CancelAfter(2)
     with pytest.raises(GenerationCancelled):
-        remote.complete(STORY_PROMPT, max_tokens=200, on_token=on_token, cancel=cancel)
-    assert len(seen) == 2
+        remote.complete(STORY_PROMPT, max_tokens=200, on_token=reader, cancel=reader.cancel)
+    assert len(reader.seen) == 2
     assert remote.complete(STORY_PROMPT, max_tokens=4).text
 
 
@@ -193,11 +193,6 @@ def test_http_unreachable_server_is_a_one_line_backend_error() -> None:
     with pytest.raises(BackendError) as info:
         backend.complete([ChatMessage("user", "hi")], max_tokens=4)
     assert "\n" not in str(info.value) and "cannot reach" in str(info.value)
-
-
-def test_sse_parser_joins_multiline_data_and_skips_comments() -> None:
-    raw = [b": ping\n", b"data: a\n", b"data: b\n", b"\n", b"event: x\n", b"data: [DONE]\n", b"\n"]
-    assert list(sse_events(iter(raw))) == ["a\nb", "[DONE]"]  # type: ignore[arg-type]
 
 
 def test_tokens_counted_before_loading_match_the_loaded_model(spec: ModelSpec) -> None:

@@ -109,3 +109,36 @@ def test_bad_duration_is_a_usage_error(home: Path, capsys: pytest.CaptureFixture
         cli.main(["cache", "evict", "--older-than", "soon"])
     assert info.value.code == 2
     assert "not a duration" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "action",
+    [["list"], ["show", "nope"], ["stats"], ["evict", "--older-than", "1d"],
+     ["evict", "nope"], ["clear", "--yes"], ["compact"]],
+)
+def test_every_cache_action_closes_the_cache_it_opened(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+    action: list[str],
+) -> None:
+    """Closing writes queued hit counts and waits for the upkeep an open started; a command
+    that left that to the interpreter's exit could lose both."""
+    monkeypatch.setenv("STEPCHAT_HOME", str(tmp_path))
+    monkeypatch.delenv("STEPCHAT_CONFIG", raising=False)
+    closed: list[str] = []
+    opener = runtime.open_cache_store
+
+    def opened_here(config: object) -> object:
+        store = opener(config)  # type: ignore[arg-type]
+        close = store.close
+
+        def closing() -> None:
+            close()
+            closed.append(action[0])
+
+        monkeypatch.setattr(store, "close", closing)
+        return store
+
+    monkeypatch.setattr(runtime, "open_cache_store", opened_here)
+    code, _, _ = run(capsys, "cache", *action)
+    assert code in (0, 2)
+    assert closed == [action[0]]

@@ -14,7 +14,7 @@ import subprocess
 import sys
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import pytest
 
@@ -45,13 +45,14 @@ def _write_entry(home: Path, prompt: str, reply: str | None) -> None:
     from stepchat.backends.scripted import ScriptedBackend
     from stepchat.config import load_config
     from stepchat.core.pipeline import StepCache
+    from stepchat.core.settings import LinearStrategy
     from stepchat.runtime import close_store, lazy_parts
 
     config = load_config()
     parts = lazy_parts(config)
     backend = ScriptedBackend([reply or "(the model's answer)"], model_id=config.model(None).id)
-    strategy: Literal["solver-first", "model-first"] = (
-        "solver-first" if reply is None else "model-first"
+    strategy = (
+        LinearStrategy.SOLVER_FIRST if reply is None else LinearStrategy.MODEL_FIRST
     )
     settings = replace(config.pipeline_for(backend.model_id), linear_strategy=strategy)
     StepCache(backend, parts.embedder, parts.store, settings=settings).answer(prompt)

@@ -32,9 +32,10 @@ from stepchat.backends.extra_buffers import (
     use_extra_buffers,
     why,
 )
-from stepchat.config import ConfigError, ModelSpec
+from stepchat.backends.streaming import read_chunks
 from stepchat.core.ports import BackendError, CancelToken, GenerationCancelled
 from stepchat.core.types import ChatMessage, Completion
+from stepchat.settings import ConfigError, ModelSpec
 
 log = logging.getLogger("stepchat.llama")
 
@@ -296,20 +297,8 @@ class LlamaCppBackend:
             chunks = llm.create_chat_completion(**kwargs)
         except ValueError as exc:
             raise BackendError(f"model {self.spec.id}: {_first_line(exc)}") from None
-        pieces: list[str] = []
-        finish = "stop"
         try:
-            for chunk in chunks:
-                if cancel is not None and cancel.is_set():
-                    raise GenerationCancelled()
-                choice = chunk["choices"][0]
-                piece = choice.get("delta", {}).get("content")
-                if piece:
-                    pieces.append(piece)
-                    if on_token is not None:
-                        on_token(piece)
-                if choice.get("finish_reason"):
-                    finish = str(choice["finish_reason"])
+            reply = read_chunks(chunks, on_token, cancel)
         except ValueError as exc:
             # llama.cpp reports a prompt longer than the context window this way.
             raise BackendError(f"model {self.spec.id}: {_first_line(exc)}") from None
@@ -317,7 +306,7 @@ class LlamaCppBackend:
             close = getattr(chunks, "close", None)
             if close is not None:
                 close()
-        return "".join(pieces), finish
+        return reply.text, reply.finish
 
     def _prompt_tokens(self, messages: Sequence[ChatMessage]) -> int:
         """Prompt size when no generation ran: the messages' own tokens."""

@@ -1,7 +1,10 @@
 """A backend for any OpenAI-compatible chat server (llama.cpp's server, vLLM, Ollama, ...).
 
-It speaks `/v1/chat/completions` with server-sent events through the standard library only,
-so pointing stepchat at a bigger model on another machine costs no extra dependency.
+It speaks `/v1/chat/completions` with server-sent events through httpx2, which brings the
+timeouts, connection reuse and the SSE reader. The openai SDK (what `llm` uses) would also
+do, but it costs about two seconds of import, retries on its own and wraps errors and
+replies in types this module would have to undo: the response-format negotiation and the
+one-line errors below are the only parts of the protocol stepchat needs to own.
 
 JSON requests are constrained through the server's `response_format`. Servers disagree on
 its shape: OpenAI, vLLM, LM Studio and llama.cpp's own server take `json_schema`;
@@ -16,14 +19,15 @@ from __future__ import annotations
 import json
 import math
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Callable, Iterator, Sequence
-from typing import IO, Any
+from typing import Any
 
-from stepchat.config import ServerSpec
+import httpx2
+
+from stepchat.backends.streaming import read_chunks
 from stepchat.core.ports import BackendError, CancelToken, GenerationCancelled
 from stepchat.core.types import ChatMessage, Completion
+from stepchat.settings import ServerSpec
 
 # Characters per token for English text under BPE tokenizers; used only when the server
 # reports no usage, so counts stay plausible rather than exact.
@@ -75,21 +79,22 @@ def _auth_headers(api_key: str | None) -> dict[str, str]:
     return {"Authorization": f"Bearer {api_key}"} if api_key else {}
 
 
+def _reason(exc: httpx2.TransportError) -> str:
+    """The transport's own words for a failure, or its kind when it has none."""
+    return str(exc) or type(exc).__name__
+
+
 def probe_server(base_url: str, api_key: str | None = None, timeout: float = 2.0) -> None:
     """Raise BackendError (one line) unless the server lists its models at `/v1/models`."""
     url = api_root(base_url) + "/models"
-    request = urllib.request.Request(url, headers=_auth_headers(api_key))
     try:
-        with urllib.request.urlopen(request, timeout=timeout) as reply:
-            reply.read(65536)
-    except urllib.error.HTTPError as exc:
-        raise BackendError(f"{url}: HTTP {exc.code}: {_error_detail(exc.read())}") from None
-    except urllib.error.URLError as exc:
-        raise BackendError(f"cannot reach {url}: {exc.reason}") from None
-    except TimeoutError:
+        reply = httpx2.get(url, headers=_auth_headers(api_key), timeout=timeout)
+    except httpx2.TimeoutException:
         raise BackendError(f"{url}: no answer within {timeout:g} s") from None
-    except OSError as exc:
-        raise BackendError(f"{url}: {exc.strerror or exc}") from None
+    except httpx2.TransportError as exc:
+        raise BackendError(f"cannot reach {url}: {_reason(exc)}") from None
+    if reply.is_error:
+        raise BackendError(f"{url}: HTTP {reply.status_code}: {_error_detail(reply.content)}")
 
 
 def _one_line(text: str, limit: int = 200) -> str:
@@ -109,29 +114,6 @@ def _error_detail(body: bytes) -> str:
             return _one_line(str(err["message"]))
         return _one_line(json.dumps(err))
     return _one_line(str(data))
-
-
-def sse_events(stream: IO[bytes]) -> Iterator[str]:
-    """The `data:` payloads of a server-sent event stream, one per event.
-
-    Comment lines (keep-alives) and other fields are skipped; multi-line data is joined with
-    newlines as the SSE specification says.
-    """
-    data: list[str] = []
-    for raw in stream:
-        line = raw.decode("utf-8").rstrip("\r\n")
-        if not line:
-            if data:
-                yield "\n".join(data)
-                data = []
-            continue
-        if line.startswith(":"):
-            continue
-        field, _, value = line.partition(":")
-        if field == "data":
-            data.append(value.removeprefix(" "))
-    if data:
-        yield "\n".join(data)
 
 
 class OpenAIHttpBackend:
@@ -162,6 +144,7 @@ class OpenAIHttpBackend:
         self.context = context
         self._api_key = api_key
         self._timeout = timeout
+        self._client = httpx2.Client(timeout=timeout, headers=_auth_headers(api_key))
         self._temperature = temperature
         self._top_p = top_p
         self._seed = seed
@@ -237,32 +220,35 @@ class OpenAIHttpBackend:
                 body["response_format"] = shape
         return body
 
-    def _open(self, body: dict[str, Any]) -> Any:
-        headers = {
-            "Content-Type": "application/json",
-            "Accept": "text/event-stream",
-            **_auth_headers(self._api_key),
-        }
-        request = urllib.request.Request(
-            self.url, data=json.dumps(body).encode(), headers=headers, method="POST"
+    def _open(self, body: dict[str, Any]) -> httpx2.Response:
+        """The reply to `body` with its headers read and its body still streaming; the
+        caller closes it. Failures before the first byte of the body are one line."""
+        request = self._client.build_request(
+            "POST", self.url, json=body, headers={"Accept": "text/event-stream"}
         )
         try:
-            return urllib.request.urlopen(request, timeout=self._timeout)
-        except urllib.error.HTTPError as exc:
-            detail = _error_detail(exc.read())
-            raise HttpStatusError(f"{self.url}: HTTP {exc.code}: {detail}", exc.code) from None
-        except urllib.error.URLError as exc:
-            raise BackendError(
-                f"cannot reach {self.url}: {exc.reason} "
-                "(fix: start the server or correct its address)"
-            ) from None
-        except TimeoutError:
+            response = self._client.send(request, stream=True)
+            if response.is_error:
+                try:
+                    detail = _error_detail(response.read())
+                finally:
+                    response.close()
+                raise HttpStatusError(
+                    f"{self.url}: HTTP {response.status_code}: {detail}", response.status_code
+                )
+        except httpx2.TimeoutException:
             raise BackendError(
                 f"{self.url}: no answer within {self._timeout:g} s "
                 "(fix: check the server or raise the timeout)"
             ) from None
-        except OSError as exc:
-            raise BackendError(f"{self.url}: {exc.strerror or exc}") from None
+        except httpx2.ConnectError as exc:
+            raise BackendError(
+                f"cannot reach {self.url}: {_reason(exc)} "
+                "(fix: start the server or correct its address)"
+            ) from None
+        except httpx2.TransportError as exc:
+            raise BackendError(f"{self.url}: {_reason(exc)}") from None
+        return response
 
     def complete(
         self,
@@ -282,12 +268,19 @@ class OpenAIHttpBackend:
         if max_tokens <= 0:
             return Completion("", self._prompt_estimate(messages), 0, "length")
         response = self._send(messages, max_tokens, stop, json_schema)
-        with response:
-            content_type = response.headers.get("Content-Type", "")
-            if "text/event-stream" in content_type:
+        try:
+            if "text/event-stream" in response.headers.get("Content-Type", ""):
                 text, usage, finish = self._read_stream(response, on_token, cancel)
             else:
                 text, usage, finish = self._read_whole(response, on_token)
+        except httpx2.TimeoutException:
+            raise BackendError(
+                f"{self.url}: stream stalled for {self._timeout:g} s (fix: check the server)"
+            ) from None
+        except httpx2.TransportError as exc:
+            raise BackendError(f"{self.url}: connection lost mid-reply: {_reason(exc)}") from None
+        finally:
+            response.close()
         prompt_tokens = usage.get("prompt_tokens")
         completion_tokens = usage.get("completion_tokens")
         return Completion(
@@ -320,7 +313,7 @@ class OpenAIHttpBackend:
         max_tokens: int,
         stop: Sequence[str],
         json_schema: dict[str, Any] | None,
-    ) -> Any:
+    ) -> httpx2.Response:
         """Open the reply; a JSON request the server refuses is retried in the next shape.
 
         The shape that worked is kept. When even a plain request is refused, the refusal
@@ -342,39 +335,22 @@ class OpenAIHttpBackend:
 
     def _read_stream(
         self,
-        response: IO[bytes],
+        response: httpx2.Response,
         on_token: Callable[[str], None] | None,
         cancel: CancelToken | None,
     ) -> tuple[str, dict[str, Any], str]:
-        pieces: list[str] = []
-        usage: dict[str, Any] = {}
-        finish = "stop"
-        try:
-            for payload in sse_events(response):
-                if cancel is not None and cancel.is_set():
-                    raise GenerationCancelled()
-                if payload.strip() == "[DONE]":
-                    break
-                chunk = self._parse(payload)
-                usage = chunk.get("usage") or usage
-                for choice in chunk.get("choices") or []:
-                    piece = (choice.get("delta") or {}).get("content")
-                    if piece:
-                        pieces.append(piece)
-                        if on_token is not None:
-                            on_token(piece)
-                    if choice.get("finish_reason"):
-                        finish = str(choice["finish_reason"])
-        except TimeoutError:
-            raise BackendError(
-                f"{self.url}: stream stalled for {self._timeout:g} s (fix: check the server)"
-            ) from None
-        except (ConnectionError, urllib.error.URLError) as exc:
-            raise BackendError(f"{self.url}: connection lost mid-reply: {exc}") from None
-        return "".join(pieces), usage, finish
+        reply = read_chunks(self._chunks(response), on_token, cancel)
+        return reply.text, reply.usage, reply.finish
+
+    def _chunks(self, response: httpx2.Response) -> Iterator[dict[str, Any]]:
+        """The stream's chunks, up to the `[DONE]` that ends it."""
+        for event in httpx2.EventSource(response):
+            if event.data.strip() == "[DONE]":
+                return
+            yield self._parse(event.data)
 
     def _read_whole(
-        self, response: IO[bytes], on_token: Callable[[str], None] | None
+        self, response: httpx2.Response, on_token: Callable[[str], None] | None
     ) -> tuple[str, dict[str, Any], str]:
         """A server that ignored `stream: true` and sent one JSON reply."""
         data = self._parse(response.read().decode("utf-8", "replace"))

@@ -57,7 +57,7 @@ def _arm_list(text: str) -> list[str]:
 
 
 def register(subparsers: Any) -> argparse.ArgumentParser:
-    """Add `bench` to a `stepchat` subparsers object; the handler is `args.run_bench`."""
+    """Add `bench` to a `stepchat` subparsers object; the handler is `args.func`."""
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "bench",
         help="measure the cache against no cache and peer caches on one workload",
@@ -192,7 +192,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         metavar="FILE",
         help="write the generated workload of the first seed and exit",
     )
-    parser.set_defaults(run_bench=run)
+    parser.set_defaults(func=run)
     return parser
 
 
@@ -422,4 +422,4 @@ def main(argv: Sequence[str] | None = None) -> int:
     add_model_option(parser, command=False)
     register(parser.add_subparsers(dest="command", required=True))
     args = parser.parse_args(["bench", *(argv if argv is not None else sys.argv[1:])])
-    return int(args.run_bench(args))
+    return int(args.func(args))

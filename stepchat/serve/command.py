@@ -24,7 +24,7 @@ import threading
 from dataclasses import replace
 from typing import Any
 
-from stepchat.config import Config, ConfigError
+from stepchat.config import ConfigError, load_config
 
 DEFAULT_PORT = 8080
 DEFAULT_QUEUE = 32
@@ -70,7 +70,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         help="let the web page at ORIGIN (e.g. http://localhost:3000) call the API from a "
         "browser; repeat for several. By default requests from web pages are refused",
     )
-    parser.set_defaults(run_serve=run)
+    parser.set_defaults(func=run)
     return parser
 
 
@@ -134,7 +134,7 @@ def _log_to_stderr() -> None:
     logger.propagate = False
 
 
-def run(config: Config, args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> int:
     """Load, serve until interrupted, write queued bookkeeping on the way out."""
     import uvicorn
 
@@ -143,6 +143,7 @@ def run(config: Config, args: argparse.Namespace) -> int:
     from stepchat.serve.guard import HostPolicy
     from stepchat.serve.pool import open_pool, warm_up
 
+    config = load_config()
     token = bearer_token(args.host, args.token_env)
     if args.queue < 0:
         raise ConfigError("--queue must be 0 or more")

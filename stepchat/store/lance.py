@@ -41,11 +41,11 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any, TypeVar
 
-from stepchat.config import CacheLimits
 from stepchat.core.listing import EntryPage
 from stepchat.core.ports import MaintainedStore, SearchHit, StoreError
 from stepchat.core.types import CacheEntry, step_from_dict, steps_json
 from stepchat.paths import ensure_private_dir
+from stepchat.settings import CacheLimits
 from stepchat.store.indexing import DEFAULT_PLAN, IndexPlan
 from stepchat.store.lance_import import import_lancedb
 from stepchat.store.lance_listing import read_listing

@@ -39,8 +39,8 @@ from contextlib import AbstractContextManager, suppress
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
-from stepchat.config import CacheLimits
 from stepchat.core.ports import StoreError
+from stepchat.settings import CacheLimits
 from stepchat.store.indexing import SCALAR_COLUMNS, IndexPlan
 from stepchat.store.sql import sql_str
 

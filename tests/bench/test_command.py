@@ -23,7 +23,7 @@ def parse(*argv: str) -> argparse.Namespace:
 def test_defaults_run_every_arm_on_three_seeds() -> None:
     args = parse()
     assert args.arms == list(ARM_NAMES)
-    assert args.run_bench is run
+    assert args.func is run
     workloads = build_workloads(args)
     assert list(workloads) == [42, 43, 44]
     assert all(len(w) == wl.requests_per_seed() for w in workloads.values())

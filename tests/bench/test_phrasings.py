@@ -113,7 +113,7 @@ def test_the_flag_reaches_the_handler(tmp_path: Path) -> None:
     bad.write_text("{broken\n")
     args = parser.parse_args(["bench", "--json-phrasings", str(bad), "--out", str(tmp_path)])
     assert args.json_phrasings == bad
-    assert args.run_bench(args) == 2  # a one-line error, before any model is loaded
+    assert args.func(args) == 2  # a one-line error, before any model is loaded
 
 
 def test_served_tallies_add_up() -> None:

@@ -12,13 +12,13 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import pytest
 
 from stepchat.backends.scripted import ScriptedBackend
 from stepchat.core.pipeline import StepCache
-from stepchat.core.settings import PipelineSettings
+from stepchat.core.settings import LinearStrategy, PipelineSettings
 from stepchat.core.types import Answer, StepStatus
 from stepchat.embed.hashed import HashedEmbedder
 from stepchat.store.memory import MemoryStore
@@ -34,8 +34,8 @@ def ask_after(cached_prompt: str, cached_reply: str | None, prompt: str) -> Answ
     """`prompt` asked of an engine whose store holds the answer to `cached_prompt` (the
     model's `cached_reply`, or the solver's when None); every entry is a candidate."""
     store = MemoryStore()
-    strategy: Literal["solver-first", "model-first"] = (
-        "solver-first" if cached_reply is None else "model-first"
+    strategy = (
+        LinearStrategy.SOLVER_FIRST if cached_reply is None else LinearStrategy.MODEL_FIRST
     )
     writer = StepCache(
         ScriptedBackend([cached_reply or "(the model's answer)"]), HashedEmbedder(), store,

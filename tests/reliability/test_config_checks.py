@@ -87,7 +87,7 @@ def test_good_values_are_taken(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
     assert off.extra_buffers is False and auto.extra_buffers is None  # absent: automatic
     assert loaded.threads == 3 and loaded.pipeline.linear_strategy == "model-first"
     assert loaded.pipeline.min_similarity == 1.0 and loaded.limits.max_entries == 7
-    assert loaded.cache_location == "s3://team/stepchat"
+    assert loaded.cache_location.uri == "s3://team/stepchat"
     assert type(loaded.pipeline) is PipelineSettings  # the core never sees where the cache is
 
 
