@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 
 from stepchat.core.textgate.lexicon import EXCLAIMED, GREETING_WORDS, GREETINGS, PLEASE, THANKS
-from stepchat.core.textgate.literal import literal_spans
+from stepchat.core.textgate.literal import literal_spans, target_start
 
 _GREETING_SENTENCE = re.compile(r"\s*([A-Za-z]+(?: +[A-Za-z]+)?) *([.!]+)\s+(?=\S)")
 _GREETING_CLAUSE = re.compile(r"\s*([A-Za-z]+(?: +[A-Za-z]+)?) *,\s+(?=(\w+))")
@@ -40,8 +40,13 @@ class Framed:
 def cut_courtesy(text: str) -> Framed:
     """`text` without the courtesy at its ends that the module docstring lists."""
     text = text.rstrip()
-    text = _cut_end(text, _thanks_start(text))
-    while (please := _PLEASE.search(text)) and (cut := _cut_end(text, please.start())) != text:
+    thanks = _thanks_start(text)
+    if thanks is not None and thanks >= target_start(text):
+        thanks = None
+    text = _cut_end(text, thanks)
+    while (please := _PLEASE.search(text)) and please.start() < target_start(text) and (
+        cut := _cut_end(text, please.start())
+    ) != text:
         text = cut
     sentence = _GREETING_SENTENCE.match(text)
     if sentence and _greeting(sentence.group(1), exclaimed="!" in sentence.group(2)):

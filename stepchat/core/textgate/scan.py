@@ -31,6 +31,7 @@ from stepchat.core.textgate.literal import (
     canonical,
     literal_spans,
     quote_marks,
+    target_start,
 )
 
 CLAUSE_MARKS = frozenset(".,!?…;")
@@ -110,6 +111,8 @@ class _Scanner:
         self.span_starts = [s for s, _ in spans]
         self.span_ends = [e for _, e in spans]
         self.marks = quote_marks(text)
+        self.target = target_start(text)
+        """Where the text a colon introduces begins: no mark or courtesy is read after it."""
         self.tokens: list[Token] = []
         self.closers: list[str] = []
         self.space_before = False
@@ -228,6 +231,8 @@ class _Scanner:
         before = self.previous()
         if self.closers or self.quoted(i) or before is None or text[i - 1].isspace():
             return False
+        if i >= self.target:
+            return False
         if after < len(text) and not text[after].isspace():
             return False
         if "…" in run or run.count(".") > 1:
@@ -264,7 +269,7 @@ class _Scanner:
             before is not None and before.kind == "word" and before.text[-1].isalpha()
             and _next_word(text, j)[:1].isalpha()
         )
-        if bang or comma:
+        if bang or comma or i >= self.target:
             for k, ch in enumerate(run):
                 self.emit(ch, "symbol", i + k)
         else:
