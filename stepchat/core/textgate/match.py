@@ -76,6 +76,10 @@ def _skippable(tokens: Sequence[Token], at: int, other: Sequence[Token], other_a
     """Whether the mark at `tokens[at]` may be absent from the other side, which goes on at
     `other[other_at]`."""
     mark = tokens[at].text
+    if "!" in mark and not (other_at < len(other) and other[other_at].kind == "mark"):
+        return False  # a name ends in it (Rails `save!`, Rust `vec!`, Scheme `set!`)
+    if at + 1 < len(tokens) and tokens[at + 1].kind == "break" and _next_token(tokens, at + 1):
+        return False  # a line's own mark ("Zebra.⏎Apple": which lines end in a full stop)
     if _next_token(tokens, at + 1) is None or mark == "," or set(mark) <= _ALWAYS:
         return True
     if set(mark) <= SCRIPT_MARKS:

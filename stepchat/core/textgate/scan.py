@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from bisect import bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -237,9 +238,11 @@ class _Scanner:
             return False
         if "…" in run or run.count(".") > 1:
             return False
-        if before.kind == "symbol":
-            return before.text in _CLOSERS and not set(run) & {"!", ","}
-        if before.kind != "word":
+        if before.kind == "symbol":  # a closing quote's; a bracket's is code: `if (x);`
+            return before.text in QUOTE_CHARS and not set(run) & {"!", ",", ";"}
+        if before.kind != "word" or _named(self.tokens):
+            return False
+        if "." in run and before.text[-1].isdigit() and text[after:].strip():
             return False
         if ";" in run and not _greek(before.text[-1]):
             return False
@@ -298,6 +301,21 @@ class _Scanner:
             while self.closers and self.closers.pop() != ch:
                 pass
         return j
+
+
+NAME_JOINERS = frozenset(".:_>")
+"""Symbols that join a name to what it belongs to: `obj.name`, `File::open`, `snake_case`,
+`ptr->next`."""
+
+
+def _named(tokens: Sequence[Token]) -> bool:
+    """Whether the last token is a word joined to a symbol before it: a dotted, scoped or
+    called name (`[1, 2].uniq`, `0.zero`, `user.name`, `File::open`, `mail.example.com`),
+    whose `!`, `?` or `.` is part of the name."""
+    return (
+        len(tokens) >= 2 and tokens[-1].joined and tokens[-1].text[:1].isalpha()
+        and tokens[-2].text in NAME_JOINERS
+    )
 
 
 def _value(token: Token | None) -> bool:
