@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from stepchat.core.textgate.normalize import SHORT_SYMBOL, Reduced, short_symbol
+from stepchat.core.textgate.normalize import SHORT_SYMBOL, Reduced, keeps_case
 from stepchat.core.textgate.scan import SCRIPT_COMMAS, SCRIPT_MARKS, Token
 
 _ALWAYS = SCRIPT_COMMAS | frozenset("¿¡")
@@ -118,13 +118,13 @@ def _stands_for(word: Token, written: str, form: str, at_start: bool) -> bool:
         return True
     if word.quoted:
         return False
-    short = short_symbol(form) and not at_start
+    short = keeps_case(form, unit=word.unit) and not (at_start and form[:1].isalpha())
     if written == "upper":
         return not short
     if written == "lower" and word.text == word.text.lower():
         capitals = sum(c.isupper() for c in form)
         if capitals > 1:
-            return len(form) > SHORT_SYMBOL
+            return len(form) > SHORT_SYMBOL and not short
         return not short or form == "I"
     return word.resumed and form == word.text[:1].upper() + word.text[1:]
 
