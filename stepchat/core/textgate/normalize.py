@@ -19,7 +19,6 @@ from stepchat.core.textgate.lexicon import (
     IS_STEMS,
     NOT_STEMS,
     SUFFIXES,
-    UNMARKED,
 )
 from stepchat.core.textgate.scan import Token, scan
 
@@ -117,13 +116,10 @@ def _expand(tokens: Sequence[Token]) -> Iterable[Token]:
 
 def _contraction(word: str, following: str) -> tuple[str, ...] | None:
     lower = word.lower()
-    if not lower.isascii() or ("'" not in lower and lower not in UNMARKED):
-        return None
+    if not lower.isascii() or "'" not in lower:
+        return None  # "dont" is French, "cant" and "wont" are words
     shout = word.isupper()
     parts: tuple[str, ...] | None = None
-    if lower in UNMARKED:  # "doesnt" reads as "doesn't"
-        at = UNMARKED[lower].index("'")
-        word, lower = word[:at] + "'" + word[at:], UNMARKED[lower]
     if lower in CONTRACTIONS:
         head, *rest = CONTRACTIONS[lower]
         if shout:

@@ -185,8 +185,8 @@ class _Scanner:
         run = text[i:j]
         if not self.tokens or self.quoted(i) or any(ch in LINE_BREAKS for ch in run):
             self.emit(run, "break" if not self.quoted(i) else "space", i)
-        elif set(run) != {" "}:
-            self.emit(run, "space", i)
+        elif set(run) != {" "} or (i >= self.target and len(run) > 1):
+            self.emit(run, "space", i)  # the text a colon introduces keeps its spacing
         self.space_before = True
         return j
 
