@@ -76,7 +76,9 @@ def _skippable(tokens: Sequence[Token], at: int, other: Sequence[Token], other_a
     """Whether the mark at `tokens[at]` may be absent from the other side, which goes on at
     `other[other_at]`."""
     mark = tokens[at].text
-    if "!" in mark and not (other_at < len(other) and other[other_at].kind == "mark"):
+    if "!" in mark and not _exclaimed(tokens, at) and not (
+        other_at < len(other) and other[other_at].kind == "mark"
+    ):
         return False  # a name ends in it (Rails `save!`, Rust `vec!`, Scheme `set!`)
     if at + 1 < len(tokens) and tokens[at + 1].kind == "break" and _next_token(tokens, at + 1):
         return False  # a line's own mark ("Zebra.⏎Apple": which lines end in a full stop)
@@ -85,6 +87,11 @@ def _skippable(tokens: Sequence[Token], at: int, other: Sequence[Token], other_a
     if set(mark) <= SCRIPT_MARKS:
         return False  # no capital shows a boundary ("هل هو؟ لا" is not "هل هو لا")
     return _capital(tokens, at + 1) and _capital(other, other_at)
+
+
+def _exclaimed(tokens: Sequence[Token], at: int) -> bool:
+    """Whether the `!` at `tokens[at]` ends a sentence of one word ("Hello!", "Wow!")."""
+    return at > 0 and tokens[at - 1].kind == "word" and tokens[at - 1].start
 
 
 def _capital(tokens: Sequence[Token], at: int) -> bool:
