@@ -78,8 +78,8 @@ def named_mark(text: str, rng: random.Random) -> Iterator[Pair]:
 
 def bracket_mark(text: str, rng: random.Random) -> Iterator[Pair]:
     """A mark after a closing bracket at the end (`if (x);`, `(ab)?`), dropped."""
-    yield (f"{text} Check {rng.choice(BRACKETED)}{rng.choice(BRACKET_MARKS)}",
-           f"{text} Check {rng.choice(BRACKETED)}")
+    code = rng.choice(BRACKETED)
+    yield f"{text} Check {code}{rng.choice(BRACKET_MARKS)}", f"{text} Check {code}"
 
 
 def colon_text(text: str, rng: random.Random) -> Iterator[Pair]:
