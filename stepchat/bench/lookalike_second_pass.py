@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from stepchat.bench.lookalike_edges import Maker, Pair, _lower_first, _open
+from stepchat.bench.lookalike_edges import Maker, Pair, _lower_first
 
 UNITS = ("5Mm", "5MW", "10mA", "10Ms", "3Mg", "3Pm", "50mSv", "5Mm²", "5 mPa", "100 MBps",
          "5 mHz", "3 mWh", "1 Mib", "2Gb")
@@ -29,8 +29,10 @@ COLON_TEXT = (
     ("Translate into French: you are coming?", "Translate into French: you are coming."),
     ("Translate into French: you are coming?", "Translate into French: you are coming"),
     ("Is this a question: he left?", "Is this a question: he left!"),
-    ("How many sentences are in: It rains. It pours.", "How many sentences are in: It rains It pours."),
-    ("Translate into German: can I have the bill, please?", "Translate into German: can I have the bill?"),
+    ("How many sentences are in: It rains. It pours.",
+     "How many sentences are in: It rains It pours."),
+    ("Translate into German: can I have the bill, please?",
+     "Translate into German: can I have the bill?"),
     ("Translate into German: Where is it? Thank you.", "Translate into German: Where is it?"),
     ("Decode this Morse code: .-   -", "Decode this Morse code: .- -"),
     ("翻译成英文：你去。", "翻译成英文：你去？"),

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from stepchat.core.textgate.lexicon import GREETING_WORDS, GREETINGS, PLEASE, THANKS
 from stepchat.core.textgate.literal import literal_spans, target_start
+from stepchat.core.textgate.scan import LINE_BREAKS
 
 _GREETING_SENTENCE = re.compile(r"\s*([A-Za-z]+(?: +[A-Za-z]+)?) *([.!]+)(?=\s)[ \t]*(?=\s*\S)")
 _GREETING_CLAUSE = re.compile(r"\s*([A-Za-z]+(?: +[A-Za-z]+)?) *,(?=\s)[ \t]*(?=\s*(\w+))")
@@ -85,8 +86,7 @@ def _cut_end(text: str, at: int | None) -> str:
 def _line_of_text(rest: str) -> bool:
     """Whether a greeting on a line of its own opens several more lines: then it is a line
     of the text asked about ("Hello.⏎World.⏎How many lines does this text have?")."""
-    lines = rest.strip().splitlines()
-    return rest[:1] != "" and rest[:1] in "\r\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029" and len(lines) > 1
+    return rest[:1] in LINE_BREAKS and len(rest.strip().splitlines()) > 1
 
 
 def _greeting(phrase: str) -> bool:
