@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from stepchat.bench.lookalike_edges import Maker, Pair, _lower_first
+from stepchat.bench.lookalike_edges import Maker, Pair, _lower_first, recased
 
 UNITS = ("5Mm", "5MW", "10mA", "10Ms", "3Mg", "3Pm", "50mSv", "5Mm²", "5 mPa", "100 MBps",
          "5 mHz", "3 mWh", "1 Mib", "2Gb")
@@ -64,11 +64,7 @@ SCRIPT_COMMAS = (" 画出 sin x，cos x", " sin x、cos x のグラフ", " ار�
 
 def unit_case(text: str, rng: random.Random) -> Iterator[Pair]:
     """A unit after or joined to a number in another case, alone or with the request."""
-    for unit in rng.sample(UNITS, len(UNITS)):
-        a = f"{text} ({unit})"
-        for b in rng.sample([a.lower(), a.upper(), f"{text} ({unit.swapcase()})"], 3):
-            if b.rsplit("(", 1)[1] != a.rsplit("(", 1)[1]:
-                yield a, b
+    yield from recased(text, UNITS, rng)
 
 
 def named_mark(text: str, rng: random.Random) -> Iterator[Pair]:
