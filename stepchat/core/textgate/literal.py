@@ -53,12 +53,15 @@ def target_start(text: str) -> int:
     That text is what the request is about: its marks, its "please" and its thanks are part
     of it, so nothing after the colon is read as sentence punctuation or courtesy. The colon
     must follow a character that is not whitespace and, for `:`, come before whitespace or
-    the end (`12:30`, `http://`, `a::b` and `key:value` introduce nothing)."""
+    the end (`12:30`, `http://`, `a::b` and `key:value` introduce nothing) after more than
+    one word (`Python: how do I…` names a topic)."""
     for i, ch in enumerate(text):
         if i == 0 or text[i - 1].isspace():
             continue
         if ch in TARGET_COLONS or (ch == ":" and (i + 1 == len(text) or text[i + 1].isspace())
                                    and text[i - 1] != ":"):
+            if ch == ":" and len(text[:i].split()) == 1:
+                continue  # a topic, not an introduction: "Python: how do I parse JSON?"
             return i + 1
     return len(text)
 

@@ -76,7 +76,7 @@ def _skippable(tokens: Sequence[Token], at: int, other: Sequence[Token], other_a
     """Whether the mark at `tokens[at]` may be absent from the other side, which goes on at
     `other[other_at]`."""
     mark = tokens[at].text
-    if "!" in mark and not _exclaimed(tokens, at) and not (
+    if set(mark) == {"!"} and not _exclaimed(tokens, at) and not (
         other_at < len(other) and other[other_at].kind == "mark"
     ):
         return False  # a name ends in it (Rails `save!`, Rust `vec!`, Scheme `set!`)
