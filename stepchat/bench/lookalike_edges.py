@@ -71,13 +71,19 @@ def _lower_first(text: str) -> str:
     return text[:1].lower() + text[1:]
 
 
+def recased(text: str, symbols: tuple[str, ...], rng: random.Random) -> Iterator[Pair]:
+    """Each symbol in brackets after the request, then in another case: alone or with the
+    whole request in one case."""
+    for symbol in rng.sample(symbols, len(symbols)):
+        a = f"{text} ({symbol})"
+        for b in rng.sample([a.lower(), a.upper(), f"{text} ({symbol.swapcase()})"], 3):
+            if b.rsplit("(", 1)[1] != a.rsplit("(", 1)[1]:
+                yield a, b
+
+
 def short_symbol_case(text: str, rng: random.Random) -> Iterator[Pair]:
     """A short symbol in another case, alone or with the whole request in one case."""
-    for symbol in rng.sample(SHORT_SYMBOLS, len(SHORT_SYMBOLS)):
-        a = f"{text} (5 {symbol})"
-        for b in rng.sample([a.lower(), a.upper(), f"{text} (5 {symbol.swapcase()})"], 3):
-            if b.rsplit(" ", 1)[1] != a.rsplit(" ", 1)[1]:
-                yield a, b
+    yield from recased(text, tuple(f"5 {symbol}" for symbol in SHORT_SYMBOLS), rng)
 
 
 def quoted_case(text: str, rng: random.Random) -> Iterator[Pair]:

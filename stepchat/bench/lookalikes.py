@@ -41,6 +41,7 @@ from stepchat.bench.lookalike_banks import (
     UNTOUCHED,
 )
 from stepchat.bench.lookalike_edges import CASE_EDGES, EDGE_CLASSES, ENGLISH_EDGES
+from stepchat.bench.lookalike_second_pass import SECOND_PASS_CASE, SECOND_PASS_CLASSES
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 PER_CLASS = 1
@@ -57,10 +58,10 @@ ENGLISH_ONLY = frozenset({"article beside a capital", "noun number", "synonym"})
 EDIT_CLASSES = (
     "word from another script", "word of the same script", "symbol of the same class",
     "article beside a capital", "noun number", "one-edit vocabulary word", "misspelling",
-    "tool or package name", "synonym", "digit form", *EDGE_CLASSES,
+    "tool or package name", "synonym", "digit form", *EDGE_CLASSES, *SECOND_PASS_CLASSES,
 )
 """The classes of word and symbol edits, then those at the forgiven rules' edges
-(`lookalike_edges`)."""
+(`lookalike_edges`, `lookalike_second_pass`)."""
 
 
 @dataclass(frozen=True)
@@ -172,6 +173,7 @@ class Generator:
             "synonym": self._synonym,
             "digit form": self._digit_form,
             **EDGE_CLASSES,
+            **SECOND_PASS_CLASSES,
         }
         for index, request in enumerate(self.requests):
             for kind, make in makers.items():
@@ -180,7 +182,8 @@ class Generator:
                 rng = random.Random(f"{self.seed}:{index}:{kind}")
                 made: set[tuple[str, str]] = set()
                 for a, b in make(request.text, rng):
-                    changed = a != b if kind in CASE_EDGES else _really_changed(a, b)
+                    case_only = kind in CASE_EDGES | SECOND_PASS_CASE
+                    changed = a != b if case_only else _really_changed(a, b)
                     if (a, b) not in made and changed:
                         made.add((a, b))
                         yield Edit(kind, a, b, request.script)

@@ -1,7 +1,8 @@
 """Pairs written to break the text gate, each needing two different answers.
 
 A hostile pass over the gate found 91 such pairs that it served from the cache, in nineteen
-classes (hostile_pairs.jsonl: both requests, the class, why the answers differ). Each class
+classes (hostile_pairs.jsonl: both requests, the class, why the answers differ); a second
+pass found 115 more (hostile_pairs2.jsonl). Each class
 was fixed by narrowing its rule, except where narrowing would lose a surface edit a person
 makes when asking again; those pairs are marked `documented` with the forgiven entry that
 names their failure class, and are asserted to pass, so a change to the gate notices them.
@@ -29,11 +30,23 @@ from stepchat.core.types import CachePath, ChatMessage
 from stepchat.store.memory import MemoryStore
 from tests.core.test_textgate_issue_cases import SameVector
 
-PAIRS = [
-    json.loads(line)
-    for line in (Path(__file__).parent / "hostile_pairs.jsonl").read_text("utf-8").split("\n")
-    if line  # not splitlines(): a request holds U+2028, which it splits at
-]
+HERE = Path(__file__).parent
+
+
+def _pairs(name: str) -> list[dict[str, Any]]:
+    text = (HERE / name).read_text("utf-8")
+    return [json.loads(line) for line in text.split("\n") if line]
+    # not splitlines(): a request holds U+2028, which it splits at
+
+
+ROUND_ONE = _pairs("hostile_pairs.jsonl")
+ROUND_TWO = _pairs("hostile_pairs2.jsonl")
+"""A second pass with fresh eyes: 115 pairs in eighteen classes, 84 in classes the forgiven
+list did not name (units joined to numbers, names ending in a mark, marks after brackets,
+colon-introduced text, Markdown lists, time-of-day greetings, a greeting eating a line break,
+apostrophe-less contractions, quote characters and string prefixes the scanner did not know,
+other scripts' commas beside a name) and 31 in documented ones."""
+PAIRS = ROUND_ONE + ROUND_TWO
 FIXED = [p for p in PAIRS if p["documented"] is None]
 DOCUMENTED = [p for p in PAIRS if p["documented"] is not None]
 
@@ -48,17 +61,23 @@ def _label(pair: dict[str, Any]) -> str:
 
 
 def test_the_pairs_are_all_here() -> None:
-    assert len(PAIRS) == 91 and len(DOCUMENTED) == 7
+    def documented(pairs: list[dict[str, Any]]) -> int:
+        return sum(p["documented"] is not None for p in pairs)
+
+    assert len(ROUND_ONE) == 91 and documented(ROUND_ONE) == 5
+    assert len(ROUND_TWO) == 115 and documented(ROUND_TWO) == 20
 
 
 @pytest.mark.parametrize("pair", FIXED, ids=_label)
 def test_a_fixed_pair_goes_to_the_model(pair: dict[str, Any]) -> None:
+    assert not compare(pair["a"], pair["b"]).same
     cache = StepCache(ScriptedBackend([short_answer]), SameVector(), MemoryStore())
-    assert cache.answer(pair["a"]).finish_reason == "stop"
+    first = cache.answer(pair["a"])
+    assert first.finish_reason == "stop"
     answer = cache.answer(pair["b"])
     assert not answer.hit, answer.path
     assert answer.path in (CachePath.SKIP_REUSE, CachePath.MISS)
-    if len(pair["b"]) <= MAX_PROMPT_CHARS:
+    if first.stored_entry and len(pair["b"]) <= MAX_PROMPT_CHARS:  # a word problem is not
         assert answer.path == CachePath.SKIP_REUSE and answer.skip_reason
 
 

@@ -19,11 +19,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from stepchat.core.textgate.lexicon import EXCLAIMED, GREETING_WORDS, GREETINGS, PLEASE, THANKS
-from stepchat.core.textgate.literal import literal_spans
+from stepchat.core.textgate.lexicon import GREETING_WORDS, GREETINGS, PLEASE, THANKS
+from stepchat.core.textgate.literal import literal_spans, target_start
+from stepchat.core.textgate.scan import LINE_BREAKS
 
-_GREETING_SENTENCE = re.compile(r"\s*([A-Za-z]+(?: +[A-Za-z]+)?) *([.!]+)\s+(?=\S)")
-_GREETING_CLAUSE = re.compile(r"\s*([A-Za-z]+(?: +[A-Za-z]+)?) *,\s+(?=(\w+))")
+_GREETING_SENTENCE = re.compile(r"\s*([A-Za-z]+(?: +[A-Za-z]+)?) *([.!]+)(?=\s)[ \t]*(?=\s*\S)")
+_GREETING_CLAUSE = re.compile(r"\s*([A-Za-z]+(?: +[A-Za-z]+)?) *,(?=\s)[ \t]*(?=\s*(\w+))")
+"""A greeting and the spaces after it on its line: never a line break or the next line's
+indentation, which Markdown, YAML and Python read."""
+_FIRST_SENTENCE = re.compile(r"\s*([^.!?]*)")
 _THANKS = re.compile(r"(?<=\S[.?!。？！])\s+([A-Za-z](?:[A-Za-z ]*[A-Za-z])?)(?:\.|!+)?$")
 _PLEASE = re.compile(rf",\s*{PLEASE}\s*\?+$")
 
@@ -40,15 +44,20 @@ class Framed:
 def cut_courtesy(text: str) -> Framed:
     """`text` without the courtesy at its ends that the module docstring lists."""
     text = text.rstrip()
-    text = _cut_end(text, _thanks_start(text))
-    while (please := _PLEASE.search(text)) and (cut := _cut_end(text, please.start())) != text:
+    thanks = _thanks_start(text)
+    if thanks is not None and thanks >= target_start(text):
+        thanks = None
+    text = _cut_end(text, thanks)
+    while (please := _PLEASE.search(text)) and please.start() < target_start(text) and (
+        cut := _cut_end(text, please.start())
+    ) != text:
         text = cut
     sentence = _GREETING_SENTENCE.match(text)
-    if sentence and _greeting(sentence.group(1), exclaimed="!" in sentence.group(2)):
+    if sentence and _greeting(sentence.group(1)) and not _line_of_text(text[sentence.end():]):
         return Framed(text[sentence.end():])
     clause = _GREETING_CLAUSE.match(text)
-    if clause and _greeting(clause.group(1), exclaimed=False) and _continues(
-        clause.group(2), shouted=text == text.upper()
+    if clause and _greeting(clause.group(1)) and _continues(
+        clause.group(2), text[clause.end():], shouted=text == text.upper()
     ):
         return Framed(text[clause.end():], resumed=True)
     return Framed(text)
@@ -74,12 +83,20 @@ def _cut_end(text: str, at: int | None) -> str:
     return kept if any(ch.isalnum() for ch in kept) else text
 
 
-def _greeting(phrase: str, *, exclaimed: bool) -> bool:
-    words = tuple(phrase.lower().split())
-    return words in GREETINGS or (exclaimed and words in EXCLAIMED)
+def _line_of_text(rest: str) -> bool:
+    """Whether a greeting on a line of its own opens several more lines: then it is a line
+    of the text asked about ("Hello.⏎World.⏎How many lines does this text have?")."""
+    return rest[:1] in LINE_BREAKS and len(rest.strip().splitlines()) > 1
 
 
-def _continues(word: str, *, shouted: bool) -> bool:
+def _greeting(phrase: str) -> bool:
+    return tuple(phrase.lower().split()) in GREETINGS
+
+
+def _continues(word: str, rest: str, *, shouted: bool) -> bool:
     """A greeting's comma is followed by the request: a small letter (any letter in a request
-    in capitals, where case says nothing), not another greeting."""
-    return (word[:1].islower() or shouted) and word.lower() not in GREETING_WORDS
+    in capitals, where case says nothing), not another greeting, and a sentence of more than
+    one word ("Hello, world! How do I print that?" greets no one)."""
+    first = _FIRST_SENTENCE.match(rest)
+    several = first is not None and len(first.group(1).split()) > 1
+    return (word[:1].islower() or shouted) and word.lower() not in GREETING_WORDS and several

@@ -51,10 +51,13 @@ FORGIVEN: tuple[Forgiven, ...] = (
         "code; whitespace at the end, blank lines before the first line, and spaces around a "
         "request of one line; not whether there is any (`12×4` is not `12 × 4`), not a tab or "
         "another kind of space, not a line break or the spaces before and after it, not the "
-        "indentation of a first line that others follow",
+        "indentation of a first line that others follow, not inside the text a colon "
+        "introduces (`Decode this Morse code: .-   -`)",
         ("How do I   undo a commit?", "  How do I undo a commit?"),
-        (Failure("spacing that is the subject, outside quotes and code",
-                 ("cd ~/My  Documents", "cd ~/My Documents")),),
+        (Failure("spacing that is the subject, outside quotes, code and colon-introduced text",
+                 ("cd ~/My  Documents", "cd ~/My Documents")),
+         Failure("the indentation of a request of one line",
+                 ("    # Title", "# Title"))),
     ),
     Forgiven(
         "case", "case",
@@ -63,7 +66,9 @@ FORGIVEN: tuple[Forgiven, ...] = (
         "a capital first letter and for an acronym of three or more capitals, capitals for "
         "any case; and the first word after a greeting's comma may lose its capital (\"Hi, "
         "what is…\"). Never the case of a short symbol inside a sentence (two letters or "
-        "fewer with a capital: `Co`, `Mm`, `IT`, `MW`, `pH`, `C`), never inside quotes",
+        "fewer with a capital: `Co`, `Mm`, `IT`, `MW`, `pH`, `C`), never the case of a "
+        "unit after a number or joined to one (`5Mm`, `10mA`, `Mm²`, `5 mPa`, `100 MBps`, "
+        "`1 Mib`), never inside quotes",
         ("What is the capital of France?", "what is the capital of france"),
         (
             Failure("a word that means something else with a capital, against a request "
@@ -74,6 +79,9 @@ FORGIVEN: tuple[Forgiven, ...] = (
                     ("When was the WHO founded?", "when was the who founded")),
             Failure("a word whose capitals make another word, against a request typed in "
                     "capitals", ("What is it?", "WHAT IS IT?")),
+            Failure("a short symbol that opens a sentence, against small letters or "
+                    "capitals (its capital may be the sentence's)",
+                    ("Mg to g: how many grams is that?", "mg to g: how many grams is that?")),
             Failure("Turkish dotted and dotless i: capitals are folded with the English pair "
                     "I/i, so KIL (kıl, hair) reads as kil (clay)",
                     ("KIL NE DEMEK", "kil ne demek")),
@@ -87,37 +95,48 @@ FORGIVEN: tuple[Forgiven, ...] = (
         "brackets and code, at the end of a request or before a word with a capital on both "
         "sides (a sentence boundary both show); a comma between two words of two or more "
         "letters; other scripts' sentence marks (`。？` `؟` `।`) at the end or where the other "
-        "request has a mark too, and their commas (`，` `،`) between words. Kept: a mark after a "
-        "space (`git add .`), an ellipsis (`...`, `…`), `? . !` after a single letter, `!` "
-        "after a digit in any width (`5!`, `5！`), after a bracket or after a capitalised "
-        "word inside a sentence (`Oklahoma!`), `;` but after a Greek word (its question "
-        "mark), a comma beside a digit, an operator or a one-letter name (`x = a, b`, `5, "
-        "-3`), and `:` always",
+        "request has a mark too, and their commas (`，` `،`) between words. Kept: every mark in "
+        "the text a colon introduces (`Translate into French: you are coming?`, `翻译成英文："
+        "你去。`), a mark after a space (`git add .`), an ellipsis (`...`, `…`), `? . !` after "
+        "a single letter, after a bracket (`if (x);`, `(ab)?`) and after a dotted, scoped or "
+        "joined name (`[1, 2].uniq!`, `0.zero?`, `mail.example.com.`), a final `!` absent on "
+        "the other side but after a sentence of one word (`save!`, `vec!`; `Hello!` is "
+        "`Hello`), `!` after a digit in any width (`5!`, `5！`) or after a capitalised word "
+        "inside a sentence (`Oklahoma!`), a `.` after a number inside the text (`1. Apples`), "
+        "a mark before a line break that more lines follow (`Zebra.⏎Apple`), `;` but after a "
+        "Greek word (its question mark), a comma beside a digit, an operator or a one-letter "
+        "name in any script (`x = a, b`, `5, -3`, `sin x，cos x`), and `:` always",
         ("What is the capital of France?", "What is the capital of France"),
         (
             Failure("a comma between two words whose place is the meaning",
                     ("Let's eat, grandma", "Let's eat grandma")),
             Failure("a title ending in `!` or `?` that opens a sentence",
                     ("Jeopardy! Who hosts it now?", "Jeopardy. Who hosts it now?")),
+            Failure("a name ending in `?` as the last word, after a plain word (Clojure "
+                    "`every?`, the regex `colou?`)",
+                    ("In Clojure, what does every?", "In Clojure, what does every")),
         ),
     ),
     Forgiven(
         "courtesy at either end", "courtesy",
         "a greeting at the start as a sentence of its own (\"Hi!\", \"Hello there.\") or "
-        "before a comma and a small letter (\"Hi there, how…\"), not before a capital or "
-        "another greeting; thanks at the end as a sentence of their own after a sentence "
-        "mark (\"…? Thanks!\"); \", please\" before the closing question mark (\"…, please?\"); "
-        "all in English, outside quotes",
+        "before a comma and a small letter (\"Hi there, how…\"), not before a capital, "
+        "another greeting or a sentence of one word (\"Hello, world!\"), never one that tells "
+        "the time of day (\"Good morning\", \"Evening!\"), never with the line break or the "
+        "indentation after it, nor before several lines of text; thanks at the end as a "
+        "sentence of their own after a sentence mark (\"…? Thanks!\"); \", please\" before "
+        "the closing question mark (\"…, please?\"); all in English, outside quotes and "
+        "outside the text a colon introduces",
         ("How do I reset my router?", "Hi team, how do I reset my router? Thanks!"),
         (
             Failure("a greeting sentence that is itself the subject",
                     ("Hello! Who sang it?", "Who sang it?")),
-            Failure("thanks as a sentence of their own in the text to translate or quote",
-                    ("Translate into German: Where is it? Thank you.",
-                     "Translate into German: Where is it?")),
-            Failure("\"please\" as the last item of a list, asked as a question",
-                    ("Translate into Spanish: yes, no, please?",
-                     "Translate into Spanish: yes, no?")),
+            Failure("thanks that are the subject, without a colon",
+                    ("Is it rude to end an email like this? Thanks in advance.",
+                     "Is it rude to end an email like this?")),
+            Failure("\"please\" as the last item of a list, asked as a question without a "
+                    "colon", ("Translate into Spanish yes, no, please?",
+                              "Translate into Spanish yes, no?")),
         ),
     ),
     Forgiven(
@@ -126,10 +145,12 @@ FORGIVEN: tuple[Forgiven, ...] = (
         "stand for: `n't` (\"doesn't\" = \"does not\"), `'re`, `'ve`, `'ll`, \"I'm\", \"can't\" "
         "= \"cannot\", \"won't\", and `'s` = \"is\" after what, who, how, it, that, there… "
         "unless a participle follows (\"What's happened?\"); never `'d` (would, had or did) "
-        "or \"let's\"; and the apostrophe-less ones that are no other word (\"doesnt\", "
-        "\"whats\")",
+        "or \"let's\", and never one typed without its apostrophe (\"dont\" is French, "
+        "\"cant\" and \"wont\" are words)",
         ("What's the capital of France?", "What is the capital of France?"),
         (Failure("a request about the written words themselves",
-                 ("How do you spell don't?", "How do you spell do not?")),),
+                 ("How do you spell don't?", "How do you spell do not?")),
+         Failure("a contraction in the text a colon introduces",
+                 ("How many words are in: I'm here", "How many words are in: I am here"))),
     ),
 )

@@ -15,18 +15,21 @@ def _phrases(*lines: str) -> frozenset[tuple[str, ...]]:
 
 
 GREETINGS = _phrases(
-    "hi,hello,hey,hiya,howdy,greetings,good morning,good afternoon,good evening",
+    "hi,hello,hey,hiya,howdy,greetings",
     "hi there,hello there,hey there,hi team,hello team,hey team,hi all,hello all,hey all",
     "hi everyone,hello everyone,hey everyone,hi guys,hey guys,hi folks,hello folks",
     "dear all,dear team",
 )
 """Greetings that may open a request: as a sentence of their own ("Hi!", "Hello there.") or
 before a comma and a small letter ("Hi there, how do I…"). Not "okay", "sorry", "um" or "one
-question", which can be what is asked about ("Okay, where does the word come from?")."""
-EXCLAIMED = _phrases("morning,afternoon,evening")
-"""A greeting only as an exclamation ("Morning!"): "Evening, what should I eat?" asks about
-the evening."""
-GREETING_WORDS = frozenset(w for phrase in GREETINGS | EXCLAIMED for w in phrase)
+question", which can be what is asked about ("Okay, where does the word come from?"), and no
+greeting that tells the time of day ("Good morning! What should I eat now?" is not "Good
+evening! …")."""
+TIME_GREETINGS = _phrases(
+    "good morning,good afternoon,good evening,good night,good day,morning,afternoon,evening"
+)
+"""Greetings that say when the request is made: meaning, never forgiven."""
+GREETING_WORDS = frozenset(w for phrase in GREETINGS | TIME_GREETINGS for w in phrase)
 """A greeting followed by one of these is a list of greetings ("Hi, hello, hey: which is most
 formal?"), not a greeting."""
 
@@ -51,11 +54,6 @@ us" ("let us go" also asks to be released); "'d" is never expanded (would, had o
 NOT_STEMS = frozenset({"do", "does", "did", "is", "are", "was", "were", "have", "has", "had",
                        "could", "would", "should", "must", "might", "need"})
 """Words whose "n't" is "not" ("doesn't" = "does not")."""
-UNMARKED = {f"{stem}nt": f"{stem}n't" for stem in (
-    "do", "does", "did", "is", "are", "was", "were", "have", "has", "had", "could", "would",
-    "should")} | {"whats": "what's", "thats": "that's"}
-"""Contractions typed without the apostrophe that are no other word ("doesnt", "whats";
-not "cant", "wont", "im", "its", "hes", "shes", which are words or names)."""
 IS_STEMS = frozenset({"what", "where", "who", "how", "when", "why", "that", "there", "here",
                       "it", "he", "she"})
 """Words whose "'s" is "is" ("what's"); every other "'s" is a possessive and stays."""

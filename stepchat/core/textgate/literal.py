@@ -21,16 +21,49 @@ from __future__ import annotations
 import unicodedata
 from functools import lru_cache
 
-SINGLE_QUOTES = frozenset("'‘’‚‛＇")
-DOUBLE_QUOTES = frozenset('"“”„‟＂〝〞〟')
-PAIRED_QUOTES = (frozenset("«»"), frozenset("‹›"), frozenset("「」"), frozenset("『』"),
-                 frozenset("﹁﹂"), frozenset("﹃﹄"))
+SINGLE_QUOTES = frozenset("'‘’‚‛＇❛❜")
+DOUBLE_QUOTES = frozenset('"“”„‟＂〝〞〟❝❞⹂″‶\U0001f676\U0001f677\U0001f678')
+PAIRED_QUOTES = (frozenset("«»"), frozenset("‹›"), frozenset("「」｢｣"), frozenset("『』"),
+                 frozenset("﹁﹂"), frozenset("﹃﹄"), frozenset("⸌⸍"))
 QUOTE_FAMILIES = (SINGLE_QUOTES, DOUBLE_QUOTES, *PAIRED_QUOTES)
 QUOTE_CHARS = frozenset().union(*QUOTE_FAMILIES)
+"""Every character with Unicode's Quotation_Mark property (the halfwidth corner brackets
+`｢｣` and the low reversed `⹂` among them), and the ones written as quotes without it: the
+ornaments `❛❜❝❞🙶🙷🙸`, the raised omission brackets `⸌⸍` and the primes `″‶` typed for
+quotes in code and on phones."""
 APOSTROPHES = frozenset("'’")
-STRING_PREFIXES = frozenset({"b", "f", "r", "u", "n", "l", "e", "x", "rb", "br", "fr", "rf"})
+STRING_PREFIXES = frozenset({"b", "f", "r", "u", "n", "l", "e", "x", "rb", "br", "fr", "rf",
+                             "q", "qq", "qw", "qr", "qx", "tr"})
 """Letters that open a string literal before a quote (`b'…'`, `f'…'`, SQL `N'…'`, C `L'…'`,
-PostgreSQL `E'…'`, `X'…'`): an apostrophe after them starts a quote, not a contraction."""
+PostgreSQL `E'…'`, `X'…'`, Perl `q'…'`, `qq'…'`, `qw'…'`): an apostrophe after them starts
+a quote, not a contraction."""
+ELIDED = frozenset("iojydmstc")
+"""The single letters an apostrophe follows in a word: I'm, o'clock, y'all, and the elisions
+of French and Italian (d', j', m', s', t', c'). After any other single letter an apostrophe
+starts a quote (a string prefix of some language: Perl `q'…'`, `m'…'` is ambiguous and
+stays a word)."""
+TARGET_COLONS = frozenset("：﹕")
+"""Colons that introduce text wherever they stand; an ASCII `:` does so before whitespace."""
+
+
+def target_start(text: str) -> int:
+    """Where the text a colon introduces begins ("Translate into French: you are coming?",
+    "How many sentences are in: It rains. It pours.", "翻译成英文：你去。"), or `len(text)`.
+
+    That text is what the request is about: its marks, its "please" and its thanks are part
+    of it, so nothing after the colon is read as sentence punctuation or courtesy. The colon
+    must follow a character that is not whitespace and, for `:`, come before whitespace or
+    the end (`12:30`, `http://`, `a::b` and `key:value` introduce nothing) after more than
+    one word (`Python: how do I…` names a topic)."""
+    for i, ch in enumerate(text):
+        if i == 0 or text[i - 1].isspace():
+            continue
+        if ch in TARGET_COLONS or (ch == ":" and (i + 1 == len(text) or text[i + 1].isspace())
+                                   and text[i - 1] != ":"):
+            if ch == ":" and len(text[:i].split()) == 1:
+                continue  # a topic, not an introduction: "Python: how do I parse JSON?"
+            return i + 1
+    return len(text)
 
 
 def _letter(ch: str) -> bool:
@@ -49,7 +82,8 @@ def _apostrophe(text: str, i: int) -> str | None:
     word = text[start:i]
     if i + 1 == len(text) or text[i + 1].isspace():
         return "possessive" if len(word) > 1 and word[-1] in "sS" else None
-    inside = bool(word) and _letter(text[i + 1]) and word.lower() not in STRING_PREFIXES
+    prefix = word.lower() in STRING_PREFIXES or (len(word) == 1 and word.lower() not in ELIDED)
+    inside = bool(word) and _letter(text[i + 1]) and not prefix
     return "word" if inside else None
 
 

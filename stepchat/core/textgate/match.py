@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from stepchat.core.textgate.normalize import SHORT_SYMBOL, Reduced, short_symbol
+from stepchat.core.textgate.normalize import SHORT_SYMBOL, Reduced, keeps_case
 from stepchat.core.textgate.scan import SCRIPT_COMMAS, SCRIPT_MARKS, Token
 
 _ALWAYS = SCRIPT_COMMAS | frozenset("¿¡")
@@ -76,11 +76,22 @@ def _skippable(tokens: Sequence[Token], at: int, other: Sequence[Token], other_a
     """Whether the mark at `tokens[at]` may be absent from the other side, which goes on at
     `other[other_at]`."""
     mark = tokens[at].text
+    if set(mark) == {"!"} and not _exclaimed(tokens, at) and not (
+        other_at < len(other) and other[other_at].kind == "mark"
+    ):
+        return False  # a name ends in it (Rails `save!`, Rust `vec!`, Scheme `set!`)
+    if at + 1 < len(tokens) and tokens[at + 1].kind == "break" and _next_token(tokens, at + 1):
+        return False  # a line's own mark ("Zebra.⏎Apple": which lines end in a full stop)
     if _next_token(tokens, at + 1) is None or mark == "," or set(mark) <= _ALWAYS:
         return True
     if set(mark) <= SCRIPT_MARKS:
         return False  # no capital shows a boundary ("هل هو؟ لا" is not "هل هو لا")
     return _capital(tokens, at + 1) and _capital(other, other_at)
+
+
+def _exclaimed(tokens: Sequence[Token], at: int) -> bool:
+    """Whether the `!` at `tokens[at]` ends a sentence of one word ("Hello!", "Wow!")."""
+    return at > 0 and tokens[at - 1].kind == "word" and tokens[at - 1].start
 
 
 def _capital(tokens: Sequence[Token], at: int) -> bool:
@@ -114,13 +125,13 @@ def _stands_for(word: Token, written: str, form: str, at_start: bool) -> bool:
         return True
     if word.quoted:
         return False
-    short = short_symbol(form) and not at_start
+    short = keeps_case(form, unit=word.unit) and not (at_start and form[:1].isalpha())
     if written == "upper":
         return not short
     if written == "lower" and word.text == word.text.lower():
         capitals = sum(c.isupper() for c in form)
         if capitals > 1:
-            return len(form) > SHORT_SYMBOL
+            return len(form) > SHORT_SYMBOL and not short
         return not short or form == "I"
     return word.resumed and form == word.text[:1].upper() + word.text[1:]
 

@@ -19,13 +19,14 @@ from stepchat.core.textgate.lexicon import (
     IS_STEMS,
     NOT_STEMS,
     SUFFIXES,
-    UNMARKED,
 )
 from stepchat.core.textgate.scan import Token, scan
 
 SHORT_SYMBOL = 2
 """A word this short with a capital is a symbol (an element, a unit, a country, a language):
 its case is kept."""
+UNIT_LETTERS = 3
+"""A word this short with a capital after a number is a unit's symbol (`Mib`, `Mm²`)."""
 ONE_CASE_WORDS = 2
 """A request is written in one case only with at least this many words that have case: "CO
 的原子量" is a symbol in capitals, not a request typed in capitals."""
@@ -90,7 +91,7 @@ def case_of(tokens: Sequence[Token]) -> str:
     words = [
         t.text for t in tokens
         if t.kind == "word" and t.text.lower() != t.text.upper()
-        and (t.start or not short_symbol(t.text))
+        and (t.start or not keeps_case(t.text, unit=t.unit))
     ]
     if len(words) >= ONE_CASE_WORDS and all(w == w.lower() for w in words):
         return "lower"
@@ -115,13 +116,10 @@ def _expand(tokens: Sequence[Token]) -> Iterable[Token]:
 
 def _contraction(word: str, following: str) -> tuple[str, ...] | None:
     lower = word.lower()
-    if not lower.isascii() or ("'" not in lower and lower not in UNMARKED):
-        return None
+    if not lower.isascii() or "'" not in lower:
+        return None  # "dont" is French, "cant" and "wont" are words
     shout = word.isupper()
     parts: tuple[str, ...] | None = None
-    if lower in UNMARKED:  # "doesnt" reads as "doesn't"
-        at = UNMARKED[lower].index("'")
-        word, lower = word[:at] + "'" + word[at:], UNMARKED[lower]
     if lower in CONTRACTIONS:
         head, *rest = CONTRACTIONS[lower]
         if shout:
@@ -153,3 +151,15 @@ def _participle(word: str) -> bool:
 def short_symbol(word: str) -> bool:
     """Two letters or fewer with a capital, but the pronoun "I": "Co", "Mm", "IT", "MW", "pH"."""
     return len(word) <= SHORT_SYMBOL and word != "I" and any(c.isupper() for c in word)
+
+
+def keeps_case(word: str, *, unit: bool) -> bool:
+    """A short symbol, or a unit's symbol after a number (`unit`): a capital past the first
+    character or three characters at most with a capital. `5Mm` is not `5mm`, `10mA` not
+    `10MA`, `5 mPa` not `5 mpa`, `1 Mib` not `1 mib`; `0 Kelvin` is a capitalised word."""
+    if short_symbol(word):
+        return True
+    return unit and (
+        any(c.isupper() for c in word[1:])
+        or (len(word) <= UNIT_LETTERS and any(c.isupper() for c in word))
+    )

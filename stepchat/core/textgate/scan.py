@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from bisect import bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -31,6 +32,7 @@ from stepchat.core.textgate.literal import (
     canonical,
     literal_spans,
     quote_marks,
+    target_start,
 )
 
 CLAUSE_MARKS = frozenset(".,!?…;")
@@ -66,7 +68,9 @@ class Token:
     `joined`: no whitespace before it. `start`: a word that opens a sentence. `guarded`: inside
     quotes, brackets or code, where no courtesy or contraction is read. `quoted`: inside
     quotes, where case is literal. `resumed`: the first word after a greeting and its comma,
-    whose small first letter may be the sentence's capital."""
+    whose small first letter may be the sentence's capital. `unit`: a word joined to a
+    digit or right after a number (`5Mm`, `10mA`, `Mm²`, `5 mPa`, `100 MBps`), whose capitals
+    may be a unit's (`normalize.keeps_case`)."""
 
     text: str
     kind: str
@@ -78,6 +82,7 @@ class Token:
     guarded: bool = False
     quoted: bool = False
     resumed: bool = False
+    unit: bool = False
 
 
 @lru_cache(maxsize=8192)
@@ -110,6 +115,8 @@ class _Scanner:
         self.span_starts = [s for s, _ in spans]
         self.span_ends = [e for _, e in spans]
         self.marks = quote_marks(text)
+        self.target = target_start(text)
+        """Where the text a colon introduces begins: no mark or courtesy is read after it."""
         self.tokens: list[Token] = []
         self.closers: list[str] = []
         self.space_before = False
@@ -129,7 +136,8 @@ class _Scanner:
             self.sentence_start = False
         joined = bool(self.tokens) and not self.space_before and kind not in ("break", "space")
         guarded = quoted or bool(self.closers) or kind == "code"
-        self.tokens.append(Token(text, kind, joined, start, guarded, quoted, resumed))
+        unit = kind == "word" and (_numbered(text) or _number(self.previous()))
+        self.tokens.append(Token(text, kind, joined, start, guarded, quoted, resumed, unit))
         self.space_before = False
 
     def previous(self) -> Token | None:
@@ -177,8 +185,8 @@ class _Scanner:
         run = text[i:j]
         if not self.tokens or self.quoted(i) or any(ch in LINE_BREAKS for ch in run):
             self.emit(run, "break" if not self.quoted(i) else "space", i)
-        elif set(run) != {" "}:
-            self.emit(run, "space", i)
+        elif set(run) != {" "} or (i >= self.target and len(run) > 1):
+            self.emit(run, "space", i)  # the text a colon introduces keeps its spacing
         self.space_before = True
         return j
 
@@ -228,13 +236,17 @@ class _Scanner:
         before = self.previous()
         if self.closers or self.quoted(i) or before is None or text[i - 1].isspace():
             return False
+        if i >= self.target:
+            return False
         if after < len(text) and not text[after].isspace():
             return False
         if "…" in run or run.count(".") > 1:
             return False
-        if before.kind == "symbol":
-            return before.text in _CLOSERS and not set(run) & {"!", ","}
-        if before.kind != "word":
+        if before.kind == "symbol":  # a closing quote's; a bracket's is code: `if (x);`
+            return before.text in QUOTE_CHARS and not set(run) & {"!", ",", ";"}
+        if before.kind != "word" or _named(self.tokens):
+            return False
+        if "." in run and before.text[-1].isdigit() and text[after:].strip():
             return False
         if ";" in run and not _greek(before.text[-1]):
             return False
@@ -252,7 +264,8 @@ class _Scanner:
 
     def _script_marks(self, i: int) -> int:
         """A run of other scripts' sentence marks: a mark, except a `！` after a number, a
-        one-letter name or a bracket, and a comma beside a digit or a symbol."""
+        one-letter name or a bracket, and a comma beside a digit, a symbol or a one-letter
+        name (`sin x，cos x`, `x = a，b`)."""
         text = self.text
         j = i
         while j < len(text) and text[j] in SCRIPT_MARKS:
@@ -260,11 +273,12 @@ class _Scanner:
         run = text[i:j]
         before = self.previous()
         bang = bool(set(run) & BANGS) and _value(before) and not text[i - 1].isspace()
+        following = _next_word(text, j)
         comma = set(run) <= SCRIPT_COMMAS and not (
             before is not None and before.kind == "word" and before.text[-1].isalpha()
-            and _next_word(text, j)[:1].isalpha()
+            and following[:1].isalpha() and not _name(before.text) and not _name(following)
         )
-        if bang or comma:
+        if bang or comma or i >= self.target:
             for k, ch in enumerate(run):
                 self.emit(ch, "symbol", i + k)
         else:
@@ -295,6 +309,36 @@ class _Scanner:
         return j
 
 
+NAME_JOINERS = frozenset(".:_>")
+"""Symbols that join a name to what it belongs to: `obj.name`, `File::open`, `snake_case`,
+`ptr->next`."""
+
+
+def _named(tokens: Sequence[Token]) -> bool:
+    """Whether the last token is a word joined to a symbol before it: a dotted, scoped or
+    called name (`[1, 2].uniq`, `0.zero`, `user.name`, `File::open`, `mail.example.com`),
+    whose `!`, `?` or `.` is part of the name."""
+    return (
+        len(tokens) >= 2 and tokens[-1].joined and tokens[-1].text[:1].isalpha()
+        and tokens[-2].text in NAME_JOINERS
+    )
+
+
+def _numbered(word: str) -> bool:
+    """A quantity with its unit in one word: digits then letters (`5Mm`, `10mA`), or
+    letters with a superscript power (`Mm²`); not a name with a digit (`Jet2`, `P60`)."""
+    return (word[:1].isdigit() and any(c.isalpha() for c in word)) or (
+        word[:1].isalpha() and unicodedata.category(word[-1]) == "No"
+    )
+
+
+def _number(token: Token | None) -> bool:
+    """A word of digits only: a word after it may name its unit (`5 mPa`)."""
+    return token is not None and token.kind == "word" and all(
+        unicodedata.category(c)[0] == "N" for c in token.text
+    )
+
+
 def _value(token: Token | None) -> bool:
     """A number, a one-letter name or a bracket: a `!` after it is a factorial."""
     if token is None:
@@ -302,6 +346,15 @@ def _value(token: Token | None) -> bool:
     if token.kind == "symbol":
         return token.text in _CLOSERS
     return token.kind == "word" and (not token.text[-1].isalpha() or _one_letter(token.text))
+
+
+def _name(word: str) -> bool:
+    """One letter of an alphabet (`x`, `a`, `β`): a name in a formula, where a comma
+    separates values. A CJK character alone is a word."""
+    return _one_letter(word) and unicodedata.name(word, "").split(" ")[0] in ALPHABETS
+
+
+ALPHABETS = frozenset({"LATIN", "GREEK", "CYRILLIC", "FULLWIDTH"})
 
 
 def _greek(ch: str) -> bool:
