@@ -150,6 +150,7 @@ def align(
             _consistent(renames, a.text, b.text, "number word")
         elif a.kind != b.kind or a.text != b.text:
             if a.kind == b.kind == "word" and index in varying:
+                _check_meaning_words(a, b)
                 _consistent(renames, a.text, b.text, "word")
                 words.add(a.text)
                 word_at.append(index)
@@ -181,13 +182,21 @@ def _check_currency(currency: dict[str, str], slots: Sequence[Slot]) -> None:
 
 def _check_name_place(a: Atom, b: Atom, old: Sequence[Atom], index: int) -> None:
     """Only a word used as a name may be renamed: not a word of the closed list that
-    carries meaning (North, Monday, French), and not a word followed by a number, which
-    is how an instruction starts ("Add 5 apples"), never a name ("Ana has 5")."""
+    carries meaning (North, Monday, French), and not a word that starts a sentence and is
+    followed by a number, which is how an instruction starts ("Add 5 apples"), never a
+    sentence about a name ("Ana has 5")."""
+    _check_meaning_words(a, b)
+    if not _mid_sentence(old, index) and index + 1 < len(old) and old[index + 1].kind == "num":
+        raise NotSame(f"{a.text!r} -> {b.text!r}: a sentence that starts with a word and "
+                      "a number gives an instruction, not a name")
+
+
+def _check_meaning_words(a: Atom, b: Atom) -> None:
+    """Words of the closed list (compass points, weekdays, months, nationalities) change
+    the problem whatever earlier instances show: never renamed."""
     for word in (a.text, b.text):
         if carries_meaning(word):
             raise NotSame(f"{a.text!r} -> {b.text!r}: {word!r} carries meaning")
-    if index + 1 < len(old) and old[index + 1].kind == "num":
-        raise NotSame(f"{a.text!r} -> {b.text!r}: a word before a number is no name")
 
 
 def _as_number(word: Atom, value: int) -> Atom:

@@ -7,9 +7,10 @@ values is all arithmetic the pass recomputes:
   mentions, or does not use at all, may decide a branch, a constant or a fact in words:
   "2024 is a leap year", "so she is a child"; earlier instances cannot make it safe, since
   they only show that it did not matter for their values);
-- no number stands outside a computation (a condition, a comparison or a choice in words,
-  "more than 9", "fewer than Ana's 12", is never re-checked), apart from list labels and
-  the final answer restated;
+- a number outside a computation (a condition, a comparison or a choice in words, "more
+  than 9", "fewer than Ana's 12", is never re-checked) is only allowed as a restatement:
+  on a line that computes, of a stated value or unit a computation uses, in the same
+  order against the stated values as before ("14 intervals of 10 minutes"); list labels and the final answer restated are no mention;
 - every constant inside a computation is a unit of a closed table (60 minutes, 100 per
   cent): any other constant (the 4 * 3 * 2 * 1 of a factorial, the / 2 of a handshake
   count, a remainder, a rounded value, a repeated factor) comes from reasoning about the
@@ -24,6 +25,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from stepchat.core.tasks.wordprob.guards import Declined
+from stepchat.core.tasks.wordprob.values import order
 
 if TYPE_CHECKING:
     from stepchat.core.tasks.wordprob.recompute import RolePass
@@ -37,21 +39,49 @@ solution may use with changed values."""
 def check_shown(p: RolePass, changed: set[int]) -> None:
     """Decline unless every dependence of the solution on the changed values is arithmetic."""
     _check_meaning(p, changed)
-    operands: set[int] = set()
+    operands: set[tuple[str, int]] = set()
+    constants: set[Fraction] = set()
     for i, role in p.roles.items():
-        if i in p.sol.labels or i in p.final_atoms:
+        if p.in_computation(i) and i not in p.sol.labels:
+            if not role.sources and role.old not in UNIT_CONSTANTS:
+                raise Declined(f"{p.sol.atoms[i].text} is a constant of the solution that no "
+                               "stated value gives: it may depend on the changed values")
+            operands |= role.sources
+            constants |= set() if role.sources else {role.old}
+    arithmetic = {p.sol.step_of[i] for i in p.roles if p.in_computation(i)}
+    for i, role in p.roles.items():
+        if i in p.sol.labels or i in p.final_atoms or p.in_computation(i):
             continue
-        text = p.sol.atoms[i].text
-        if not p.in_computation(i):
-            raise Declined(f"{text} is written outside a computation: what the solution "
-                           "says of it in words cannot be re-checked")
-        if not role.sources and role.old not in UNIT_CONSTANTS:
-            raise Declined(f"{text} is a constant of the solution that no stated value "
-                           "gives: it may depend on the changed values")
-        operands |= {k for kind, k in role.sources if kind == "slot"}
-    for k in sorted(changed - operands):
-        raise Declined(f"{p.slots[k].old.text} changed and is no operand of the "
-                       "solution's arithmetic")
+        _check_mention(p, i, arithmetic, operands, constants)
+    for k in sorted(changed):
+        if ("slot", k) not in operands:
+            raise Declined(f"{p.slots[k].old.text} changed and is no operand of the "
+                           "solution's arithmetic")
+
+
+def _check_mention(
+    p: RolePass, i: int, arithmetic: set[int], operands: set[tuple[str, int]],
+    constants: set[Fraction],
+) -> None:
+    """A number written outside a computation is only a restatement: on a line that
+    computes, of a stated value or a unit some computation uses, in the same order against
+    every stated value as before (a comparison in words between them would still read the
+    same). A result written in words is not one: "Ana has more than 9" says what 9 is
+    compared with only in words."""
+    role = p.roles[i]
+    text = p.sol.atoms[i].text
+    if p.sol.step_of[i] not in arithmetic:
+        raise Declined(f"{text} is written on a line that does not compute: what the "
+                       "solution says of it in words cannot be re-checked")
+    stated = {source for source in role.sources if source[0] == "slot"}
+    if not (stated & operands) and not (not role.sources and role.old in constants):
+        raise Declined(f"{text} is written outside a computation and is no stated value or "
+                       "unit a computation uses: what the solution says of it in words "
+                       "cannot be re-checked")
+    for slot in p.slots:
+        if order(role.old, slot.old.value) != order(role.new, slot.new.value):
+            raise Declined(f"{text} is written outside a computation and its order against "
+                           f"{slot.old.text} changed: a comparison in words would not hold")
 
 
 def _check_meaning(p: RolePass, changed: set[int]) -> None:
