@@ -10,7 +10,8 @@ values is all arithmetic the pass recomputes:
 - a number outside a computation (a condition, a comparison or a choice in words, "more
   than 9", "fewer than Ana's 12", is never re-checked) is only allowed as a restatement:
   on a line that computes, of a stated value or unit a computation uses, in the same
-  order against the stated values as before ("14 intervals of 10 minutes"); list labels and the final answer restated are no mention;
+  order against the stated values as before ("14 intervals of 10 minutes"); list labels
+  and the final answer restated are no mention;
 - every constant inside a computation is a unit of a closed table (60 minutes, 100 per
   cent): any other constant (the 4 * 3 * 2 * 1 of a factorial, the / 2 of a handshake
   count, a remainder, a rounded value, a repeated factor) comes from reasoning about the
@@ -49,7 +50,7 @@ def check_shown(p: RolePass, changed: set[int]) -> None:
             operands |= role.sources
             constants |= set() if role.sources else {role.old}
     arithmetic = {p.sol.step_of[i] for i in p.roles if p.in_computation(i)}
-    for i, role in p.roles.items():
+    for i in p.roles:
         if i in p.sol.labels or i in p.final_atoms or p.in_computation(i):
             continue
         _check_mention(p, i, arithmetic, operands, constants)
