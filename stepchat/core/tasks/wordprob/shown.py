@@ -14,8 +14,9 @@ values is all arithmetic the pass recomputes:
   and the final answer restated are no mention;
 - every constant inside a computation is a unit of a closed table (60 minutes, 100 per
   cent): any other constant (the 4 * 3 * 2 * 1 of a factorial, the / 2 of a handshake
-  count, a remainder, a rounded value, a repeated factor) comes from reasoning about the
-  values, which changes with them;
+  count, a remainder, a rounded value) comes from reasoning about the values, which
+  changes with them; so does how often one value is repeated in an expression
+  (`100 * 2 * 2 * 2` after 3 doublings);
 - a stated value keeps the meaning the cached one had: a whole count stays whole and not
   negative, a share of at most 100 per cent stays at most 100.
 """
@@ -49,6 +50,7 @@ def check_shown(p: RolePass, changed: set[int]) -> None:
                                "stated value gives: it may depend on the changed values")
             operands |= role.sources
             constants |= set() if role.sources else {role.old}
+    _check_repetitions(p)
     arithmetic = {p.sol.step_of[i] for i in p.roles if p.in_computation(i)}
     for i in p.roles:
         if i in p.sol.labels or i in p.final_atoms or p.in_computation(i):
@@ -58,6 +60,22 @@ def check_shown(p: RolePass, changed: set[int]) -> None:
         if ("slot", k) not in operands:
             raise Declined(f"{p.slots[k].old.text} changed and is no operand of the "
                            "solution's arithmetic")
+
+
+def _check_repetitions(p: RolePass) -> None:
+    """One value written several times in one expression (`100 * 2 * 2 * 2`, `5 + 5 + 5`)
+    repeats it a number of times the values decide (doublings in 9 hours): the count is
+    not recomputed, so the same stated value or constant twice in an expression declines."""
+    for statement in p.statements:
+        for part in statement.parts:
+            seen: set[object] = set()
+            for a in part.numbers:
+                role = p.roles[a]
+                key = role.sources or role.old
+                if key in seen:
+                    raise Declined(f"{p.sol.atoms[a].text} is repeated in one computation: "
+                                   "how many times may depend on the changed values")
+                seen.add(key)
 
 
 def _check_mention(
