@@ -4,8 +4,8 @@ nl, it): "three", "tres", "drei", "trois", "tre" are 3.
 Reading a word as a number never decides on its own that two requests are the same: a
 changed word is a slot only when both words read as numbers in one language, and an
 unchanged one only adds a stated value, which can make a solution's number fit two roles
-(and decline) but never maps it to another value. Multiplicative and fraction words
-("twice", "zweimal", "half") state their factor while unchanged (`MULTIPLES`).
+(and decline) but never maps it to another value. Multiplicative words ("twice",
+"zweimal") are not cardinals and stay meaning words.
 """
 
 from __future__ import annotations
@@ -50,25 +50,8 @@ words in the languages around them (English "to", Spanish "en"), so an unchanged
 states no value; a changed one still does when both words read in one language."""
 
 
-_MULTIPLES: dict[int, str] = {
-    2: "twice double doubles doubled doubling half halves halved doppelt zweimal halb "
-       "halbe halben halber hälfte doble dos veces mitad moitié demi demie deux fois",
-    3: "thrice triple triples tripled third thirds dreimal dreifach drittel tercio tercios "
-       "tercera tiers",
-    4: "quarter quarters fourth fourths viertel cuarto cuartos quart quarts",
-    5: "fifth fifths fünftel quinto quintos cinquième",
-}
-MULTIPLES = {word: value for value, words in _MULTIPLES.items() for word in words.split()}
-"""Multiplicative and fraction words (a closed table: English, German, Spanish, French):
-an unchanged "twice" states the 2 of `2 * 5`, "half" the 2 of `16 / 2` or `16 * 1/2`.
-They are stated values only while unchanged: "twice" to "three times" is still a change
-of meaning words, and declines."""
-
-
 def stated_values(word: str) -> set[int]:
     """Every value an unchanged `word` may state, in any language."""
     if len(word) <= SHORT:
         return set()
-    found = {value for _, value in readings(word)}
-    multiple = MULTIPLES.get(word.casefold())
-    return found | ({multiple} if multiple else set())
+    return {value for _, value in readings(word)}
