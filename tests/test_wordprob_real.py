@@ -86,3 +86,23 @@ def test_an_earlier_instance_kept_in_lancedb_decides_a_coincidence(tmp_path: Pat
     served = engine.answer(pens(3, 4, 10))
     assert served.hit and len(backend.calls) == 2
     assert served.text.endswith("#### 22")
+
+
+def test_found_wrong_answers_decline_through_minilm_and_lancedb(tmp_path: Path) -> None:
+    """The hostile review's cases (tests/core/wordprob_found.jsonl) on the real embedder
+    and store: none is served wrong."""
+    import json
+    import re
+
+    embedder = load_embedder()
+    rows = (Path(__file__).parent / "core" / "wordprob_found.jsonl").read_text().splitlines()
+    for n, line in enumerate(rows):
+        case = json.loads(line)
+        store = load_store(tmp_path / f"cache{n}", embedder.dim)
+        texts = [c["model_text"] for c in case["cached"]]
+        engine = StepCache(ScriptedBackend([*texts, "asked #### -1"]), embedder, store)
+        for c in case["cached"]:
+            engine.answer(c["prompt"])
+        answer = engine.answer(case["prompt"])
+        final = re.findall(r"####\s*\$?(\S+)", answer.text)
+        assert "asked" in answer.text or final[-1] == str(case["right"]), case["label"]

@@ -90,7 +90,7 @@ def test_a_number_rounded_in_words_declines() -> None:
     cached = ("A pot costs $2.74 and Ana rounds every price to the nearest dollar. If she sells "
               "12 pots, how much does she make?")
     solution = "Ana rounds $2.74 to $3.\nAna sells 12 * $3 = $36\n#### 36"
-    with pytest.raises(Declined, match="beside a changed value"):
+    with pytest.raises(Declined, match="constant of the solution"):
         recompute(cached, solution, cached.replace("$2.74", "$2.25"))
 
 
@@ -136,7 +136,7 @@ def test_a_renamed_word_with_a_constant_in_the_solution_declines() -> None:
     cached = ("Tom works 8 hours a day at the shop from Monday to Friday every single week, "
               "and he earns 10 dollars for each hour of work there. How much does he earn?")
     new = cached.replace("Monday", "Tuesday")
-    with pytest.raises(Declined, match="could depend on it"):
+    with pytest.raises(NotSame, match="carries meaning"):
         recompute(cached, "Monday to Friday is 5 days.\n5 * 8 * 10 = 400 dollars.\n#### 400",
                   new)
 

@@ -10,6 +10,7 @@ from stepchat.core.pipeline import StepCache
 from stepchat.core.tasks.wordprob.evidence import Instance, witnesses
 from stepchat.core.tasks.wordprob.handler import WordProblemConstraints, WordProblemHandler
 from stepchat.core.tasks.wordprob.recompute import Declined
+from stepchat.core.tasks.wordprob.request import NotSame
 from stepchat.embed.hashed import HashedEmbedder
 from stepchat.store.memory import MemoryStore
 from tests.wordprob_cases import CACHED, CACHED_SOLUTION, pens, pens_solution
@@ -92,9 +93,12 @@ def test_a_word_changes_only_to_words_an_instance_was_solved_with() -> None:
         assert task is not None
         return handler.recomputed(task, cached, steps).texts
 
-    assert served(jobs(12, "two thirds")) == ["12*2/3 = 8 people", "#### 8"]
-    # "third" -> "thirds" kept the 3; nothing shows what "quarter" does to it (4, not 3)
-    with pytest.raises(Declined, match="no earlier instance was solved with these words"):
+    # The 3 of "third" is a constant no stated value gives: an instance solved with
+    # "thirds" does not make it safe to change the values around it.
+    with pytest.raises(Declined, match="constant of the solution"):
+        served(jobs(12, "two thirds"))
+    # nothing shows what "quarter" does to it (4, not 3)
+    with pytest.raises(Declined):
         served(jobs(12, "one quarter"))
 
 
@@ -123,8 +127,12 @@ def test_a_constant_kept_under_one_rename_says_nothing_of_another() -> None:
         assert task is not None
         return handler.recomputed(task, cached, steps).texts
 
-    assert served(week(7, "Monday", "Friday", 12))[-1] == "#### 420"
-    assert served(week(7, "Tuesday", "Saturday", 12))[-1] == "#### 420"
+    # The 5 days come from the weekdays in words: a constant no stated value gives, and
+    # weekdays carry meaning, so no instance makes a change around them safe.
+    with pytest.raises(Declined, match="constant of the solution"):
+        served(week(7, "Monday", "Friday", 12))
+    with pytest.raises(NotSame, match="carries meaning"):
+        served(week(7, "Tuesday", "Saturday", 12))
     # Monday to Wednesday is 3 days: the 5 kept for Tuesday to Saturday must not be served
-    with pytest.raises(Declined, match="could depend on it"):
+    with pytest.raises(NotSame, match="carries meaning"):
         served(week(7, "Monday", "Wednesday", 12))

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from stepchat.core.tasks.wordprob import guards
+from stepchat.core.tasks.wordprob import guards, shown
 from stepchat.core.tasks.wordprob.atoms import Atom
 from stepchat.core.tasks.wordprob.evidence import Witness
 from stepchat.core.tasks.wordprob.guards import Declined
@@ -158,6 +158,8 @@ class RolePass:
         """Numbers that fit several roles in this solution and one in the earlier instances."""
         self.candidates: dict[int, set[tuple[str, int]]] = {}
         """The slots and results each number could stand for in this solution alone."""
+        self.final_atoms: set[int] = set()
+        """Numbers that restate the final answer ("#### 10")."""
 
     # ------------------------------------------------------------------ roles
 
@@ -302,6 +304,7 @@ class RolePass:
     def _role(self, i: int, atom: Atom) -> Role:
         final = self._final_answer(i, atom)
         if final is not None:
+            self.final_atoms.add(i)
             return final
         value = atom.value or Fraction(0)
         options = self._options(i, value, atom)
@@ -327,6 +330,8 @@ class RolePass:
 
     def check(self) -> None:
         changed = {k for k, slot in enumerate(self.slots) if slot.changed}
+        if changed:
+            shown.check_shown(self, changed)
         if changed or self.corrections:
             guards.check_unreadable(self)
             guards.check_constants(self, changed)

@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from stepchat.core.tasks.wordprob.atoms import Atom, atoms, decimal_mark
+from stepchat.core.tasks.wordprob.meaningwords import carries_meaning
 from stepchat.core.tasks.wordprob.numwords import common_reading, readings, stated_values
 from stepchat.core.tasks.wordprob.slot import Slot
 from stepchat.core.textgate.normalize import reduce_text
@@ -149,10 +150,12 @@ def align(
             _consistent(renames, a.text, b.text, "number word")
         elif a.kind != b.kind or a.text != b.text:
             if a.kind == b.kind == "word" and index in varying:
+                _check_meaning_words(a, b)
                 _consistent(renames, a.text, b.text, "word")
                 words.add(a.text)
                 word_at.append(index)
             elif a.is_title and b.is_title:
+                _check_name_place(a, b, old_atoms, index)
                 _consistent(renames, a.text, b.text, "name")
                 names.add(a.text)
             else:
@@ -161,12 +164,39 @@ def align(
     for old in currency.values():
         if old in currency:
             raise NotSame("currency signs swapped")
+    _check_currency(currency, slots)
     names -= words
     _check_renames({a: renames[a] for a in names | words}, old_atoms, new_atoms)
     _check_names({a: renames[a] for a in names}, old_atoms, new_atoms, evidence)
     return Alignment(mark, tuple(slots), renames, currency, tuple(sorted(names)),
                      tuple(sorted(words)), tuple(renamed_at), tuple(word_at),
                      tuple(word_places))
+
+
+def _check_currency(currency: dict[str, str], slots: Sequence[Slot]) -> None:
+    """A currency sign changes everywhere or nowhere: $15 and 2¢ is another problem."""
+    for slot in slots:
+        if slot.old.currency in currency and slot.new.currency == slot.old.currency:
+            raise NotSame(f"the currency of {slot.old.text} did not change with the others")
+
+
+def _check_name_place(a: Atom, b: Atom, old: Sequence[Atom], index: int) -> None:
+    """Only a word used as a name may be renamed: not a word of the closed list that
+    carries meaning (North, Monday, French), and not a word that starts a sentence and is
+    followed by a number, which is how an instruction starts ("Add 5 apples"), never a
+    sentence about a name ("Ana has 5")."""
+    _check_meaning_words(a, b)
+    if not _mid_sentence(old, index) and index + 1 < len(old) and old[index + 1].kind == "num":
+        raise NotSame(f"{a.text!r} -> {b.text!r}: a sentence that starts with a word and "
+                      "a number gives an instruction, not a name")
+
+
+def _check_meaning_words(a: Atom, b: Atom) -> None:
+    """Words of the closed list (compass points, weekdays, months, nationalities) change
+    the problem whatever earlier instances show: never renamed."""
+    for word in (a.text, b.text):
+        if carries_meaning(word):
+            raise NotSame(f"{a.text!r} -> {b.text!r}: {word!r} carries meaning")
 
 
 def _as_number(word: Atom, value: int) -> Atom:

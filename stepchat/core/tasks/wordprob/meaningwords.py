@@ -1,0 +1,46 @@
+"""Capitalised words that carry meaning, so a change of one is never a rename of a name.
+
+A closed list: compass points, weekdays, months, and nationalities or languages, in the
+languages whose word problems the cache serves most (English, German, Spanish, French).
+"North" to "East" turns a distance, "Tuesday" to "Saturday" a count of weekdays, "French"
+to "Japanese" a sum of European stamps: a name changes nothing the solution computes, these
+change the problem. Lower-cased before lookup, so a sentence-start capital matches too.
+"""
+
+from __future__ import annotations
+
+_COMPASS = (
+    "north south east west northeast northwest southeast southwest "
+    "nord süd sud ost west norden süden osten westen norte sur este oeste est ouest"
+)
+_WEEKDAYS = (
+    "monday tuesday wednesday thursday friday saturday sunday weekday weekdays weekend "
+    "montag dienstag mittwoch donnerstag freitag samstag sonnabend sonntag "
+    "lunes martes miércoles jueves viernes sábado domingo "
+    "lundi mardi mercredi jeudi vendredi samedi dimanche"
+)
+_MONTHS = (
+    "january february march april may june july august september october november "
+    "december januar februar märz juni juli oktober dezember enero febrero marzo abril "
+    "mayo junio julio agosto septiembre setiembre octubre noviembre diciembre janvier "
+    "février mars avril mai juin juillet août septembre octobre novembre décembre"
+)
+_NATIONS = (
+    "american british english french german spanish italian portuguese dutch swiss "
+    "austrian belgian irish scottish welsh danish swedish norwegian finnish polish czech "
+    "greek turkish russian ukrainian chinese japanese korean indian thai vietnamese "
+    "mexican canadian brazilian argentinian australian african european asian arabic "
+    "egyptian persian hebrew latin deutsch deutsche deutscher englisch französisch "
+    "spanisch italienisch japanisch chinesisch europäisch español española inglés "
+    "francés alemán italiano japonés chino europeo europea français française anglais "
+    "allemand espagnol italien japonais chinois européen européenne"
+)
+
+MEANING_WORDS = frozenset(
+    " ".join((_COMPASS, _WEEKDAYS, _MONTHS, _NATIONS)).split()
+)
+
+
+def carries_meaning(word: str) -> bool:
+    """Whether a capitalised word is one of the closed list above (any case)."""
+    return word.casefold() in MEANING_WORDS

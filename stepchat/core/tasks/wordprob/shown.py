@@ -1,0 +1,117 @@
+"""What a recomputation can show, and the declines for everything else.
+
+Recomputation redoes arithmetic; it cannot redo reasoning written in words. So when a
+stated value changes, a cached solution is reused only when its dependence on the stated
+values is all arithmetic the pass recomputes:
+- every changed stated value is an operand of a computation (a value the solution only
+  mentions, or does not use at all, may decide a branch, a constant or a fact in words:
+  "2024 is a leap year", "so she is a child"; earlier instances cannot make it safe, since
+  they only show that it did not matter for their values);
+- a number outside a computation (a condition, a comparison or a choice in words, "more
+  than 9", "fewer than Ana's 12", is never re-checked) is only allowed as a restatement:
+  on a line that computes, of a stated value or unit a computation uses, in the same
+  order against the stated values as before ("14 intervals of 10 minutes"); list labels
+  and the final answer restated are no mention;
+- every constant inside a computation is a unit of a closed table (60 minutes, 100 per
+  cent): any other constant (the 4 * 3 * 2 * 1 of a factorial, the / 2 of a handshake
+  count, a remainder, a rounded value) comes from reasoning about the values, which
+  changes with them; so does how often one value is repeated in an expression
+  (`100 * 2 * 2 * 2` after 3 doublings);
+- a stated value keeps the meaning the cached one had: a whole count stays whole and not
+  negative, a share of at most 100 per cent stays at most 100.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+from stepchat.core.tasks.wordprob.guards import Declined
+from stepchat.core.tasks.wordprob.values import order
+
+if TYPE_CHECKING:
+    from stepchat.core.tasks.wordprob.recompute import RolePass
+
+UNIT_CONSTANTS = frozenset(Fraction(v) for v in (7, 12, 24, 52, 60, 100, 365, 1000, 3600))
+"""Constants of unit conversions (days in a week, months, hours, weeks in a year,
+minutes, per cent, days, thousands, seconds in an hour): the closed table of constants a
+solution may use with changed values."""
+
+
+def check_shown(p: RolePass, changed: set[int]) -> None:
+    """Decline unless every dependence of the solution on the changed values is arithmetic."""
+    _check_meaning(p, changed)
+    operands: set[tuple[str, int]] = set()
+    constants: set[Fraction] = set()
+    for i, role in p.roles.items():
+        if p.in_computation(i) and i not in p.sol.labels:
+            if not role.sources and role.old not in UNIT_CONSTANTS:
+                raise Declined(f"{p.sol.atoms[i].text} is a constant of the solution that no "
+                               "stated value gives: it may depend on the changed values")
+            operands |= role.sources
+            constants |= set() if role.sources else {role.old}
+    _check_repetitions(p)
+    arithmetic = {p.sol.step_of[i] for i in p.roles if p.in_computation(i)}
+    for i in p.roles:
+        if i in p.sol.labels or i in p.final_atoms or p.in_computation(i):
+            continue
+        _check_mention(p, i, arithmetic, operands, constants)
+    for k in sorted(changed):
+        if ("slot", k) not in operands:
+            raise Declined(f"{p.slots[k].old.text} changed and is no operand of the "
+                           "solution's arithmetic")
+
+
+def _check_repetitions(p: RolePass) -> None:
+    """One value written several times in one expression (`100 * 2 * 2 * 2`, `5 + 5 + 5`)
+    repeats it a number of times the values decide (doublings in 9 hours): the count is
+    not recomputed, so the same stated value or constant twice in an expression declines."""
+    for statement in p.statements:
+        for part in statement.parts:
+            seen: set[object] = set()
+            for a in part.numbers:
+                role = p.roles[a]
+                key = role.sources or role.old
+                if key in seen:
+                    raise Declined(f"{p.sol.atoms[a].text} is repeated in one computation: "
+                                   "how many times may depend on the changed values")
+                seen.add(key)
+
+
+def _check_mention(
+    p: RolePass, i: int, arithmetic: set[int], operands: set[tuple[str, int]],
+    constants: set[Fraction],
+) -> None:
+    """A number written outside a computation is only a restatement: on a line that
+    computes, of a stated value or a unit some computation uses, in the same order against
+    every stated value as before (a comparison in words between them would still read the
+    same). A result written in words is not one: "Ana has more than 9" says what 9 is
+    compared with only in words."""
+    role = p.roles[i]
+    text = p.sol.atoms[i].text
+    if p.sol.step_of[i] not in arithmetic:
+        raise Declined(f"{text} is written on a line that does not compute: what the "
+                       "solution says of it in words cannot be re-checked")
+    stated = {source for source in role.sources if source[0] == "slot"}
+    if not (stated & operands) and not (not role.sources and role.old in constants):
+        raise Declined(f"{text} is written outside a computation and is no stated value or "
+                       "unit a computation uses: what the solution says of it in words "
+                       "cannot be re-checked")
+    for slot in p.slots:
+        if order(role.old, slot.old.value) != order(role.new, slot.new.value):
+            raise Declined(f"{text} is written outside a computation and its order against "
+                           f"{slot.old.text} changed: a comparison in words would not hold")
+
+
+def _check_meaning(p: RolePass, changed: set[int]) -> None:
+    """A changed stated value must mean what the cached one meant."""
+    for k in changed:
+        old, new = p.slots[k].old, p.slots[k].new
+        assert old.value is not None and new.value is not None
+        if old.value >= 0 > new.value:
+            raise Declined(f"{new.text} is negative where {old.text} was not")
+        whole = old.value.denominator == 1 and not old.currency and not old.percent
+        if whole and new.value.denominator != 1:
+            raise Declined(f"{new.text} is not whole where {old.text} was")
+        if old.percent and old.value <= 100 < new.value:
+            raise Declined(f"{new.text} is more than the whole where {old.text} was not")
