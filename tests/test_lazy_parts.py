@@ -117,14 +117,16 @@ def test_each_request_loads_only_what_it_needs(tmp_path: Path) -> None:
     assert CountingEmbedder.loads == 1 and CountingBackend.loads == 1
 
 
-def test_an_embedding_hit_loads_the_embedder_and_not_the_model(tmp_path: Path) -> None:
+def test_a_forgiven_repeat_loads_no_model(tmp_path: Path) -> None:
+    """A repeat the gate forgives (case, marks, spacing) is found by its canonical signature:
+    served without building the model, and without embedding."""
     store = MemoryStore()
     built = Built()
     engine(built, store, tmp_path).answer("If it rains tomorrow, what should I wear to work?")
     built = Built()
     moved = engine(built, store, tmp_path).answer(
-        "What should I wear to work if it rains tomorrow?"
+        "If it rains tomorrow,  what should I wear to work??"
     )
-    assert moved.path == "reuse-only" and moved.timings.embed_ms > 0
-    assert CountingEmbedder.loads == 1 and CountingBackend.loads == 0
+    assert moved.path == "reuse-only" and moved.timings.embed_ms == 0
+    assert CountingBackend.loads == 0
     assert built.backends == [] and moved.tokens.saved > 0

@@ -72,7 +72,7 @@ async def test_a_code_answer_is_one_code_step_and_exports_intact(
 # ---- 3: JSON shown as JSON ------------------------------------------------------------------
 
 JSON_PROMPT = (
-    "Return a JSON object with keys name, age and hobby (any hobby you like) for Ana, 30."
+    "Return a JSON object with keys name, age and hobby (your choice) for Ana, 30."
 )
 JSON_REPLY = '{"name": "Ana", "age": 30, "hobby": "chess"}'
 

@@ -47,7 +47,7 @@ def test_json_answer_is_one_object(snap_compare: Any, make_app: Any) -> None:
     async def run_before(pilot: Any) -> None:
         await settle(pilot)
         prompt = (
-            "Return a JSON object with keys name, age and hobby (any hobby you like) for Ana, 30."
+            "Return a JSON object with keys name, age and hobby (your choice) for Ana, 30."
         )
         await ask(pilot, prompt)
         await ask(pilot, prompt)
