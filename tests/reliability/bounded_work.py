@@ -30,6 +30,12 @@ BOMBS = [
 
 
 def peak_mb() -> float:
+    """This process's own peak RSS. Not `ru_maxrss`: Linux carries that high-water mark over
+    `exec` from the forked parent, so under a large pytest process it reports the parent."""
+    with open("/proc/self/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
