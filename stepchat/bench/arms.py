@@ -169,16 +169,7 @@ class GPTCacheArm:
         self.by_text: dict[str, Served] = {}
 
     def serve(self, prompt: str) -> Served:
-        generated: list[Served] = []
-
-        def generate(text: str) -> str:
-            served = self.model.serve(text)
-            generated.append(served)
-            return served.text
-
-        start = time.perf_counter()
-        text, hit = self.front.lookup_or_generate(prompt, generate)
-        total_ms = (time.perf_counter() - start) * 1000
+        text, hit, generated, total_ms = self.front.lookup_timed(prompt, self.model.serve)
         if not hit and generated:
             served = generated[0]
             self.by_text.setdefault(served.text, served)

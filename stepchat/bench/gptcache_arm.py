@@ -15,7 +15,7 @@ from __future__ import annotations
 import itertools
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
 from gptcache import Cache, Config
@@ -28,6 +28,14 @@ from gptcache.processor.pre import get_prompt
 from gptcache.similarity_evaluation import SearchDistanceEvaluation
 
 from stepchat.core.ports import Embedder
+
+
+class _HasText(Protocol):
+    @property
+    def text(self) -> str: ...
+
+
+Generated = TypeVar("Generated", bound=_HasText)
 
 TOP_K = 1
 """GPTCache's default number of vector candidates (its `vector_data.manager.TOP_K`)."""
@@ -153,6 +161,22 @@ class GPTCacheFront:
         vector = np.asarray(self.embedder.embed(data), dtype="float32")
         self.embed_ms += (time.perf_counter() - start) * 1000
         return vector
+
+    def lookup_timed(
+        self, prompt: str, serve: Callable[[str], Generated]
+    ) -> tuple[str, bool, list[Generated], float]:
+        """`lookup_or_generate` with the arm's own model answer: the text, whether it was a
+        hit, what the model served on a miss, and the whole call's milliseconds."""
+        generated: list[Generated] = []
+
+        def generate(text: str) -> str:
+            served = serve(text)
+            generated.append(served)
+            return served.text
+
+        started = time.perf_counter()
+        text, hit = self.lookup_or_generate(prompt, generate)
+        return text, hit, generated, (time.perf_counter() - started) * 1000
 
     def lookup_or_generate(self, prompt: str, generate: Callable[[str], str]) -> tuple[str, bool]:
         """Serve from GPTCache, or generate, save and serve; says whether it was a hit."""

@@ -85,16 +85,7 @@ class GPTCacheWordArm:
         self.name = "gptcache"
 
     def serve(self, prompt: str) -> WordServed:
-        spent: list[WordServed] = []
-
-        def generate(text: str) -> str:
-            served = self.model.serve(text)
-            spent.append(served)
-            return served.text
-
-        started = time.perf_counter()
-        text, hit = self.front.lookup_or_generate(prompt, generate)
-        total = (time.perf_counter() - started) * 1000
+        text, hit, spent, total = self.front.lookup_timed(prompt, self.model.serve)
         model_ms = sum(s.model_ms for s in spent)
         return WordServed(text, hit, sum(s.tokens for s in spent), total - model_ms,
                           model_ms=model_ms)
