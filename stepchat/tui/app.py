@@ -29,7 +29,7 @@ from stepchat.paths import ensure_private_dir
 from stepchat.tui.commands import palette_commands
 from stepchat.tui.errors import describe
 from stepchat.tui.export import export_markdown
-from stepchat.tui.history import HistoryError, Turn
+from stepchat.tui.history import HistoryError
 from stepchat.tui.messages import CacheChanged, EntriesLoaded
 from stepchat.tui.prefs import load_prefs, save_pref
 from stepchat.tui.sanitize import one_line
@@ -59,8 +59,13 @@ class StepchatApp(ServingApp):
     # -- lifecycle -----------------------------------------------------------------------
 
     def on_mount(self) -> None:
-        """Apply the theme chosen last time and remember the next choice. (Textual calls
-        `ServingApp.on_mount` too, which starts loading the parts.)"""
+        """The one mount step: the theme chosen last time (before the first frame), then
+        the parts start loading."""
+        self._restore_theme()
+        self.start_serving()
+
+    def _restore_theme(self) -> None:
+        """Apply the theme chosen last time and remember the next choice."""
         theme = load_prefs(self.config.paths.ui_file).get("theme")
         if isinstance(theme, str) and theme in self.available_themes:
             self.theme = theme
@@ -105,18 +110,9 @@ class StepchatApp(ServingApp):
     # -- the conversation ----------------------------------------------------------------
 
     async def action_new_chat(self) -> None:
-        self.requests.drop_all()
+        self.chat.drop_requests()
         self.conversation = self._new_conversation()
         await self.chat.clear_transcript()
-        self.refresh_savings()
-
-    def refresh_savings(self) -> None:
-        """The header says the chat's system prompt beside the model, when it has one of its
-        own, so a reopened chat shows what its answers are asked with."""
-        super().refresh_savings()
-        system = self.conversation.system_prompt
-        if system and self.chat.is_mounted:
-            self.chat.sub_title = f"{one_line(self.model_name)} · system: {one_line(system, 40)}"
 
     def action_system_prompt(self) -> None:
         """Set this chat's system prompt; it is saved with the conversation."""
@@ -133,8 +129,8 @@ class StepchatApp(ServingApp):
             if text is None:
                 return
             self.conversation.system_prompt = text.strip()
-            self._save_conversation()
-            self.refresh_savings()
+            self.mutate_reactive(StepchatApp.conversation)  # the header shows it
+            self.save_conversation()
             shown = f"“{one_line(text.strip(), 50)}”" if text.strip() else "none"
             self.notify(f"System prompt for this chat: {shown}")
 
@@ -169,14 +165,13 @@ class StepchatApp(ServingApp):
         )
 
     async def clear_conversation(self) -> None:
-        self.requests.drop_all()
+        self.chat.drop_requests()
         self.conversation.turns.clear()
         try:
             self.history.delete(self.conversation.id)
         except HistoryError as exc:
             self.notify(str(exc), severity="error")
         await self.chat.clear_transcript()
-        self.refresh_savings()
 
     def action_open_conversation(self) -> None:
         self.push_screen(
@@ -201,12 +196,11 @@ class StepchatApp(ServingApp):
         except HistoryError as exc:
             self.notify(str(exc), title="Cannot open", severity="error")
             return
-        self.requests.drop_all()
+        self.chat.drop_requests()
         self.conversation = conversation
         for turn in conversation.turns:
             self.chat.prompt.remember(turn.prompt)
         await self.chat.restore(conversation)
-        self.refresh_savings()
 
     def action_export(self) -> None:
         if not self.conversation.turns:
@@ -254,14 +248,7 @@ class StepchatApp(ServingApp):
                 "asking again gives the same one.", title="Nothing to regenerate",
             )
             return
-        self.call_later(self._regenerate_last)
-
-    async def _regenerate_last(self) -> None:
-        last = self.conversation.turns[-1]
-        turn = Turn(last.prompt)
-        self.conversation.turns[-1] = turn
-        view = await self.chat.replace_last_answer()
-        self._enqueue(self.requests.new(turn.prompt, view, turn, reuse=False))
+        self.call_later(self.chat.regenerate_last)
 
     # -- model and cache settings ----------------------------------------------------------
 
@@ -296,7 +283,7 @@ class StepchatApp(ServingApp):
         """Load another model; the pipeline scopes the cache by model id, so none is shared."""
         if model_id is None or self.has_or_loads(model_id):
             return
-        self.requests.drop_all()
+        self.chat.drop_requests()
         self.start_loading(model_id)
         self.notify(f"Switching to {self.model_name}")
 
@@ -305,7 +292,6 @@ class StepchatApp(ServingApp):
         self.notify(
             "Cache reuse on" if self.reuse else "Cache reuse off: every answer is generated"
         )
-        self.refresh_savings()
 
     def action_toggle_store(self) -> None:
         self.store_answers = not self.store_answers
@@ -313,7 +299,6 @@ class StepchatApp(ServingApp):
             "Storing answers in the cache" if self.store_answers
             else "Storing off: new answers are not cached"
         )
-        self.refresh_savings()
 
 
 def build_app(

@@ -84,11 +84,6 @@ class ModelNeeded(Message):
 
 
 @dataclass
-class CancelRequested(Message):
-    """The user pressed Esc on the chat screen: stop the answer being written."""
-
-
-@dataclass
 class AnswerFailed(Message):
     """`request` ended without an answer: cancelled by the user, or an error to show."""
 

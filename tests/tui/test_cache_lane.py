@@ -79,24 +79,24 @@ async def test_a_solver_request_is_answered_while_the_model_writes(
 
         # The model is still held mid-answer: the equation did not wait for it.
         assert not backend.release.is_set() and turns[0].answer is None
-        assert app.active is not None and app.active.turn is turns[0]
+        assert app.chat.active is not None and app.chat.active.turn is turns[0]
         solved = turns[1].answer
         assert solved is not None and solved.path == "solver"
         assert solved.text.splitlines()[-1] == "x = 2"
         assert answers(app)[1].text == solved.text
         assert len(backend.calls) == 1
-        assert app.panel_state().status == "answering…"
+        assert app.chat.panel_state().status == "answering…"
 
         await send(pilot, "And of Spain?")
-        await wait_until(pilot, lambda: len(app.requests.waiting) == 1)
-        assert app.panel_state().status == "answering… (1 queued)"
+        await wait_until(pilot, lambda: len(app.chat.requests.waiting) == 1)
+        assert app.chat.panel_state().status == "answering… (1 queued)"
         assert "queued" in answers(app)[2].status_text
 
         backend.release.set()
         await settle(pilot)
         await settle(pilot)
         assert [t.answer is not None for t in turns] == [True, True, True]
-        assert not app.busy and app.panel_state().status == "ready"
+        assert not app.busy and app.chat.panel_state().status == "ready"
         # The queued prompt ran after both earlier turns were answered, and got both.
         assert [m.content for m in backend.calls[1]] == [
             OPENER, LONG, SOLVE, solved.text, "And of Spain?"
@@ -164,7 +164,7 @@ async def test_a_follow_up_of_an_unanswered_prompt_is_not_served_from_the_cache(
         await settle(pilot)
         await send_until_paused(pilot, OPENER, backend)
         await send(pilot, FOLLOW_UP)
-        await wait_until(pilot, lambda: len(app.requests.waiting) == 1)
+        await wait_until(pilot, lambda: len(app.chat.requests.waiting) == 1)
         assert app.conversation.turns[1].answer is None
         backend.release.set()
         await settle(pilot)

@@ -97,7 +97,7 @@ async def test_the_solver_answers_while_the_real_model_writes(tmp_path: Path) ->
             turns = app.conversation.turns
             await until(pilot, lambda: len(turns) == 2 and turns[1].answer is not None)
 
-            assert turns[0].answer is None and app.active is not None
+            assert turns[0].answer is None and app.chat.active is not None
             solved = turns[1].answer
             assert solved is not None and solved.path == "solver"
             assert solved.text.splitlines()[-1] == "x = 2"

@@ -147,7 +147,7 @@ async def test_a_prompt_sent_while_answering_is_queued_not_lost(make_app: Any) -
         assert [t.prompt for t in app.chat.query(UserTurn)] == [
             "What is the capital of France?", "And of Spain?"
         ]
-        assert len(app.requests.waiting) == 1
+        assert len(app.chat.requests.waiting) == 1
         assert "queued" in answers(app)[1].status_text
         backend.release.set()
         await settle(pilot)

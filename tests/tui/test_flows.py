@@ -62,7 +62,7 @@ async def test_send_serves_stores_and_saves(make_app: Any, config: Config) -> No
         assert statuses(answers(app)[0]) == ["regenerated"] * 3
         assert loader.store.count() == 1
         assert app.stats.requests == 1 and app.stats.entries == 1
-        assert app.active is None
+        assert app.chat.active is None
         saved = config.paths.history_dir / f"{app.conversation.id}.json"
         assert saved.is_file()
         assert stat.S_IMODE(saved.stat().st_mode) == 0o600
@@ -145,7 +145,7 @@ async def test_a_cache_hit_is_answered_before_the_model_loads(
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: app.cache is not None)
             assert not app.model_ready
-            assert app.panel_state().status == "answers from the cache; loading model…"
+            assert app.chat.panel_state().status == "answers from the cache; loading model…"
             banner = app.chat.query_one("#banner", Static)
             assert "Cached answers are served now" in banner.content.plain
             app.chat.prompt.text = PROMPT
@@ -160,7 +160,7 @@ async def test_a_cache_hit_is_answered_before_the_model_loads(
 
             model_gate.set()
             await settle(pilot)
-            assert app.model_ready and app.panel_state().status == "ready"
+            assert app.model_ready and app.chat.panel_state().status == "ready"
             assert not app.chat.query_one("#banner").display
     finally:
         model_gate.set()
@@ -205,8 +205,8 @@ async def test_escape_cancels_a_generation(make_app: Any) -> None:
         app.chat.prompt.text = PROMPT
         await pilot.press("enter")
         await wait_until(pilot, started.is_set)
-        assert app.busy and app.active is not None
-        cancel = app.active.cancel
+        assert app.busy and app.chat.active is not None
+        cancel = app.chat.active.cancel
         await pilot.press("escape")
         assert cancel.is_set()
         release.set()

@@ -196,6 +196,6 @@ async def test_an_unusable_home_is_reported_once(
         about_saving = [n for n in notes if "not a directory" in n and str(blocker) in n]
         assert len(about_saving) == 1, notes
         assert "cannot open the cache: not a directory" in notes
-        assert "not saving chats" in app.panel_state().status
+        assert "not saving chats" in app.chat.panel_state().status
         assert loader.calls == ["tiny"]  # loaded once
     assert os.path.isfile(blocker)

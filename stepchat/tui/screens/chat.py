@@ -1,10 +1,15 @@
-"""The chat screen: transcript, prompt box, savings panel and a banner for load state.
+"""The chat screen: transcript, prompt box, savings panel, load banner, and the request flow.
 
-It only lays out and paints; the app owns the conversation, the cache and the workers and
-calls the methods here (`add_turn`, `restore`, `show_banner`, `refresh_savings`). What the
-screen asks of the app goes up as messages (a submitted prompt, Esc to cancel); whether an
-answer is running is the one thing it reads, through the callable it is built with. Wide
-terminals get the savings side panel; narrow ones a one-line status bar instead.
+The screen owns what happens to a prompt, as one place: submitted, queued for its lane,
+served by a worker, streamed into its answer view, finished or failed (`stepchat.tui.
+requests` holds the queue and the workers' jobs). The app owns what outlives a request:
+the cache, the conversation, the settings, the session's figures, the load state. Those
+are reactives on the app; the screen watches them, so the savings views repaint when any
+of them changes, and the queue moves when the cache opens or fails to.
+
+A prompt the cache can answer is answered at once; one that needs the model waits its turn.
+Every request carries the conversation's earlier turns (trimmed to the model's context).
+Wide terminals get the savings side panel; narrow ones a one-line status bar instead.
 
 Typing always reaches the prompt box: a printable key pressed while something else has
 focus (after a mouse drag, or on a focused answer) moves focus back and types it there.
@@ -14,25 +19,50 @@ Ctrl+End returns to the newest text and follows it again.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import ClassVar
+from dataclasses import replace
+from typing import TYPE_CHECKING, ClassVar, NamedTuple, cast
 
 from rich.text import Text
-from textual import events
+from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
+from textual.css.query import NoMatches
+from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
+from textual.worker import get_current_worker
 
-from stepchat.tui.history import Conversation
-from stepchat.tui.messages import CancelRequested
+from stepchat.core.conversation import FOLLOW_UP_NOTE
+from stepchat.tui.history import Conversation, Turn, earlier_turns
+from stepchat.tui.load_state import LoadState
+from stepchat.tui.messages import (
+    AnswerFailed,
+    AnswerReady,
+    HistoryTrimmed,
+    ModelNeeded,
+    PipelineUpdate,
+    PromptSubmitted,
+)
+from stepchat.tui.requests import (
+    CACHE_LANE,
+    ActiveRequest,
+    Attempt,
+    EitherEvent,
+    RequestQueue,
+    answer_from_cache,
+    answer_with_model,
+)
 from stepchat.tui.sanitize import one_line, plain
-from stepchat.tui.stats import SessionStats
+from stepchat.tui.system_prompt import with_system_prompt
 from stepchat.tui.widgets.prompt import PromptInput
 from stepchat.tui.widgets.savings import PanelState, SavingsPanel, StatusLine
 from stepchat.tui.widgets.steps import AnswerView, UserTurn
 from stepchat.tui.widgets.transcript import Transcript
+
+if TYPE_CHECKING:
+    from stepchat.core.pipeline import StepCache
+    from stepchat.tui.serving import ServingApp
 
 WELCOME = (
     "Ask a question. Answers are built from verified steps: ✓ reused from the cache, "
@@ -41,9 +71,25 @@ WELCOME = (
     "another number and watch the steps turn green."
 )
 
+PANEL_STATE = (
+    "load_state", "load_error", "model_id", "reuse", "store_answers", "unsaved", "stats",
+    "conversation",
+)
+"""The app's reactives the savings views and the header show."""
+
+
+class Pending(NamedTuple):
+    """The request queue as the savings panel shows it."""
+
+    open: int = 0
+    """Requests being answered or waiting (Esc has something to cancel)."""
+    queued: int = 0
+    """Those waiting for their turn: for the model, or for the cache to open."""
+
 
 class ChatScreen(Screen[None]):
-    """Transcript of the current conversation and the prompt box."""
+    """Transcript of the current conversation and the prompt box, and the requests its
+    prompts started."""
 
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]  # noqa: RUF012
 
@@ -54,11 +100,17 @@ class ChatScreen(Screen[None]):
         Binding("end,ctrl+end", "follow_again", "Newest", show=False),
     ]
 
-    def __init__(self, busy: Callable[[], bool], *, blink: bool = True) -> None:
-        """`busy` says whether an answer is being written (Esc then cancels it)."""
+    pending: var[Pending] = var(Pending(), init=False)
+
+    def __init__(self, *, blink: bool = True) -> None:
         super().__init__()
-        self._busy = busy
         self._blink = blink
+        self.requests = RequestQueue()
+
+    @property
+    def serving(self) -> ServingApp:
+        """The app, as the owner of the state this screen shows and uses."""
+        return cast("ServingApp", self.app)
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -73,6 +125,11 @@ class ChatScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one(PromptInput).focus()
+        app = self.serving
+        for name in PANEL_STATE:
+            self.watch(app, name, self.paint_savings, init=False)
+        self.watch(app, "load_state", self._load_state_changed, init=False)
+        self.paint_savings()
 
     def follow(self) -> None:
         """Keep the newest text in view, unless the user scrolled up to read."""
@@ -103,11 +160,8 @@ class ChatScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "cancel":
-            return self._busy()
+            return self.busy
         return True
-
-    def action_cancel(self) -> None:
-        self.post_message(CancelRequested())
 
     @property
     def prompt(self) -> PromptInput:
@@ -164,7 +218,228 @@ class ChatScreen(Screen[None]):
         banner.update(plain(text or ""))
         banner.display = bool(text)
 
-    def refresh_savings(self, state: PanelState, stats: SessionStats) -> None:
-        self.query_one(SavingsPanel).show(state, stats)
-        self.query_one(StatusLine).show(state, stats)
-        self.sub_title = one_line(state.model)
+    # -- the savings views -----------------------------------------------------------------
+
+    def panel_state(self) -> PanelState:
+        app = self.serving
+        state = app.load_state
+        status = state.status
+        if self.busy and state.shows_requests:
+            queued = self.pending.queued
+            status = "answering…" + (f" ({queued} queued)" if queued else "")
+        if app.unsaved:
+            status += " · not saving chats"
+        return PanelState(app.model_name, status, app.reuse, app.store_answers)
+
+    def paint_savings(self) -> None:
+        """Redraw the savings views, the header and the footer (Esc and Ctrl+R come and go
+        with state); the watchers of the app's state and of `pending` call it."""
+        app = self.serving
+        state = self.panel_state()
+        try:
+            self.query_one(SavingsPanel).show(state, app.stats)
+            self.query_one(StatusLine).show(state, app.stats)
+        except NoMatches:  # the app is closing
+            return
+        system = app.conversation.system_prompt
+        self.sub_title = (
+            f"{one_line(state.model)} · system: {one_line(system, 40)}" if system
+            else one_line(state.model)
+        )
+        self.refresh_bindings()
+
+    def watch_pending(self) -> None:
+        self.paint_savings()
+
+    # -- the request flow ----------------------------------------------------------------
+
+    @property
+    def busy(self) -> bool:
+        """A prompt is being answered or waits: for the cache, the model or its turn."""
+        return bool(self.requests.open)
+
+    @property
+    def active(self) -> ActiveRequest | None:
+        """The request the model is answering (or will, once it has loaded)."""
+        return self.requests.active
+
+    def _count_pending(self) -> None:
+        self.pending = Pending(len(self.requests.open), self.requests.queued)
+
+    def drop_requests(self) -> None:
+        """Stop the running requests and forget the waiting ones (new chat, model switch)."""
+        self.requests.drop_all()
+        self._count_pending()
+
+    async def on_prompt_submitted(self, message: PromptSubmitted) -> None:
+        prompt = message.text.strip("\n")
+        self.prompt.remember(prompt)
+        view = await self.add_turn(prompt)
+        turn = Turn(prompt)
+        self.serving.conversation.turns.append(turn)
+        self._enqueue(self.requests.new(prompt, view, turn))
+
+    async def regenerate_last(self) -> None:
+        """Ask again for the newest turn's answer, bypassing the cache (Regenerate)."""
+        turns = self.serving.conversation.turns
+        turn = Turn(turns[-1].prompt)
+        turns[-1] = turn
+        view = await self.replace_last_answer()
+        self._enqueue(self.requests.new(turn.prompt, view, turn, reuse=False))
+
+    def _enqueue(self, request: ActiveRequest) -> None:
+        """A new request: to the cache lane, once the cache is open (or why it never will)."""
+        app = self.serving
+        if app.load_state is LoadState.FAILED:
+            request.turn.error = f"model not loaded: {app.load_error}"
+            self.call_later(self._end_with_error, request)
+        elif app.cache is None:
+            request.view.set_status("waiting for the model to load…")
+        self._advance()
+
+    async def _end_with_error(self, request: ActiveRequest) -> None:
+        await request.view.fail(request.turn.error)
+        self._after(request)
+
+    def _advance(self) -> None:
+        """Start what can start: the next request on the cache lane and the next one on the
+        model lane, each when its lane is free and the cache is open."""
+        cache = self.serving.cache
+        if cache is not None:
+            checking = self.requests.next_check()
+            if checking is not None:
+                self._start(checking, cache)
+            answering = self.requests.next_model()
+            if answering is not None:
+                self._start(answering, cache)
+        self._count_pending()
+
+    def _after(self, finished: ActiveRequest) -> None:
+        """One request ended: save, and start what waited for its lane."""
+        self.requests.end(finished)
+        self._advance()
+        self.serving.save_conversation()
+        self.follow()
+
+    async def _load_state_changed(self, state: LoadState) -> None:
+        """The cache opened: start what waited for it. Nothing could load: the open
+        requests fail, saying why."""
+        if state in (LoadState.CACHE_ONLY, LoadState.READY):
+            self._advance()
+        elif state is LoadState.FAILED:
+            error = f"model not loaded: {self.serving.load_error}"
+            for request in self.requests.open:
+                self.requests.end(request)
+                request.turn.error = error
+                await request.view.fail(error)
+            self.serving.save_conversation()
+            self._count_pending()
+
+    def on_model_needed(self, message: ModelNeeded) -> None:
+        """The cache could not answer it: it waits for the model, in the order sent."""
+        request = self.requests.find(message.request)
+        if request is None:
+            return
+        self.requests.needs_model(request)
+        if self.requests.active is not None:
+            request.view.set_status(
+                "queued: the model writes it when the answer above is done "
+                "(Esc cancels that one)"
+            )
+            self.notify("Queued: the model writes it when the current answer is done.")
+        self._advance()
+
+    def _start(self, request: ActiveRequest, cache: StepCache) -> None:
+        """Hand `request` to its lane's worker, with the conversation so far as that lane
+        sees it (`stepchat.tui.requests`)."""
+        app = self.serving
+        request.view.set_status("thinking…")
+        cache = with_system_prompt(cache, app.conversation.system_prompt)
+        turns = app.conversation.turns
+        index = next((i for i, t in enumerate(turns) if t is request.turn), len(turns))
+        on_cache_lane = request.lane == CACHE_LANE
+        attempt = Attempt(
+            request.request,
+            request.prompt,
+            tuple(earlier_turns(turns[:index], unanswered=on_cache_lane)),
+            request.cancel,
+            app.reuse if request.reuse is None else request.reuse,
+            app.store_answers,
+        )
+        if on_cache_lane:
+            self.check_cache(cache, attempt)
+        else:
+            spec = app.config.models.get(app.model_id)
+            self.write_answer(cache, attempt, spec.context if spec else 2048)
+
+    @work(thread=True, exit_on_error=False, group="cache-lane")
+    def check_cache(self, cache: StepCache, attempt: Attempt) -> None:
+        """Answer one prompt without the model, or report that it needs the model."""
+        token = EitherEvent(attempt.cancel, get_current_worker().cancelled_event)
+        answer_from_cache(
+            cache, self.serving.engine_lock, replace(attempt, cancel=token),
+            post=self.post_message,
+        )
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="answer")
+    def write_answer(self, cache: StepCache, attempt: Attempt, context: int) -> None:
+        """Answer one prompt with the model, streaming its events as messages."""
+        token = EitherEvent(attempt.cancel, get_current_worker().cancelled_event)
+        answer_with_model(
+            cache, self.serving.engine_lock, replace(attempt, cancel=token), context=context,
+            post=self.post_message,
+        )
+
+    async def on_pipeline_update(self, message: PipelineUpdate) -> None:
+        request = self.requests.find(message.request)
+        if request is not None:
+            await request.view.apply(message.event)
+            self.follow()
+
+    async def on_history_trimmed(self, message: HistoryTrimmed) -> None:
+        request = self.requests.find(message.request)
+        if request is not None:
+            request.turn.dropped = message.dropped
+            request.view.dropped = message.dropped
+            await request.view.recompose()
+
+    async def on_answer_ready(self, message: AnswerReady) -> None:
+        request = self.requests.find(message.request)
+        if request is None:
+            return
+        app = self.serving
+        answer = message.answer
+        request.turn.answer = answer
+        if not app.model_ready and answer.hit:
+            self.notify("Answered from the cache; the model is still loading.",
+                        title="From the cache")
+        app.record_answer(answer, message.entries)
+        await request.view.finish(answer)
+        for note in answer.notes:
+            # e.g. "the answer was not cached: … No space left on device", "prompt truncated"
+            if note != FOLLOW_UP_NOTE:  # not a problem: the answer itself says why
+                self.notify(note, severity="warning")
+        self._after(request)
+
+    async def on_answer_failed(self, message: AnswerFailed) -> None:
+        request = self.requests.find(message.request)
+        if request is None:
+            return
+        request.turn.error = message.error
+        request.turn.cancelled = message.cancelled
+        await request.view.fail(message.error, cancelled=message.cancelled)
+        request.turn.partial = request.view.partial
+        self._after(request)
+
+    def action_cancel(self) -> None:
+        """Esc: stop the answer the model is writing (the backend checks the event between
+        tokens), or drop the oldest prompt still waiting for the cache to open."""
+        request = self.requests.front()
+        if request is None:
+            return
+        request.cancel.set()
+        if request.lane is None:
+            # Nothing runs it yet: end the turn here.
+            self.post_message(AnswerFailed(request.request, None, cancelled=True))
+        else:
+            request.view.set_status("cancelling…")
