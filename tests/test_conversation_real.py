@@ -48,8 +48,10 @@ def ask(
     cache: StepCache, prompt: str, history: list[ChatMessage], context: int = 2048
 ) -> list[Any]:
     posted: list[Any] = []
-    attempt = Attempt(1, prompt, tuple(history), Never(), reuse=True, store=True)
-    answer_with_model(cache, threading.Lock(), attempt, context=context, post=posted.append)
+    attempt = Attempt(
+        1, prompt, tuple(history), Never(), cache, reuse=True, store=True, context=context
+    )
+    answer_with_model(attempt, threading.Lock(), post=posted.append)
     return posted
 
 

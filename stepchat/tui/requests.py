@@ -174,14 +174,22 @@ class RequestQueue:
 
 @dataclass(frozen=True)
 class Attempt:
-    """What a worker needs to serve one request."""
+    """Everything a worker needs to serve one request, so a worker takes one argument.
+
+    Built on the UI thread when the request's lane comes; frozen, because the worker
+    reads it on another thread while the user may change the app's settings."""
 
     request: int
     prompt: str
     history: tuple[ChatMessage, ...]
+    """The earlier turns as this request's lane sees them (untrimmed)."""
     cancel: CancelToken
+    cache: StepCache
+    """The engine, carrying the conversation's own system prompt."""
     reuse: bool
     store: bool
+    context: int = 2048
+    """The model's context window, which the model lane trims `history` to."""
 
 
 Served = tuple[Answer, int]
@@ -189,9 +197,8 @@ Served = tuple[Answer, int]
 
 
 def answer_from_cache(
-    cache: StepCache,
-    engine_lock: threading.Lock,
     attempt: Attempt,
+    engine_lock: threading.Lock,
     *,
     post: Callable[[Message], object],
 ) -> None:
@@ -210,25 +217,25 @@ def answer_from_cache(
         )
         return answer, engine.store.count()
 
-    _report(attempt.request, lambda: without_model(cache, engine_lock, run), held, post)
+    _report(
+        attempt.request, lambda: without_model(attempt.cache, engine_lock, run), held, post
+    )
 
 
 def answer_with_model(
-    cache: StepCache,
-    engine_lock: threading.Lock,
     attempt: Attempt,
+    engine_lock: threading.Lock,
     *,
-    context: int,
     post: Callable[[Message], object],
 ) -> None:
-    """Serve `attempt` on the model lane after its earlier turns (trimmed to fit
-    `context`), streaming its events, then the answer or why there is none."""
+    """Serve `attempt` on the model lane after its earlier turns (trimmed to fit its
+    context), streaming its events, then the answer or why there is none."""
 
     def forward(event: PipelineEvent) -> None:
         post(PipelineUpdate(attempt.request, event))
 
     def run(engine: StepCache) -> Served:
-        fitted = engine.fit_history(attempt.history, attempt.prompt, context=context)
+        fitted = engine.fit_history(attempt.history, attempt.prompt, context=attempt.context)
         if fitted.dropped:
             post(HistoryTrimmed(attempt.request, fitted.dropped))
         answer = engine.answer(
@@ -241,7 +248,7 @@ def answer_with_model(
         )
         return answer, engine.store.count()
 
-    _report(attempt.request, lambda: with_model(cache, engine_lock, run), [], post)
+    _report(attempt.request, lambda: with_model(attempt.cache, engine_lock, run), [], post)
 
 
 def _report(

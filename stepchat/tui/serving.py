@@ -94,6 +94,7 @@ class ServingApp(App[int]):
         """The working model and parts while another loads, to go back to if it fails."""
         self.history = History(config.paths.history_dir)
         self.set_reactive(ServingApp.unsaved, self.history.problem())
+        self.set_reactive(ServingApp.conversation, self._new_conversation())
         self.engine_lock = threading.Lock()
         """Engine code runs under it, on one thread at a time (`stepchat.engine_lanes`)."""
         self.chat = ChatScreen(blink=blink)

@@ -354,40 +354,39 @@ class ChatScreen(Screen[None]):
         sees it (`stepchat.tui.requests`)."""
         app = self.serving
         request.view.set_status("thinking…")
-        cache = with_system_prompt(cache, app.conversation.system_prompt)
         turns = app.conversation.turns
         index = next((i for i, t in enumerate(turns) if t is request.turn), len(turns))
         on_cache_lane = request.lane == CACHE_LANE
+        spec = app.config.models.get(app.model_id)
         attempt = Attempt(
-            request.request,
-            request.prompt,
-            tuple(earlier_turns(turns[:index], unanswered=on_cache_lane)),
-            request.cancel,
-            app.reuse if request.reuse is None else request.reuse,
-            app.store_answers,
+            request=request.request,
+            prompt=request.prompt,
+            history=tuple(earlier_turns(turns[:index], unanswered=on_cache_lane)),
+            cancel=request.cancel,
+            cache=with_system_prompt(cache, app.conversation.system_prompt),
+            reuse=app.reuse if request.reuse is None else request.reuse,
+            store=app.store_answers,
+            context=spec.context if spec else 2048,
         )
         if on_cache_lane:
-            self.check_cache(cache, attempt)
+            self.check_cache(attempt)
         else:
-            spec = app.config.models.get(app.model_id)
-            self.write_answer(cache, attempt, spec.context if spec else 2048)
+            self.write_answer(attempt)
 
     @work(thread=True, exit_on_error=False, group="cache-lane")
-    def check_cache(self, cache: StepCache, attempt: Attempt) -> None:
+    def check_cache(self, attempt: Attempt) -> None:
         """Answer one prompt without the model, or report that it needs the model."""
         token = EitherEvent(attempt.cancel, get_current_worker().cancelled_event)
         answer_from_cache(
-            cache, self.serving.engine_lock, replace(attempt, cancel=token),
-            post=self.post_message,
+            replace(attempt, cancel=token), self.serving.engine_lock, post=self.post_message
         )
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="answer")
-    def write_answer(self, cache: StepCache, attempt: Attempt, context: int) -> None:
+    def write_answer(self, attempt: Attempt) -> None:
         """Answer one prompt with the model, streaming its events as messages."""
         token = EitherEvent(attempt.cancel, get_current_worker().cancelled_event)
         answer_with_model(
-            cache, self.serving.engine_lock, replace(attempt, cancel=token), context=context,
-            post=self.post_message,
+            replace(attempt, cancel=token), self.serving.engine_lock, post=self.post_message
         )
 
     async def on_pipeline_update(self, message: PipelineUpdate) -> None:
