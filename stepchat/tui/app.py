@@ -2,10 +2,11 @@
 
 Built from injected parts by `build_app(config, load, clock)`, used by the CLI (with
 `stepchat.runtime.load_parts`) and by the tests (with the scripted backend, hashed embedder
-and in-memory store), so there is no module-level state. Loading the parts and answering
-prompts is `ServingApp`'s job (serving.py); this class adds the actions: new chat, clear
-(after asking), reopen / rename / delete saved conversations, switch model, the cache
-toggles, export, copy, regenerate, and it remembers the chosen theme.
+and in-memory store), so there is no module-level state. Loading the parts and the
+app-wide state are `ServingApp`'s (serving.py), answering prompts is the chat screen's
+(screens/chat.py); this class adds the actions: new chat, clear (after asking), reopen /
+rename / delete saved conversations, switch model, the cache toggles, export, copy,
+regenerate, and it remembers the chosen theme.
 
 Importing this module must not import torch, sentence_transformers, llama_cpp or lancedb
 (tests/tui/test_import_hygiene.py): the real adapters are imported by `load` only.

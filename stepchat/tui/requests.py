@@ -24,9 +24,9 @@ What each prompt is sent as the conversation so far:
   prompt still unanswered never is. Nothing on the cache lane reaches a model, so those
   unanswered prompts are never sent to one.
 
-`answer_from_cache` and `answer_with_model` are the whole jobs of the app's two answer
-workers: serve the prompt on their lane and report what happened as messages. They touch
-no widget, so they run on threads.
+`answer_from_cache` and `answer_with_model` are the whole jobs of the chat screen's two
+answer workers: serve the prompt on their lane and report what happened as messages. They
+touch no widget, so they run on threads.
 """
 
 from __future__ import annotations

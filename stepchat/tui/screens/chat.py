@@ -221,12 +221,13 @@ class ChatScreen(Screen[None]):
     # -- the savings views -----------------------------------------------------------------
 
     def panel_state(self) -> PanelState:
+        """What the savings views show, from the app's state and this screen's queue."""
         app = self.serving
         state = app.load_state
         status = state.status
-        if self.busy and state.shows_requests:
-            queued = self.pending.queued
-            status = "answering…" + (f" ({queued} queued)" if queued else "")
+        pending = self.pending
+        if pending.open and state.shows_requests:
+            status = "answering…" + (f" ({pending.queued} queued)" if pending.queued else "")
         if app.unsaved:
             status += " · not saving chats"
         return PanelState(app.model_name, status, app.reuse, app.store_answers)
