@@ -108,6 +108,6 @@ async def test_escape_reaches_work_the_model_is_not_doing(tmp_path: Path) -> Non
         await settle(pilot)
         turn = app.conversation.turns[0]
         assert turn.cancelled and turn.answer is None
-        assert loader.store.count() == 0 and app.active is None
+        assert loader.store.count() == 0 and app.chat.active is None
         await ask(pilot, "Solve 4x + 5 = 21 for x.")
         assert app.conversation.turns[1].answer is not None and loader.store.count() == 1
