@@ -12,6 +12,7 @@ import io
 import json
 import threading
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import httpx2 as httpx
@@ -31,12 +32,14 @@ from stepchat.core.events import (
 )
 from stepchat.core.pipeline import StepCache
 from stepchat.core.tasks.registry import BUILT_IN
-from stepchat.core.types import CachePath, ChatMessage, Completion, StepStatus
+from stepchat.core.types import Answer, CachePath, ChatMessage, Completion, StepStatus
 from stepchat.embed.hashed import HashedEmbedder
 from stepchat.serve.app import create_app
 from stepchat.serve.lanes import ModelLanes
 from stepchat.serve.pool import ModelPool
 from stepchat.store.memory import MemoryStore
+from stepchat.tui.export import to_markdown
+from stepchat.tui.history import Conversation, Turn
 from stepchat.tui.widgets.steps import AnswerView
 from tests.core.test_task_registry import ReverseHandler
 from tests.serve.conftest import MODEL, live, user
@@ -64,7 +67,7 @@ def routes(prompt: str, replies: Sequence[str]) -> list[RouteEvent]:
         ("What is the capital of France?", "Paris.", STREAMED),
         ("Solve for x: 3x + 5 = 20. Show each step.", "", SERVED_WHOLE),
         ("Return a JSON object with keys name and age for Bob, 40.",
-         '{"name": "Bob", "age": 40}', SERVED_WHOLE),
+         '{"name": "Bob", "age": 40}', Delivery(document="json")),
         ("Reverse the word: banana", "ananab", STREAMED),
     ],
 )
@@ -141,3 +144,69 @@ async def test_the_app_renders_streamed_text_as_the_kind_says(
         await pilot.pause()
         stream = view.query_one(".stream")
         assert isinstance(stream, widget)
+
+
+# ---- every kind says it; the answer carries it; the transcript reads it -----------------
+
+
+class ReverseDocument(ReverseHandler):
+    """A kind nobody named "json" whose answer is one JSON document."""
+
+    kind = "reverse-document"
+    delivery = Delivery(document="json")
+
+
+def test_every_built_in_kind_says_how_it_is_delivered() -> None:
+    """Declared on each handler class, not left to `delivery_of`'s default: JSON and word
+    problems are checked (and may be rewritten) before they are shown, so they are served
+    whole; only open text streams."""
+    declared = {}
+    for make in (*BUILT_IN.claiming, BUILT_IN.fallback):
+        handler = make.__self__  # type: ignore[attr-defined]
+        assert "delivery" in vars(handler), f"{handler.__name__} does not say"
+        declared[handler.kind] = handler.delivery
+    assert declared == {
+        "linear": SERVED_WHOLE, "word-problem": SERVED_WHOLE, "text": STREAMED,
+        "json": Delivery(document="json"),
+    }
+    assert not any(d.streams for k, d in declared.items() if k != "text")
+
+
+def _exported(answer: Answer) -> str:
+    return to_markdown(Conversation("c", 0, 0, "tiny", [Turn(answer.prompt, answer=answer)]))
+
+
+def test_the_answer_carries_the_delivery_and_the_transcript_reads_only_that() -> None:
+    kinds = BUILT_IN.with_kind(ReverseDocument.from_settings)
+    cache = StepCache(ScriptedBackend(['{"name": "Bob", "age": 40}']), HashedEmbedder(),
+                      MemoryStore(), kinds=kinds)
+    json_answer = cache.answer("Return a JSON object with keys name and age for Bob, 40.")
+    assert json_answer.delivery == Delivery(document="json")
+    assert "```json\n" in _exported(json_answer)
+    # Another kind whose delivery says JSON document is written as one, by that alone...
+    other = cache.answer("Reverse the word: banana")
+    assert other.task == "reverse-document" and other.delivery.document == "json"
+    assert "```json\nananab\n```" in _exported(other)
+    # ...and a kind named "json" whose delivery does not say so is not.
+    plain = replace(json_answer, delivery=SERVED_WHOLE)
+    assert "```json" not in _exported(plain)
+
+
+def test_a_saved_conversation_keeps_the_delivery_and_an_old_file_asks_the_kinds() -> None:
+    kinds = BUILT_IN.with_kind(ReverseDocument.from_settings)
+    cache = StepCache(ScriptedBackend(["x"]), HashedEmbedder(), MemoryStore(), kinds=kinds)
+    answer = cache.answer("Reverse the word: banana")
+    saved = Turn(answer.prompt, answer=answer).to_json()
+    assert saved["delivery"] == {"streams": False, "markdown": False, "document": "json"}
+    # A kind the built-in ones do not know is read back from the file itself.
+    loaded = Turn.from_json(json.loads(json.dumps(saved)))
+    assert loaded.answer is not None and loaded.answer.delivery == Delivery(document="json")
+    # A file saved before the delivery was kept beside the record: its kind's, by name.
+    old = {"prompt": "JSON for Bob", "record": {"path": "solver", "task": "json", "steps": [
+        {"text": '"name": "Bob"', "status": "fallback", "kind": "member", "key": "name"}]}}
+    loaded = Turn.from_json(old)
+    assert loaded.answer is not None and loaded.answer.delivery == Delivery(document="json")
+    assert "```json" in _exported(loaded.answer)
+    broken = {**old, "delivery": {"streams": "yes", "document": 5}}
+    loaded = Turn.from_json(broken)
+    assert loaded.answer is not None and loaded.answer.delivery == SERVED_WHOLE

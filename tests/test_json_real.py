@@ -130,3 +130,23 @@ def test_a_request_differing_only_in_symbols_is_not_served_the_others_answer(
                           "bootcamp.")
     assert second.path != CachePath.REUSE_ONLY
     assert first.stored_entry is None or second.matched_entry != first.stored_entry
+
+
+def test_a_json_answer_is_exported_as_one_json_block_after_a_save_and_load(
+    cache: StepCache, tmp_path: Path
+) -> None:
+    """The JSON kind's delivery rides on the real answer, survives the conversation file and
+    is what the transcript reads: one `json` block holding the object, whole."""
+    from stepchat.core.events import Delivery
+    from stepchat.tui.export import to_markdown
+    from stepchat.tui.history import Conversation, History, Turn
+
+    answer = cache.answer(HEAT)
+    assert answer.delivery == Delivery(document="json")
+    history = History(tmp_path / "conversations")
+    history.save(Conversation("20260102-101500", 0, 0, "tiny", [Turn(HEAT, answer=answer)]))
+    loaded = history.load("20260102-101500")
+    [turn] = loaded.turns
+    assert turn.answer is not None and turn.answer.delivery == Delivery(document="json")
+    block = to_markdown(loaded).split("```json\n", 1)[1].split("\n```", 1)[0]
+    assert json.loads(block) == {"title": "Heat", "year": 1995, "tags": ["crime", "thriller"]}

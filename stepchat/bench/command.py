@@ -9,10 +9,8 @@ scripted backend, the hashed embedder and in-memory stores).
 from __future__ import annotations
 
 import argparse
-import itertools
 import json
 import sys
-import tempfile
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -354,8 +352,9 @@ def run(args: argparse.Namespace) -> int:
     from stepchat.bench import workload as wl
     from stepchat.bench.arms import Shared
     from stepchat.bench.progress import ProgressBar
+    from stepchat.bench.stores import temp_stores
     from stepchat.config import load_config
-    from stepchat.runtime import load_model_and_embedder, load_store
+    from stepchat.runtime import load_model_and_embedder
 
     if args.scale:
         return _run_scale(args)
@@ -393,13 +392,8 @@ def run(args: argparse.Namespace) -> int:
     print("stepchat bench: loading the model and the embedder", file=sys.stderr)
     backend, embedder = load_model_and_embedder(config, model_id)
     total = sum(len(w) for w in workloads.values()) * len(args.arms)
-    with tempfile.TemporaryDirectory(prefix="stepchat-bench-") as tmp:
-        counter = itertools.count()
-
-        def new_store() -> Any:
-            return load_store(Path(tmp) / f"store-{next(counter)}", embedder.dim)
-
-        shared = Shared(backend, embedder, config.pipeline_for(model_id), new_store)
+    with temp_stores("stepchat-bench-", embedder.dim) as stores:
+        shared = Shared(backend, embedder, config.pipeline_for(model_id), stores.new)
         meta = {
             "model": backend.model_id,
             "threads": config.threads,

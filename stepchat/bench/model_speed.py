@@ -6,10 +6,19 @@ buffer types on and off. In each of `runs` rounds every arm in turn is built fro
 loaded, timed to its first answer (first token, whole reply) and on one long reply, then
 closed; the arms alternate within a round so a busy machine slows them alike, and the
 table gives medians over the rounds. Tokens per second is the model's sampled tokens over
-the wall time the caller waited for the whole reply, streaming included. llama.cpp is
-imported before the clock starts, so the in-process arms' first answer leaves out its
-import (about 0.2 s) while the own-process arms pay their child's interpreter and imports:
-whole commands from the shell are `bench --startup`'s to time.
+the wall time the caller waited for the whole reply, streaming included.
+
+Every arm of every round runs in a fresh interpreter (`python -m stepchat.bench.model_speed
+--arm ...`) whose clock starts before any model code is imported. A stepchat command
+imports llama.cpp once whichever design it runs, so a fair first answer has each arm pay it
+inside the clock: the in-process arm imports it in the process that answers, the
+own-process arm in its child (and its parent, for the vocabulary, alongside). Importing it
+once in the measuring process instead, as an earlier version did, gave the in-process arms
+the import for free (0.52 s at load 5) while the child paid it. Timing the child's import
+and reporting it apart would have needed the child to report a clock of its own and the
+reader to subtract it; a fresh process per arm measures what a user waits for directly, and
+the interpreter's own start, common to both designs, stays outside the clock. Whole commands
+from the shell are `bench --startup`'s to time.
 The load average is recorded beside the figures, which are only comparable within one run
 on a shared machine.
 """
@@ -20,10 +29,11 @@ import functools
 import json
 import os
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -53,22 +63,6 @@ class ArmResult:
                 "first_answer_s": self.first_answer_s, "tokens_per_s": self.rates}
 
 
-def arms(spec: ModelSpec, threads: int) -> list[tuple[str, Callable[[], Backend]]]:
-    """(name, build) for each place × extra-buffer setting."""
-    from stepchat.backends.isolated import IsolatedBackend
-    from stepchat.backends.llama_cpp import LlamaCppBackend
-
-    built: list[tuple[str, Callable[[], Backend]]] = []
-    for extra in (True, False):
-        variant = replace(spec, extra_buffers=extra)
-        label = "on" if extra else "off"
-        built.append((f"in process, extra buffers {label}",
-                      functools.partial(LlamaCppBackend, variant, threads)))
-        built.append((f"own process, extra buffers {label}",
-                      functools.partial(IsolatedBackend.for_gguf, variant, threads)))
-    return built
-
-
 def _generate(backend: Backend, prompt: str) -> tuple[float, float, int]:
     """(seconds to the first token, seconds to the end, tokens sampled)."""
     started = time.perf_counter()
@@ -84,29 +78,80 @@ def _generate(backend: Backend, prompt: str) -> tuple[float, float, int]:
     return (first[0] if first else total), total, done.completion_tokens
 
 
+ARM_NAMES = tuple(
+    f"{place}, extra buffers {label}"
+    for label in ("on", "off") for place in ("in process", "own process")
+)
+"""The arms in the order of `arms` and `PAIRS`."""
+
+
+def arms(spec: ModelSpec, threads: int) -> list[tuple[str, Callable[[], Backend]]]:
+    """(name, build) for each place × extra-buffer setting, in the order of `ARM_NAMES`."""
+    from stepchat.backends.isolated import IsolatedBackend
+    from stepchat.backends.llama_cpp import LlamaCppBackend
+
+    built: list[tuple[str, Callable[[], Backend]]] = []
+    for extra in (True, False):
+        variant = replace(spec, extra_buffers=extra)
+        label = "on" if extra else "off"
+        built.append((f"in process, extra buffers {label}",
+                      functools.partial(LlamaCppBackend, variant, threads)))
+        built.append((f"own process, extra buffers {label}",
+                      functools.partial(IsolatedBackend.for_gguf, variant, threads)))
+    return built
+
+
+def run_arm(name: str, spec: ModelSpec, threads: int) -> dict[str, Any]:
+    """One arm, once, in this (fresh) process: the clock starts before the backends and
+    llama.cpp are imported. `preloaded` says whether llama.cpp was already imported when it
+    started, which would leave the import out of the first answer."""
+    preloaded = "llama_cpp" in sys.modules
+    started = time.perf_counter()
+    build = dict(arms(spec, threads))[name]
+    backend = build()
+    load_s = backend.load()
+    first_token, whole, _ = _generate(backend, FIRST_PROMPT)
+    setup = time.perf_counter() - started - whole
+    _, total, tokens = _generate(backend, PROMPT)
+    close = getattr(backend, "close", None)
+    if callable(close):
+        close()
+    return {"name": name, "preloaded": preloaded, "load_s": load_s,
+            "first_token_s": setup + first_token, "first_answer_s": setup + whole,
+            "tokens_per_s": tokens / total if total > 0 else 0.0}
+
+
+def _arm_in_fresh_process(name: str, spec: ModelSpec, threads: int) -> dict[str, Any]:
+    """`run_arm` in a new interpreter; its last line of output is the JSON result."""
+    order = json.dumps({"arm": name, "spec": asdict(spec), "threads": threads})
+    done = subprocess.run(
+        [sys.executable, "-m", "stepchat.bench.model_speed", "--arm", order],
+        capture_output=True, text=True, check=False,
+    )
+    lines = done.stdout.strip().splitlines()
+    if done.returncode != 0 or not lines:
+        tail = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        raise RuntimeError(f"model-speed arm {name!r} exited {done.returncode}: {tail}")
+    result: dict[str, Any] = json.loads(lines[-1])
+    if result["preloaded"]:
+        raise RuntimeError(f"model-speed arm {name!r}: llama.cpp was imported before the "
+                           "clock started, so its first answer would leave the import out")
+    return result
+
+
 def measure(
     spec: ModelSpec, threads: int, runs: int, say: Callable[[str], None] = lambda _: None
 ) -> list[ArmResult]:
-    """`runs` rounds; in each, every arm in turn is built, loaded, asked a first question
-    and timed on one long reply, then closed."""
-    import llama_cpp  # noqa: F401  (see the module docstring)
-
-    built = arms(spec, threads)
-    results = [ArmResult(name) for name, _ in built]
+    """`runs` rounds; in each, every arm in turn runs in a fresh process: built, loaded,
+    asked a first question and timed on one long reply, then closed."""
+    results = [ArmResult(name) for name in ARM_NAMES]
     for round_no in range(runs):
-        for (_, build), result in zip(built, results, strict=True):
-            started = time.perf_counter()
-            backend = build()
-            result.load_s.append(backend.load())
-            first_token, whole, _ = _generate(backend, FIRST_PROMPT)
-            setup = time.perf_counter() - started - whole
-            result.first_token_s.append(setup + first_token)
-            result.first_answer_s.append(setup + whole)
-            _, total, tokens = _generate(backend, PROMPT)
-            result.rates.append(tokens / total if total > 0 else 0.0)
-            close = getattr(backend, "close", None)
-            if callable(close):
-                close()
+        for result in results:
+            one = _arm_in_fresh_process(result.name, spec, threads)
+            result.load_s.append(one["load_s"])
+            result.first_token_s.append(one["first_token_s"])
+            result.first_answer_s.append(one["first_answer_s"])
+            result.rates.append(one["tokens_per_s"])
         say(f"round {round_no + 1}/{runs} done")
     return results
 
@@ -179,3 +224,18 @@ def main(model_id: str | None, threads: int | None, runs: int, out: Path) -> int
                                         encoding="utf-8")
     print(text + "\n" + load)
     return 0
+
+
+def _arm_main(argv: Sequence[str]) -> int:
+    """`python -m stepchat.bench.model_speed --arm JSON`: one arm, its result on stdout."""
+    if len(argv) != 2 or argv[0] != "--arm":
+        print("usage: python -m stepchat.bench.model_speed --arm JSON", file=sys.stderr)
+        return 2
+    order = json.loads(argv[1])
+    result = run_arm(order["arm"], ModelSpec(**order["spec"]), int(order["threads"]))
+    print(json.dumps(result), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(_arm_main(sys.argv[1:]))

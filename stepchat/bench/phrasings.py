@@ -21,10 +21,8 @@ Judging uses `json` and the bench checker's value comparison, never the engine's
 from __future__ import annotations
 
 import argparse
-import itertools
 import json
 import sys
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -285,10 +283,11 @@ def tables(name: str, reader: ReaderTally, served: ServedTally | None,
 
 def run(args: argparse.Namespace, stdout: TextIO | None = None) -> int:
     """The `--json-phrasings` handler: load the real parts once, a fresh store per request."""
+    from stepchat.bench.stores import temp_stores
     from stepchat.config import load_config
     from stepchat.core.pipeline import StepCache
     from stepchat.quiet import quiet_environment
-    from stepchat.runtime import load_model_and_embedder, load_store
+    from stepchat.runtime import load_model_and_embedder
 
     try:
         cases = load(args.json_phrasings)
@@ -305,13 +304,11 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None) -> int:
     backend, embedder = load_model_and_embedder(config, args.model)
     args.out.mkdir(parents=True, exist_ok=True)
     log_path = args.out / "phrasings.jsonl"
-    with tempfile.TemporaryDirectory(prefix="stepchat-phrasings-") as tmp, \
+    with temp_stores("stepchat-phrasings-", embedder.dim) as stores, \
             log_path.open("w", encoding="utf-8") as log:
-        counter = itertools.count()
 
         def new_cache() -> StepCache:
-            store = load_store(Path(tmp) / f"store-{next(counter)}", embedder.dim)
-            return StepCache(backend, embedder, store, settings=config.pipeline)
+            return StepCache(backend, embedder, stores.new(), settings=config.pipeline)
 
         def keep(record: dict[str, Any]) -> None:
             log.write(json.dumps(record, ensure_ascii=False) + "\n")

@@ -21,6 +21,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -116,9 +117,9 @@ def _open_and_optimize(location: str) -> str:
     already compacts it and builds its indexes (72 s of the 74 s at 1M rows)."""
     from stepchat.store.lance import LanceStore
 
-    store = LanceStore(location, dim=DIM, background_index=False)
-    store.optimize()
-    return store.index_kind()
+    with closing(LanceStore(location, dim=DIM, background_index=False)) as store:
+        store.optimize()
+        return store.index_kind()
 
 
 def measure_size(
@@ -132,9 +133,10 @@ def measure_size(
 ) -> dict[str, Any]:
     """Fill a fresh store at `location` with `size` entries and measure it."""
     from stepchat.store.lance import LanceStore
+    from stepchat.store.location import CacheLocation
 
     now = time.time()
-    LanceStore(location, dim=DIM)  # creates the table with the store's schema
+    LanceStore(location, dim=DIM).close()  # creates the table with the store's schema
     fill_s, _ = _timed(lambda: bulk_fill(location, workload, now))
     build_s, kind = _timed(lambda: _open_and_optimize(location))
 
@@ -155,7 +157,7 @@ def measure_size(
     return {
         "entries": size,
         "vectors": "synthetic" if workload.synthetic else "MiniLM",
-        "where": "bucket" if "://" in location else "local disk",
+        "where": "bucket" if CacheLocation.of(location).remote else "local disk",
         "index": kind,
         "search": probe["search"],
         "fill_s": fill_s,

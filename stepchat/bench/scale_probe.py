@@ -20,12 +20,15 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from stepchat.bench.metrics import percentile
 from stepchat.core.types import CacheEntry, Step, TaskKind
+
+if TYPE_CHECKING:
+    from stepchat.store.lance import LanceStore
 
 DIM = 384
 F2_ROUNDS = 3
@@ -130,6 +133,15 @@ def probe(spec: dict[str, Any]) -> dict[str, Any]:
     started = time.perf_counter()
     store = LanceStore(spec["location"], dim=DIM)
     open_s = time.perf_counter() - started
+    try:
+        return _measure(store, spec, queries, before, open_s)
+    finally:
+        store.close()  # its upkeep (a sweep after the eviction) ends before the process
+
+
+def _measure(store: LanceStore, spec: dict[str, Any], queries: np.ndarray, before: int,
+             open_s: float) -> dict[str, Any]:
+    """The figures of one opened store; see `probe`."""
     scope = spec["scope"]
     for q, task in zip(queries[:10], spec["tasks"][:10], strict=True):  # warm the caches
         store.search(q.tolist(), scope=scope, task=TaskKind(task), k=4)

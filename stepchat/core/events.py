@@ -10,7 +10,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
+from stepchat.core.types import SERVED_WHOLE as SERVED_WHOLE  # kinds import these from here
 from stepchat.core.types import Answer, AnswerStep, CachePath, StepStatus
+from stepchat.core.types import Delivery as Delivery
 
 
 class Stage(StrEnum):
@@ -28,24 +30,6 @@ class StageEvent:
     """A pipeline stage started."""
 
     stage: Stage
-
-
-@dataclass(frozen=True)
-class Delivery:
-    """How front ends deliver a kind's answers: a property of the kind, so no front end
-    tests a kind by name."""
-
-    streams: bool = False
-    """The model's tokens are the answer's text as they arrive (nothing checks or rewrites
-    them afterwards), so a front end may show them live; otherwise the answer is served
-    whole once it is checked, as a stream would show steps that fail verification."""
-    markdown: bool = False
-    """Render the text as Markdown; otherwise literally (in an equation `*` and `_` are
-    algebra, not emphasis)."""
-
-
-SERVED_WHOLE = Delivery()
-"""Checked before it is shown, and shown literally: what a kind that does not say gets."""
 
 
 @dataclass(frozen=True)

@@ -445,6 +445,7 @@ class StepCache:
             patch_method=method,
             notes=request.notes + gen.notes + ([cut_off_note(cut)] if cut is not None else []),
             finish_reason="stop" if cut is None else "length",
+            delivery=delivery_of(handler),
         )
 
     def _keep(self, request: _Request, answer: Answer, route: _Route) -> None:

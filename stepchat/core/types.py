@@ -231,6 +231,27 @@ class CacheEntry:
         return len(self.prompt.encode()) + len(steps_json(self.steps)) + 4 * len(self.vector)
 
 
+@dataclass(frozen=True)
+class Delivery:
+    """How front ends deliver a kind's answers: a property of the kind, so no front end
+    tests a kind by name."""
+
+    streams: bool = False
+    """The model's tokens are the answer's text as they arrive (nothing checks or rewrites
+    them afterwards), so a front end may show them live; otherwise the answer is served
+    whole once it is checked, as a stream would show steps that fail verification."""
+    markdown: bool = False
+    """Render the text as Markdown; otherwise literally (in an equation `*` and `_` are
+    algebra, not emphasis)."""
+    document: str | None = None
+    """The answer is one document in this language (e.g. "json"): a transcript writes it
+    whole as a code block of that language, with no markup or tags inside it."""
+
+
+SERVED_WHOLE = Delivery()
+"""Checked before it is shown, and shown literally: what a kind that does not say gets."""
+
+
 @dataclass
 class Answer:
     """A served answer with its story: the contract the CLI, the UI and the bench read."""
@@ -252,6 +273,9 @@ class Answer:
     finish_reason: str = "stop"
     """"length" when a model call made for this answer stopped at the token limit: the answer
     may be cut off, and it is never cached; "stop" otherwise (OpenAI's names)."""
+    delivery: Delivery = SERVED_WHOLE
+    """How front ends show it: its kind's `delivery`. Not part of `to_record` (the record of
+    `ask --json` names the kind already); a saved conversation keeps it beside the record."""
 
     @property
     def hit(self) -> bool:

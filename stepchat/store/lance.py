@@ -10,7 +10,7 @@ Why the extra machinery around LanceDB:
   (`stepchat.store.mirror`); hits are then read by row id. Past `index_threshold` rows the
   table gets the ANN and scalar indexes of `stepchat.store.indexing`, built in the
   background; bigger tables are searched through them, and read their hits in the same
-  query. New tables are written in LanceDB's 2.1 file format (`_FILE_FORMAT`).
+  query. New tables are written in LanceDB's 2.1 file format (`lance_schema.FILE_FORMAT`).
 - The table may live in an S3-compatible bucket (`stepchat.store.location`).
 - Two processes may write one table: a commit that loses a race is retried with backoff, and
   replacing an entry is one `merge_insert` commit, so a crash never leaves it half-replaced.
@@ -21,100 +21,72 @@ Why the extra machinery around LanceDB:
 Every LanceDB failure surfaces as a one-line `StoreError`; a table that cannot be read is a
 `CorruptStoreError` and one written under another schema a `SchemaMismatchError`, so the
 opener (`stepchat.store.maintenance`) can move it aside or migrate it.
+This module keeps the store's state and locks; the table's layout is `lance_schema`'s,
+opening it `lance_open`'s, its queries `lance_search`'s and `lance_listing`'s, and turning
+failures into one line and retrying lost commits `lance_guard`'s.
 """
 
 from __future__ import annotations
 
-import contextlib
-import json
 import logging
 import os
-import random
-import re
 import threading
 import time
 import warnings
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from datetime import timedelta
 from pathlib import Path
 from typing import Any, TypeVar
 
 from stepchat.core.listing import EntryPage
 from stepchat.core.ports import MaintainedStore, SearchHit, StoreError
-from stepchat.core.types import CacheEntry, step_from_dict, steps_json
-from stepchat.paths import ensure_private_dir
+from stepchat.core.types import CacheEntry
 from stepchat.settings import CacheLimits
 from stepchat.store.indexing import DEFAULT_PLAN, IndexPlan
-from stepchat.store.lance_import import import_lancedb
-from stepchat.store.lance_listing import read_listing
+from stepchat.store.lance_guard import retry_commit, store_errors
+from stepchat.store.lance_listing import read_all, read_listing
+from stepchat.store.lance_open import (
+    OPEN_TRIES,
+    OPEN_WAIT_S,
+    connect,
+    create,
+    dir_bytes,
+    open_existing,
+    prepare_directory,
+    table_exists,
+)
+from stepchat.store.lance_schema import (
+    FILTER_COLUMNS,
+    KEY_COLUMNS,
+    SCHEMA_VERSION,
+    TABLE_NAME,
+    CorruptStoreError,
+    SchemaMismatchError,
+    arrow_schema,
+    copy_entry,
+    entry_row,
+    row_entry,
+    schema_mismatch,
+)
+from stepchat.store.lance_search import nearest_rows, rows_by_id
 from stepchat.store.location import CacheLocation
 from stepchat.store.mirror import NO_ROW, VectorMirror
 from stepchat.store.snapshot import Snapshot, apply_snapshot, read_snapshot
 from stepchat.store.sql import sql_str
 from stepchat.store.upkeep import UpkeepMixin, survives_cleanup, vanished
 
-__all__ = ["CorruptStoreError", "LanceStore", "SchemaMismatchError", "sql_str"]
+__all__ = [
+    "SCHEMA_VERSION", "TABLE_NAME", "CorruptStoreError", "LanceStore", "SchemaMismatchError",
+    "sql_str",
+]
 
 log = logging.getLogger("stepchat.store")
 
-SCHEMA_VERSION = 1
-_OPEN_TRIES = 10
-_OPEN_WAIT_S = 0.2
-TABLE_NAME = "entries"
-_META_VERSION = b"stepchat.schema_version"
-_META_DIM = b"stepchat.dim"
-_KEY_COLUMNS = ["id", "scope", "signature", "created"]
-_FILTER_COLUMNS = ("scope", "task")
-"""What a table search filters on, so need not read back: the hit's are the query's."""
-_FILE_FORMAT = "2.1"
-"""LanceDB file format of a new table. The newer 2.2 stores a column that holds one value
-throughout a page (one scope, one model, no hits yet: common in a cache) as that value
-alone, and reading a row back from such a page walks every row before it: at 1M rows, 4-5
-ms per such column for each read of four hits, against ~1.4 ms in 2.1. A table keeps the
-format it was created with."""
 # Old table versions keep deleted prompts on disk; compaction drops those older than this.
 _KEEP_OLD_VERSIONS = timedelta(minutes=10)
-# A commit that lost a race with another writer is retried this many times, with jittered
-# backoff; LanceDB reports such races as "conflict" / "retryable" errors.
-_COMMIT_TRIES = 12
-_CONFLICT = re.compile(r"conflict|retryable|concurrent", re.I)
-
 T = TypeVar("T")
-
-
-class CorruptStoreError(StoreError):
-    """The table exists but cannot be read: its files are damaged."""
-
-
-class SchemaMismatchError(StoreError):
-    """The table was written under another schema version or vector width."""
-
-    def __init__(self, message: str, version: str, dim: int | None) -> None:
-        super().__init__(message)
-        self.version = version
-        self.dim = dim
-
-
-_SOURCE_LOCATION = re.compile(r",? /\S+\.rs:\d+:\d+")
-"""Where in LanceDB's Rust sources an error was raised: noise in a line for the user."""
-
-
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip() or type(exc).__name__
-    return _SOURCE_LOCATION.sub("", text.splitlines()[0])[:200]
-
-
-def _dir_bytes(directory: Path) -> int:
-    total = 0
-    for root, _dirs, files in os.walk(directory):
-        for name in files:
-            try:
-                total += os.path.getsize(os.path.join(root, name))
-            except OSError:
-                continue
-    return total
 
 
 class LanceStore(UpkeepMixin, MaintainedStore):
@@ -170,7 +142,7 @@ class LanceStore(UpkeepMixin, MaintainedStore):
         self._init_upkeep()
         if not self.location.remote:
             if not read_only:
-                self._check_directory()
+                prepare_directory(self.directory)
             elif not (self.directory / f"{TABLE_NAME}.lance").is_dir():
                 raise StoreError(f"cache store {self.location}: no cache yet")
         os.environ.setdefault("LANCEDB_LOG", "error")
@@ -178,161 +150,54 @@ class LanceStore(UpkeepMixin, MaintainedStore):
         with self._guard("open"):
             import pyarrow as pa
 
-            lancedb = import_lancedb()
-
             self._pa = pa
-            self._schema = self._arrow_schema()
-            self._db = lancedb.connect(
-                self.location.uri,
-                read_consistency_interval=timedelta(seconds=consistency_seconds),
-                storage_options=self.location.storage_options(),
-            )
-            exists = self._table_exists()
+            self._schema = arrow_schema(pa, self.dim)
+            self._db = connect(self.location, consistency_seconds)
+            exists = table_exists(self._db, self.location)
         if exists:
-            self._table = self._open_existing()
+            self._table = open_existing(self._db, self.location)
         elif read_only:
             raise StoreError(f"cache store {self.location}: no cache yet")
         else:
-            with self._guard("create"):
-                # exist_ok: another process may create the table at the same moment.
-                self._table = self._db.create_table(
-                    TABLE_NAME,
-                    schema=self._schema,
-                    exist_ok=True,
-                    storage_options={"new_table_data_storage_version": _FILE_FORMAT},
-                )
+            self._table = create(self._db, self.location, self._schema)
         self._read_consistent()
         self._upkeep_on_open()
-
-    def _check_directory(self) -> None:
-        try:
-            ensure_private_dir(self.directory)
-        except OSError as exc:
-            raise StoreError(
-                f"cache store: cannot create {self.directory}: {exc.strerror or exc} "
-                "(fix: choose a writable STEPCHAT_HOME)"
-            ) from None
-        if not os.access(self.directory, os.W_OK | os.X_OK):
-            raise StoreError(
-                f"cache store: {self.directory} is not writable (fix: chmod u+rwx or move it)"
-            )
 
     def _read_consistent(self) -> None:
         """Check the schema and read the keys. A file that vanished mid-read was dropped by
         another process's `clear` or purge, not damaged: read the newest version again
         (bounded) before calling the table corrupt."""
-        for attempt in range(_OPEN_TRIES):
+        for attempt in range(OPEN_TRIES):
             try:
                 self._check_schema()
                 with self._guard("read", corrupt=True):
                     self._reload()
                 return
             except CorruptStoreError as exc:
-                if attempt == _OPEN_TRIES - 1 or not vanished(exc):
+                if attempt == OPEN_TRIES - 1 or not vanished(exc):
                     raise
                 self._catch_up()
-                time.sleep(_OPEN_WAIT_S)
-
-    def _table_exists(self) -> bool:
-        if not self.location.remote:
-            return (self.directory / f"{TABLE_NAME}.lance").exists()
-        listing: Any = self._db.list_tables()
-        return TABLE_NAME in list(getattr(listing, "tables", None) or dict(listing)["tables"])
-
-    def _open_existing(self) -> Any:
-        """Open the table; a table another process is creating right now is waited for
-        (bounded), so it is never mistaken for a corrupt one and moved aside."""
-        for _ in range(_OPEN_TRIES - 1):
-            try:
-                return self._db.open_table(TABLE_NAME)
-            except Exception:
-                time.sleep(_OPEN_WAIT_S)
-        with self._guard("open", corrupt=True):
-            return self._db.open_table(TABLE_NAME)
+                time.sleep(OPEN_WAIT_S)
 
     # ------------------------------------------------------------------ plumbing
 
-    @contextmanager
-    def _guard(self, action: str, corrupt: bool = False) -> Iterator[None]:
-        """Turn any LanceDB / Arrow / OS failure into a one-line StoreError.
-
-        With `corrupt`, a failure means the table's files cannot be read (used on open).
-        """
-        try:
-            yield
-        except StoreError:
-            raise
-        except Exception as exc:
-            remote = self.location.explain(str(exc))
-            if remote is not None:  # an unreachable bucket is not a damaged table
-                raise StoreError(f"cache store {self.location}: {action} failed: {remote}") from exc
-            cls = CorruptStoreError if corrupt else StoreError
-            raise cls(
-                f"cache store {self.location}: {action} failed: {_first_line(exc)}"
-            ) from exc
+    def _guard(self, action: str, corrupt: bool = False) -> AbstractContextManager[None]:
+        """Any LanceDB / Arrow / OS failure inside is a one-line StoreError (`lance_guard`)."""
+        return store_errors(self.location, action, corrupt)
 
     def _retry(self, write: Callable[[], T]) -> T:
-        """Run one commit, retrying when another writer committed first (or dropped the
-        version this handle was on). Every write goes through here, so `read_only` holds."""
+        """Run one commit, retried when another writer came first (`lance_guard`). Every
+        write goes through here, so `read_only` holds."""
         if self.read_only:
             raise StoreError(f"cache store {self.location}: opened read-only")
-        for attempt in range(_COMMIT_TRIES):
-            try:
-                return write()
-            except Exception as exc:
-                retry = _CONFLICT.search(str(exc)) or vanished(exc)
-                if attempt == _COMMIT_TRIES - 1 or not retry:
-                    raise
-                time.sleep(random.uniform(0.005, 0.02) * (attempt + 1))
-                with contextlib.suppress(Exception):
-                    self._table.checkout_latest()
-        raise AssertionError("unreachable")
-
-    def _arrow_schema(self) -> Any:
-        pa = self._pa
-        return pa.schema(
-            [
-                pa.field("id", pa.string(), nullable=False),
-                pa.field("prompt", pa.string()),
-                pa.field("vector", pa.list_(pa.float32(), self.dim)),
-                pa.field("scope", pa.string()),
-                pa.field("task", pa.string()),
-                pa.field("signature", pa.string()),
-                pa.field("constraints", pa.string()),
-                pa.field("steps", pa.string()),
-                pa.field("model", pa.string()),
-                pa.field("created", pa.float64()),
-                pa.field("last_hit", pa.float64()),
-                pa.field("hits", pa.int64()),
-                pa.field("tokens", pa.int64()),
-            ],
-            metadata={_META_VERSION: str(SCHEMA_VERSION), _META_DIM: str(self.dim)},
-        )
+        return retry_commit(write, lambda: self._table.checkout_latest())
 
     def _check_schema(self) -> None:
         with self._guard("open", corrupt=True):
             schema = self._table.schema
-        meta = schema.metadata or {}
-        version = meta.get(_META_VERSION, b"?").decode(errors="replace")
-        try:
-            vector_type = schema.field("vector").type
-        except KeyError:
-            vector_type = None
-        stored_dim = getattr(vector_type, "list_size", None)
-        if version != str(SCHEMA_VERSION) or set(schema.names) != set(self._schema.names):
-            raise SchemaMismatchError(
-                f"cache store {self.location}: schema version {version}, this stepchat "
-                f"reads {SCHEMA_VERSION} (fix: stepchat cache clear)",
-                version,
-                stored_dim,
-            )
-        if stored_dim != self.dim:
-            raise SchemaMismatchError(
-                f"cache store {self.location}: vectors have {stored_dim} dimensions, the "
-                f"embedder gives {self.dim} (fix: stepchat cache clear)",
-                version,
-                stored_dim,
-            )
+        problem = schema_mismatch(schema, self._schema, self.dim, self.location)
+        if problem is not None:
+            raise problem
 
     def _reload(self) -> None:
         """Rebuild the in-memory signature map (and vector mirror) from the table."""
@@ -406,7 +271,7 @@ class LanceStore(UpkeepMixin, MaintainedStore):
             return
         del self._signatures[key]
         where = f"scope = {sql_str(key[0])} AND signature = {sql_str(key[1])}"
-        rows = self._table.search().where(where).select(_KEY_COLUMNS).limit(None).to_arrow()
+        rows = self._table.search().where(where).select(KEY_COLUMNS).limit(None).to_arrow()
         for row in rows.to_pylist():
             self._remember(row["id"], row["scope"], row["signature"], row["created"])
 
@@ -416,55 +281,11 @@ class LanceStore(UpkeepMixin, MaintainedStore):
         while len(self._lru) > self._lru_size:
             self._lru.popitem(last=False)
 
-    def _row(self, entry: CacheEntry) -> dict[str, Any]:
-        if len(entry.vector) != self.dim:
-            raise StoreError(
-                f"cache store: vector has {len(entry.vector)} dimensions, expected {self.dim}"
-            )
-        return {
-            "id": entry.id,
-            "prompt": entry.prompt,
-            "vector": [float(v) for v in entry.vector],
-            "scope": entry.scope,
-            "task": str(entry.task),
-            "signature": entry.signature,
-            "constraints": json.dumps(entry.constraints, sort_keys=True),
-            "steps": steps_json(entry.steps),
-            "model": entry.model,
-            "created": float(entry.created),
-            "last_hit": float(entry.last_hit),
-            "hits": int(entry.hits),
-            "tokens": int(entry.tokens),
-        }
-
-    @staticmethod
-    def _entry(row: dict[str, Any]) -> CacheEntry:
-        return CacheEntry(
-            id=row["id"],
-            prompt=row["prompt"],
-            vector=[float(v) for v in row["vector"]],
-            scope=row["scope"],
-            task=str(row["task"]),
-            signature=row["signature"],
-            constraints=json.loads(row["constraints"] or "{}"),
-            steps=[step_from_dict(s) for s in json.loads(row["steps"] or "[]")],
-            model=row["model"],
-            created=float(row["created"]),
-            last_hit=float(row["last_hit"]),
-            hits=int(row["hits"]),
-            tokens=int(row["tokens"]),
-        )
-
-    def _query_rows(self, where: str, limit: int | None = None) -> list[dict[str, Any]]:
-        query = self._table.search().where(where).limit(limit)
-        rows: list[dict[str, Any]] = query.to_arrow().to_pylist()
-        return rows
-
     # ------------------------------------------------------------------ Store protocol
 
     @survives_cleanup
     def add(self, entry: CacheEntry) -> None:
-        row = self._row(entry)
+        row = entry_row(entry, self.dim)
         data = self._pa.Table.from_pylist([row], schema=self._schema)
         with self._lock, self._guard("add"):
             self._sync()
@@ -482,7 +303,7 @@ class LanceStore(UpkeepMixin, MaintainedStore):
             self._committed()
             self._remember(entry.id, entry.scope, entry.signature, entry.created)
             self._measured_add(entry.id, entry.size_bytes() - 4 * self.dim, entry.last_hit)
-            stored = self._entry(row)
+            stored = row_entry(row)
             self._cache(stored)
             if self._mirror is not None:
                 self._mirror.put(entry.id, entry.scope, str(entry.task), entry.vector)
@@ -494,7 +315,8 @@ class LanceStore(UpkeepMixin, MaintainedStore):
         """New entries in one commit (migration, bulk loads); ids must not be stored yet."""
         if not entries:
             return
-        data = self._pa.Table.from_pylist([self._row(e) for e in entries], schema=self._schema)
+        rows = [entry_row(e, self.dim) for e in entries]
+        data = self._pa.Table.from_pylist(rows, schema=self._schema)
         with self._lock, self._guard("add"):
             self._retry(lambda: self._table.add(data))
             self._committed(reload=True)
@@ -515,36 +337,21 @@ class LanceStore(UpkeepMixin, MaintainedStore):
                 near = self._mirror.search(vector, scope, str(task), k)
                 fetched = self._fetch([(entry_id, row) for entry_id, _sim, row in near])
                 found = [(fetched[i], sim) for i, sim, _row in near if i in fetched]
-            return [SearchHit(_copy(entry), sim) for entry, sim in found]
+            return [SearchHit(copy_entry(entry), sim) for entry, sim in found]
 
     def _search_table(
         self, vector: Sequence[float], scope: str, task: str, k: int
     ) -> list[tuple[CacheEntry, float]]:
-        """LanceDB's search, reading the hits' rows in the same query.
-
-        A second query by row id cost more than the columns themselves (at 100k rows,
-        p50 13.3 ms for search then read, 11.1 ms in one query). Scope and task are not
-        read: the filter fixes them, and a column holding one value throughout is the
-        slowest kind to read from a file of LanceDB's 2.2 format (see `_FILE_FORMAT`).
-        """
-        where = f"scope = {sql_str(scope)} AND task = {sql_str(task)}"
-        # search() is typed as the generic builder; with a vector it is the vector one.
-        vector_query: Any = self._table.search(
-            [float(v) for v in vector], vector_column_name="vector"
-        )
-        query = (
-            vector_query.distance_type("cosine")
-            .where(where, prefilter=True)
-            .select([name for name in self._schema.names if name not in _FILTER_COLUMNS])
-            .limit(k)
-        )
-        if self.index_kind() != "flat":
-            query = self.plan.tune(query)
+        """LanceDB's search, reading the hits' rows in the same query (`lance_search`)."""
+        tune = self.plan.tune if self.index_kind() != "flat" else None
+        columns = [name for name in self._schema.names if name not in FILTER_COLUMNS]
         found = []
-        for row in query.to_arrow().to_pylist():
-            entry = self._entry({**row, "scope": scope, "task": task})
+        for row, similarity in nearest_rows(
+            self._table, vector, scope=scope, task=task, k=k, columns=columns, tune=tune
+        ):
+            entry = row_entry(row)
             self._cache(entry)
-            found.append((entry, 1.0 - float(row["_distance"])))
+            found.append((entry, similarity))
         return found
 
     @survives_cleanup
@@ -568,35 +375,15 @@ class LanceStore(UpkeepMixin, MaintainedStore):
                 return None
             row = self._mirror.row_of(entry_id) if self._mirror is not None else NO_ROW
             entry = self._fetch([(entry_id, row)]).get(entry_id)
-            return None if entry is None else _copy(entry)
+            return None if entry is None else copy_entry(entry)
 
     def _fetch(self, wanted: list[tuple[str, int]]) -> dict[str, CacheEntry]:
-        """Entries by id: from memory, else by row id (~1 ms), else by an id filter.
-
-        A row id read before another process compacted the table may point elsewhere now,
-        so a row whose id is not the one asked for falls back to the filter.
-        """
-        found: dict[str, CacheEntry] = {}
-        by_row: dict[int, str] = {}
-        for entry_id, row in wanted:
-            cached = self._lru.get(entry_id)
-            if cached is not None:
-                found[entry_id] = cached
-            elif row != NO_ROW:
-                by_row[row] = entry_id
-        if by_row:
-            taken: list[dict[str, Any]] = (
-                self._table.take_row_ids(list(by_row)).to_arrow().to_pylist()
-            )
-            asked = set(by_row.values())
-            for got in taken:
-                if got["id"] in asked:
-                    found[got["id"]] = self._entry(got)
-        rest = [entry_id for entry_id, _row in wanted if entry_id not in found]
-        if rest:
-            where = "id IN (" + ", ".join(sql_str(i) for i in rest) + ")"
-            for record in self._query_rows(where, limit=len(rest)):
-                found[record["id"]] = self._entry(record)
+        """Entries by id: from memory, else read from the table (`lance_search.rows_by_id`)."""
+        found = {entry_id: self._lru[entry_id] for entry_id, _ in wanted if entry_id in self._lru}
+        unread = [(entry_id, row) for entry_id, row in wanted if entry_id not in found]
+        if unread:
+            for entry_id, record in rows_by_id(self._table, unread).items():
+                found[entry_id] = row_entry(record)
         for entry in found.values():
             self._cache(entry)
         return found
@@ -653,14 +440,7 @@ class LanceStore(UpkeepMixin, MaintainedStore):
     def entries(self, limit: int | None = None) -> list[CacheEntry]:
         with self._lock, self._guard("list"):
             self._sync()
-            table = self._table.search().limit(None).to_arrow()
-            if table.num_rows == 0:
-                return []
-            pc = self._import_compute()
-            order = pc.sort_indices(table, sort_keys=[("last_hit", "descending")])
-            if limit is not None:
-                order = order[:limit]
-            return [self._entry(row) for row in table.take(order).to_pylist()]
+            return [row_entry(row) for row in read_all(self._table, limit)]
 
     @survives_cleanup
     def listing(
@@ -676,11 +456,6 @@ class LanceStore(UpkeepMixin, MaintainedStore):
             return int(self._table.count_rows())
 
     # ------------------------------------------------------------------ maintenance
-
-    def _import_compute(self) -> Any:
-        import pyarrow.compute as pc
-
-        return pc
 
     @survives_cleanup
     def stats(self) -> dict[str, Any]:
@@ -717,27 +492,9 @@ class LanceStore(UpkeepMixin, MaintainedStore):
     def _disk_bytes(self, table_stats: Any = None) -> int:
         """Bytes of the cache's files; in a bucket, the table's data bytes (no listing)."""
         if not self.location.remote:
-            return _dir_bytes(self.directory)
+            return dir_bytes(self.directory)
         if table_stats is None:
             with self._lock, self._guard("stats"):
                 table_stats = self._table.stats()
         return int(table_stats["total_bytes"])
 
-
-def _copy(entry: CacheEntry) -> CacheEntry:
-    """A copy callers may mutate without changing the cached one."""
-    return CacheEntry(
-        id=entry.id,
-        prompt=entry.prompt,
-        vector=list(entry.vector),
-        scope=entry.scope,
-        task=entry.task,
-        signature=entry.signature,
-        constraints=json.loads(json.dumps(entry.constraints)),
-        steps=list(entry.steps),
-        model=entry.model,
-        created=entry.created,
-        last_hit=entry.last_hit,
-        hits=entry.hits,
-        tokens=entry.tokens,
-    )

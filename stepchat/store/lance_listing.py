@@ -68,3 +68,18 @@ def _page_rows(table: Any, dim: int, ids: list[str]) -> list[EntrySummary]:
                 size=int(row["size"] or 0) + 4 * dim,
             )
     return [found[i] for i in ids if i in found]
+
+
+def read_all(table: Any, limit: int | None = None) -> list[dict[str, Any]]:
+    """Whole rows, vectors included, newest hit first (the first `limit`): what
+    `LanceStore.entries` returns, for callers that need every field (export, migration)."""
+    rows = table.search().limit(None).to_arrow()
+    if rows.num_rows == 0:
+        return []
+    import pyarrow.compute as pc
+
+    order = pc.sort_indices(rows, sort_keys=[("last_hit", "descending")])
+    if limit is not None:
+        order = order[:limit]
+    found: list[dict[str, Any]] = rows.take(order).to_pylist()
+    return found

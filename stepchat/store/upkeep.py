@@ -108,6 +108,9 @@ class UpkeepMixin:
     evicted: int
     upkeeping: bool = False
     """True while compaction or a build runs (its commits are ours; skip re-reads)."""
+    closed: bool = False
+    """True once `close()` has finished the store's upkeep: what a caller that opened a
+    store for a while (the bench, in a temporary directory) checks it did not forget."""
     _table: Any
     _lock: threading.RLock
     _keys: dict[str, tuple[str, str]]
@@ -267,15 +270,15 @@ class UpkeepMixin:
         nor the fragments its own writes added while a compaction ran (they never wait for
         one, so they can land beside it)."""
         self.wait_for_upkeep()
-        if not self._appended:
-            return
-        self._appended = False
-        try:
-            if self._fragments_piled():
-                self.optimize()
-                self.wait_for_upkeep()
-        except StoreError as exc:
-            log.warning("%s", exc)  # the next process to open the cache compacts it
+        if self._appended:
+            self._appended = False
+            try:
+                if self._fragments_piled():
+                    self.optimize()
+                    self.wait_for_upkeep()
+            except StoreError as exc:
+                log.warning("%s", exc)  # the next process to open the cache compacts it
+        self.closed = True
 
     # ------------------------------------------------------------------ compaction and indexes
 

@@ -77,8 +77,9 @@ def member_statuses(answer: Answer) -> str:
 
 
 def is_json_answer(answer: Answer) -> bool:
-    steps = answer.steps
-    return answer.task == "json" or (bool(steps) and all(s.kind == "member" for s in steps))
+    """Whether the answer is one JSON document (its kind's `delivery` says so), written
+    whole in a `json` block."""
+    return answer.delivery.document == "json"
 
 
 def _steps(answer: Answer) -> list[str]:

@@ -14,11 +14,11 @@ from __future__ import annotations
 import json
 import os
 import time
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from stepchat.core.types import Answer, ChatMessage
+from stepchat.core.types import Answer, ChatMessage, Delivery
 from stepchat.paths import ensure_private_dir
 from stepchat.tui.sanitize import one_line
 
@@ -47,6 +47,7 @@ class Turn:
         data: dict[str, Any] = {"prompt": self.prompt}
         if self.answer is not None:
             data["record"] = self.answer.to_record()
+            data["delivery"] = asdict(self.answer.delivery)
         if self.error is not None:
             data["error"] = self.error
         if self.cancelled:
@@ -63,12 +64,30 @@ class Turn:
         record = data.get("record")
         return cls(
             prompt=prompt,
-            answer=None if record is None else Answer.from_record(record, prompt),
+            answer=None if record is None else _answer(record, prompt, data.get("delivery")),
             error=data.get("error"),
             cancelled=bool(data.get("cancelled", False)),
             partial=str(data.get("partial", "")),
             dropped=int(data.get("dropped", 0)),
         )
+
+
+def _answer(record: dict[str, Any], prompt: str, saved: Any) -> Answer:
+    """The saved answer with its kind's `delivery` (how it is shown and exported), saved
+    beside the record. A file written before it was saved there is asked of the engine's
+    kinds by the name the record gives (which loads them: once, for an old file)."""
+    answer = Answer.from_record(record, prompt)
+    if isinstance(saved, dict):
+        document = saved.get("document")
+        answer.delivery = Delivery(
+            streams=saved.get("streams") is True, markdown=saved.get("markdown") is True,
+            document=document if isinstance(document, str) else None,
+        )
+    else:
+        from stepchat.core.tasks.registry import BUILT_IN
+
+        answer.delivery = BUILT_IN.delivery_of(answer.task)
+    return answer
 
 
 def earlier_turns(turns: list[Turn], *, unanswered: bool = False) -> list[ChatMessage]:

@@ -21,7 +21,8 @@ import pytest
 from stepchat.config import CacheLimits
 from stepchat.core.types import CacheEntry
 from stepchat.runtime import EMBED_DIM
-from stepchat.store.lance import LanceStore, _dir_bytes
+from stepchat.store.lance import LanceStore
+from stepchat.store.lance_open import dir_bytes
 from tests.reliability.helpers import open_lance
 from tests.reliability.worker import entry_for
 
@@ -118,6 +119,6 @@ def test_compaction_bounds_disk_under_churn(tmp_path: Path) -> None:
     assert store.count() == 20
     assert sizes["before"] > 20 * baseline
     assert sizes["after"] < 2 * baseline
-    assert _dir_bytes(directory) == sizes["after"]
+    assert dir_bytes(directory) == sizes["after"]
     print(f"disk under 1000 add/delete cycles: {sizes['before']} B before compaction, "
           f"{sizes['after']} B after (20 live entries: {baseline} B)")

@@ -14,6 +14,7 @@ from textual.widgets._markdown import MarkdownFence
 
 from stepchat.config import Config
 from stepchat.core.conversation import FOLLOW_UP_NOTE
+from stepchat.core.tasks.registry import BUILT_IN
 from stepchat.core.types import Answer
 from stepchat.tui.export import export_name, to_markdown
 from stepchat.tui.history import Conversation, History, Turn
@@ -259,6 +260,7 @@ def test_the_export_speaks_the_apps_words_and_keeps_inline_code() -> None:
                    "key": "name", "check": "stated"}],
         "tokens": {"generated": 0, "saved": 0},
     })
+    stated.delivery = BUILT_IN.delivery_of(stated.task)
     conversation = Conversation("20260102-101500", 0, 0, "tiny", [
         Turn("How do I delete a line in vi?", answer=prose),
         Turn("JSON for Bob", answer=stated),

@@ -13,7 +13,6 @@ import importlib.util
 import json
 import statistics
 import sys
-import tempfile
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
@@ -194,13 +193,9 @@ def run(args: argparse.Namespace) -> int:
               f"{', '.join(WORD_ARMS)}", file=sys.stderr)
         return 2
     quiet_environment()
+    from stepchat.bench.stores import temp_stores
     from stepchat.config import load_config
-    from stepchat.runtime import (
-        close_store,
-        load_embedder,
-        load_model_and_embedder,
-        load_store,
-    )
+    from stepchat.runtime import load_embedder, load_model_and_embedder
 
     config = load_config()
     bundled: Backend | None = None
@@ -214,34 +209,23 @@ def run(args: argparse.Namespace) -> int:
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
     judged: list[Judged] = []
-    with tempfile.TemporaryDirectory(prefix="stepchat-wordprob-") as tmp, (
+    with temp_stores("stepchat-wordprob-", embedder.dim) as stores, (
         out / "wordprob-requests.jsonl"
     ).open("w", encoding="utf-8") as log:
-        opened: list[Store] = []
-
-        def new_store() -> Store:
-            opened.append(load_store(Path(tmp) / f"store-{len(opened)}", embedder.dim))
-            return opened[-1]
 
         def keep(item: Judged) -> None:
             log.write(json.dumps(asdict(item), ensure_ascii=False) + "\n")
             log.flush()
 
-        try:
-            for language in languages:
-                requests = workload(source, language, seed=args.word_seed,
-                                    per_kind=args.variants, limit=args.limit)
-                print(f"stepchat bench: {language}: {len(requests)} requests", file=sys.stderr)
-                judged += run_language(
-                    requests, arms, bundled=bundled, embedder=embedder, new_store=new_store,
-                    settings=config.pipeline_for(args.model), counter=counter,
-                    nocache_templates=args.nocache_templates, on_done=keep,
-                )
-        finally:
-            # A store's background upkeep writes into its folder: finish it before the
-            # folder is removed.
-            for store in opened:
-                close_store(store)
+        for language in languages:
+            requests = workload(source, language, seed=args.word_seed,
+                                per_kind=args.variants, limit=args.limit)
+            print(f"stepchat bench: {language}: {len(requests)} requests", file=sys.stderr)
+            judged += run_language(
+                requests, arms, bundled=bundled, embedder=embedder, new_store=stores.new,
+                settings=config.pipeline_for(args.model), counter=counter,
+                nocache_templates=args.nocache_templates, on_done=keep,
+            )
     summary = summarise(judged)
     meta = {"templates": str(source.path), "languages": languages, "arms": arms,
             "variants_per_kind": args.variants, "seed": args.word_seed,

@@ -219,9 +219,10 @@ class LearnsFromEarlierAnswers(Protocol[C]):
         ...
 
 
-def delivery_of(handler: TaskHandler[Any]) -> Delivery:
-    """How front ends show `handler`'s answers (a kind's `delivery`); a kind that does not
-    say is served whole and shown literally, the safe choice for steps that are checked."""
+def delivery_of(handler: TaskHandler[Any] | type) -> Delivery:
+    """How front ends show `handler`'s answers (a kind's `delivery`, read from a handler or
+    its class); a kind that does not say is served whole and shown literally, the safe
+    choice for steps that are checked."""
     delivery = getattr(handler, "delivery", SERVED_WHOLE)
     return delivery if isinstance(delivery, Delivery) else SERVED_WHOLE
 

@@ -20,6 +20,7 @@ from typing import Any
 
 import jsonschema
 
+from stepchat.core.events import Delivery
 from stepchat.core.jsonextract import extract_object, is_single_object
 from stepchat.core.settings import PipelineSettings
 from stepchat.core.tasks.base import Generation, ModelRequest, Task
@@ -139,6 +140,9 @@ def _say_declined(spec: JsonSpec, gen: Generation) -> None:
 class JsonHandler:
     kind: str = TaskKind.JSON
     self_contained = True
+    delivery = Delivery(document="json")
+    """Served whole (members are checked, and one may be rewritten, after the model wrote
+    them) and shown literally; a transcript writes the object as one `json` block."""
 
     def __init__(
         self,

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from stepchat.core.derivation import Derivation, Walk
+from stepchat.core.events import SERVED_WHOLE
 from stepchat.core.linear import (
     Solution,
     find_equation,
@@ -92,6 +93,8 @@ LinearTask = Task[LinearConstraints]
 class LinearHandler:
     kind: str = TaskKind.LINEAR
     self_contained = True
+    delivery = SERVED_WHOLE
+    """Served whole once every step is checked, and shown literally (`*` is algebra)."""
 
     def __init__(
         self,

@@ -12,8 +12,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from stepchat.core.events import SERVED_WHOLE, Delivery
 from stepchat.core.settings import PipelineSettings
-from stepchat.core.tasks.base import FallbackHandler, Task, TaskHandler
+from stepchat.core.tasks.base import FallbackHandler, Task, TaskHandler, delivery_of
 from stepchat.core.tasks.json_task import JsonHandler
 from stepchat.core.tasks.linear_task import LinearHandler
 from stepchat.core.tasks.text_task import TextHandler
@@ -60,6 +61,17 @@ class TaskKinds:
     def with_kind(self, factory: HandlerFactory) -> TaskKinds:
         """These kinds and one more, asked after the others."""
         return TaskKinds((*self.claiming, factory), self.fallback)
+
+    def delivery_of(self, kind: str) -> Delivery:
+        """How answers of the kind named `kind` are shown: what an answer read back from a
+        saved record (which names its kind) carries. A factory is a handler class's
+        `from_settings`, and `delivery` a class attribute, so no handler is built; a kind
+        none of these serves is served whole."""
+        for make in (*self.claiming, self.fallback):
+            handler = getattr(make, "__self__", None)
+            if isinstance(handler, type) and getattr(handler, "kind", None) == kind:
+                return delivery_of(handler)
+        return SERVED_WHOLE
 
 
 BUILT_IN = TaskKinds(

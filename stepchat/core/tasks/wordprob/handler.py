@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from stepchat.core.events import SERVED_WHOLE
 from stepchat.core.settings import PipelineSettings
 from stepchat.core.tasks.base import Generation, ModelRequest, Routed, Task
 from stepchat.core.tasks.text_task import TextConstraints, TextHandler
@@ -105,6 +106,10 @@ class WordProblemHandler:
     kind: str = TaskKind.WORD_PROBLEM
     self_contained = False
     """A follow-up ("and with 5 apples?") leans on earlier turns: never cached."""
+    delivery = SERVED_WHOLE
+    """Served whole: the model's arithmetic is corrected before it is shown, so streamed
+    tokens could show a number the answer then changes; shown literally, since `*` is a
+    product here, not emphasis."""
 
     def __init__(
         self, *, min_similarity: float = 0.55, text: TextHandler | None = None,
