@@ -41,7 +41,7 @@ CONNECTIVES = frozenset(
 )
 """Lower-case words accepted on a step (the solver's own phrasing included)."""
 
-_TOKEN = re.compile(r"[A-Za-z]+(?:'[a-z]+)?|\d+(?:\.\d+)?|[ \t]+|[.,:;!?()+\-*/^×÷·−]")
+_TOKEN = re.compile(r"[A-Za-z]+(?:'[a-z]+)?|[0-9]+(?:\.[0-9]+)?|[ \t]+|[.,:;!?()+\-*/^×÷·−]")
 
 
 def is_connective(text: str, variables: Collection[str], numbers: Collection[str]) -> bool:

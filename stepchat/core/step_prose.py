@@ -67,7 +67,7 @@ class NamedOp:
     operand: Operand | None = None
 
 
-_NUM = r"\d+(?:\.\d+)?(?:\s*/\s*\d+(?:\.\d+)?)?"
+_NUM = r"[0-9]+(?:\.[0-9]+)?(?:\s*/\s*[0-9]+(?:\.[0-9]+)?)?"
 _SIDES = r"(?:\s+of\s+the\s+equation)?"
 _WHERE = (
     r"(?:\s+(?:to|from|on|off|at)\s+(?:both\s+sides|each\s+side"
@@ -102,7 +102,7 @@ def _patterns(variable: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
     term = (
         rf"(?P<opp>the\s+opposite\s+of\s+)?"
         rf"(?P<term>(?:-?\s*\(\s*-?\s*{_NUM}\s*\)|-\s*{_NUM}|{_NUM})(?:\s*{v})?|-?\s*{v})"
-        rf"(?![a-z\d])"
+        rf"(?![a-z0-9])"
     )
     part = (
         rf"(?P<constant>(?:all\s+)?the\s+constants?(?:\s+terms?)?)"
