@@ -44,12 +44,16 @@ from stepchat.core.linear import (
 from stepchat.core.mathparse import normalise_symbols
 from stepchat.core.step_prose import NamedOp, read_prose
 
-_STEP_LABEL = re.compile(
-    r"^\s*(?:step\s*\d+\s*[:.)-]?|\d+\s*(?:\.(?!\d)|\))|[-*•](?=\s))\s*", re.I
-)
-"""A step number or bullet. A minus sign is a bullet only when a space follows it and a
-number only when no digit follows its full stop, so `-x = 5` keeps its sign and
-`0.5x = 2.5` its coefficient."""
+_STEP_LABEL = re.compile(r"^\s*(?:step\s*[0-9]+\s*[:.)-]|[0-9]+\s*[.)]|[-*•])(?=\s)\s*", re.I)
+"""A step number or bullet: closed by a mark and then a space, so `-x = 5` keeps its sign,
+`0.5x = 2.5` and `3.x = 15` their coefficients, and "Step 3x = 15" is the words "Step"
+beside 3x = 15 (not step 3 beside x = 15)."""
+_TRAILING_LEAD = re.compile(r"^[,:]?\s*(?:after|by|from|when|on|having|[a-z]+ing)\b", re.I)
+"""Words after a step's last equation name how it was reached only when they read as a
+description of it ("3x = 15, subtracting 5 from both sides", "... after dividing by 3").
+An imperative or a new sentence there ("3x = 15. Next, subtract 5 ...") announces the next
+operation, and a reader cannot tell which equation it belongs to."""
+_SENTENCE_BREAK = re.compile(r"[.;!?]\s*\S")
 _ADDS = frozenset({"add", "subtract", "move"})
 
 
@@ -149,9 +153,17 @@ def _unnamed(op: NamedOp, before: Sides) -> list[Sides]:
 
 
 def results_of(op: NamedOp, before: Sides) -> list[Sides]:
-    """The equations `op` may yield from `before`."""
+    """The equations `op` may yield from `before`. An operation the words name must change
+    the equation: subtracting "the x terms" of a side that has none, multiplying by 1, is no
+    step the words describe."""
     if op.kind == "rewrite":
         return [before]
+    if op.kind == "swap":
+        return [before.swapped()] if before.swapped() != before else []
+    return [after for after in _results(op, before) if not after.same(before)]
+
+
+def _results(op: NamedOp, before: Sides) -> list[Sides]:
     operand = op.operand
     if operand is None:
         return _unnamed(op, before)
@@ -194,10 +206,23 @@ def named_prefix(ops: Sequence[NamedOp], before: Sides, after: Sides) -> int:
         applied += op.kind != "rewrite"
         if applied > 1:
             return 0
+        if op.kind == "cancel":  # "the x terms cancel": one operation, and no unknown left
+            gone = after.a == 0 and after.c == 0
+            return count if gone and any(one_operation(s, after) for s in states) else 0
         states = [x for s in states for x in results_of(op, s)]
-        if any(after.same(s) for s in states):
+        # a swap is the swap exactly; otherwise either side may be written first
+        if any(after == s if op.kind == "swap" else after.same(s) for s in states):
             return count
     return 0
+
+
+def _ambiguous_between(words: str, named: list[NamedOp] | None) -> bool:
+    """Words between two equations on a line may describe either one ("3x = 15 after
+    dividing both sides by 3, x = 5"): they may name only a rewrite, and only as a lead
+    into the next equation ("..., which simplifies to 3x = 15")."""
+    if not named:
+        return False
+    return any(op.kind != "rewrite" for op in named) or bool(_TRAILING_LEAD.match(words))
 
 
 def _announce(pending: list[NamedOp], named: list[NamedOp]) -> list[NamedOp]:
@@ -271,8 +296,17 @@ class Derivation:
         if after is None or any(r is None for r in readings):
             return None
         if not chains:
+            if not after:
+                return None  # words naming no operation claim something nobody checks
             cursor.ops = _announce(cursor.ops, after)
             return None if final else False
+        if any(_ambiguous_between(words, named) for (words, _), named in
+               zip(chains[1:], readings[1:], strict=True)):
+            return None
+        if re.search(r"[A-Za-z]", trailing) and not (
+            after and _TRAILING_LEAD.match(trailing) and not _SENTENCE_BREAK.search(trailing)
+        ):
+            return None
         for index, ((_, chain), named) in enumerate(zip(chains, readings, strict=True)):
             assert named is not None
             if index == len(chains) - 1:

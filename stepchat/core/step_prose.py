@@ -73,12 +73,19 @@ _WHERE = (
     r"(?:\s+(?:to|from|on|off|at)\s+(?:both\s+sides|each\s+side"
     r"|the\s+(?P<dir>left|right)(?:\s+side)?|(?P<other>the\s+other\s+side))" + _SIDES + ")?"
 )
+_A_SIDE = (
+    r"(?:\s+(?:on\s+|of\s+|in\s+)?(?:both\s+sides|each\s+side|the\s+(?:left|right)\s+side)"
+    + _SIDES + ")?"
+)
 _REWRITE = re.compile(
     r"\b(?:simplify|simplifying|simplified|simplifies|combine|combining|expand|expanding"
-    r"|distribute|distributing|rearrange|rearranging|rewrite|rewriting|swap|swapping"
+    r"|distribute|distributing|rearrange|rearranging|rewrite|rewriting"
     r"|collect\s+like\s+terms|collecting\s+like\s+terms)\b"
-    r"(?:\s+(?:like\s+terms|the\s+sides|sides))?"
+    r"(?:\s+like\s+terms)?" + _A_SIDE
 )
+"""A rewrite may name the side it rewrites; it changes no side's value, so any side will do."""
+_SWAP = re.compile(r"\b(?:swap|swapping)\s+(?:the\s+)?sides\b")
+"""Swapping is read only with its object, and the equation must be the swap exactly."""
 _KIND_WORDS = {
     "addition": "add",
     "subtraction": "subtract",
@@ -97,7 +104,7 @@ _VERBS = {
 
 
 @lru_cache(maxsize=64)
-def _patterns(variable: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
+def _patterns(variable: str) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
     v = re.escape(variable.lower())
     term = (
         rf"(?P<opp>the\s+opposite\s+of\s+)?"
@@ -115,11 +122,12 @@ def _patterns(variable: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
     )
     scale_verbs = "|".join(w for w in _VERBS if _VERBS[w] in ("multiply", "divide"))
     by = (
-        rf"(?:\s+(?:both\s+sides|each\s+side|it|this|the\s+equation){_SIDES})?\s+by\s+"
-        rf"(?:(?P<coefficient>the\s+coefficient(?:\s+of\s+{v})?)|{term})"
+        rf"(?:\s+(?:both\s+sides|each\s+side|it|this|the\s+equation){_SIDES})?(?:\s+by\s+"
+        rf"(?:(?P<coefficient>the\s+coefficient(?:\s+of\s+{v})?)|{term}))?"
     )
     scale = re.compile(rf"\b(?P<verb>{scale_verbs})\b(?:{by})?")
-    return shift, scale
+    cancel = re.compile(rf"\b(?:the\s+)?{v}(?:\s*-\s*|\s+)terms\s+cancel(?:s)?(?:\s+out)?\b")
+    return shift, scale, cancel
 
 
 def _term(text: str, opposite: bool, variable: str) -> Operand | None:
@@ -140,7 +148,7 @@ def _source(verb_kind: str, direction: str | None) -> str | None:
 def read_prose(words: str, variable: str) -> list[NamedOp] | None:
     """The operations `words` name, in order; None when the words say anything else."""
     text = normalise_symbols(words).lower()
-    shift, scale = _patterns(variable)
+    shift, scale, cancel = _patterns(variable)
     found: list[tuple[int, NamedOp]] = []
     spans: list[tuple[int, int]] = []
 
@@ -176,9 +184,10 @@ def read_prose(words: str, variable: str) -> list[NamedOp] | None:
                 return None  # both sides times the unknown, or by zero: not a valid step
         found.append((match.start(), NamedOp(kind, operand)))
         spans.append(match.span())
-    for match in _REWRITE.finditer(text):
-        found.append((match.start(), NamedOp("rewrite")))
-        spans.append(match.span())
+    for kind, pattern in (("rewrite", _REWRITE), ("swap", _SWAP), ("cancel", cancel)):
+        for match in pattern.finditer(text):
+            found.append((match.start(), NamedOp(kind)))
+            spans.append(match.span())
     for word, kind in _KIND_WORDS.items():
         for match in re.finditer(rf"\b{word}\b", text):
             found.append((match.start(), NamedOp(kind)))
