@@ -5,15 +5,22 @@ Two generators, each over random equations:
 - distractor requests: a solve request's equation inside a prompt that asks something else
   (check a given value, a system, another quantity, evaluate, rewrite, an inequality, a
   domain, another task) or that holds a mark the reader cannot read exactly (x², √, log,
-  1,500, 2,5, %, a letter glued to the unknown, a backslash, a quotient by the unknown).
+  1,500, 2,5, %, a letter glued to the unknown, a backslash, a quotient by the unknown) or
+  could read two ways (1/2x, ÷ 2x, 4/2(x + 1), 2.500, markup inside a number, an en dash,
+  digits of another script).
   None may be claimed as a linear request, and through the engine none may be served a
   step of a cached solve derivation. Solve framings of the closed list must be claimed
   (recall, reported).
 - wrong steps: for each class of the step check (an operand in words, a verb with no
   operand doing the opposite, a move to the wrong side, words stating a value, trailing
   arithmetic words, labels and markup, a check of another equation, two operations in one
-  step) a step that does not follow, and a degenerate problem's final line straight from
-  the problem. None may pass (precision 1.000).
+  step; and, from the second hostile round, side and direction words outside a phrasing,
+  a one-side operation, words alone claiming a solution set, words disowning the equation
+  beside them, a repeat said "again", a named operation that changes nothing, a label glued
+  to a coefficient, markup or a dash inside an equation, a product glued to a divisor, two
+  equations on a line with the words between them, an imperative after an equation) a step
+  that does not follow, and a degenerate problem's final line straight from the problem.
+  None may pass (precision 1.000).
 """
 
 from __future__ import annotations
@@ -68,6 +75,11 @@ DISTRACTORS: dict[str, list[str]] = {
                       "Solve for {v}: {eq} + ({v} - 1)/({v} - 1).",
                       "Solve for {v}: {eq} + {v}^2/{v}.",
                       "Solve for {v}: {eq} + {v}/{v}."],
+    "read two ways": ["Solve for {v}: 1/2{v} + {eq}.", "Solve for {v}: 12 ÷ 2{v} + {eq}.",
+                      "Solve for {v}: 4/2({v} + 1) + {eq}.", "Solve for {v}: {eq} + 2.500.",
+                      "Solve for {v}: {eq} + 1*5*0.", "Solve for {v}: {eq} + 2**1**.",
+                      "Solve for {v}: {eq} + **2**1.", "Solve for {v}: {eq} – 3.",
+                      "Solve for {v}: {eq} + ৪."],
 }
 FRAMINGS = ["Solve for {v}: {eq}.", "Solve {eq} for {v}.", "Find {v} if {eq}.",
             "What is {v} if {eq}?", "If {eq}, what is {v}?", "Solve the equation {eq} for {v}.",
@@ -121,7 +133,7 @@ def test_distractor_requests_are_not_served_a_cached_derivation() -> None:
     """Through the engine: a cached solve derivation of the same equation is never served to
     a distractor request (one per template, every class)."""
     seen: set[str] = set()
-    for cls, template, solve, prompt in _requests(seed=3, count=400):
+    for cls, template, solve, prompt in _requests(seed=3, count=700):
         if template in seen:
             continue
         seen.add(template)
@@ -212,6 +224,106 @@ def _two_at_once(rng: random.Random, a: int, b: int, r: int, v: str) -> str | No
                        f"{a}{v} = {c - b}\n{v} = {r}"])
 
 
+def _direction_words(rng: random.Random, a: int, b: int, r: int, v: str) -> str | None:
+    c = a * r + b
+    where = rng.choice(["left", "to left side", "to the side on the left", "leftward",
+                        "right", "to right side", "over"])
+    verb = rng.choice(["Move", "Bring", "Remove", "Subtract"])
+    return f"{verb} {b} {where}: {a}{v} = {c - b}\n{v} = {r}"
+
+
+def _one_side(rng: random.Random, a: int, b: int, r: int, v: str) -> str | None:
+    c = a * r + b
+    return rng.choice([f"Subtract {b} only from the left: {a}{v} = {c - b}\n{v} = {r}",
+                       f"Subtract {b} from the left side only: {a}{v} = {c - b}\n{v} = {r}",
+                       f"{a}{v} = {c - b}\nDivide by {a} on the left side only: {v} = {r}"
+                       f"\n{v} = {r}",
+                       f"{a}{v} = {c - b}\nDivide by {a} on left: {v} = {r}\n{v} = {r}"])
+
+
+def _claim_alone(rng: random.Random, a: int, b: int, r: int, v: str) -> str | None:
+    c = a * r + b
+    claim = rng.choice([f"All real {v} are a solution.", f"The final answer is all real {v}.",
+                        f"So the answer is the opposite of {v}.", "Every real number works.",
+                        f"The answer is the same as {v}."])
+    return f"{a}{v} = {c - b}\n{claim}\n{v} = {r}"
+
+
+def _disowned(rng: random.Random, a: int, b: int, r: int, v: str) -> str | None:
+    c = a * r + b
+    tail = rng.choice(["is the solution of the other equation", "is the opposite of the answer",
+                       "is the answer to another problem", "is only the left side",
+                       "holds for all real numbers"])
+    return rng.choice([f"Subtract {b} from both sides: {a}{v} = {c - b} {tail}\n{v} = {r}",
+                       f"{a}{v} = {c - b}\nDivide both sides by {a}: {v} = {r} {tail}\n{v} = {r}"])
+
+
+def _again(rng: random.Random, a: int, b: int, r: int, v: str) -> str | None:
+    c = a * r + b
+    word = rng.choice(["again", "also", "once again"])
+    return rng.choice([f"Subtract {b} from both sides.\nSubtract {b} from both sides {word}: "
+                       f"{a}{v} = {c - b}\n{v} = {r}",
+                       f"{a}{v} = {c - b}\nDivide both sides by {a}.\nNow divide both sides "
+                       f"by {a} {word}: {v} = {r}\n{v} = {r}"])
+
+
+def _no_change(rng: random.Random, a: int, b: int, r: int, v: str) -> str | None:
+    c = a * r + b
+    same = f"{b} + {a}{v} = {c}".replace("+ -", "- ")
+    return rng.choice([f"Subtract the {v} terms from the right: {same}",
+                       f"Subtract the {v} terms from both sides: {same}",
+                       f"Swap the sides: {same}", f"Multiply both sides by 1: {same}",
+                       f"Add 0 to both sides: {same}", f"Divide both sides by 1: {same}",
+                       f"Move the constant to the left: {same}"]) + f"\n{a}{v} = {c - b}\n{v} = {r}"
+
+
+def _glued_label(rng: random.Random, a: int, b: int, r: int, v: str) -> str | None:
+    # the problem is `v + b = c`: "Step 3x = 15" must read 3x = 15, which does not follow
+    c = r + b
+    k = rng.randint(2, 9)
+    return rng.choice([f"Step {k}{v} = {c - b}\n{v} = {c - b}",
+                       f"{k}.{v} = {c - b}\n{v} = {c - b}",
+                       f"Step {k}{v} + {b} = {c}\n{v} = {c - b}".replace("+ -", "- ")])
+
+
+def _marked_number(rng: random.Random, a: int, b: int, r: int, v: str) -> str | None:
+    c = a * r + b
+    n = c - b
+    if n <= 0:
+        return None
+    return rng.choice([f"Subtract {b} from both sides: {a}{v} = {n}**1**\n{v} = {r}",
+                       f"Subtract {b} from both sides: {a}{v} = **{n}**1\n{v} = {r}",
+                       f"Subtract {b} from both sides: {a}{v} = 1*{n}*1\n{v} = {r}",
+                       f"{a}{v} = {n}\n{v} = **{r}**0**\n{v} = {r}"])
+
+
+def _dash_or_script(rng: random.Random, a: int, b: int, r: int, v: str) -> str | None:
+    # the problem is `b - a·v = c` when the dash reads as a minus: `– 3x = 15` beside words
+    c = a * r + b
+    return rng.choice([f"Subtract {b} from both sides – {a}{v} = {c - b}\n{v} = {r}",
+                       f"{a}{v} = {c - b}\n{v} = {r} – 0\n{v} = {r}",
+                       f"Subtract ৪ from both sides: {a}{v} = {c - b}\n{v} = {r}",
+                       f"{a}{v} = {c - b}\nDivide both sides by ୨: {v} = {r}\n{v} = {r}"])
+
+
+def _glued_divisor(rng: random.Random, a: int, b: int, r: int, v: str) -> str | None:
+    c = a * r + b
+    return rng.choice([f"{a}{v} = {c - b}\n1/{a}{v} = {c - b}/{a * a}\n{v} = {r}",
+                       f"{a}{v} = {c - b}\nDivide both sides by {a}: {v} = {a * r}/{a}(1)"
+                       f"\n{v} = {r}",
+                       f"{a}{v} = {c - b}\n{v} = {c - b} ÷ {a}(1)\n{v} = {r}"])
+
+
+def _words_between(rng: random.Random, a: int, b: int, r: int, v: str) -> str | None:
+    c = a * r + b
+    return rng.choice([f"{a}{v} = {c - b} after dividing both sides by {a}, {v} = {r}\n{v} = {r}",
+                       f"{a}{v} = {c - b} by simplifying, so {v} = {r} by dividing both sides "
+                       f"by {a}\n{v} = {r}",
+                       f"{a}{v} = {c - b}. Next, subtract {b} from both sides.\n{v} = {r}",
+                       f"{a}{v} = {c - b}, subtract {b} from both sides\n{v} = {r}",
+                       f"{a}{v} = {c - b}; now divide both sides by {a}.\n{v} = {r}"])
+
+
 WRONG: dict[str, Wrong] = {
     "operand the check cannot evaluate": _operand_words,
     "verb without operand, opposite operation": _unnamed_opposite,
@@ -221,18 +333,32 @@ WRONG: dict[str, Wrong] = {
     "labels and markup": _labels,
     "check of another equation": _other_check,
     "two operations in one step": _two_at_once,
+    "side or direction words outside a phrasing": _direction_words,
+    "one-side operation": _one_side,
+    "words alone claiming a solution set": _claim_alone,
+    "words disowning the equation": _disowned,
+    "a repeat said again": _again,
+    "a named operation that changes nothing": _no_change,
+    "a label glued to a coefficient": _glued_label,
+    "markup inside a number": _marked_number,
+    "a dash or another script's digits": _dash_or_script,
+    "a product glued to a divisor": _glued_divisor,
+    "words between or after equations": _words_between,
 }
+GLUED_LABEL = "a label glued to a coefficient"
 
 
 def test_generated_wrong_steps_never_pass() -> None:
     rng = random.Random(12)
     tried: Counter[str] = Counter()
-    while sum(tried.values()) < 2400:
+    while sum(tried.values()) < 5700:
         v = rng.choice("xxyn")
+        cls = rng.choice(sorted(WRONG))
         eq, a, b, root = _equation(rng, v)
+        if cls == GLUED_LABEL:
+            eq = f"{format_linear(Fraction(1), Fraction(b), v)} = {root + b}"
         task = HANDLER.detect(f"Solve for {v}: {eq}.")
         assert task is not None
-        cls = rng.choice(sorted(WRONG))
         text = WRONG[cls](rng, a, b, root, v)
         if text is None:
             continue
