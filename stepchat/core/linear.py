@@ -311,10 +311,16 @@ def solver_steps(form: LinearForm) -> list[tuple[str, str]]:
         if coef != 1:
             steps.append(
                 ("equation", f"Divide both sides by the coefficient of {v}: "
-                 f"{v} = {format_fraction(const)}/{_paren(coef)}")
+                 f"{v} = {_over(const)}/{_paren(coef)}")
             )
     steps.append(("final", solution.final_line(v)))
     return steps
+
+
+def _over(value: Fraction) -> str:
+    """A dividend: a fraction in brackets, so `(3/2)/3` is not read as 3 over 2/3."""
+    text = format_fraction(value)
+    return f"({text})" if value.denominator != 1 else text
 
 
 def _paren(value: Fraction) -> str:

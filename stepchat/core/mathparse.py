@@ -42,6 +42,8 @@ _EMPHASIS = re.compile(r"(?<!\*)\*(?![\s*])[^*]*?(?<![\s*])\*(?!\*)")
 """Two single stars a Markdown reader pairs as emphasis: `1*5*0` shows as "150"."""
 _GROUPED = re.compile(r"(?<![0-9.])[1-9][0-9]{0,2}\.[0-9]{3}(?![0-9.])")
 """`1.500`: one and a half, or fifteen hundred with a point between thousands."""
+_RAISED_POINT = re.compile(r"[0-9][·⋅][0-9]")
+"""`2·5`: a product, or two and a half with the raised decimal point of British print."""
 
 
 class MathSyntaxError(ValueError):
@@ -145,11 +147,13 @@ def normalise_symbols(text: str) -> str:
 def tokenize(text: str) -> list[Token]:
     """Split into whitelisted tokens; anything else is a MathSyntaxError. Text a reader
     could take two ways is not read: stars a renderer shows as emphasis, a number whose
-    point may separate thousands."""
+    point may separate thousands, a raised dot between digits."""
     if _EMPHASIS.search(text):
         raise MathSyntaxError("stars that render as emphasis")
     if _GROUPED.search(text):
         raise MathSyntaxError("a point that may separate thousands")
+    if _RAISED_POINT.search(text):
+        raise MathSyntaxError("a raised dot between digits")
     text = normalise_symbols(text)
     if len(text) > MAX_EQUATION_CHARS:
         raise MathSyntaxError("equation too long")
@@ -221,6 +225,9 @@ class _Parser:
             tok = self.peek()
             if tok is not None and tok.kind == "op" and tok.text in "*/":
                 self.take()
+                if divided and tok.text == "/":
+                    # `3/2/3`: 1/2 read left to right, 9/2 read as 3 over 2/3
+                    raise MathSyntaxError("a quotient divided again without brackets")
                 right, right_size = self.unary()
                 divided = tok.text == "/"
                 if tok.text == "*":

@@ -7,7 +7,7 @@ Two generators, each over random equations:
   domain, another task) or that holds a mark the reader cannot read exactly (x², √, log,
   1,500, 2,5, %, a letter glued to the unknown, a backslash, a quotient by the unknown) or
   could read two ways (1/2x, ÷ 2x, 4/2(x + 1), 2.500, markup inside a number, an en dash,
-  digits of another script).
+  digits of another script, 2·5, 3/2/3).
   None may be claimed as a linear request, and through the engine none may be served a
   step of a cached solve derivation. Solve framings of the closed list must be claimed
   (recall, reported).
@@ -79,7 +79,8 @@ DISTRACTORS: dict[str, list[str]] = {
                       "Solve for {v}: 4/2({v} + 1) + {eq}.", "Solve for {v}: {eq} + 2.500.",
                       "Solve for {v}: {eq} + 1*5*0.", "Solve for {v}: {eq} + 2**1**.",
                       "Solve for {v}: {eq} + **2**1.", "Solve for {v}: {eq} – 3.",
-                      "Solve for {v}: {eq} + ৪."],
+                      "Solve for {v}: {eq} + ৪.", "Solve for {v}: {eq} + 2·5.",
+                      "Solve for {v}: {eq} + 3/2/3."],
 }
 FRAMINGS = ["Solve for {v}: {eq}.", "Solve {eq} for {v}.", "Find {v} if {eq}.",
             "What is {v} if {eq}?", "If {eq}, what is {v}?", "Solve the equation {eq} for {v}.",
@@ -303,6 +304,7 @@ def _dash_or_script(rng: random.Random, a: int, b: int, r: int, v: str) -> str |
     return rng.choice([f"Subtract {b} from both sides – {a}{v} = {c - b}\n{v} = {r}",
                        f"{a}{v} = {c - b}\n{v} = {r} – 0\n{v} = {r}",
                        f"Subtract ৪ from both sides: {a}{v} = {c - b}\n{v} = {r}",
+                       f"{a}{v} = {c - b}\nDivide both sides by {a}: {v} = {r}·1\n{v} = {r}",
                        f"{a}{v} = {c - b}\nDivide both sides by ୨: {v} = {r}\n{v} = {r}"])
 
 
@@ -311,7 +313,8 @@ def _glued_divisor(rng: random.Random, a: int, b: int, r: int, v: str) -> str | 
     return rng.choice([f"{a}{v} = {c - b}\n1/{a}{v} = {c - b}/{a * a}\n{v} = {r}",
                        f"{a}{v} = {c - b}\nDivide both sides by {a}: {v} = {a * r}/{a}(1)"
                        f"\n{v} = {r}",
-                       f"{a}{v} = {c - b}\n{v} = {c - b} ÷ {a}(1)\n{v} = {r}"])
+                       f"{a}{v} = {c - b}\n{v} = {c - b} ÷ {a}(1)\n{v} = {r}",
+                       f"{a}{v} = {c - b}\n{v} = {2 * a * r}/2/{a}\n{v} = {r}"])
 
 
 def _words_between(rng: random.Random, a: int, b: int, r: int, v: str) -> str | None:
