@@ -225,106 +225,79 @@ def _two_at_once(rng: random.Random, a: int, b: int, r: int, v: str) -> str | No
                        f"{a}{v} = {c - b}\n{v} = {r}"])
 
 
-def _direction_words(rng: random.Random, a: int, b: int, r: int, v: str) -> str | None:
-    c = a * r + b
-    where = rng.choice(["left", "to left side", "to the side on the left", "leftward",
-                        "right", "to right side", "over"])
-    verb = rng.choice(["Move", "Bring", "Remove", "Subtract"])
-    return f"{verb} {b} {where}: {a}{v} = {c - b}\n{v} = {r}"
+SECOND_ROUND: dict[str, list[str]] = {
+    "side or direction words outside a phrasing": [
+        "{verb} {b} {where}: {a}{v} = {n}\n{v} = {r}"],
+    "one-side operation": [
+        "Subtract {b} only from the left: {a}{v} = {n}\n{v} = {r}",
+        "Subtract {b} from the left side only: {a}{v} = {n}\n{v} = {r}",
+        "{a}{v} = {n}\nDivide by {a} on the left side only: {v} = {r}\n{v} = {r}",
+        "{a}{v} = {n}\nDivide by {a} on left: {v} = {r}\n{v} = {r}"],
+    "words alone claiming a solution set": [
+        "{a}{v} = {n}\n{claim}\n{v} = {r}"],
+    "words disowning the equation": [
+        "Subtract {b} from both sides: {a}{v} = {n} {tail}\n{v} = {r}",
+        "{a}{v} = {n}\nDivide both sides by {a}: {v} = {r} {tail}\n{v} = {r}"],
+    "a repeat said again": [
+        "Subtract {b} from both sides.\nSubtract {b} from both sides {again}: {a}{v} = {n}"
+        "\n{v} = {r}",
+        "{a}{v} = {n}\nDivide both sides by {a}.\nNow divide both sides by {a} {again}: "
+        "{v} = {r}\n{v} = {r}"],
+    "a named operation that changes nothing": [
+        "{noop}: {same}\n{a}{v} = {n}\n{v} = {r}"],
+    "a label glued to a coefficient": [  # the problem is `v + b = c`: 3x = 15 does not follow
+        "Step {k}{v} = {n}\n{v} = {n}", "{k}.{v} = {n}\n{v} = {n}",
+        "Step {k}{v} + {b} = {c}\n{v} = {n}"],
+    "markup inside a number": [
+        "Subtract {b} from both sides: {a}{v} = {n}**1**\n{v} = {r}",
+        "Subtract {b} from both sides: {a}{v} = **{n}**1\n{v} = {r}",
+        "Subtract {b} from both sides: {a}{v} = 1*{n}*1\n{v} = {r}",
+        "{a}{v} = {n}\n{v} = **{r}**0**\n{v} = {r}"],
+    "a dash or another script's digits": [  # `– 3x = 15` would read as -3x = 15
+        "Subtract {b} from both sides – {a}{v} = {n}\n{v} = {r}",
+        "{a}{v} = {n}\n{v} = {r} – 0\n{v} = {r}",
+        "Subtract ৪ from both sides: {a}{v} = {n}\n{v} = {r}",
+        "{a}{v} = {n}\nDivide both sides by {a}: {v} = {r}·1\n{v} = {r}",
+        "{a}{v} = {n}\nDivide both sides by ୨: {v} = {r}\n{v} = {r}"],
+    "a product glued to a divisor": [
+        "{a}{v} = {n}\n1/{a}{v} = {n}/{aa}\n{v} = {r}",
+        "{a}{v} = {n}\nDivide both sides by {a}: {v} = {ar}/{a}(1)\n{v} = {r}",
+        "{a}{v} = {n}\n{v} = {n} ÷ {a}(1)\n{v} = {r}",
+        "{a}{v} = {n}\n{v} = {ar2}/2/{a}\n{v} = {r}"],
+    "words between or after equations": [
+        "{a}{v} = {n} after dividing both sides by {a}, {v} = {r}\n{v} = {r}",
+        "{a}{v} = {n} by simplifying, so {v} = {r} by dividing both sides by {a}\n{v} = {r}",
+        "{a}{v} = {n}. Next, subtract {b} from both sides.\n{v} = {r}",
+        "{a}{v} = {n}, subtract {b} from both sides\n{v} = {r}",
+        "{a}{v} = {n}; now divide both sides by {a}.\n{v} = {r}"],
+}
+"""The second hostile round's classes, as templates over `a·v + b = c` (n = c - b)."""
+CHOICES = {
+    "verb": ["Move", "Bring", "Remove", "Subtract"],
+    "where": ["left", "to left side", "to the side on the left", "leftward", "right",
+              "to right side", "over"],
+    "claim": ["All real {v} are a solution.", "The final answer is all real {v}.",
+              "So the answer is the opposite of {v}.", "Every real number works.",
+              "The answer is the same as {v}."],
+    "tail": ["is the solution of the other equation", "is the opposite of the answer",
+             "is the answer to another problem", "is only the left side",
+             "holds for all real numbers"],
+    "again": ["again", "also", "once again"],
+    "noop": ["Subtract the {v} terms from the right", "Subtract the {v} terms from both sides",
+             "Swap the sides", "Multiply both sides by 1", "Add 0 to both sides",
+             "Divide both sides by 1", "Move the constant to the left"],
+}
 
 
-def _one_side(rng: random.Random, a: int, b: int, r: int, v: str) -> str | None:
-    c = a * r + b
-    return rng.choice([f"Subtract {b} only from the left: {a}{v} = {c - b}\n{v} = {r}",
-                       f"Subtract {b} from the left side only: {a}{v} = {c - b}\n{v} = {r}",
-                       f"{a}{v} = {c - b}\nDivide by {a} on the left side only: {v} = {r}"
-                       f"\n{v} = {r}",
-                       f"{a}{v} = {c - b}\nDivide by {a} on left: {v} = {r}\n{v} = {r}"])
-
-
-def _claim_alone(rng: random.Random, a: int, b: int, r: int, v: str) -> str | None:
-    c = a * r + b
-    claim = rng.choice([f"All real {v} are a solution.", f"The final answer is all real {v}.",
-                        f"So the answer is the opposite of {v}.", "Every real number works.",
-                        f"The answer is the same as {v}."])
-    return f"{a}{v} = {c - b}\n{claim}\n{v} = {r}"
-
-
-def _disowned(rng: random.Random, a: int, b: int, r: int, v: str) -> str | None:
-    c = a * r + b
-    tail = rng.choice(["is the solution of the other equation", "is the opposite of the answer",
-                       "is the answer to another problem", "is only the left side",
-                       "holds for all real numbers"])
-    return rng.choice([f"Subtract {b} from both sides: {a}{v} = {c - b} {tail}\n{v} = {r}",
-                       f"{a}{v} = {c - b}\nDivide both sides by {a}: {v} = {r} {tail}\n{v} = {r}"])
-
-
-def _again(rng: random.Random, a: int, b: int, r: int, v: str) -> str | None:
-    c = a * r + b
-    word = rng.choice(["again", "also", "once again"])
-    return rng.choice([f"Subtract {b} from both sides.\nSubtract {b} from both sides {word}: "
-                       f"{a}{v} = {c - b}\n{v} = {r}",
-                       f"{a}{v} = {c - b}\nDivide both sides by {a}.\nNow divide both sides "
-                       f"by {a} {word}: {v} = {r}\n{v} = {r}"])
-
-
-def _no_change(rng: random.Random, a: int, b: int, r: int, v: str) -> str | None:
-    c = a * r + b
-    same = f"{b} + {a}{v} = {c}".replace("+ -", "- ")
-    return rng.choice([f"Subtract the {v} terms from the right: {same}",
-                       f"Subtract the {v} terms from both sides: {same}",
-                       f"Swap the sides: {same}", f"Multiply both sides by 1: {same}",
-                       f"Add 0 to both sides: {same}", f"Divide both sides by 1: {same}",
-                       f"Move the constant to the left: {same}"]) + f"\n{a}{v} = {c - b}\n{v} = {r}"
-
-
-def _glued_label(rng: random.Random, a: int, b: int, r: int, v: str) -> str | None:
-    # the problem is `v + b = c`: "Step 3x = 15" must read 3x = 15, which does not follow
-    c = r + b
-    k = rng.randint(2, 9)
-    return rng.choice([f"Step {k}{v} = {c - b}\n{v} = {c - b}",
-                       f"{k}.{v} = {c - b}\n{v} = {c - b}",
-                       f"Step {k}{v} + {b} = {c}\n{v} = {c - b}".replace("+ -", "- ")])
-
-
-def _marked_number(rng: random.Random, a: int, b: int, r: int, v: str) -> str | None:
-    c = a * r + b
-    n = c - b
-    if n <= 0:
-        return None
-    return rng.choice([f"Subtract {b} from both sides: {a}{v} = {n}**1**\n{v} = {r}",
-                       f"Subtract {b} from both sides: {a}{v} = **{n}**1\n{v} = {r}",
-                       f"Subtract {b} from both sides: {a}{v} = 1*{n}*1\n{v} = {r}",
-                       f"{a}{v} = {n}\n{v} = **{r}**0**\n{v} = {r}"])
-
-
-def _dash_or_script(rng: random.Random, a: int, b: int, r: int, v: str) -> str | None:
-    # the problem is `b - a·v = c` when the dash reads as a minus: `– 3x = 15` beside words
-    c = a * r + b
-    return rng.choice([f"Subtract {b} from both sides – {a}{v} = {c - b}\n{v} = {r}",
-                       f"{a}{v} = {c - b}\n{v} = {r} – 0\n{v} = {r}",
-                       f"Subtract ৪ from both sides: {a}{v} = {c - b}\n{v} = {r}",
-                       f"{a}{v} = {c - b}\nDivide both sides by {a}: {v} = {r}·1\n{v} = {r}",
-                       f"{a}{v} = {c - b}\nDivide both sides by ୨: {v} = {r}\n{v} = {r}"])
-
-
-def _glued_divisor(rng: random.Random, a: int, b: int, r: int, v: str) -> str | None:
-    c = a * r + b
-    return rng.choice([f"{a}{v} = {c - b}\n1/{a}{v} = {c - b}/{a * a}\n{v} = {r}",
-                       f"{a}{v} = {c - b}\nDivide both sides by {a}: {v} = {a * r}/{a}(1)"
-                       f"\n{v} = {r}",
-                       f"{a}{v} = {c - b}\n{v} = {c - b} ÷ {a}(1)\n{v} = {r}",
-                       f"{a}{v} = {c - b}\n{v} = {2 * a * r}/2/{a}\n{v} = {r}"])
-
-
-def _words_between(rng: random.Random, a: int, b: int, r: int, v: str) -> str | None:
-    c = a * r + b
-    return rng.choice([f"{a}{v} = {c - b} after dividing both sides by {a}, {v} = {r}\n{v} = {r}",
-                       f"{a}{v} = {c - b} by simplifying, so {v} = {r} by dividing both sides "
-                       f"by {a}\n{v} = {r}",
-                       f"{a}{v} = {c - b}. Next, subtract {b} from both sides.\n{v} = {r}",
-                       f"{a}{v} = {c - b}, subtract {b} from both sides\n{v} = {r}",
-                       f"{a}{v} = {c - b}; now divide both sides by {a}.\n{v} = {r}"])
+def _templated(templates: list[str]) -> Wrong:
+    def wrong(rng: random.Random, a: int, b: int, r: int, v: str) -> str | None:
+        c = a * r + b
+        fill = {name: rng.choice(options).format(v=v) for name, options in CHOICES.items()}
+        fill |= {"a": str(a), "b": str(b), "c": str(c), "n": str(c - b), "r": str(r),
+                 "v": v, "k": str(rng.randint(2, 9)), "aa": str(a * a), "ar": str(a * r),
+                 "ar2": str(2 * a * r), "same": f"{b} + {a}{v} = {c}".replace("+ -", "- ")}
+        return rng.choice(templates).format(**fill)
+    return wrong
 
 
 WRONG: dict[str, Wrong] = {
@@ -336,17 +309,7 @@ WRONG: dict[str, Wrong] = {
     "labels and markup": _labels,
     "check of another equation": _other_check,
     "two operations in one step": _two_at_once,
-    "side or direction words outside a phrasing": _direction_words,
-    "one-side operation": _one_side,
-    "words alone claiming a solution set": _claim_alone,
-    "words disowning the equation": _disowned,
-    "a repeat said again": _again,
-    "a named operation that changes nothing": _no_change,
-    "a label glued to a coefficient": _glued_label,
-    "markup inside a number": _marked_number,
-    "a dash or another script's digits": _dash_or_script,
-    "a product glued to a divisor": _glued_divisor,
-    "words between or after equations": _words_between,
+    **{cls: _templated(templates) for cls, templates in SECOND_ROUND.items()},
 }
 GLUED_LABEL = "a label glued to a coefficient"
 
@@ -358,8 +321,8 @@ def test_generated_wrong_steps_never_pass() -> None:
         v = rng.choice("xxyn")
         cls = rng.choice(sorted(WRONG))
         eq, a, b, root = _equation(rng, v)
-        if cls == GLUED_LABEL:
-            eq = f"{format_linear(Fraction(1), Fraction(b), v)} = {root + b}"
+        if cls == GLUED_LABEL:  # `v + b = c`, where "Step 3x = 15" must not read x = 15
+            a, eq = 1, f"{format_linear(Fraction(1), Fraction(b), v)} = {root + b}"
         task = HANDLER.detect(f"Solve for {v}: {eq}.")
         assert task is not None
         text = WRONG[cls](rng, a, b, root, v)
