@@ -15,15 +15,18 @@ The operations, a closed list (both sides are compared after normalising each to
 
 When a step's words name operations ("Subtract 5 from both sides", read by
 `stepchat.core.step_prose`), its equations must be what those operations yield, in order,
-one operation besides rewrites per equation; words that name no operation let an equation
-be any one operation from the previous one. Operations named on a step without an equation
-apply to the next step's equations, and the words fail with that step. Two more things may
-stand on a step without advancing it: a link of a chain `a = b = c` whose two sides are
-equal (`20 - 5 = 15` rewrites a side), and a check that is exactly the problem with its
-solution put in as `(value)` (`3(5) + 5 = 20` for 3x + 5 = 20; equal numbers are not
-enough). `no solution` and `all real numbers` follow only an equation without the unknown.
-Anything else fails, and so does every step after a failing one: a derivation does not
-resume after a broken link.
+one operation besides rewrites per equation, and each must change the equation; words that
+name no operation let an equation be any one operation from the previous one. Operations
+named on a step without an equation apply to the next step's equations, and the words fail
+with that step; a step of words naming nothing fails. Words after a step's last equation
+must describe how it was reached, and words between two equations may name only a rewrite
+leading into the second: anything a reader could attach to either equation fails. Two more
+things may stand on a step without advancing it: a link of a chain `a = b = c` whose two
+sides are equal (`20 - 5 = 15` rewrites a side), and a check that is exactly the problem
+with its solution put in as `(value)` (`3(5) + 5 = 20` for 3x + 5 = 20; equal numbers are
+not enough). `no solution` and `all real numbers` follow only an equation without the
+unknown. Anything else fails, and so does every step after a failing one: a derivation does
+not resume after a broken link.
 """
 
 from __future__ import annotations

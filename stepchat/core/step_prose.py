@@ -19,14 +19,17 @@ Phrasings read (case-insensitive, `−` read as `-`):
   it leaves must hold it: "move 5 to the left" off 3x + 5 = 20 is no move)
 - multiply / multiplying / multiplied [both sides] by K          -> multiply by K (K ≠ 0)
 - divide / dividing / divided [both sides] by K | by the coefficient [of x] -> divide by K
-- simplify, combine (like terms), expand, distribute, rearrange, rewrite, swap -> rewrite only
+- simplify, combine (like terms), expand, distribute, rearrange, rewrite [both sides, each
+  side, the left / right side]                                   -> rewrite only
+- swap / swapping the sides                                      -> the sides swapped, exactly
+- the x terms cancel                                             -> one operation, no unknown left
 - addition / subtraction / multiplication / division, or a verb above with no operand
                                    -> only an operation the equation shows plainly, with
                                       the verb's sign (`derivation._unnamed`); a move with
                                       a direction and no operand does not read
 
 T is a number, a fraction, a multiple of the unknown (`2x`, `(1/2)x`, `-x`) or "the
-opposite of" one of those: digits, never number words ("by two" does not read, and "two"
+opposite of" one of those: ASCII digits, never number words ("by two" does not read, and "two"
 is no connective, so the step fails). Everything else (isolate, solve, check, so, then,
 ...) names no operation.
 """
