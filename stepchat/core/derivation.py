@@ -15,15 +15,18 @@ The operations, a closed list (both sides are compared after normalising each to
 
 When a step's words name operations ("Subtract 5 from both sides", read by
 `stepchat.core.step_prose`), its equations must be what those operations yield, in order,
-one operation besides rewrites per equation; words that name no operation let an equation
-be any one operation from the previous one. Operations named on a step without an equation
-apply to the next step's equations, and the words fail with that step. Two more things may
-stand on a step without advancing it: a link of a chain `a = b = c` whose two sides are
-equal (`20 - 5 = 15` rewrites a side), and a check that is exactly the problem with its
-solution put in as `(value)` (`3(5) + 5 = 20` for 3x + 5 = 20; equal numbers are not
-enough). `no solution` and `all real numbers` follow only an equation without the unknown.
-Anything else fails, and so does every step after a failing one: a derivation does not
-resume after a broken link.
+one operation besides rewrites per equation, and each must change the equation; words that
+name no operation let an equation be any one operation from the previous one. Operations
+named on a step without an equation apply to the next step's equations, and the words fail
+with that step; a step of words naming nothing fails. Words after a step's last equation
+must describe how it was reached, and words between two equations may name only a rewrite
+leading into the second: anything a reader could attach to either equation fails. Two more
+things may stand on a step without advancing it: a link of a chain `a = b = c` whose two
+sides are equal (`20 - 5 = 15` rewrites a side), and a check that is exactly the problem
+with its solution put in as `(value)` (`3(5) + 5 = 20` for 3x + 5 = 20; equal numbers are
+not enough). `no solution` and `all real numbers` follow only an equation without the
+unknown. Anything else fails, and so does every step after a failing one: a derivation does
+not resume after a broken link.
 """
 
 from __future__ import annotations
@@ -44,12 +47,16 @@ from stepchat.core.linear import (
 from stepchat.core.mathparse import normalise_symbols
 from stepchat.core.step_prose import NamedOp, read_prose
 
-_STEP_LABEL = re.compile(
-    r"^\s*(?:step\s*\d+\s*[:.)-]?|\d+\s*(?:\.(?!\d)|\))|[-*•](?=\s))\s*", re.I
-)
-"""A step number or bullet. A minus sign is a bullet only when a space follows it and a
-number only when no digit follows its full stop, so `-x = 5` keeps its sign and
-`0.5x = 2.5` its coefficient."""
+_STEP_LABEL = re.compile(r"^\s*(?:step\s*[0-9]+\s*[:.)-]|[0-9]+\s*[.)]|[-*•])(?=\s)\s*", re.I)
+"""A step number or bullet: closed by a mark and then a space, so `-x = 5` keeps its sign,
+`0.5x = 2.5` and `3.x = 15` their coefficients, and "Step 3x = 15" is the words "Step"
+beside 3x = 15 (not step 3 beside x = 15)."""
+_TRAILING_LEAD = re.compile(r"^[,:]?\s*(?:after|by|from|when|on|having|[a-z]+ing)\b", re.I)
+"""Words after a step's last equation name how it was reached only when they read as a
+description of it ("3x = 15, subtracting 5 from both sides", "... after dividing by 3").
+An imperative or a new sentence there ("3x = 15. Next, subtract 5 ...") announces the next
+operation, and a reader cannot tell which equation it belongs to."""
+_SENTENCE_BREAK = re.compile(r"[.;!?]\s*\S")
 _ADDS = frozenset({"add", "subtract", "move"})
 
 
@@ -149,9 +156,17 @@ def _unnamed(op: NamedOp, before: Sides) -> list[Sides]:
 
 
 def results_of(op: NamedOp, before: Sides) -> list[Sides]:
-    """The equations `op` may yield from `before`."""
+    """The equations `op` may yield from `before`. An operation the words name must change
+    the equation: subtracting "the x terms" of a side that has none, multiplying by 1, is no
+    step the words describe."""
     if op.kind == "rewrite":
         return [before]
+    if op.kind == "swap":
+        return [before.swapped()] if before.swapped() != before else []
+    return [after for after in _results(op, before) if not after.same(before)]
+
+
+def _results(op: NamedOp, before: Sides) -> list[Sides]:
     operand = op.operand
     if operand is None:
         return _unnamed(op, before)
@@ -194,10 +209,23 @@ def named_prefix(ops: Sequence[NamedOp], before: Sides, after: Sides) -> int:
         applied += op.kind != "rewrite"
         if applied > 1:
             return 0
+        if op.kind == "cancel":  # "the x terms cancel": one operation, and no unknown left
+            gone = after.a == 0 and after.c == 0
+            return count if gone and any(one_operation(s, after) for s in states) else 0
         states = [x for s in states for x in results_of(op, s)]
-        if any(after.same(s) for s in states):
+        # a swap is the swap exactly; otherwise either side may be written first
+        if any(after == s if op.kind == "swap" else after.same(s) for s in states):
             return count
     return 0
+
+
+def _ambiguous_between(words: str, named: list[NamedOp] | None) -> bool:
+    """Words between two equations on a line may describe either one ("3x = 15 after
+    dividing both sides by 3, x = 5"): they may name only a rewrite, and only as a lead
+    into the next equation ("..., which simplifies to 3x = 15")."""
+    if not named:
+        return False
+    return any(op.kind != "rewrite" for op in named) or bool(_TRAILING_LEAD.match(words))
 
 
 def _announce(pending: list[NamedOp], named: list[NamedOp]) -> list[NamedOp]:
@@ -271,8 +299,17 @@ class Derivation:
         if after is None or any(r is None for r in readings):
             return None
         if not chains:
+            if not after:
+                return None  # words naming no operation claim something nobody checks
             cursor.ops = _announce(cursor.ops, after)
             return None if final else False
+        if any(_ambiguous_between(words, named) for (words, _), named in
+               zip(chains[1:], readings[1:], strict=True)):
+            return None
+        if re.search(r"[A-Za-z]", trailing) and not (
+            after and _TRAILING_LEAD.match(trailing) and not _SENTENCE_BREAK.search(trailing)
+        ):
+            return None
         for index, ((_, chain), named) in enumerate(zip(chains, readings, strict=True)):
             assert named is not None
             if index == len(chains) - 1:

@@ -16,14 +16,15 @@ import sympy
 
 from stepchat.core.mathparse import MathSyntaxError, parse_equation
 
-_MATH_CHARS = set("0123456789.+-*/^()=−–×·÷⋅ ")
+_MATH_CHARS = set("0123456789.+-*/^()=−×·÷⋅ ")
 _LATEX = [
-    (re.compile(r"\\frac\{([^{}]*)\}\{([^{}]*)\}"), r"(\1)/(\2)"),
+    (re.compile(r"\\frac\{([^{}]*)\}\{([^{}]*)\}"), r"((\1)/(\2))"),
     (re.compile(r"\\(?:cdot|times)"), "*"),
     (re.compile(r"\\[()\[\]]|\$+|\\,|\\ "), " "),
-    # bold markup at a word's edge; `2**-1` between operands is a power, not markup
-    (re.compile(r"(?:(?<=^)|(?<=\s))\*\*(?=\S)|(?<=\S)\*\*(?=\s|$|[.,:;!?])|`"), " "),
+    (re.compile(r"`"), " "),
 ]
+_WORD = re.compile(r"\S+")
+_BOLD_EDGES = re.compile(r"^(\*\*)?(.*?)(\*\*)?([.,:;!?]*)$", re.S)
 
 
 @dataclass(frozen=True)
@@ -78,7 +79,20 @@ def format_fraction(value: Fraction) -> str:
 def clean_latex(text: str) -> str:
     for pattern, repl in _LATEX:
         text = pattern.sub(repl, text)
-    return text
+    return _WORD.sub(_unbold, text)
+
+
+def _unbold(word: re.Match[str]) -> str:
+    """Bold markup at a word's edges ("**x", "5**", "**5**.") becomes a space. A word
+    with `**` inside it as well as at an edge ("2**1**", "**2**1") is left whole, so
+    it does not parse: it shows as 21 and would read as the power 2^1. `2**-1`, with no
+    edge, is a power."""
+    match = _BOLD_EDGES.match(word.group(0))
+    assert match is not None
+    opening, core, closing, stop = match.groups()
+    if not (opening or closing) or "**" in core or not core:
+        return word.group(0)
+    return f"{' ' if opening else ''}{core}{' ' if closing else ''}{stop}"
 
 
 def math_runs(line: str) -> list[tuple[int, int]]:
@@ -110,7 +124,7 @@ def _is_math_at(line: str, i: int) -> bool:
     ch = line[i]
     if ch == "=" or ch in _MATH_CHARS:
         # a full stop ends a sentence unless a digit follows (2.5)
-        return ch != "." or (i + 1 < len(line) and line[i + 1].isdigit())
+        return ch != "." or (i + 1 < len(line) and line[i + 1] in "0123456789")
     if ch.isalpha() and ch.isascii():
         before = line[i - 1] if i > 0 else " "
         after = line[i + 1] if i + 1 < len(line) else " "
@@ -297,10 +311,16 @@ def solver_steps(form: LinearForm) -> list[tuple[str, str]]:
         if coef != 1:
             steps.append(
                 ("equation", f"Divide both sides by the coefficient of {v}: "
-                 f"{v} = {format_fraction(const)}/{_paren(coef)}")
+                 f"{v} = {_over(const)}/{_paren(coef)}")
             )
     steps.append(("final", solution.final_line(v)))
     return steps
+
+
+def _over(value: Fraction) -> str:
+    """A dividend: a fraction in brackets, so `(3/2)/3` is not read as 3 over 2/3."""
+    text = format_fraction(value)
+    return f"({text})" if value.denominator != 1 else text
 
 
 def _paren(value: Fraction) -> str:

@@ -34,8 +34,16 @@ MAX_TERMS = 256
 MAX_COEFFICIENT_BITS = 2048
 """Most bits of the numerator (and of the denominator) of the expanded coefficients."""
 
-_TOKEN = re.compile(r"\s*(?:(\d+(?:\.\d+)?)|([A-Za-z])|(\*\*|[-+*/^()=]))")
-_SYMBOLS = {"−": "-", "–": "-", "×": "*", "·": "*", "÷": "/", "⋅": "*"}
+_TOKEN = re.compile(r"\s*(?:([0-9]+(?:\.[0-9]+)?)|([A-Za-z])|(\*\*|[-+*/^()=]))")
+"""ASCII digits only: `৪` (Bengali four) looks like an 8 to a reader."""
+_SYMBOLS = {"−": "-", "×": "*", "·": "*", "÷": "/", "⋅": "*"}
+"""An en dash is punctuation ("both sides – 3x = 15"), never read as a minus."""
+_EMPHASIS = re.compile(r"(?<!\*)\*(?![\s*])[^*]*?(?<![\s*])\*(?!\*)")
+"""Two single stars a Markdown reader pairs as emphasis: `1*5*0` shows as "150"."""
+_GROUPED = re.compile(r"(?<![0-9.])[1-9][0-9]{0,2}\.[0-9]{3}(?![0-9.])")
+"""`1.500`: one and a half, or fifteen hundred with a point between thousands."""
+_RAISED_POINT = re.compile(r"[0-9][·⋅][0-9]")
+"""`2·5`: a product, or two and a half with the raised decimal point of British print."""
 
 
 class MathSyntaxError(ValueError):
@@ -137,7 +145,15 @@ def normalise_symbols(text: str) -> str:
 
 
 def tokenize(text: str) -> list[Token]:
-    """Split into whitelisted tokens; anything else is a MathSyntaxError."""
+    """Split into whitelisted tokens; anything else is a MathSyntaxError. Text a reader
+    could take two ways is not read: stars a renderer shows as emphasis, a number whose
+    point may separate thousands, a raised dot between digits."""
+    if _EMPHASIS.search(text):
+        raise MathSyntaxError("stars that render as emphasis")
+    if _GROUPED.search(text):
+        raise MathSyntaxError("a point that may separate thousands")
+    if _RAISED_POINT.search(text):
+        raise MathSyntaxError("a raised dot between digits")
     text = normalise_symbols(text)
     if len(text) > MAX_EQUATION_CHARS:
         raise MathSyntaxError("equation too long")
@@ -204,11 +220,16 @@ class _Parser:
 
     def term(self) -> Sized:
         left, size = self.unary()
+        divided = False
         while True:
             tok = self.peek()
             if tok is not None and tok.kind == "op" and tok.text in "*/":
                 self.take()
+                if divided and tok.text == "/":
+                    # `3/2/3`: 1/2 read left to right, 9/2 read as 3 over 2/3
+                    raise MathSyntaxError("a quotient divided again without brackets")
                 right, right_size = self.unary()
+                divided = tok.text == "/"
                 if tok.text == "*":
                     size = size.times(right_size)
                     left = left * right
@@ -227,6 +248,9 @@ class _Parser:
                 assert tok is not None
                 if tok.spaced:
                     raise MathSyntaxError("factors side by side with a space between")
+                if divided:
+                    # `1/2x`, `30/2(3)`: (1/2)·x to some readers, 1/(2x) to others
+                    raise MathSyntaxError("a product glued to a divisor")
                 right, right_size = self.power()
                 size = size.times(right_size)
                 left = left * right

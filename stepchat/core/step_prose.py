@@ -19,14 +19,17 @@ Phrasings read (case-insensitive, `−` read as `-`):
   it leaves must hold it: "move 5 to the left" off 3x + 5 = 20 is no move)
 - multiply / multiplying / multiplied [both sides] by K          -> multiply by K (K ≠ 0)
 - divide / dividing / divided [both sides] by K | by the coefficient [of x] -> divide by K
-- simplify, combine (like terms), expand, distribute, rearrange, rewrite, swap -> rewrite only
+- simplify, combine (like terms), expand, distribute, rearrange, rewrite [both sides, each
+  side, the left / right side]                                   -> rewrite only
+- swap / swapping the sides                                      -> the sides swapped, exactly
+- the x terms cancel                                             -> one operation, no unknown left
 - addition / subtraction / multiplication / division, or a verb above with no operand
                                    -> only an operation the equation shows plainly, with
                                       the verb's sign (`derivation._unnamed`); a move with
                                       a direction and no operand does not read
 
 T is a number, a fraction, a multiple of the unknown (`2x`, `(1/2)x`, `-x`) or "the
-opposite of" one of those: digits, never number words ("by two" does not read, and "two"
+opposite of" one of those: ASCII digits, never number words ("by two" does not read, and "two"
 is no connective, so the step fails). Everything else (isolate, solve, check, so, then,
 ...) names no operation.
 """
@@ -67,18 +70,25 @@ class NamedOp:
     operand: Operand | None = None
 
 
-_NUM = r"\d+(?:\.\d+)?(?:\s*/\s*\d+(?:\.\d+)?)?"
+_NUM = r"[0-9]+(?:\.[0-9]+)?(?:\s*/\s*[0-9]+(?:\.[0-9]+)?)?"
 _SIDES = r"(?:\s+of\s+the\s+equation)?"
 _WHERE = (
     r"(?:\s+(?:to|from|on|off|at)\s+(?:both\s+sides|each\s+side"
     r"|the\s+(?P<dir>left|right)(?:\s+side)?|(?P<other>the\s+other\s+side))" + _SIDES + ")?"
 )
+_A_SIDE = (
+    r"(?:\s+(?:on\s+|of\s+|in\s+)?(?:both\s+sides|each\s+side|the\s+(?:left|right)\s+side)"
+    + _SIDES + ")?"
+)
 _REWRITE = re.compile(
     r"\b(?:simplify|simplifying|simplified|simplifies|combine|combining|expand|expanding"
-    r"|distribute|distributing|rearrange|rearranging|rewrite|rewriting|swap|swapping"
+    r"|distribute|distributing|rearrange|rearranging|rewrite|rewriting"
     r"|collect\s+like\s+terms|collecting\s+like\s+terms)\b"
-    r"(?:\s+(?:like\s+terms|the\s+sides|sides))?"
+    r"(?:\s+like\s+terms)?" + _A_SIDE
 )
+"""A rewrite may name the side it rewrites; it changes no side's value, so any side will do."""
+_SWAP = re.compile(r"\b(?:swap|swapping)\s+(?:the\s+)?sides\b")
+"""Swapping is read only with its object, and the equation must be the swap exactly."""
 _KIND_WORDS = {
     "addition": "add",
     "subtraction": "subtract",
@@ -97,12 +107,12 @@ _VERBS = {
 
 
 @lru_cache(maxsize=64)
-def _patterns(variable: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
+def _patterns(variable: str) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
     v = re.escape(variable.lower())
     term = (
         rf"(?P<opp>the\s+opposite\s+of\s+)?"
         rf"(?P<term>(?:-?\s*\(\s*-?\s*{_NUM}\s*\)|-\s*{_NUM}|{_NUM})(?:\s*{v})?|-?\s*{v})"
-        rf"(?![a-z\d])"
+        rf"(?![a-z0-9])"
     )
     part = (
         rf"(?P<constant>(?:all\s+)?the\s+constants?(?:\s+terms?)?)"
@@ -115,11 +125,12 @@ def _patterns(variable: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
     )
     scale_verbs = "|".join(w for w in _VERBS if _VERBS[w] in ("multiply", "divide"))
     by = (
-        rf"(?:\s+(?:both\s+sides|each\s+side|it|this|the\s+equation){_SIDES})?\s+by\s+"
-        rf"(?:(?P<coefficient>the\s+coefficient(?:\s+of\s+{v})?)|{term})"
+        rf"(?:\s+(?:both\s+sides|each\s+side|it|this|the\s+equation){_SIDES})?(?:\s+by\s+"
+        rf"(?:(?P<coefficient>the\s+coefficient(?:\s+of\s+{v})?)|{term}))?"
     )
     scale = re.compile(rf"\b(?P<verb>{scale_verbs})\b(?:{by})?")
-    return shift, scale
+    cancel = re.compile(rf"\b(?:the\s+)?{v}(?:\s*-\s*|\s+)terms\s+cancel(?:s)?(?:\s+out)?\b")
+    return shift, scale, cancel
 
 
 def _term(text: str, opposite: bool, variable: str) -> Operand | None:
@@ -140,7 +151,7 @@ def _source(verb_kind: str, direction: str | None) -> str | None:
 def read_prose(words: str, variable: str) -> list[NamedOp] | None:
     """The operations `words` name, in order; None when the words say anything else."""
     text = normalise_symbols(words).lower()
-    shift, scale = _patterns(variable)
+    shift, scale, cancel = _patterns(variable)
     found: list[tuple[int, NamedOp]] = []
     spans: list[tuple[int, int]] = []
 
@@ -176,9 +187,10 @@ def read_prose(words: str, variable: str) -> list[NamedOp] | None:
                 return None  # both sides times the unknown, or by zero: not a valid step
         found.append((match.start(), NamedOp(kind, operand)))
         spans.append(match.span())
-    for match in _REWRITE.finditer(text):
-        found.append((match.start(), NamedOp("rewrite")))
-        spans.append(match.span())
+    for kind, pattern in (("rewrite", _REWRITE), ("swap", _SWAP), ("cancel", cancel)):
+        for match in pattern.finditer(text):
+            found.append((match.start(), NamedOp(kind)))
+            spans.append(match.span())
     for word, kind in _KIND_WORDS.items():
         for match in re.finditer(rf"\b{word}\b", text):
             found.append((match.start(), NamedOp(kind)))

@@ -5,15 +5,22 @@ Two generators, each over random equations:
 - distractor requests: a solve request's equation inside a prompt that asks something else
   (check a given value, a system, another quantity, evaluate, rewrite, an inequality, a
   domain, another task) or that holds a mark the reader cannot read exactly (x², √, log,
-  1,500, 2,5, %, a letter glued to the unknown, a backslash, a quotient by the unknown).
+  1,500, 2,5, %, a letter glued to the unknown, a backslash, a quotient by the unknown) or
+  could read two ways (1/2x, ÷ 2x, 4/2(x + 1), 2.500, markup inside a number, an en dash,
+  digits of another script, 2·5, 3/2/3).
   None may be claimed as a linear request, and through the engine none may be served a
   step of a cached solve derivation. Solve framings of the closed list must be claimed
   (recall, reported).
 - wrong steps: for each class of the step check (an operand in words, a verb with no
   operand doing the opposite, a move to the wrong side, words stating a value, trailing
   arithmetic words, labels and markup, a check of another equation, two operations in one
-  step) a step that does not follow, and a degenerate problem's final line straight from
-  the problem. None may pass (precision 1.000).
+  step; and, from the second hostile round, side and direction words outside a phrasing,
+  a one-side operation, words alone claiming a solution set, words disowning the equation
+  beside them, a repeat said "again", a named operation that changes nothing, a label glued
+  to a coefficient, markup or a dash inside an equation, a product glued to a divisor, two
+  equations on a line with the words between them, an imperative after an equation) a step
+  that does not follow, and a degenerate problem's final line straight from the problem.
+  None may pass (precision 1.000).
 """
 
 from __future__ import annotations
@@ -68,6 +75,12 @@ DISTRACTORS: dict[str, list[str]] = {
                       "Solve for {v}: {eq} + ({v} - 1)/({v} - 1).",
                       "Solve for {v}: {eq} + {v}^2/{v}.",
                       "Solve for {v}: {eq} + {v}/{v}."],
+    "read two ways": ["Solve for {v}: 1/2{v} + {eq}.", "Solve for {v}: 12 ÷ 2{v} + {eq}.",
+                      "Solve for {v}: 4/2({v} + 1) + {eq}.", "Solve for {v}: {eq} + 2.500.",
+                      "Solve for {v}: {eq} + 1*5*0.", "Solve for {v}: {eq} + 2**1**.",
+                      "Solve for {v}: {eq} + **2**1.", "Solve for {v}: {eq} – 3.",
+                      "Solve for {v}: {eq} + ৪.", "Solve for {v}: {eq} + 2·5.",
+                      "Solve for {v}: {eq} + 3/2/3."],
 }
 FRAMINGS = ["Solve for {v}: {eq}.", "Solve {eq} for {v}.", "Find {v} if {eq}.",
             "What is {v} if {eq}?", "If {eq}, what is {v}?", "Solve the equation {eq} for {v}.",
@@ -121,7 +134,7 @@ def test_distractor_requests_are_not_served_a_cached_derivation() -> None:
     """Through the engine: a cached solve derivation of the same equation is never served to
     a distractor request (one per template, every class)."""
     seen: set[str] = set()
-    for cls, template, solve, prompt in _requests(seed=3, count=400):
+    for cls, template, solve, prompt in _requests(seed=3, count=700):
         if template in seen:
             continue
         seen.add(template)
@@ -212,6 +225,81 @@ def _two_at_once(rng: random.Random, a: int, b: int, r: int, v: str) -> str | No
                        f"{a}{v} = {c - b}\n{v} = {r}"])
 
 
+SECOND_ROUND: dict[str, list[str]] = {
+    "side or direction words outside a phrasing": [
+        "{verb} {b} {where}: {a}{v} = {n}\n{v} = {r}"],
+    "one-side operation": [
+        "Subtract {b} only from the left: {a}{v} = {n}\n{v} = {r}",
+        "Subtract {b} from the left side only: {a}{v} = {n}\n{v} = {r}",
+        "{a}{v} = {n}\nDivide by {a} on the left side only: {v} = {r}\n{v} = {r}",
+        "{a}{v} = {n}\nDivide by {a} on left: {v} = {r}\n{v} = {r}"],
+    "words alone claiming a solution set": [
+        "{a}{v} = {n}\n{claim}\n{v} = {r}"],
+    "words disowning the equation": [
+        "Subtract {b} from both sides: {a}{v} = {n} {tail}\n{v} = {r}",
+        "{a}{v} = {n}\nDivide both sides by {a}: {v} = {r} {tail}\n{v} = {r}"],
+    "a repeat said again": [
+        "Subtract {b} from both sides.\nSubtract {b} from both sides {again}: {a}{v} = {n}"
+        "\n{v} = {r}",
+        "{a}{v} = {n}\nDivide both sides by {a}.\nNow divide both sides by {a} {again}: "
+        "{v} = {r}\n{v} = {r}"],
+    "a named operation that changes nothing": [
+        "{noop}: {same}\n{a}{v} = {n}\n{v} = {r}"],
+    "a label glued to a coefficient": [  # the problem is `v + b = c`: 3x = 15 does not follow
+        "Step {k}{v} = {n}\n{v} = {n}", "{k}.{v} = {n}\n{v} = {n}",
+        "Step {k}{v} + {b} = {c}\n{v} = {n}"],
+    "markup inside a number": [
+        "Subtract {b} from both sides: {a}{v} = {n}**1**\n{v} = {r}",
+        "Subtract {b} from both sides: {a}{v} = **{n}**1\n{v} = {r}",
+        "Subtract {b} from both sides: {a}{v} = 1*{n}*1\n{v} = {r}",
+        "{a}{v} = {n}\n{v} = **{r}**0**\n{v} = {r}"],
+    "a dash or another script's digits": [  # `– 3x = 15` would read as -3x = 15
+        "Subtract {b} from both sides – {a}{v} = {n}\n{v} = {r}",
+        "{a}{v} = {n}\n{v} = {r} – 0\n{v} = {r}",
+        "Subtract ৪ from both sides: {a}{v} = {n}\n{v} = {r}",
+        "{a}{v} = {n}\nDivide both sides by {a}: {v} = {r}·1\n{v} = {r}",
+        "{a}{v} = {n}\nDivide both sides by ୨: {v} = {r}\n{v} = {r}"],
+    "a product glued to a divisor": [
+        "{a}{v} = {n}\n1/{a}{v} = {n}/{aa}\n{v} = {r}",
+        "{a}{v} = {n}\nDivide both sides by {a}: {v} = {ar}/{a}(1)\n{v} = {r}",
+        "{a}{v} = {n}\n{v} = {n} ÷ {a}(1)\n{v} = {r}",
+        "{a}{v} = {n}\n{v} = {ar2}/2/{a}\n{v} = {r}"],
+    "words between or after equations": [
+        "{a}{v} = {n} after dividing both sides by {a}, {v} = {r}\n{v} = {r}",
+        "{a}{v} = {n} by simplifying, so {v} = {r} by dividing both sides by {a}\n{v} = {r}",
+        "{a}{v} = {n}. Next, subtract {b} from both sides.\n{v} = {r}",
+        "{a}{v} = {n}, subtract {b} from both sides\n{v} = {r}",
+        "{a}{v} = {n}; now divide both sides by {a}.\n{v} = {r}"],
+}
+"""The second hostile round's classes, as templates over `a·v + b = c` (n = c - b)."""
+CHOICES = {
+    "verb": ["Move", "Bring", "Remove", "Subtract"],
+    "where": ["left", "to left side", "to the side on the left", "leftward", "right",
+              "to right side", "over"],
+    "claim": ["All real {v} are a solution.", "The final answer is all real {v}.",
+              "So the answer is the opposite of {v}.", "Every real number works.",
+              "The answer is the same as {v}."],
+    "tail": ["is the solution of the other equation", "is the opposite of the answer",
+             "is the answer to another problem", "is only the left side",
+             "holds for all real numbers"],
+    "again": ["again", "also", "once again"],
+    "noop": ["Subtract the {v} terms from the right", "Subtract the {v} terms from both sides",
+             "Swap the sides", "Multiply both sides by 1", "Add 0 to both sides",
+             "Divide both sides by 1", "Move the constant to the left"],
+}
+
+
+def _templated(templates: list[str]) -> Wrong:
+    def wrong(rng: random.Random, a: int, b: int, r: int, v: str) -> str | None:
+        c = a * r + b
+        fill = {name: rng.choice(options).format(v=v) for name, options in CHOICES.items()}
+        fill |= {"a": str(a), "b": str(b), "c": str(c), "n": str(c - b), "r": str(r),
+                 "v": v, "k": str(rng.randint(2, 9)), "aa": str(a * a), "ar": str(a * r),
+                 "ar2": str(2 * a * r), "same": f"{b} + {a}{v} = {c}".replace("+ -", "- ")}
+        return rng.choice(templates).format(**fill)
+    return wrong
+
+
 WRONG: dict[str, Wrong] = {
     "operand the check cannot evaluate": _operand_words,
     "verb without operand, opposite operation": _unnamed_opposite,
@@ -221,18 +309,22 @@ WRONG: dict[str, Wrong] = {
     "labels and markup": _labels,
     "check of another equation": _other_check,
     "two operations in one step": _two_at_once,
+    **{cls: _templated(templates) for cls, templates in SECOND_ROUND.items()},
 }
+GLUED_LABEL = "a label glued to a coefficient"
 
 
 def test_generated_wrong_steps_never_pass() -> None:
     rng = random.Random(12)
     tried: Counter[str] = Counter()
-    while sum(tried.values()) < 2400:
+    while sum(tried.values()) < 5700:
         v = rng.choice("xxyn")
+        cls = rng.choice(sorted(WRONG))
         eq, a, b, root = _equation(rng, v)
+        if cls == GLUED_LABEL:  # `v + b = c`, where "Step 3x = 15" must not read x = 15
+            a, eq = 1, f"{format_linear(Fraction(1), Fraction(b), v)} = {root + b}"
         task = HANDLER.detect(f"Solve for {v}: {eq}.")
         assert task is not None
-        cls = rng.choice(sorted(WRONG))
         text = WRONG[cls](rng, a, b, root, v)
         if text is None:
             continue

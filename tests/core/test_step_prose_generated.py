@@ -4,9 +4,12 @@ equation that another operation (or the same one) yields.
 Each case is a problem `a·x + b = c·x + d`, words naming an operation in one of several
 phrasings, and an equation written the way a person or the model writes the result of an
 operation (unsimplified `3x + 5 - 5 = 20 - 5`, or simplified), the words before it, on a
-line of their own, or after it. The truth is known from the
-generation: the step follows when the named operation yields the written equation. The
-check must accept no step that does not follow (precision 1.000); recall is reported.
+line of their own, or after it (then as a description: "3x = 15, subtracting 5 from both
+sides"; an imperative after an equation announces the next step). The truth is known from
+the generation: the step follows when the named operation yields the written equation and,
+unless the words name a rewrite, changes it ("Add 0 to both sides", "Multiply both sides by
+1" name no step). The check must accept no step that does not follow (precision 1.000);
+recall is reported.
 """
 
 from __future__ import annotations
@@ -20,6 +23,22 @@ from stepchat.core.linear import format_fraction, format_linear
 from stepchat.core.tasks.linear_task import LinearHandler
 
 HANDLER = LinearHandler()
+REWRITES = ("Simplify", "Combine like terms", "Rewrite")
+GERUNDS = {"Add": "adding", "Subtract": "subtracting", "Multiply": "multiplying",
+           "Divide": "dividing", "Move": "moving", "Collect": "collecting",
+           "Simplify": "simplifying", "Combine": "combining", "Rewrite": "rewriting"}
+
+
+def _described(rng: random.Random, phrase: str) -> str | None:
+    """`phrase` as words after an equation describing how it was reached, or None."""
+    first, _, rest = phrase.partition(" ")
+    if first in GERUNDS:
+        gerund = " ".join([GERUNDS[first], rest]).strip()
+    elif first.endswith("ing"):
+        gerund = phrase[0].lower() + phrase[1:].removesuffix(" gives")
+    else:
+        return None
+    return rng.choice([f", {gerund}", f" after {gerund}", f" by {gerund}"])
 
 
 @dataclass(frozen=True)
@@ -134,13 +153,15 @@ def test_named_operations_on_generated_steps() -> None:
             continue
         phrase, written = rng.choice(phrases), _written(rng, applied, s)
         roll = rng.random()
+        described = _described(rng, phrase)
         if roll < 0.2:  # the words on a line of their own, before the equation
             step = f"{phrase}.\n{written}"
-        elif roll < 0.3:  # the words after the equation
-            step = f"{written}, {phrase[0].lower()}{phrase[1:]}"
+        elif roll < 0.3 and described:  # the words after the equation, describing it
+            step = f"{written}{described}"
         else:
             step = f"{phrase}: {written}"
-        truth = named.apply(s).same(applied.apply(s))
+        changes = phrase in REWRITES or not named.apply(s).same(s)
+        truth = named.apply(s).same(applied.apply(s)) and changes
         steps = HANDLER.segment(step)
         verdict = HANDLER.verify(task, steps) == [True] * len(steps)
         cases += 1

@@ -65,6 +65,7 @@ FAILS = [
     "Subtract 7 from both sides: 3x = 13",
     "Multiply both sides by 9",  # an operation no later step applies
     "The answer is 20.",  # a number nothing checks
+    "Let's isolate the variable x.",  # words alone that name no operation: nothing to check
 ]
 PASSES = [  # (the steps before it, the step): each follows from the one before
     ([], "3x + 5 = 20"),
@@ -74,7 +75,6 @@ PASSES = [  # (the steps before it, the step): each follows from the one before
     (["3x = 15"], "So, x = 5"),
     ([], "Move the constant to the right: 3x = 15"),
     (["3x = 15"], "Divide both sides by the coefficient of x: x = 15/3"),
-    ([], "Let's isolate the variable x."),
 ]
 
 

@@ -1,0 +1,37 @@
+"""Issue 21, second hostile round: every case it found serving a wrong linear step, verified.
+
+Each record (`data/linear_hostile_pairs2.jsonl`) is a cached request with the reply the model
+gave it (or the solver's, when `cached_model_text` is null) and a second request asked after
+it; `served_step` came back `reused` or `patched` (or, for a misread request, written by
+the solver) although it was wrong for the second request. Asked again now, no step with
+that text may come from the cache, nor from anywhere for a misread request (the request
+declines as a linear request, or the step fails and the solver rewrites it).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.core.test_linear_hostile_pairs import FROM_CACHE, ask_after
+
+RECORDS = [
+    record
+    for line in (Path(__file__).parent / "data" / "linear_hostile_pairs2.jsonl").open()
+    if "class" in (record := json.loads(line))
+]
+
+
+@pytest.mark.parametrize(
+    "record", RECORDS, ids=[f"{i}-{r['class'][:24]}" for i, r in enumerate(RECORDS)]
+)
+def test_a_found_case_is_not_served_its_wrong_step(record: dict[str, Any]) -> None:
+    answer = ask_after(record["cached_prompt"], record["cached_model_text"], record["prompt"])
+    # a wrong step the solver wrote (a misread request) must not come back from anywhere
+    from_cache = record["status"] in ("reused", "patched")
+    served = [s.text for s in answer.steps
+              if (s.status in FROM_CACHE or not from_cache) and s.text == record["served_step"]]
+    assert served == [], (record["prompt"], record["why_wrong"], answer.text)
