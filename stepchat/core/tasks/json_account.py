@@ -41,13 +41,21 @@ punctuation to pass over."""
 """Kinds of token: what a leftover token of that kind could be the value of."""
 
 FILLERS = word_set(
-    """a an the and is are who which that where he she they it this at in on with of
+    """a an the and is are who which that where he she at in on with of
     for from to by as has have currently now please do"""
 )
 """Words accounted for anywhere: none of them can change what a value means. Not here, on
 purpose: negations, past and future forms (was, used, will), comparisons (than, over,
 under, about), possessives (his, her, their, whose), `or`, `but`, quantities, `am` (the
-speaker is not the subject), `use` (`Use USD.` asks for another form of a value)."""
+speaker is not the subject), `use` (`Use USD.` asks for another form of a value), `it`,
+`this`, `they` (`It is 40.` for Bruno: a pronoun that may be something else than the subject).
+Two of them never stand for nothing: see `CONNECTORS` and `DETERMINERS`."""
+CONNECTORS = word_set("has have with and as to at by")
+DETERMINERS = word_set("a an the one it this that them these those another some")
+"""`who has a 12-year-old`, `with one aged 40`, `and the one from Lisbon`, `who has it from
+Lisbon`: a connector followed by a determiner brings in a second person or thing, whose values
+the words after it are. Such a determiner is accounted for only by a construction that reads
+it (`with a garden`, `with the email e`), never as a filler."""
 COURTESY = word_set("please thanks thank you")
 """A sentence of these alone (`Thank you.`) says nothing about any value."""
 
@@ -207,22 +215,36 @@ class Ledger:
     def covered(self, token: Token) -> bool:
         return all(self.mask[token.start : token.end])
 
-    def leftovers(self, request: list[tuple[int, int]], *, crowded: bool = False) -> list[Token]:
-        """Tokens nothing accounts for: not covered, not a filler, not a request word in a
-        sentence that asks for JSON, not the `?` of a request put as a question (`Can you
+    def leftovers(self, request: list[tuple[int, int]], *, crowded: bool = False,
+                  phrases: list[tuple[int, int]] | None = None) -> list[Token]:
+        """Tokens nothing accounts for: not covered, not a filler, not a request word in the
+        request's own phrase (`phrases`: from the start of its sentence to the end of its key
+        list or of the word JSON; after it, `record`, `one`, `having`, `containing` speak of
+        something else), not the `?` of a request put as a question (`Can you
         return JSON ...?`). In a `crowded` prompt, one that speaks of someone else too, a
         pronoun (`She is 40`, `her age`) could point to either, so it is never accounted for."""
         out = []
+        phrases = request if phrases is None else phrases
+        previous: Token | None = None
         for token in tokens(self.text):
+            before, previous = previous, token
             if self.covered(token):
+                continue
+            in_phrase = any(a <= token.start and token.end <= b for a, b in phrases)
+            if before is not None and before.text.lower() in CONNECTORS \
+                    and token.text.lower() in DETERMINERS and not in_phrase:
+                out.append(Token(token.start, token.end, token.text, WORD))
                 continue
             if crowded and token.text.lower() in PRONOUNS:
                 out.append(Token(token.start, token.end, token.text, WORD))
                 continue
+            if token.text.lower() in _RELATIVES and _opens_sentence(self.text, token.start):
+                out.append(Token(token.start, token.end, token.text, WORD))  # `That is 40.`
+                continue
             if token.kind == FREE:
                 continue
             in_request = any(a <= token.start and token.end <= b for a, b in request)
-            if in_request and token.text.lower() in REQUEST_WORDS:
+            if in_phrase and token.text.lower() in REQUEST_WORDS:
                 continue
             if token.text == "?" and in_request and _POLITE.match(self.text, _start_of(
                     self.text, token.start)) and re.match(r"\s*(?:$|\s[A-Z])",
@@ -230,6 +252,16 @@ class Ledger:
                 continue
             out.append(token)
         return out
+
+
+_RELATIVES = word_set("that which who where")
+"""Fillers only inside a sentence (`a lamp that is in stock`); opening one (`That is 40.`),
+they point at something the reader cannot tell is the subject."""
+
+
+def _opens_sentence(text: str, pos: int) -> bool:
+    before = text[:pos].rstrip()
+    return not before or before[-1] in ".!?;"
 
 
 _POLITE = re.compile(r"\s*(?:please\s+)?(?:can|could|would|will)\s+(?:you|i|we)\b", re.I)
@@ -247,6 +279,16 @@ def request_sentences(text: str, anchors: list[tuple[int, int]]) -> list[tuple[i
         tail = [i for i in (text.find(c, b) for c in ".!?;") if i >= 0]
         spans.append((head + 1, min(tail) + 1 if tail else len(text)))
     return spans
+
+
+def request_phrases(text: str, anchors: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The request itself in each sentence that holds it: from the sentence's start to the
+    end of the last anchor (the word JSON, the key list) in it."""
+    spans: dict[int, int] = {}
+    for a, b in anchors:
+        head = max(text.rfind(c, 0, a) for c in ".!?;") + 1
+        spans[head] = max(spans.get(head, b), b)
+    return sorted(spans.items())
 
 
 def output_instructions(text: str, keys: list[str], language_key: bool) -> list[tuple[int, int]]:

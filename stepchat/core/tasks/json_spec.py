@@ -20,6 +20,7 @@ from stepchat.core.tasks.json_account import (
     SCOPELESS,
     Ledger,
     output_instructions,
+    request_phrases,
     request_sentences,
     subject_descriptions,
     unaccounted,
@@ -201,7 +202,8 @@ def read_spec(prompt: str) -> JsonSpec | None:
     anchors = [m.span() for m in re.finditer(r"(?i)json", prompt)][:8] + listed.spans
     request = request_sentences(prompt, anchors)
     # Once the prompt speaks of someone else too (a relative), a pronoun could be either.
-    leftovers = ledger.leftovers(request, crowded=bool(reader.explained))
+    leftovers = ledger.leftovers(request, crowded=bool(reader.explained),
+                                 phrases=request_phrases(prompt, anchors))
     word = unaccounted(leftovers, ledger, request) if listed.sure else ""
     gone = dict.fromkeys(read, word) if word is not None else {}
     if word is not None:  # what the prompt leaves open may have been taken back too
