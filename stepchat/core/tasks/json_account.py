@@ -318,11 +318,19 @@ def unknown_keys(text: str, keys: list[str]) -> set[str]:
     return {k for k in keys if _unknown(text, k)}
 
 
-def subject_descriptions(text: str, taboo: set[str]) -> list[tuple[int, int]]:
+def subject_descriptions(text: str, taboo: set[str], named_at: int | None = None
+                         ) -> list[tuple[int, int]]:
     """Spans of the words describing what the request is about (see `_SUBJECT_SLOT`), and
-    of names set aside beside it (`_DENIAL`)."""
+    of names set aside beside it (`_DENIAL`). A sentence opening on a description (`The car
+    is 12.`, `The other Bruno is 40.`) describes the subject only when nothing before it
+    named or described one (`named_at`: where the first subject's name is read): after
+    `for Bruno` or `for the dog`, it is a second thing, and its words are left over."""
     spans = [m.span() for m in _DENIAL.finditer(text)]
+    first = len(text) if named_at is None else named_at
     for m in _SUBJECT_SLOT.finditer(text):
+        if m.group("cap") and m.start("cap") > first:
+            continue
+        first = min(first, m.start())
         group = "slot" if m.group("slot") is not None else "apposed"
         end = m.start(group)
         last = ""

@@ -55,8 +55,12 @@ PLACES = (
     (re.compile(r"\b(?:moved\s+to|now\s+(?:lives\s+)?in|currently\s+in|relocated\s+to)\s+",
                 re.I), tiers("RESIDENCE COUNTRY")),
     (re.compile(r"\bthe\s+city\s+of\s+", re.I), tiers("CITY LOCATION HOMETOWN ORIGIN HQ")),
+    # where the subject is now is no hometown or origin; where it is from is no residence
     (re.compile(r"\b(?:based\s+in|lives\s+in|living\s+in|located\s+in|works\s+(?:from|in)"
-                r"|resides\s+in|headquartered\s+in|from|in)\s+(?:the\s+)?", re.I),
+                r"|resides\s+in|headquartered\s+in)\s+(?:the\s+)?", re.I),
+     tiers("CITY LOCATION COUNTRY HQ")),
+    (re.compile(r"(?<!based )(?<!lives )(?<!living )(?<!located )(?<!works )(?<!resides )"
+                r"(?<!headquartered )\b(?:from|in)\s+(?:the\s+)?", re.I),
      tiers("CITY LOCATION HOMETOWN ORIGIN COUNTRY HQ")),
 )
 CHANGES = (

@@ -500,7 +500,8 @@ class Reader:
 
     def appositions(self) -> None:
         """`for Ana, 31, from Porto`: numbers set beside the subject's name, between commas,
-        each filling the one numeric key it fits (or none)."""
+        each an age (a bare number beside a name says nothing else it could be: not a
+        retirement age, a price or an age in dog years)."""
         for cand in [c for c in self.found if c.role == "subject"]:
             pos = cand.span[1]
             while (m := _APPOSED.match(self.text, pos)) is not None:
@@ -508,7 +509,7 @@ class Reader:
                 value = number_at(self.text, m.start(group))
                 if value is None or value.end != m.end(group):
                     break
-                self.add(value, CUED, groups=(frozenset({ANY}),), cue=m.start())
+                self.add(value, CUED, groups=tiers("AGE"), cue=m.start())
                 pos = value.end
 
     def leftovers(self) -> None:

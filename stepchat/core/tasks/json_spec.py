@@ -148,6 +148,7 @@ def _accounted_for(prompt: str, listed: KeyList, keys: list[str], placement: Pla
     ledger = Ledger(prompt)
     language_key = any("LANGUAGE" in key_classes(k) for k in keys)
     taboo = {w for k in keys for w in (k.lower(), snake(k).replace("_", " "), *flag_words(k))}
+    named_at = min((c.span[0] for c in candidates if c.role == "subject"), default=None)
     unplaced = []
     for cand in candidates:
         if id(cand) in placement.used or _explained(cand, keys, placement):
@@ -159,7 +160,7 @@ def _accounted_for(prompt: str, listed: KeyList, keys: list[str], placement: Pla
     # What no value is read from (the key list, instructions, flags, descriptions) last:
     # a number in `Reply in under 50 words` is accounted for by the instruction.
     for span in [*listed.spans, *spans, *output_instructions(prompt, keys, language_key),
-                 *subject_descriptions(prompt, taboo)]:
+                 *subject_descriptions(prompt, taboo, named_at)]:
         ledger.cover(span)
     return ledger
 
