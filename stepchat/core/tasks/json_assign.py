@@ -55,8 +55,12 @@ def tiers(*groups: str) -> tuple[frozenset[str], ...]:
     return tuple(frozenset(g.split()) for g in groups)
 
 
+OWN_NAME = "OWN_NAME"
+PLACE_FIRST = "PLACE_FIRST"
+"""The request's first key, when it is a city or country key and the subject is known as one."""
 _WORKS = "film|movie|book|song|album|post|article"
 _CLASSES: tuple[tuple[str, str], ...] = (
+    (OWN_NAME, r"name|full_?name|display_name"),
     ("NAME", r"name|full_?name|display_name|person|customer|client|player|employee|student"),
     ("USERNAME", r"user_?name|handle|login|user|screen_name|account"),
     ("TITLE", rf"title|(?:{_WORKS})_title|headline|film|movie|book|song|album"),
@@ -115,6 +119,9 @@ IDENTITY_KEYS = word_set("""name full_name fullname display_name username user_n
 their value: a closed list. `breed`, `club`, `ticker`, `surname` or `hometown` for Rex,
 Ronaldo, Apple or Ana is not what the subject's name says. A city or country key takes the
 subject only when the name is known as one (`json_places`)."""
+
+
+_PLACE_KEYS = frozenset({"CITY", "COUNTRY"})
 
 
 @lru_cache(maxsize=1024)
@@ -206,6 +213,8 @@ class Placement:
             if cls == ANY:
                 return True
             if cls == FIRST and key == self.identity:
+                return self._names_a_place(cand, key)
+            if cls == PLACE_FIRST and key == self.identity and self.classes[key] & _PLACE_KEYS:
                 return self._names_a_place(cand, key)
             if cls.startswith("HEAD:") and matches_noun(key, cls[5:]):
                 return True

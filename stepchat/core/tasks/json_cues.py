@@ -18,6 +18,8 @@ from collections.abc import Callable
 
 from stepchat.core.tasks.json_assign import (
     ANY,
+    OWN_NAME,
+    PLACE_FIRST,
     BARE,
     BOUND,
     CUED,
@@ -144,6 +146,10 @@ _ATTRIBUTIVE = re.compile(r"[ \t]+(?!(?:and|or|of|with|from|in|who|which|that|wh
                           r"|has|by|at|on|as|but|lives|works|now|also|came|earns|speaks"
                           r"|based|located|living|born|directed|written|released|published"
                           r"|rated|priced|costs|serves|weighs|reachable)\b|[a-z]+ly(?=\s*(?:[,.;)]|$)))[a-z]")
+
+
+_WORK_AFTER = re.compile(r"\s*\(\d{4}\)|,?\s+(?:by|directed\s+by|written\s+by)\s+[A-Z]")
+"""What makes a bare name a work's title: its year in brackets or its maker right after it."""
 
 
 class Reader:
@@ -494,8 +500,14 @@ class Reader:
                 continue  # `Ana's age is 31` says whose the age is, not whom the JSON is about
             if value.raw.lower() in self.names:
                 continue
-            first = f"HEAD:{head.lower()}" if head else "NAME"
-            self.add(value, CUED, groups=tiers(first, "NAME USERNAME", "TITLE", FIRST),
+            # A bare name (`for Adele`, `for Google`) is the subject's own name: it fills a
+            # key that holds a name and nothing else (`name`, `full_name`), never `song`,
+            # `title`, `player`, `company` or `username` (what it is is not said).
+            # A city or country key takes it when the place lists know it as one; a title key
+            # when the subject is said to be a work: `Heat (1995)`, `Emma by Jane Austen`.
+            first = f"HEAD:{head.lower()}" if head else OWN_NAME
+            work = "TITLE" if _WORK_AFTER.match(self.text, value.end) else OWN_NAME
+            self.add(value, CUED, groups=tiers(first, OWN_NAME, work, PLACE_FIRST),
                      cue=cue.get(pos), role="subject")
 
     def appositions(self) -> None:
