@@ -28,6 +28,7 @@ from functools import lru_cache
 from stepchat.core.tasks.json_words import (
     CASELESS,
     NOT_DESCRIBING,
+    PLAIN_COMPOUNDS,
     RELATION_NOUNS,
     UNDERMINING,
     UPPER,
@@ -334,6 +335,7 @@ def subject_descriptions(text: str, taboo: set[str], named_at: int | None = None
         group = "slot" if m.group("slot") is not None else "apposed"
         end = m.start(group)
         last = ""
+        modifies = False
         for word in re.finditer(r"\S+", m.group(group)):
             # the description is the words before the first that does not describe
             w = word.group(0)
@@ -341,10 +343,16 @@ def subject_descriptions(text: str, taboo: set[str], named_at: int | None = None
                     or w in SCOPELESS or w in _NOT_A_DESCRIPTION or w.endswith("ing") \
                     or _kind(w) == NUM or (
                         w in RELATION_NOUNS and (m.group("det") or "").strip() not in _OWN):
+                modifies = _kind(w) == NUM  # `an alleged 20-year-old`: the words hedge it
+                break
+            if "-" in w and w not in PLAIN_COMPOUNDS:
+                modifies = True  # `a would-be`, `a one-time`, `a self-proclaimed` resident
                 break
             end = m.start(group) + word.end()
             last = w
-        if end == m.start(group) or (group == "apposed" and end != m.end(group)):
+        # `an alleged 20-year-old`: words before an age hedge it
+        modifies = modifies or re.match(r"[ \t]+\d{1,3}[- ]years?[- ]old", text[end:]) is not None
+        if modifies or end == m.start(group) or (group == "apposed" and end != m.end(group)):
             continue
         if re.match(r"\s+(?:of|to)\b", text[end : end + 5]) and last not in _CONTAINERS:
             continue

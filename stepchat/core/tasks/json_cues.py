@@ -47,6 +47,7 @@ from stepchat.core.tasks.json_places import of_kind, place_kind
 from stepchat.core.tasks.json_types import TYPE_PHRASE
 from stepchat.core.tasks.json_words import (
     CASELESS,
+    COMPOUND,
     DATE,
     EMAIL,
     LANGUAGES,
@@ -66,7 +67,9 @@ from stepchat.core.tasks.json_words import (
     number_words_at,
     overlaps,
     propn_at,
+    quote_insides,
     quoted_at,
+    says_nothing,
     scalar_at,
     void_spans,
 )
@@ -125,13 +128,14 @@ _THE_NOUN = re.compile(r"\b(?:[Tt]he|[Oo]ur|[Mm]y)\s+(?P<noun>[a-z]+)\s+"
                        rf"(?=[\"'“‘]|{_CAPITAL}|[a-z][\w\-]*[\d_\-]"
                        r"|[a-z]+(?=\s*[,;.)]|\s+(?:who|which|that|with)\b))")
 _NOUN_ATTR = re.compile(
-    r"(?:^|,\s*|\b(?:is|as|was|for|of)\s+|\bthe\s+)(?P<article>an?)\s+(?:(?:\d+-year-old|[a-z]+-[a-z]+)\s+)?"
+    r"(?:^|,\s*|\b(?:is|as|was|for|of)\s+|\bthe\s+)(?P<article>an?)\s+"
+    rf"(?:(?:\d+-year-old|{COMPOUND})\s+)?"
     r"(?P<noun>[a-z]+)(?=\s*(?:[,;.]|$|\s(?:from|in|named|called|who|that|with|based"
     r"|living)\b))"
 )
 _SUBJECT = re.compile(
     r"(?:\b[Ff]or|\b[Dd]escribing|(?<=[a-z] )of)\s+(?:(?:the|a|an|this|our|my)\s+)?"
-    r"(?:(?P<head>[a-z]+)\s+)?(?:(?:\d+-year-old|\d{4}|[a-z]+(?:-[a-z]+)+)\s+)?"
+    rf"(?:(?P<head>[a-z]+)\s+)?(?:(?:\d+-year-old|\d{{4}}|{COMPOUND})\s+)?"
     rf"(?=[\"'“‘]|{_CAPITAL}|[a-z][\w\-]*[\d_\-])"
 )
 _STARTER = re.compile(r"(?:^|(?<!\b[A-Z])(?<!\bMr)(?<!\bMs)(?<!\bDr)(?<!\bSt)(?<!\bMrs)"
@@ -163,6 +167,7 @@ class Reader:
         self.taken = list(blocked)
         self.keylists = list(blocked)
         self.voids = void_spans(text)
+        self.quotes = quote_insides(text)
         self.explained: list[tuple[int, int]] = []
         """Spans read as being about something else than the request (a relative)."""
         self.found: list[Candidate] = []
@@ -180,6 +185,10 @@ class Reader:
         """Record a reading. `cue`..`until` is the whole construction it was read from (`aged
         40`, `(1995)`, `city: Lisbon`): what the prompt says there is accounted for by it."""
         span = (value.start, value.end)
+        if value.kind == "quoted" and says_nothing(str(value.value)):
+            return False  # `name "whatever"`, `"<name>"`: its words are left over
+        if value.kind != "quoted" and inside(span, self.quotes):
+            return False  # `the book "Write to me at a@b.org"`: no email is stated
         start = value.start if cue is None else min(cue, value.start)
         end = value.end if until is None else max(until, value.end)
         same = next((c for c in self.found if c.span == span), None)
@@ -318,7 +327,7 @@ class Reader:
         for pattern, groups in LISTS:
             for m in pattern.finditer(self.text):
                 found = list_at(self.text, m.end())
-                if found is not None:
+                if found is not None and not says_nothing(" ".join(map(str, found.value))):
                     self.add(found, CUED, groups=groups, cue=m.start())
 
     def named(self) -> None:
