@@ -242,7 +242,8 @@ class Ledger:
             if token.text.lower() in _RELATIVES and _opens_sentence(self.text, token.start):
                 out.append(Token(token.start, token.end, token.text, WORD))  # `That is 40.`
                 continue
-            if token.kind == FREE:
+            if token.kind == FREE and (any(ch.isalnum() for ch in token.text)
+                                       or set(token.text) <= _PUNCTUATION):
                 continue
             in_request = any(a <= token.start and token.end <= b for a, b in request)
             if in_phrase and token.text.lower() in REQUEST_WORDS:
@@ -253,6 +254,24 @@ class Ledger:
                 continue
             out.append(token)
         return out
+
+
+_PUNCTUATION = frozenset(".,;:!()\"'“”‘’{}-–—/&*")
+"""The marks passed over: a closed list. An ellipsis (`…`, `[...]`) or another mark may
+stand for words cut out, so it is left over; so are brackets left open (see `_unbalanced`)."""
+
+
+def _unbalanced(text: str) -> bool:
+    depth = {"(": 0, "{": 0}
+    for ch in text:
+        if ch in "({":
+            depth[ch] += 1
+        elif ch in ")}":
+            opener = "(" if ch == ")" else "{"
+            depth[opener] -= 1
+            if depth[opener] < 0:
+                return True
+    return any(depth.values()) or "..." in re.sub(r"\{[^{}]*\}", "", text)  # `{"a": ...}` is a form
 
 
 _RELATIVES = word_set("that which who where")
@@ -387,6 +406,8 @@ def unaccounted(leftovers: list[Token], ledger: Ledger,
     or None when every word is. A word (`moved`) is named before a number or a name."""
     if leftovers:
         return min(leftovers, key=lambda t: t.kind != WORD).text
+    if _unbalanced(ledger.text):
+        return "(" if "(" in ledger.text or "{" in ledger.text else "..."
     for start, end in sentences(ledger.text):
         if any(a < end and start < b for a, b in request):
             continue
