@@ -52,6 +52,10 @@ speaker is not the subject), `use` (`Use USD.` asks for another form of a value)
 `this`, `they` (`It is 40.` for Bruno: a pronoun that may be something else than the subject).
 Two of them never stand for nothing: see `CONNECTORS` and `DETERMINERS`."""
 CONNECTORS = word_set("has have with and as to at by")
+_PREPOSITIONS = word_set("in on of for from at to by with as")
+_POINTERS = word_set("that this it them these those")
+"""`aged 40 in this`, `from Lisbon as of that`: a pronoun after a preposition scopes the
+value to something the prompt does not name."""
 DETERMINERS = word_set("a an the one it this that them these those another some")
 """`who has a 12-year-old`, `with one aged 40`, `and the one from Lisbon`, `who has it from
 Lisbon`: a connector followed by a determiner brings in a second person or thing, whose values
@@ -232,8 +236,9 @@ class Ledger:
             if self.covered(token):
                 continue
             in_phrase = any(a <= token.start and token.end <= b for a, b in phrases)
-            if before is not None and before.text.lower() in CONNECTORS \
-                    and token.text.lower() in DETERMINERS and not in_phrase:
+            after = before.text.lower() if before is not None else ""
+            if not in_phrase and ((after in CONNECTORS and token.text.lower() in DETERMINERS)
+                                  or (after in _PREPOSITIONS and token.text.lower() in _POINTERS)):
                 out.append(Token(token.start, token.end, token.text, WORD))
                 continue
             if crowded and token.text.lower() in PRONOUNS:
