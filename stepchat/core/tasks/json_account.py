@@ -25,6 +25,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from stepchat.core.tasks.json_assign import key_classes
 from stepchat.core.tasks.json_words import (
     CASELESS,
     NOT_DESCRIBING,
@@ -316,20 +317,30 @@ def request_phrases(text: str, anchors: list[tuple[int, int]]) -> list[tuple[int
     return sorted(spans.items())
 
 
-def output_instructions(text: str, keys: list[str], language_key: bool) -> list[tuple[int, int]]:
-    """Spans of instructions about the answer's form (`JSON only`, `in 1 line`, `3 keys`)."""
+def output_instructions(text: str, keys: list[str], language_key: bool,
+                        texts_stated: bool = False) -> list[tuple[int, int]]:
+    """Spans of instructions about the answer's form (`JSON only`, `in 1 line`, `3 keys`).
+    `in English` is one only while no text value is read (`from München, in English` asks
+    for the value in another form)."""
     spans = [m.span() for pattern in _OUTPUT_INSTRUCTIONS for m in pattern.finditer(text)]
-    if not language_key:
+    if not language_key and not texts_stated:
         spans += [m.span() for m in _IN_ENGLISH.finditer(text)]
     for m in _KEY_COUNT.finditer(text):
         said = m.group("n").lower()
         if _SMALL_NUMBERS.get(said, int(said) if said.isdigit() else -1) == len(keys):
             spans.append(m.span())
-    lowered = {k.lower() for k in keys}
-    spans += [m.span() for m in _DONT_INCLUDE.finditer(text) if m.group("k").lower() not in lowered]
+    spans += [m.span() for m in _DONT_INCLUDE.finditer(text) if _another_key(m.group("k"), keys)]
     for key in keys:
         spans += [m.span() for m in _unknown(text, key)]
     return spans
+
+
+def _another_key(word: str, keys: list[str]) -> bool:
+    """`Don't include city` leaves out a key the request does not name: only a word the
+    key kinds know (`city`, `email`), of no kind a requested key has. `Don't include the
+    surname`, `the domain`, `Silva` ask for a value cut short: left over."""
+    kinds = key_classes(word)
+    return word.islower() and bool(kinds) and not any(kinds & key_classes(k) for k in keys)
 
 
 def _unknown(text: str, key: str) -> list[re.Match[str]]:

@@ -159,7 +159,8 @@ def _accounted_for(prompt: str, listed: KeyList, keys: list[str], placement: Pla
         ledger.uncover(span)
     # What no value is read from (the key list, instructions, flags, descriptions) last:
     # a number in `Reply in under 50 words` is accounted for by the instruction.
-    for span in [*listed.spans, *spans, *output_instructions(prompt, keys, language_key),
+    texts = any(isinstance(v, str) for v in placement.entities.values())
+    for span in [*listed.spans, *spans, *output_instructions(prompt, keys, language_key, texts),
                  *subject_descriptions(prompt, taboo, named_at)]:
         ledger.cover(span)
     return ledger
