@@ -72,7 +72,7 @@ REQUEST_WORDS = word_set(
     record document payload response containing having including listing contains into
     using use keys key fields field properties property attributes attribute members
     entries columns format formatted following represent convert turn describing describe
-    structured data one"""
+    structured data one it this them"""
 )
 """Words of the request itself, accounted for in the sentence that asks for JSON."""
 
@@ -313,8 +313,13 @@ def request_phrases(text: str, anchors: list[tuple[int, int]]) -> list[tuple[int
     spans: dict[int, int] = {}
     for a, b in anchors:
         head = max(text.rfind(c, 0, a) for c in ".!?;") + 1
-        spans[head] = max(spans.get(head, b), b)
+        joined = _JOINED_REQUEST_WORD.match(text, b)  # `keys a and b describing a flight`
+        end = joined.end() if joined else b
+        spans[head] = max(spans.get(head, end), end)
     return sorted(spans.items())
+
+
+_JOINED_REQUEST_WORD = re.compile(r"\s+(?:describing|containing|listing|having|using)\b", re.I)
 
 
 def output_instructions(text: str, keys: list[str], language_key: bool,

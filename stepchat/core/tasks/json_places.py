@@ -58,7 +58,8 @@ _REGION_NAMES = (
     "Maryland, Massachusetts, Michigan, Minnesota, Mississippi, Missouri, Montana, Nebraska, "
     "Nevada, New Hampshire, New Jersey, New Mexico, North Carolina, North Dakota, Ohio, "
     "Oklahoma, Oregon, Pennsylvania, Rhode Island, South Carolina, South Dakota, Tennessee, "
-    "Texas, Utah, Vermont, Virginia, West Virginia, Wisconsin, Wyoming, Georgia, "
+    "Texas, Utah, Vermont, Virginia, West Virginia, Wisconsin, Wyoming, Georgia, Washington, "
+    "New York, "
     # provinces and states of Canada, Australia, India; regions of Europe
     "Ontario, Quebec, British Columbia, Alberta, Manitoba, Saskatchewan, Nova Scotia, "
     "New Brunswick, Newfoundland, Queensland, New South Wales, Victoria, Tasmania, "

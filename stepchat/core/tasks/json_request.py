@@ -259,7 +259,7 @@ def _read_list(prompt: str, start: int, out: KeyList, *, lower_only: bool) -> in
         paren = item.group("paren")
         if paren and not declared and not item.group("described"):
             out.sure = False  # `name and age (and city)`: a bracket that says no type
-        if after_and:
+        if after_and and not re.match(r"\s*,\s*plus\s", prompt[pos : pos + 12], re.I):
             break  # `name and age` is closed: `, both required,` after it is no key
         sep = _SEP.match(prompt, pos)
         if not sep or not _fits_style(sep, style, item, key):
