@@ -51,6 +51,7 @@ from stepchat.core.tasks.json_words import (
     DATE,
     EMAIL,
     LANGUAGES,
+    NOT_DESCRIBING,
     NOT_VALUES,
     NUMBER,
     PROPN,
@@ -152,6 +153,10 @@ _ATTRIBUTIVE = re.compile(r"[ \t]+(?!(?:and|or|of|with|from|in|who|which|that|wh
                           r"|rated|priced|costs|serves|weighs|reachable)\b|[a-z]+ly(?=\s*(?:[,.;)]|$)))[a-z]")
 
 
+OTHER_ONE = NOT_DESCRIBING | frozenset(
+    "other another different same younger older elder second real true two".split())
+"""Words before a name that make it another person or several (`the other Bruno`, `the
+younger Bruno`, `both Brunos`)."""
 _WORK_AFTER = re.compile(r"\s*\(\d{4}\)|,?\s+(?:by|directed\s+by|written\s+by)\s+[A-Z]")
 """What makes a bare name a work's title: its year in brackets or its maker right after it."""
 
@@ -168,6 +173,9 @@ class Reader:
         self.keylists = list(blocked)
         self.voids = void_spans(text)
         self.quotes = quote_insides(text)
+        self.crowded: list[tuple[int, int]] = []
+        """Names said with a word that makes them someone else or more than one (`the other
+        Bruno`, `both Brunos`): every value is declined."""
         self.explained: list[tuple[int, int]] = []
         """Spans read as being about something else than the request (a relative)."""
         self.found: list[Candidate] = []
@@ -464,6 +472,9 @@ class Reader:
             value = self._name_at(m.end())
             if value is None or noun in NOT_VALUES:
                 continue
+            if noun.lower() in OTHER_ONE:  # `The other Bruno is 40.`: someone else
+                self.crowded.append((value.start, value.end))
+                continue
             if value.kind == "word" and noun not in _HANDLE_NOUNS:
                 continue
             if noun in _TITLE_NOUNS:
@@ -514,9 +525,15 @@ class Reader:
             # `title`, `player`, `company` or `username` (what it is is not said).
             # A city or country key takes it when the place lists know it as one; a title key
             # when the subject is said to be a work: `Heat (1995)`, `Emma by Jane Austen`.
-            first = f"HEAD:{head.lower()}" if head else OWN_NAME
-            work = "TITLE" if _WORK_AFTER.match(self.text, value.end) else OWN_NAME
-            self.add(value, CUED, groups=tiers(first, OWN_NAME, work, PLACE_FIRST),
+            # `for both Brunos`: more than one; `for the Brunos`, `for the Louvre`: a family,
+            # a team or a thing, not a person whose name the name key holds.
+            if head and head.lower() in OTHER_ONE:
+                self.crowded.append((value.start, value.end))
+            own = OWN_NAME if head or not re.search(r"\bthe\s+\Z", self.text[:pos], re.I) \
+                else PLACE_FIRST
+            first = f"HEAD:{head.lower()}" if head else own
+            work = "TITLE" if _WORK_AFTER.match(self.text, value.end) else own
+            self.add(value, CUED, groups=tiers(first, own, work, PLACE_FIRST),
                      cue=cue.get(pos), role="subject")
 
     def appositions(self) -> None:

@@ -207,6 +207,8 @@ def read_spec(prompt: str) -> JsonSpec | None:
     leftovers = ledger.leftovers(request, crowded=bool(reader.explained),
                                  phrases=request_phrases(prompt, anchors))
     word = unaccounted(leftovers, ledger, request) if listed.sure else ""
+    if word is None and reader.crowded:  # `The other Bruno is 40.`, `for both Brunos`
+        word = prompt[slice(*reader.crowded[0])]
     gone = dict.fromkeys(read, word) if word is not None else {}
     if word is not None:  # what the prompt leaves open may have been taken back too
         opened = []
