@@ -157,6 +157,13 @@ OTHER_ONE = NOT_DESCRIBING | frozenset(
     "other another different same younger older elder second real true two".split())
 """Words before a name that make it another person or several (`the other Bruno`, `the
 younger Bruno`, `both Brunos`)."""
+_FIRMS = ("Bros|Brothers|Books|Press|Records|Pictures|Studios?|Films|Media|Group|Inc|Ltd|LLC"
+          "|Co|Corp|Company|Publishing|Publishers|Entertainment|Music|Games|Labs|Productions")
+_PERSON = re.compile(rf"(?:[{UPPER}][\w'’.\-]*[ \t]+(?:(?:du|de|da|di|van|von|der|den|del|la"
+                     rf"|le|ten|bin|al)[ \t]+)?){{1,2}}(?!(?:{_FIRMS})\b)[{UPPER}][\w'’\-]+")
+"""A bare `by X` names a person (an author, a director, an artist) only as a first and last
+name (`by Jane Austen`, `by J.R.R. Tolkien`), never one word (`by Penguin`, `by Netflix`)
+nor a firm's name (`by Warner Bros`): those are a maker, a brand."""
 _WORK_AFTER = re.compile(r"\s*\(\d{4}\)|,?\s+(?:by|directed\s+by|written\s+by)\s+[A-Z]")
 """What makes a bare name a work's title: its year in brackets or its maker right after it."""
 
@@ -435,6 +442,9 @@ class Reader:
                     continue
                 who = propn_at(self.text, m.end())
                 if who is not None and who.start == m.end() and not self.attributive(who):
+                    if "BRAND" in groups[0] and len(groups[0]) > 1 and not _PERSON.fullmatch(
+                            str(who.value)):
+                        groups = tiers("BRAND")  # `by Netflix`, `by Warner Bros`: a firm
                     self.add(who, CUED, groups=groups, cue=m.start())
 
     def emails_and_dates(self) -> None:
