@@ -142,6 +142,19 @@ def whose(candidates: list[Candidate], prompt: str) -> list[Candidate]:
             and (not c.role.startswith("owner:") or c.role[len("owner:"):] in subjects)]
 
 
+def unsent(candidates: list[Candidate], prompt: str) -> list[Candidate]:
+    """`for a gift from Florence`, `the letter from Charlotte`: with no one named, a bare
+    `from X` may be who sent it as well as where it is from, so it is not read (its words
+    are left over). After a name (`for Ana from Porto`) it is where the subject is from."""
+    if any(c.role == "subject" for c in candidates):
+        return candidates
+    return [c for c in candidates
+            if not (c.cover and _BARE_FROM.fullmatch(prompt, c.cover[0], c.span[0]))]
+
+
+_BARE_FROM = re.compile(r"(?i:from)\s+(?:the\s+)?")
+
+
 def _accounted_for(prompt: str, listed: KeyList, keys: list[str], placement: Placement,
                    candidates: list[Candidate], spans: list[tuple[int, int]]) -> Ledger:
     """What the accepted constructions account for (see `json_account`)."""
@@ -190,7 +203,7 @@ def read_spec(prompt: str) -> JsonSpec | None:
     torn = {k for k in said if k in listed.types and said[k] != listed.types[k]}
     types = {k: _placement_type(k, declared) for k in keys}
     reader = Reader(prompt, keys, types, blocked)
-    candidates = whose(reader.read(), prompt)
+    candidates = unsent(whose(reader.read(), prompt), prompt)
     flags = _placed_flags(prompt, keys, types, candidates, blocked, spans)
     placement = Placement(keys, types, set(declared))
     placement.resolve(candidates + flags)
