@@ -56,7 +56,7 @@ PLACES = (
                 re.I), tiers("RESIDENCE COUNTRY")),
     (re.compile(r"\bthe\s+city\s+of\s+", re.I), tiers("CITY LOCATION HOMETOWN ORIGIN HQ")),
     # where the subject is now is no hometown or origin; where it is from is no residence
-    (re.compile(r"\b(?:based\s+in|lives\s+in|living\s+in|located\s+in|works\s+(?:from|in)"
+    (re.compile(r"\b(?:based\s+in|lives\s+in|living\s+in|located\s+in|works\s+from"
                 r"|resides\s+in|headquartered\s+in)\s+(?:the\s+)?", re.I),
      tiers("CITY LOCATION COUNTRY HQ")),
     (re.compile(r"(?<!based )(?<!lives )(?<!living )(?<!located )(?<!works )(?<!resides )"
