@@ -33,14 +33,23 @@ from stepchat.bench.phrasings import Phrasing
 CLASSES = ("relative", "negated-place", "old-value", "past-state", "symbols",
            "number-format", "comparison", "arithmetic", "taken-back", "change-asked",
            "form-asked", "hedge", "someone-else", "not-a-place", "no-value", "number-written",
-           "instruction", "negated-open")
+           "instruction", "negated-open", "second-thing", "request-words", "pronoun-scope",
+           "second-subject", "cut-short", "quoted-inside", "modifier", "value-cut")
 """The first eight are the issue's; the rest are the classes a hostile review found
 (`taken-back`: a later sentence takes a value back in words no list holds; `change-asked`:
 a change or conversion asked in words; `form-asked`: another form of the value; `hedge`;
 `someone-else`: the speaker's, a pronoun's or a character's value; `not-a-place`: a
 company, department, street or season after `from`/`in`; `no-value`: a key named beside
 words that state none; `number-written`: trailing zeros, dashes and minus signs;
-`instruction`: `Add ...`/`Include ...` sentences; `negated-open`: `No dummy data`)."""
+`instruction`: `Add ...`/`Include ...` sentences; `negated-open`: `No dummy data`). The last
+eight are the second review's: `second-thing`: a connector bringing in another person or
+thing (`who has a 12-year-old`, `and the one from Lisbon`); `request-words`: the request's
+words after it (`with a record from Lisbon`); `pronoun-scope`: a value said of `it`/`this`
+or scoped to one (`It is 40.`, `aged 40 in this`); `second-subject`: another thing or
+another person of the same name (`The car is 12.`, `The other Bruno is 40.`); `cut-short`:
+an ellipsis or an open bracket; `quoted-inside`: values inside a quoted title;
+`modifier`: a hedging modifier before a value (`a would-be admin`, `a so-called
+20-year-old`); `value-cut`: a value asked cut short (`Don't include the surname.`)."""
 
 _CLAUSES: dict[str, tuple[str, ...]] = {
     "relative": (
@@ -122,13 +131,50 @@ _CLAUSES: dict[str, tuple[str, ...]] = {
         "no dummy data", "not fake data", "any capital letters are fine",
         "never made up", "no sample values", "without invented values", "no random data",
     ),
+    "second-thing": (
+        "who has a {n}-year-old", "with one aged {n}", "and the one from {City}",
+        "who has it from {City}", "who is with a {n}-year-old", "and an admin",
+        "who has one in {City}",
+    ),
+    "request-words": (
+        "with a record from {City}", "containing one aged {n}", "describing a {n}-year-old",
+        "using data from {City}", "having one from {City}", "listing a {n}-year-old",
+        "with a payload from {City}",
+    ),
+    "pronoun-scope": (
+        "aged {n} in this", "from {City} as of that", "who is {n} in it",
+        "who lives in {City} in this", "aged {n} as of it", "{n} years old in that",
+        "from {City} in it",
+    ),
+    "second-subject": (
+        "and the other {Name} is {n}", "unlike the younger {Name}", "and both {Name}s",
+        "and the older {Name} is from {City}", "and a different {Name} is {n}",
+        "and the other {Name}", "with the elder {Name}",
+    ),
+    "cut-short": ("…", "[...]", "(", "{Name}…", "...", "[…]", "{n}…"),
+    "quoted-inside": (
+        'known for "Aged {n} in {City}"', 'from the show "Not an Admin"',
+        'of the book "{Name} from {City}"', 'a fan of "{n} Years Old"',
+        'of the film "Write to {word}@x.org"', 'of "The Inactive"', 'of the song "In Stock"',
+    ),
+    "modifier": (
+        "a would-be {n}-year-old", "a self-proclaimed admin", "a one-time resident of {City}",
+        "a so-called {n}-year-old", "a make-believe admin", "an alleged {n}-year-old",
+        "a could-be resident of {City}",
+    ),
+    "value-cut": (
+        "without the surname", "but not the domain", "minus the last name",
+        "first name only", "without the cents", "domain only", "just the initial",
+    ),
 }
 """Clauses about something else than the request's values, one set per class."""
 
-REVOKING = frozenset({"taken-back", "change-asked", "form-asked", "hedge", "instruction"})
+REVOKING = frozenset({"taken-back", "change-asked", "form-asked", "hedge", "instruction",
+                      "pronoun-scope", "cut-short", "modifier", "value-cut"})
 """Classes whose words take the request's values back, ask for them changed or in another
 form, hedge them or give an instruction about them: the prompt no longer states any value
-completely and uniquely, so every member called stated counts as wrong."""
+completely and uniquely, so every member called stated counts as wrong. The second review's
+`pronoun-scope`, `cut-short`, `modifier` and `value-cut` may take back or cut any value."""
 
 _SENTENCES: dict[str, tuple[str, ...]] = {
     "relative": (
@@ -204,6 +250,38 @@ _SENTENCES: dict[str, tuple[str, ...]] = {
     "negated-open": (
         "No dummy data.", "Do not use fake data.", "Any capital letters are fine.",
         "Nothing made up.", "No sample values.", "Never invent values.", "No random data.",
+    ),
+    "second-thing": (
+        "He has a {n}-year-old.", "She is with one aged {n}.", "They have an admin.",
+        "He has one from {City}.", "She has it from {City}.",
+    ),
+    "request-words": (
+        "One is from {City}.", "A record is {n}.", "Data from {City}.",
+        "The payload is {n}.", "Containing one aged {n}.",
+    ),
+    "pronoun-scope": (
+        "It is {n}.", "This is from {City}.", "That is {n}.", "They are in {City}.",
+        "It is an admin.", "This is {n} years old.",
+    ),
+    "second-subject": (
+        "The other {Name} is {n}.", "The car is {n}.", "My car is from {City}.",
+        "The office is in {City}.", "A different {Name} is {n}.", "The younger {Name} is {n}.",
+        "The cat is from {City}.",
+    ),
+    "cut-short": ("…", "[...]", "(", "...", "[…]"),
+    "quoted-inside": (
+        'The motto is "{n} years in {City}".', 'Tagline: "Not an admin".',
+        'Slogan: "{Name} from {City}".', 'Quote: "aged {n}".',
+        'Its label reads "In Stock".',
+    ),
+    "modifier": (
+        "A would-be {n}-year-old.", "A self-proclaimed admin.", "A one-time resident of {City}.",
+        "A so-called {n}-year-old.", "An alleged {n}-year-old.",
+    ),
+    "value-cut": (
+        "Don't include the surname.", "Don't include the domain.", "Leave out the cents.",
+        "Don't include the last name.", "Don't include {Name}.", "Only the initial.",
+        "Drop the domain.",
     ),
 }
 """Whole sentences of each class, put before or after the request."""

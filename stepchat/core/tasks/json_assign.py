@@ -63,7 +63,7 @@ _CLASSES: tuple[tuple[str, str], ...] = (
     (OWN_NAME, r"name|full_?name|display_name"),
     ("NAME", r"name|full_?name|display_name|person|customer|client|player|employee|student"),
     ("USERNAME", r"user_?name|handle|login|user|screen_name|account"),
-    ("TITLE", rf"title|(?:{_WORKS})_title|headline|film|movie|book|song|album"),
+    ("TITLE", rf"title|(?:{_WORKS})_title|headline"),
     ("CITY", r"city|town|city_name"),
     ("LOCATION", r"location|place|based_in|residence|region|area|venue|address"),
     ("HOMETOWN", r"home_?town"),

@@ -110,7 +110,8 @@ INSTRUCTION_WORDS = {"short", "brief", "long", "detailed", "catchy", "funny", "f
                      "two", "three", "single", "quick", "simple", "any", "random", "made-up"}
 """Words that open a description of what to write (`a short sentence`), never a value."""
 _TITLE_NOUNS = {"film", "movie", "book", "novel", "song", "album", "show", "series", "game",
-                "play", "poem", "article", "paper", "painting", "opera", "podcast", "essay"}
+                "play", "poem", "article", "paper", "painting", "opera", "podcast", "essay",
+                "post"}
 _GENERIC_NOUNS = {"person", "people", "user", "account", "thing", "item", "object", "json",
                   "record", "entry", "one", "man", "woman", "guy", "someone", "value", "list",
                   "string", "number", "key", "field", "pet", "animal", "baby", "kid", "child",
@@ -125,6 +126,9 @@ _CAPITAL = f"[{UPPER}{CASELESS}]"
 _LEFTOVER_START = re.compile(rf"(?<![\w'’\-.@])(?=[\"'“‘\d-]|{_CAPITAL})")
 _HANDLE_NOUNS = {"user", "account", "handle", "username", "login", "server", "host", "repo",
                  "repository", "package", "channel", "team", "project", "bot"}
+_USER_NOUNS = {"user", "account", "handle", "login", "username"}
+"""Nouns whose name is a username (`a user called jdoe`, `the account bob42`); a repository's
+or a server's name is not."""
 _THE_NOUN = re.compile(r"\b(?:[Tt]he|[Oo]ur|[Mm]y)\s+(?P<noun>[a-z]+)\s+"
                        rf"(?=[\"'“‘]|{_CAPITAL}|[a-z][\w\-]*[\d_\-]"
                        r"|[a-z]+(?=\s*[,;.)]|\s+(?:who|which|that|with)\b))")
@@ -164,6 +168,16 @@ _PERSON = re.compile(rf"(?:[{UPPER}][\w'’.\-]*[ \t]+(?:(?:du|de|da|di|van|von|
 """A bare `by X` names a person (an author, a director, an artist) only as a first and last
 name (`by Jane Austen`, `by J.R.R. Tolkien`), never one word (`by Penguin`, `by Netflix`)
 nor a firm's name (`by Warner Bros`): those are a maker, a brand."""
+_TEXT_KINDS = frozenset({OWN_NAME, "CITY", "COUNTRY", "HOMETOWN", "RESIDENCE", "LOCATION"})
+_NUMBER_KINDS = frozenset({"AGE", "YEAR", "PRICE", "RATING", "SALARY", "WEIGHT",
+                           "TEMPERATURE", "SERVINGS"})
+
+
+def _kind_fits(value: Value, key: str) -> bool:
+    kinds = key_classes(key)
+    return bool(kinds & (_NUMBER_KINDS if value.kind == "number" else _TEXT_KINDS))
+
+
 _WORK_AFTER = re.compile(r"\s*\(\d{4}\)|,?\s+(?:by|directed\s+by|written\s+by)\s+[A-Z]")
 """What makes a bare name a work's title: its year in brackets or its maker right after it."""
 
@@ -302,14 +316,19 @@ class Reader:
         return value
 
     def positional(self) -> None:
-        """A clause of bare values, as many as the keys, each fitting its key in order."""
+        """A clause of bare values, as many as the keys, each fitting its key in order. Right
+        after the key list and a colon (`keys name, age and city: Sven, 50, Bergen`) the
+        request binds them by position; anywhere else (`Ida, 22, Vienna.`, `For Tim, 45.`)
+        each key's name must also say it takes such a value (`_kind_fits`): `max_age`,
+        `title` or `breed` do not."""
         for m in _CLAUSE.finditer(self.text):
             body_start = m.start(1) + _LEAD.match(m.group(1)).end()  # type: ignore[union-attr]
             after_colon = self.text[max(0, m.start(1) - 8) : m.start(1)].rstrip().endswith(":")
             items = self._bare_items(body_start, m.end(1), words=after_colon)
             if items is None or len(items) != len(self.keys):
                 continue
-            if all(self._fits_in_order(v, k) for v, k in zip(items, self.keys, strict=True)):
+            if all(self._fits_in_order(v, k) and (after_colon or _kind_fits(v, k))
+                   for v, k in zip(items, self.keys, strict=True)):
                 for value, key in zip(items, self.keys, strict=True):
                     self.add(value, BOUND, key=key, cue=m.start(1), until=m.end(1))
 
@@ -356,7 +375,21 @@ class Reader:
                     found = self._name_at(m.end())
                 if found is not None and not _CALLING.search(self.text, max(0, m.start() - 12),
                                                              m.start()):
-                    self.add(found, CUED, groups=groups, cue=m.start(), role="subject")
+                    self.add(found, CUED, groups=self._named_as(groups, m.start()),
+                             cue=m.start(), role="subject")
+
+    def _named_as(self, groups: tuple[frozenset[str], ...], at: int
+                  ) -> tuple[frozenset[str], ...]:
+        """`named X` fills a name key; a username only after a user's or an account's noun
+        (`a user called jdoe`), a title only after a work's (`a post named Launch`): `a
+        teacher named Lars` is no `title`, `username` or `player`."""
+        if "NAME" not in groups[0]:
+            return groups  # `titled`, `nicknamed`, `also known as`
+        noun = re.search(r"\b([a-z]+)\s+\Z", self.text[max(0, at - 30) : at])
+        said = noun.group(1) if noun else ""
+        extra = "USERNAME" if said in _USER_NOUNS else "TITLE" if said in _TITLE_NOUNS \
+            else ""
+        return tiers(f"{OWN_NAME} {extra}".strip(), f"HEAD:{said}" if said else OWN_NAME)
 
     def _name_at(self, pos: int) -> Value | None:
         found = quoted_at(self.text, pos) or propn_at(self.text, pos)
@@ -488,9 +521,10 @@ class Reader:
             if value.kind == "word" and noun not in _HANDLE_NOUNS:
                 continue
             if noun in _TITLE_NOUNS:
-                groups = tiers("TITLE", "NAME", FIRST)
-            else:
-                groups = tiers(f"HEAD:{noun}", "NAME USERNAME", FIRST)
+                groups = tiers("TITLE", OWN_NAME)
+            else:  # `the hotel Vista` is no title, `the account bob42` no player
+                handle = " USERNAME" if noun in _USER_NOUNS else ""
+                groups = tiers(f"HEAD:{noun}", f"{OWN_NAME}{handle}")
             if self.add(value, CUED, groups=groups, cue=m.start(), role="subject") and \
                     noun not in _GENERIC_NOUNS | _TITLE_NOUNS:
                 start = m.start("noun")
