@@ -367,11 +367,12 @@ def subject_descriptions(text: str, taboo: set[str], named_at: int | None = None
     named or described one (`named_at`: where the first subject's name is read): after
     `for Bruno` or `for the dog`, it is a second thing, and its words are left over."""
     spans = [m.span() for m in _DENIAL.finditer(text)]
-    first = len(text) if named_at is None else named_at
-    for m in _SUBJECT_SLOT.finditer(text):
-        if m.group("cap") and m.start("cap") > first:
-            continue
-        first = min(first, m.start())
+    slots = list(_SUBJECT_SLOT.finditer(text))
+    described = any(not m.group("cap") for m in slots)  # `for a person`, `describing a lamp`
+    for m in slots:
+        if m.group("cap") and (described or (named_at is not None and (
+                named_at < m.start("cap") or re.search(r"[.!?;]", text[m.start():named_at])))):
+            continue  # `The car is 16. ... for a person.`: a second thing
         group = "slot" if m.group("slot") is not None else "apposed"
         end = m.start(group)
         last = ""

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from stepchat.core.tasks.json_account import NUMBER_WORDS, REQUEST_WORDS
 from stepchat.core.tasks.json_assign import (
     ANY,
     OWN_NAME,
@@ -375,8 +376,9 @@ class Reader:
                     found = self._name_at(m.end())
                 if found is not None and not _CALLING.search(self.text, max(0, m.start() - 12),
                                                              m.start()):
+                    other = groups[0] & {"ALIAS", "NICKNAME"}  # another name, same one
                     self.add(found, CUED, groups=self._named_as(groups, m.start()),
-                             cue=m.start(), role="subject")
+                             cue=m.start(), role="" if other else "subject")
 
     def _named_as(self, groups: tuple[frozenset[str], ...], at: int
                   ) -> tuple[frozenset[str], ...]:
@@ -515,6 +517,9 @@ class Reader:
             value = self._name_at(m.end())
             if value is None or noun in NOT_VALUES:
                 continue
+            if re.search(r"\bof\s+\Z", self.text[max(0, m.start() - 4) : m.start()]):
+                self.crowded.append((value.start, value.end))  # `Up, of the film "X"`
+                continue
             if noun.lower() in OTHER_ONE:  # `The other Bruno is 40.`: someone else
                 self.crowded.append((value.start, value.end))
                 continue
@@ -564,6 +569,8 @@ class Reader:
                 continue  # `Ana's age is 31` says whose the age is, not whom the JSON is about
             if value.raw.lower() in self.names:
                 continue
+            if value.raw.lower() in REQUEST_WORDS | NUMBER_WORDS:
+                continue  # `One is from Dakar.`, `Data from Perth.`: no one's name
             # A bare name (`for Adele`, `for Google`) is the subject's own name: it fills a
             # key that holds a name and nothing else (`name`, `full_name`), never `song`,
             # `title`, `player`, `company` or `username` (what it is is not said).

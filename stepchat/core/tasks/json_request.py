@@ -399,6 +399,7 @@ def read_keys(prompt: str) -> KeyList:
     out = _first_list(prompt)
     _added_keys(prompt, out)
     _other_lists(prompt, out)
+    out.sure = out.sure and bool(out.keys)  # no list read is no list known
     return out
 
 

@@ -222,6 +222,9 @@ def read_spec(prompt: str) -> JsonSpec | None:
     word = unaccounted(leftovers, ledger, request) if listed.sure else ""
     if word is None and reader.crowded:  # `The other Bruno is 40.`, `for both Brunos`
         word = prompt[slice(*reader.crowded[0])]
+    named = list(dict.fromkeys(c.raw for c in candidates if c.role == "subject"))
+    if word is None and len(named) > 1:  # two things named: whose values are whose?
+        word = named[1]
     gone = dict.fromkeys(read, word) if word is not None else {}
     if word is not None:  # what the prompt leaves open may have been taken back too
         opened = []
