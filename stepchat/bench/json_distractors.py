@@ -396,7 +396,9 @@ def _read_alone(prompt: str) -> tuple[tuple[str, ...], frozenset[str]]:
 def score(items: list[Distracted]) -> dict[str, ClassTally]:
     """Per class: every member the reader states, judged against the file's values (in a
     `REVOKING` class, against nothing); and a key lost, a key added or a key made open by
-    the distractor counts as a wrong member too."""
+    the distractor counts as a wrong member too, unless the reader is not sure of the key
+    list (then nothing is stated and the answer is not verified)."""
+    from stepchat.core.tasks.json_request import read_keys
     from stepchat.core.tasks.json_spec import read_spec
 
     out = {cls: ClassTally() for cls in CLASSES}
@@ -409,8 +411,10 @@ def score(items: list[Distracted]) -> dict[str, ClassTally]:
         if spec is None:
             continue
         keys, opened = _read_alone(item.original)
-        moved = [f"key {k} lost" for k in keys if k not in spec.keys]
-        moved += [f"key {k} added" for k in spec.keys if k not in keys]
+        # a list the reader is not sure of states nothing and verifies nothing: declined
+        sure = read_keys(item.prompt).sure
+        moved = [f"key {k} lost" for k in keys if k not in spec.keys and sure]
+        moved += [f"key {k} added" for k in spec.keys if k not in keys and sure]
         moved += [f"{k} made open" for k in spec.open if k not in opened]
         tally.found += len(moved)
         tally.wrong += [f"{item.id}: {m} in {item.prompt!r}" for m in moved]
