@@ -75,19 +75,19 @@ def keyalikes(cases: list[Phrasing]) -> Iterator[KeyAlike]:
             for i, key in enumerate(case.keys[1:], 1):
                 word = _QUALIFIERS[i % len(_QUALIFIERS)]
                 for new in (f"{word}_{key}", f"{key}_{_UNITS[i % len(_UNITS)]}"):
-                    changed = _rename(prompt, key, new)
-                    if changed is not None:
+                    renamed = _rename(prompt, key, new)
+                    if renamed is not None:
                         keys = tuple(new if k == key else k for k in case.keys)
-                        yield KeyAlike(f"{base}-q-{new}", "qualified-key", changed, new, keys)
+                        yield KeyAlike(f"{base}-q-{new}", "qualified-key", renamed, new, keys)
             if case.keys[0] in ("name", "full_name"):
                 for new in _IDENTITIES:
-                    changed = _rename(prompt, case.keys[0], new)
+                    renamed = _rename(prompt, case.keys[0], new)
                     said = set(re.findall(r"[a-z]+", prompt.lower()))
-                    if changed is not None and not said & {new, *_LICENSED.get(new, ())}:
+                    if renamed is not None and not said & {new, *_LICENSED.get(new, ())}:
                         # (`a player called Lionel Messi`, `an account named Carol`, `a post
                         # named Launch` do say what the name is)
                         keys = (new, *case.keys[1:])
-                        yield KeyAlike(f"{base}-i-{new}", "identity-key", changed, new, keys)
+                        yield KeyAlike(f"{base}-i-{new}", "identity-key", renamed, new, keys)
 
 
 @dataclass

@@ -10,8 +10,8 @@ eight of the second review: a connector bringing in someone else, the request's 
 after it, a value scoped to `it`/`this`, a second thing or person of the same name, an
 ellipsis, values inside a quoted title, a hedging modifier, a value asked cut short) in
 three places of each request of both phrasing files: over thirty thousand prompts the
-reader was not written for. A member stated with another value than the hand-written one, a key lost,
-a key added or a key made open by the distractor counts against precision; where the
+reader was not written for. A member stated with another value than the hand-written one, a
+key lost, a key added or a key made open by the distractor counts against precision; where the
 distractor takes the values back, asks for them changed or in another form, hedges them
 or is an instruction, any member stated counts against it. Precision must be exactly
 1.000 (the reader before the hostile review scored 0.422 on the same prompts).

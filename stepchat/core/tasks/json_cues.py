@@ -19,13 +19,12 @@ from collections.abc import Callable
 from stepchat.core.tasks.json_account import NUMBER_WORDS, REQUEST_WORDS
 from stepchat.core.tasks.json_assign import (
     ANY,
-    OWN_NAME,
-    PLACE_FIRST,
     BARE,
     BOUND,
     CUED,
-    FIRST,
     HINT,
+    OWN_NAME,
+    PLACE_FIRST,
     Candidate,
     key_classes,
     matches_noun,
@@ -74,6 +73,7 @@ from stepchat.core.tasks.json_words import (
     says_nothing,
     scalar_at,
     void_spans,
+    word_set,
 )
 
 _KEY_LEAD = re.compile(r"(?:\b(?:with|whose|where|use)\s+)?(?:\b(?:the|a|an)\s+)?\Z", re.I)
@@ -158,8 +158,8 @@ _ATTRIBUTIVE = re.compile(r"[ \t]+(?!(?:and|or|of|with|from|in|who|which|that|wh
                           r"|rated|priced|costs|serves|weighs|reachable)\b|[a-z]+ly(?=\s*(?:[,.;)]|$)))[a-z]")
 
 
-OTHER_ONE = NOT_DESCRIBING | frozenset(
-    "other another different same younger older elder second real true two".split())
+OTHER_ONE = NOT_DESCRIBING | word_set(
+    "other another different same younger older elder second real true two")
 """Words before a name that make it another person or several (`the other Bruno`, `the
 younger Bruno`, `both Brunos`)."""
 _FIRMS = ("Bros|Brothers|Books|Press|Records|Pictures|Studios?|Films|Media|Group|Inc|Ltd|LLC"

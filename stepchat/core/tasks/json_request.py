@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field
 
 from stepchat.core.tasks.json_types import TYPE_PHRASE, read_type
+from stepchat.core.tasks.json_words import word_set
 
 _JSON = re.compile(r"(?<![\w.])json\b", re.I)
 _OUTPUT_BEFORE = re.compile(
@@ -67,9 +68,9 @@ _ITEM = re.compile(
 _ONE_WORD_ITEM = re.compile(_ITEM.pattern.replace("(?P<second>", "(?P<unused>(?!)"), re.I)
 """One key of a list: a word, or two read as one key (`first name` is `first_name`), after
 an article and words that describe what to write there."""
-_KEY_HEADS = frozenset(
+_KEY_HEADS = word_set(
     """name number code date time address count id type year price age city email title
-    status level size rate score url link phone size length width height weight""".split())
+    status level size rate score url link phone length width height weight""")
 """The second words a two-word key may end with: a closed list."""
 _SEP = re.compile(r"\s*(?:,\s*(?:and\s+|&\s+|plus\s+|as\s+well\s+as\s+)?|\s+and\s+"
                   r"|\s*&\s*|\s+or\s+|\s+(?:y|e|et|und|и|og|och)\s+|\s*[;/|]\s*(?:and\s+)?"
