@@ -39,9 +39,13 @@ from stepchat.core.tasks.json_constructions import (
     LANGUAGE_LEAD,
     LISTS,
     NAMED,
+    OTHER_ONE,
+    PERSON,
     PLACES,
     RELATIVE,
     SENTENCE_END,
+    WORK_AFTER,
+    kind_fits,
 )
 from stepchat.core.tasks.json_places import of_kind, place_kind
 from stepchat.core.tasks.json_types import TYPE_PHRASE
@@ -51,7 +55,6 @@ from stepchat.core.tasks.json_words import (
     DATE,
     EMAIL,
     LANGUAGES,
-    NOT_DESCRIBING,
     NOT_VALUES,
     NUMBER,
     PROPN,
@@ -73,7 +76,6 @@ from stepchat.core.tasks.json_words import (
     says_nothing,
     scalar_at,
     void_spans,
-    word_set,
 )
 
 _KEY_LEAD = re.compile(r"(?:\b(?:with|whose|where|use)\s+)?(?:\b(?:the|a|an)\s+)?\Z", re.I)
@@ -156,31 +158,6 @@ _ATTRIBUTIVE = re.compile(r"[ \t]+(?!(?:and|or|of|with|from|in|who|which|that|wh
                           r"|has|by|at|on|as|but|lives|works|now|also|came|earns|speaks"
                           r"|based|located|living|born|directed|written|released|published"
                           r"|rated|priced|costs|serves|weighs|reachable)\b|[a-z]+ly(?=\s*(?:[,.;)]|$)))[a-z]")
-
-
-OTHER_ONE = NOT_DESCRIBING | word_set(
-    "other another different same younger older elder second real true two")
-"""Words before a name that make it another person or several (`the other Bruno`, `the
-younger Bruno`, `both Brunos`)."""
-_FIRMS = ("Bros|Brothers|Books|Press|Records|Pictures|Studios?|Films|Media|Group|Inc|Ltd|LLC"
-          "|Co|Corp|Company|Publishing|Publishers|Entertainment|Music|Games|Labs|Productions")
-_PERSON = re.compile(rf"(?:[{UPPER}][\w'’.\-]*[ \t]+(?:(?:du|de|da|di|van|von|der|den|del|la"
-                     rf"|le|ten|bin|al)[ \t]+)?){{1,2}}(?!(?:{_FIRMS})\b)[{UPPER}][\w'’\-]+")
-"""A bare `by X` names a person (an author, a director, an artist) only as a first and last
-name (`by Jane Austen`, `by J.R.R. Tolkien`), never one word (`by Penguin`, `by Netflix`)
-nor a firm's name (`by Warner Bros`): those are a maker, a brand."""
-_TEXT_KINDS = frozenset({OWN_NAME, "CITY", "COUNTRY", "HOMETOWN", "RESIDENCE", "LOCATION"})
-_NUMBER_KINDS = frozenset({"AGE", "YEAR", "PRICE", "RATING", "SALARY", "WEIGHT",
-                           "TEMPERATURE", "SERVINGS"})
-
-
-def _kind_fits(value: Value, key: str) -> bool:
-    kinds = key_classes(key)
-    return bool(kinds & (_NUMBER_KINDS if value.kind == "number" else _TEXT_KINDS))
-
-
-_WORK_AFTER = re.compile(r"\s*\(\d{4}\)|,?\s+(?:by|directed\s+by|written\s+by)\s+[A-Z]")
-"""What makes a bare name a work's title: its year in brackets or its maker right after it."""
 
 
 class Reader:
@@ -320,7 +297,7 @@ class Reader:
         """A clause of bare values, as many as the keys, each fitting its key in order. Right
         after the key list and a colon (`keys name, age and city: Sven, 50, Bergen`) the
         request binds them by position; anywhere else (`Ida, 22, Vienna.`, `For Tim, 45.`)
-        each key's name must also say it takes such a value (`_kind_fits`): `max_age`,
+        each key's name must also say it takes such a value (`kind_fits`): `max_age`,
         `title` or `breed` do not."""
         for m in _CLAUSE.finditer(self.text):
             body_start = m.start(1) + _LEAD.match(m.group(1)).end()  # type: ignore[union-attr]
@@ -328,7 +305,7 @@ class Reader:
             items = self._bare_items(body_start, m.end(1), words=after_colon)
             if items is None or len(items) != len(self.keys):
                 continue
-            if all(self._fits_in_order(v, k) and (after_colon or _kind_fits(v, k))
+            if all(self._fits_in_order(v, k) and (after_colon or kind_fits(v, k))
                    for v, k in zip(items, self.keys, strict=True)):
                 for value, key in zip(items, self.keys, strict=True):
                     self.add(value, BOUND, key=key, cue=m.start(1), until=m.end(1))
@@ -477,7 +454,7 @@ class Reader:
                     continue
                 who = propn_at(self.text, m.end())
                 if who is not None and who.start == m.end() and not self.attributive(who):
-                    if "BRAND" in groups[0] and len(groups[0]) > 1 and not _PERSON.fullmatch(
+                    if "BRAND" in groups[0] and len(groups[0]) > 1 and not PERSON.fullmatch(
                             str(who.value)):
                         groups = tiers("BRAND")  # `by Netflix`, `by Warner Bros`: a firm
                     self.add(who, CUED, groups=groups, cue=m.start())
@@ -583,7 +560,7 @@ class Reader:
             own = OWN_NAME if head or not re.search(r"\bthe\s+\Z", self.text[:pos], re.I) \
                 else PLACE_FIRST
             first = f"HEAD:{head.lower()}" if head else own
-            work = "TITLE" if _WORK_AFTER.match(self.text, value.end) else own
+            work = "TITLE" if WORK_AFTER.match(self.text, value.end) else own
             self.add(value, CUED, groups=tiers(first, own, work, PLACE_FIRST),
                      cue=cue.get(pos), role="subject")
 
