@@ -151,7 +151,7 @@ _CLAUSES: dict[str, tuple[str, ...]] = {
         "and the older {Name} is from {City}", "and a different {Name} is {n}",
         "and the other {Name}", "with the elder {Name}",
     ),
-    "cut-short": ("…", "[...]", "(", "{Name}…", "...", "[…]", "{n}…"),
+    "cut-short": ("…", "[...]", "and (", "{Name}…", "...", "[…]", "{n}…"),
     "quoted-inside": (
         'known for "Aged {n} in {City}"', 'from the show "Not an Admin"',
         'of the book "{Name} from {City}"', 'a fan of "{n} Years Old"',

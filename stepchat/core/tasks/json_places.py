@@ -125,4 +125,6 @@ def place_fits(name: str, classes: frozenset[str]) -> bool:
     """A value stated for a key by name (`city: Lisbon`) fits the kind of place the key is."""
     if not classes & _PLACE_CLASSES:
         return True
-    return bool(of_kind(name, (classes & _PLACE_CLASSES,)))
+    # `city: New York`: the key says which of a state and a city of one name is meant
+    said = "city" if classes & _CITY_LIKE and name.strip().casefold() in _cities() else None
+    return bool(of_kind(name, (classes & _PLACE_CLASSES,), said=said))

@@ -149,7 +149,8 @@ def unsent(candidates: list[Candidate], prompt: str) -> list[Candidate]:
     if any(c.role == "subject" for c in candidates):
         return candidates
     return [c for c in candidates
-            if not (c.cover and _BARE_FROM.fullmatch(prompt, c.cover[0], c.span[0]))]
+            if not (c.key is None and c.cover
+                    and _BARE_FROM.fullmatch(prompt, c.cover[0], c.span[0]))]
 
 
 _BARE_FROM = re.compile(r"(?i:from)\s+(?:the\s+)?")
