@@ -268,7 +268,7 @@ _SENTENCES: dict[str, tuple[str, ...]] = {
         "The office is in {City}.", "A different {Name} is {n}.", "The younger {Name} is {n}.",
         "The cat is from {City}.",
     ),
-    "cut-short": ("…", "[...]", "(", "...", "[…]"),
+    "cut-short": ("…", "[...]", "See (", "...", "[…]"),
     "quoted-inside": (
         'The motto is "{n} years in {City}".', 'Tagline: "Not an admin".',
         'Slogan: "{Name} from {City}".', 'Quote: "aged {n}".',
@@ -322,6 +322,18 @@ def _fill(template: str, rng: random.Random, avoid: set[str], keys: tuple[str, .
                            key=rng.choice(keys) if keys else "name")
 
 
+def _pick(templates: tuple[str, ...], rng: random.Random, avoid: set[str],
+          keys: tuple[str, ...], stated: dict[str, Any]) -> str:
+    """A filled template that repeats no stated value (`EUR` in `priced at 1.000 EUR` for a
+    request that states the currency EUR); the first of a few tries, else the last."""
+    said = [str(v) for v in stated.values() if isinstance(v, str | int) and not isinstance(v, bool)]
+    for _ in range(6):
+        text = _fill(rng.choice(templates), rng, avoid, keys)
+        if not any(re.search(rf"(?<![\w.,]){re.escape(v)}(?!\w|[.,]\d)", text) for v in said):
+            break
+    return text
+
+
 def _first_value_end(prompt: str, stated: dict[str, Any]) -> int | None:
     """Where the first value the request states ends, if it is written as stated."""
     ends = []
@@ -356,8 +368,8 @@ def distract(cases: list[Phrasing], seed: int = 21) -> Iterator[Distracted]:
             avoid = {str(v) for v in stated.values()} | set(re.findall(r"\w+", prompt))
             for cls in CLASSES:
                 for position in POSITIONS:
-                    clause = _fill(rng.choice(_CLAUSES[cls]), rng, avoid, case.keys)
-                    sentence = _fill(rng.choice(_SENTENCES[cls]), rng, avoid, case.keys)
+                    clause = _pick(_CLAUSES[cls], rng, avoid, case.keys, stated)
+                    sentence = _pick(_SENTENCES[cls], rng, avoid, case.keys, stated)
                     sentence = sentence[:1].upper() + sentence[1:]
                     done = _insert(prompt, position, clause, sentence, stated)
                     if done is not None:
