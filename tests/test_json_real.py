@@ -102,15 +102,23 @@ def test_the_review_findings_are_not_served_as_checked(cache: StepCache, finding
     """Asked twice with the real model: the key the review saw served wrong is present when
     the request names it, absent when it does not, never `stated` with the wrong value, and
     an answer whose member was not checked is neither verified nor cached."""
+    _asked_twice(cache, finding, unsure_list_declines=False)
+
+
+def _asked_twice(cache: StepCache, finding: dict, *, unsure_list_declines: bool) -> None:
+    """Ask the finding's prompt twice: the finding must not hold in either answer. With
+    `unsure_list_declines`, a key list read short or long may instead leave the answer not
+    verified (the reader is not sure of it, so nothing is stated)."""
     key, check = finding["key"], finding["check"]
     for _ in range(2):
         answer = cache.answer(finding["prompt"])
         obj = json.loads(answer.text)
         checks = {s.key: s.check for s in answer.steps}
+        declined = unsure_list_declines and not answer.verified
         if check == "missing":
-            assert key in obj, (obj, finding)
+            assert key in obj or declined, (obj, finding)
         elif check.startswith("extra"):
-            assert key not in obj, (obj, finding)
+            assert key not in obj or declined, (obj, finding)
         elif check == "open":
             assert checks.get(key) != "open", (checks, finding)
         else:
@@ -150,3 +158,26 @@ def test_a_json_answer_is_exported_as_one_json_block_after_a_save_and_load(
     assert turn.answer is not None and turn.answer.delivery == Delivery(document="json")
     block = to_markdown(loaded).split("```json\n", 1)[1].split("\n```", 1)[0]
     assert json.loads(block) == {"title": "Heat", "year": 1995, "tags": ["crime", "thriller"]}
+
+
+REVIEW2 = Path(__file__).resolve().parent / "core" / "json_hostile_review2.jsonl"
+
+
+def _one_per_class_of_round_two() -> list[dict]:
+    """The second review's first finding of each class."""
+    chosen: dict[str, dict] = {}
+    for line in REVIEW2.read_text().splitlines():
+        record = json.loads(line)
+        if not record.get("done"):
+            chosen.setdefault(record["class"].split()[0], record)
+    return list(chosen.values())
+
+
+@pytest.mark.parametrize("finding", _one_per_class_of_round_two(),
+                         ids=lambda r: r["class"].split()[0])
+def test_the_second_review_findings_are_not_served_as_checked(cache: StepCache,
+                                                              finding: dict) -> None:
+    """Asked twice with the real model: never `stated` with the value the review saw; a key
+    list the reader reads short or long is not sure, so the answer is not verified; an
+    answer with a member not checked is neither verified nor reused."""
+    _asked_twice(cache, finding, unsure_list_declines=True)

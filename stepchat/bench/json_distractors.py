@@ -33,14 +33,23 @@ from stepchat.bench.phrasings import Phrasing
 CLASSES = ("relative", "negated-place", "old-value", "past-state", "symbols",
            "number-format", "comparison", "arithmetic", "taken-back", "change-asked",
            "form-asked", "hedge", "someone-else", "not-a-place", "no-value", "number-written",
-           "instruction", "negated-open")
+           "instruction", "negated-open", "second-thing", "request-words", "pronoun-scope",
+           "second-subject", "cut-short", "quoted-inside", "modifier", "value-cut")
 """The first eight are the issue's; the rest are the classes a hostile review found
 (`taken-back`: a later sentence takes a value back in words no list holds; `change-asked`:
 a change or conversion asked in words; `form-asked`: another form of the value; `hedge`;
 `someone-else`: the speaker's, a pronoun's or a character's value; `not-a-place`: a
 company, department, street or season after `from`/`in`; `no-value`: a key named beside
 words that state none; `number-written`: trailing zeros, dashes and minus signs;
-`instruction`: `Add ...`/`Include ...` sentences; `negated-open`: `No dummy data`)."""
+`instruction`: `Add ...`/`Include ...` sentences; `negated-open`: `No dummy data`). The last
+eight are the second review's: `second-thing`: a connector bringing in another person or
+thing (`who has a 12-year-old`, `and the one from Lisbon`); `request-words`: the request's
+words after it (`with a record from Lisbon`); `pronoun-scope`: a value said of `it`/`this`
+or scoped to one (`It is 40.`, `aged 40 in this`); `second-subject`: another thing or
+another person of the same name (`The car is 12.`, `The other Bruno is 40.`); `cut-short`:
+an ellipsis or an open bracket; `quoted-inside`: values inside a quoted title;
+`modifier`: a hedging modifier before a value (`a would-be admin`, `a so-called
+20-year-old`); `value-cut`: a value asked cut short (`Don't include the surname.`)."""
 
 _CLAUSES: dict[str, tuple[str, ...]] = {
     "relative": (
@@ -122,13 +131,50 @@ _CLAUSES: dict[str, tuple[str, ...]] = {
         "no dummy data", "not fake data", "any capital letters are fine",
         "never made up", "no sample values", "without invented values", "no random data",
     ),
+    "second-thing": (
+        "who has a {n}-year-old", "with one aged {n}", "and the one from {City}",
+        "who has it from {City}", "who is with a {n}-year-old", "and an admin",
+        "who has one in {City}",
+    ),
+    "request-words": (
+        "with a record from {City}", "containing one aged {n}", "describing a {n}-year-old",
+        "using data from {City}", "having one from {City}", "listing a {n}-year-old",
+        "with a payload from {City}",
+    ),
+    "pronoun-scope": (
+        "aged {n} in this", "from {City} as of that", "who is {n} in it",
+        "who lives in {City} in this", "aged {n} as of it", "{n} years old in that",
+        "from {City} in it",
+    ),
+    "second-subject": (
+        "and the other {Name} is {n}", "unlike the younger {Name}", "and both {Name}s",
+        "and the older {Name} is from {City}", "and a different {Name} is {n}",
+        "and the other {Name}", "with the elder {Name}",
+    ),
+    "cut-short": ("…", "[...]", "and (", "{Name}…", "...", "[…]", "{n}…"),
+    "quoted-inside": (
+        'known for "Aged {n} in {City}"', 'from the show "Not an Admin"',
+        'of the book "{Name} from {City}"', 'a fan of "{n} Years Old"',
+        'of the film "Write to {word}@x.org"', 'of "The Inactive"', 'of the song "In Stock"',
+    ),
+    "modifier": (
+        "a would-be {n}-year-old", "a self-proclaimed admin", "a one-time resident of {City}",
+        "a so-called {n}-year-old", "a make-believe admin", "an alleged {n}-year-old",
+        "a could-be resident of {City}",
+    ),
+    "value-cut": (
+        "without the surname", "but not the domain", "minus the last name",
+        "first name only", "without the cents", "domain only", "just the initial",
+    ),
 }
 """Clauses about something else than the request's values, one set per class."""
 
-REVOKING = frozenset({"taken-back", "change-asked", "form-asked", "hedge", "instruction"})
+REVOKING = frozenset({"taken-back", "change-asked", "form-asked", "hedge", "instruction",
+                      "pronoun-scope", "cut-short", "modifier", "value-cut"})
 """Classes whose words take the request's values back, ask for them changed or in another
 form, hedge them or give an instruction about them: the prompt no longer states any value
-completely and uniquely, so every member called stated counts as wrong."""
+completely and uniquely, so every member called stated counts as wrong. The second review's
+`pronoun-scope`, `cut-short`, `modifier` and `value-cut` may take back or cut any value."""
 
 _SENTENCES: dict[str, tuple[str, ...]] = {
     "relative": (
@@ -205,6 +251,38 @@ _SENTENCES: dict[str, tuple[str, ...]] = {
         "No dummy data.", "Do not use fake data.", "Any capital letters are fine.",
         "Nothing made up.", "No sample values.", "Never invent values.", "No random data.",
     ),
+    "second-thing": (
+        "He has a {n}-year-old.", "She is with one aged {n}.", "They have an admin.",
+        "He has one from {City}.", "She has it from {City}.",
+    ),
+    "request-words": (
+        "One is from {City}.", "A record is {n}.", "Data from {City}.",
+        "The payload is {n}.", "Containing one aged {n}.",
+    ),
+    "pronoun-scope": (
+        "It is {n}.", "This is from {City}.", "That is {n}.", "They are in {City}.",
+        "It is an admin.", "This is {n} years old.",
+    ),
+    "second-subject": (
+        "The other {Name} is {n}.", "The car is {n}.", "My car is from {City}.",
+        "The office is in {City}.", "A different {Name} is {n}.", "The younger {Name} is {n}.",
+        "The cat is from {City}.",
+    ),
+    "cut-short": ("…", "[...]", "See (", "...", "[…]"),
+    "quoted-inside": (
+        'The motto is "{n} years in {City}".', 'Tagline: "Not an admin".',
+        'Slogan: "{Name} from {City}".', 'Quote: "aged {n}".',
+        'Its label reads "In Stock".',
+    ),
+    "modifier": (
+        "A would-be {n}-year-old.", "A self-proclaimed admin.", "A one-time resident of {City}.",
+        "A so-called {n}-year-old.", "An alleged {n}-year-old.",
+    ),
+    "value-cut": (
+        "Don't include the surname.", "Don't include the domain.", "Leave out the cents.",
+        "Don't include the last name.", "Don't include {Name}.", "Only the initial.",
+        "Drop the domain.",
+    ),
 }
 """Whole sentences of each class, put before or after the request."""
 
@@ -244,6 +322,18 @@ def _fill(template: str, rng: random.Random, avoid: set[str], keys: tuple[str, .
                            key=rng.choice(keys) if keys else "name")
 
 
+def _pick(templates: tuple[str, ...], rng: random.Random, avoid: set[str],
+          keys: tuple[str, ...], stated: dict[str, Any]) -> str:
+    """A filled template that repeats no stated value (`EUR` in `priced at 1.000 EUR` for a
+    request that states the currency EUR); the first of a few tries, else the last."""
+    said = [str(v) for v in stated.values() if isinstance(v, str | int) and not isinstance(v, bool)]
+    for _ in range(6):
+        text = _fill(rng.choice(templates), rng, avoid, keys)
+        if not any(re.search(rf"(?<![\w.,]){re.escape(v)}(?!\w|[.,]\d)", text) for v in said):
+            break
+    return text
+
+
 def _first_value_end(prompt: str, stated: dict[str, Any]) -> int | None:
     """Where the first value the request states ends, if it is written as stated."""
     ends = []
@@ -278,8 +368,8 @@ def distract(cases: list[Phrasing], seed: int = 21) -> Iterator[Distracted]:
             avoid = {str(v) for v in stated.values()} | set(re.findall(r"\w+", prompt))
             for cls in CLASSES:
                 for position in POSITIONS:
-                    clause = _fill(rng.choice(_CLAUSES[cls]), rng, avoid, case.keys)
-                    sentence = _fill(rng.choice(_SENTENCES[cls]), rng, avoid, case.keys)
+                    clause = _pick(_CLAUSES[cls], rng, avoid, case.keys, stated)
+                    sentence = _pick(_SENTENCES[cls], rng, avoid, case.keys, stated)
                     sentence = sentence[:1].upper() + sentence[1:]
                     done = _insert(prompt, position, clause, sentence, stated)
                     if done is not None:
@@ -318,7 +408,9 @@ def _read_alone(prompt: str) -> tuple[tuple[str, ...], frozenset[str]]:
 def score(items: list[Distracted]) -> dict[str, ClassTally]:
     """Per class: every member the reader states, judged against the file's values (in a
     `REVOKING` class, against nothing); and a key lost, a key added or a key made open by
-    the distractor counts as a wrong member too."""
+    the distractor counts as a wrong member too, unless the reader is not sure of the key
+    list (then nothing is stated and the answer is not verified)."""
+    from stepchat.core.tasks.json_request import read_keys
     from stepchat.core.tasks.json_spec import read_spec
 
     out = {cls: ClassTally() for cls in CLASSES}
@@ -331,8 +423,10 @@ def score(items: list[Distracted]) -> dict[str, ClassTally]:
         if spec is None:
             continue
         keys, opened = _read_alone(item.original)
-        moved = [f"key {k} lost" for k in keys if k not in spec.keys]
-        moved += [f"key {k} added" for k in spec.keys if k not in keys]
+        # a list the reader is not sure of states nothing and verifies nothing: declined
+        sure = read_keys(item.prompt).sure
+        moved = [f"key {k} lost" for k in keys if k not in spec.keys and sure]
+        moved += [f"key {k} added" for k in spec.keys if k not in keys and sure]
         moved += [f"{k} made open" for k in spec.open if k not in opened]
         tally.found += len(moved)
         tally.wrong += [f"{item.id}: {m} in {item.prompt!r}" for m in moved]

@@ -64,9 +64,12 @@ def test_stated_value_recall(main_set: ReaderTally, heldout: ReaderTally) -> Non
     built to fool the reader ("not Ana", "out of 5", "Ana is 31; Bruno is 40") decline
     their keys, and so do a city the GeoNames list does not hold (`Faro`), a pronoun's
     value (`Her email is e`) and a name no construction reads: recall is lower than when
-    the reader placed whatever it could not refute (0.961 and 0.790 before this)."""
-    assert main_set.recall >= 0.925
-    assert heldout.recall >= 0.79
+    the reader placed whatever it could not refute (0.961 and 0.790 before this). After the
+    second hostile review a bare name fills only a name key, a connector before a
+    determiner, a modifier or a second subject declines, `works in X` is no place: 0.901
+    and 0.748 (0.930 and 0.798 before it)."""
+    assert main_set.recall >= 0.90
+    assert heldout.recall >= 0.74
 
 
 def test_the_bench_generators_requests_are_read_exactly() -> None:

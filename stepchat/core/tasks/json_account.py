@@ -25,9 +25,11 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from stepchat.core.tasks.json_assign import key_classes
 from stepchat.core.tasks.json_words import (
     CASELESS,
     NOT_DESCRIBING,
+    PLAIN_COMPOUNDS,
     RELATION_NOUNS,
     UNDERMINING,
     UPPER,
@@ -41,13 +43,25 @@ punctuation to pass over."""
 """Kinds of token: what a leftover token of that kind could be the value of."""
 
 FILLERS = word_set(
-    """a an the and is are who which that where he she they it this at in on with of
+    """a an the and is are who which that where he she at in on with of
     for from to by as has have currently now please do"""
 )
 """Words accounted for anywhere: none of them can change what a value means. Not here, on
 purpose: negations, past and future forms (was, used, will), comparisons (than, over,
 under, about), possessives (his, her, their, whose), `or`, `but`, quantities, `am` (the
-speaker is not the subject), `use` (`Use USD.` asks for another form of a value)."""
+speaker is not the subject), `use` (`Use USD.` asks for another form of a value), `it`,
+`this`, `they` (`It is 40.` for Bruno: a pronoun that may be something else than the subject).
+Two of them never stand for nothing: see `CONNECTORS` and `DETERMINERS`."""
+CONNECTORS = word_set("has have with and as to at by")
+_PREPOSITIONS = word_set("in on of for from at to by with as")
+_POINTERS = word_set("that this it them these those")
+"""`aged 40 in this`, `from Lisbon as of that`: a pronoun after a preposition scopes the
+value to something the prompt does not name."""
+DETERMINERS = word_set("a an the one it this that them these those another some")
+"""`who has a 12-year-old`, `with one aged 40`, `and the one from Lisbon`, `who has it from
+Lisbon`: a connector followed by a determiner brings in a second person or thing, whose values
+the words after it are. Such a determiner is accounted for only by a construction that reads
+it (`with a garden`, `with the email e`), never as a filler."""
 COURTESY = word_set("please thanks thank you")
 """A sentence of these alone (`Thank you.`) says nothing about any value."""
 
@@ -58,7 +72,7 @@ REQUEST_WORDS = word_set(
     record document payload response containing having including listing contains into
     using use keys key fields field properties property attributes attribute members
     entries columns format formatted following represent convert turn describing describe
-    structured data one"""
+    structured data one it this them"""
 )
 """Words of the request itself, accounted for in the sentence that asks for JSON."""
 
@@ -207,22 +221,38 @@ class Ledger:
     def covered(self, token: Token) -> bool:
         return all(self.mask[token.start : token.end])
 
-    def leftovers(self, request: list[tuple[int, int]], *, crowded: bool = False) -> list[Token]:
-        """Tokens nothing accounts for: not covered, not a filler, not a request word in a
-        sentence that asks for JSON, not the `?` of a request put as a question (`Can you
+    def leftovers(self, request: list[tuple[int, int]], *, crowded: bool = False,
+                  phrases: list[tuple[int, int]] | None = None) -> list[Token]:
+        """Tokens nothing accounts for: not covered, not a filler, not a request word in the
+        request's own phrase (`phrases`: from the start of its sentence to the end of its key
+        list or of the word JSON; after it, `record`, `one`, `having`, `containing` speak of
+        something else), not the `?` of a request put as a question (`Can you
         return JSON ...?`). In a `crowded` prompt, one that speaks of someone else too, a
         pronoun (`She is 40`, `her age`) could point to either, so it is never accounted for."""
         out = []
+        phrases = request if phrases is None else phrases
+        previous: Token | None = None
         for token in tokens(self.text):
+            before, previous = previous, token
             if self.covered(token):
+                continue
+            in_phrase = any(a <= token.start and token.end <= b for a, b in phrases)
+            after = before.text.lower() if before is not None else ""
+            if not in_phrase and ((after in CONNECTORS and token.text.lower() in DETERMINERS)
+                                  or (after in _PREPOSITIONS and token.text.lower() in _POINTERS)):
+                out.append(Token(token.start, token.end, token.text, WORD))
                 continue
             if crowded and token.text.lower() in PRONOUNS:
                 out.append(Token(token.start, token.end, token.text, WORD))
                 continue
-            if token.kind == FREE:
+            if token.text.lower() in _RELATIVES and _opens_sentence(self.text, token.start):
+                out.append(Token(token.start, token.end, token.text, WORD))  # `That is 40.`
+                continue
+            if token.kind == FREE and (any(ch.isalnum() for ch in token.text)
+                                       or set(token.text) <= _PUNCTUATION):
                 continue
             in_request = any(a <= token.start and token.end <= b for a, b in request)
-            if in_request and token.text.lower() in REQUEST_WORDS:
+            if in_phrase and token.text.lower() in REQUEST_WORDS:
                 continue
             if token.text == "?" and in_request and _POLITE.match(self.text, _start_of(
                     self.text, token.start)) and re.match(r"\s*(?:$|\s[A-Z])",
@@ -230,6 +260,34 @@ class Ledger:
                 continue
             out.append(token)
         return out
+
+
+_PUNCTUATION = frozenset(".,;:!()\"'“”‘’{}-–—/&*")
+"""The marks passed over: a closed list. An ellipsis (`…`, `[...]`) or another mark may
+stand for words cut out, so it is left over; so are brackets left open (see `_unbalanced`)."""
+
+
+def _unbalanced(text: str) -> bool:
+    depth = {"(": 0, "{": 0}
+    for ch in text:
+        if ch in "({":
+            depth[ch] += 1
+        elif ch in ")}":
+            opener = "(" if ch == ")" else "{"
+            depth[opener] -= 1
+            if depth[opener] < 0:
+                return True
+    return any(depth.values()) or "..." in re.sub(r"\{[^{}]*\}", "", text)  # `{"a": ...}` is a form
+
+
+_RELATIVES = word_set("that which who where")
+"""Fillers only inside a sentence (`a lamp that is in stock`); opening one (`That is 40.`),
+they point at something the reader cannot tell is the subject."""
+
+
+def _opens_sentence(text: str, pos: int) -> bool:
+    before = text[:pos].rstrip()
+    return not before or before[-1] in ".!?;"
 
 
 _POLITE = re.compile(r"\s*(?:please\s+)?(?:can|could|would|will)\s+(?:you|i|we)\b", re.I)
@@ -249,20 +307,45 @@ def request_sentences(text: str, anchors: list[tuple[int, int]]) -> list[tuple[i
     return spans
 
 
-def output_instructions(text: str, keys: list[str], language_key: bool) -> list[tuple[int, int]]:
-    """Spans of instructions about the answer's form (`JSON only`, `in 1 line`, `3 keys`)."""
+def request_phrases(text: str, anchors: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The request itself in each sentence that holds it: from the sentence's start to the
+    end of the last anchor (the word JSON, the key list) in it."""
+    spans: dict[int, int] = {}
+    for a, b in anchors:
+        head = max(text.rfind(c, 0, a) for c in ".!?;") + 1
+        joined = _JOINED_REQUEST_WORD.match(text, b)  # `keys a and b describing a flight`
+        end = joined.end() if joined else b
+        spans[head] = max(spans.get(head, end), end)
+    return sorted(spans.items())
+
+
+_JOINED_REQUEST_WORD = re.compile(r"\s+(?:describing|containing|listing|having|using)\b", re.I)
+
+
+def output_instructions(text: str, keys: list[str], language_key: bool,
+                        texts_stated: bool = False) -> list[tuple[int, int]]:
+    """Spans of instructions about the answer's form (`JSON only`, `in 1 line`, `3 keys`).
+    `in English` is one only while no text value is read (`from München, in English` asks
+    for the value in another form)."""
     spans = [m.span() for pattern in _OUTPUT_INSTRUCTIONS for m in pattern.finditer(text)]
-    if not language_key:
+    if not language_key and not texts_stated:
         spans += [m.span() for m in _IN_ENGLISH.finditer(text)]
     for m in _KEY_COUNT.finditer(text):
         said = m.group("n").lower()
         if _SMALL_NUMBERS.get(said, int(said) if said.isdigit() else -1) == len(keys):
             spans.append(m.span())
-    lowered = {k.lower() for k in keys}
-    spans += [m.span() for m in _DONT_INCLUDE.finditer(text) if m.group("k").lower() not in lowered]
+    spans += [m.span() for m in _DONT_INCLUDE.finditer(text) if _another_key(m.group("k"), keys)]
     for key in keys:
         spans += [m.span() for m in _unknown(text, key)]
     return spans
+
+
+def _another_key(word: str, keys: list[str]) -> bool:
+    """`Don't include city` leaves out a key the request does not name: only a word the
+    key kinds know (`city`, `email`), of no kind a requested key has. `Don't include the
+    surname`, `the domain`, `Silva` ask for a value cut short: left over."""
+    kinds = key_classes(word)
+    return word.islower() and bool(kinds) and not any(kinds & key_classes(k) for k in keys)
 
 
 def _unknown(text: str, key: str) -> list[re.Match[str]]:
@@ -276,14 +359,24 @@ def unknown_keys(text: str, keys: list[str]) -> set[str]:
     return {k for k in keys if _unknown(text, k)}
 
 
-def subject_descriptions(text: str, taboo: set[str]) -> list[tuple[int, int]]:
+def subject_descriptions(text: str, taboo: set[str], named_at: int | None = None
+                         ) -> list[tuple[int, int]]:
     """Spans of the words describing what the request is about (see `_SUBJECT_SLOT`), and
-    of names set aside beside it (`_DENIAL`)."""
+    of names set aside beside it (`_DENIAL`). A sentence opening on a description (`The car
+    is 12.`, `The other Bruno is 40.`) describes the subject only when nothing before it
+    named or described one (`named_at`: where the first subject's name is read): after
+    `for Bruno` or `for the dog`, it is a second thing, and its words are left over."""
     spans = [m.span() for m in _DENIAL.finditer(text)]
-    for m in _SUBJECT_SLOT.finditer(text):
+    slots = list(_SUBJECT_SLOT.finditer(text))
+    described = any(not m.group("cap") for m in slots)  # `for a person`, `describing a lamp`
+    for m in slots:
+        if m.group("cap") and (described or (named_at is not None and (
+                named_at < m.start("cap") or re.search(r"[.!?;]", text[m.start():named_at])))):
+            continue  # `The car is 16. ... for a person.`: a second thing
         group = "slot" if m.group("slot") is not None else "apposed"
         end = m.start(group)
         last = ""
+        modifies = False
         for word in re.finditer(r"\S+", m.group(group)):
             # the description is the words before the first that does not describe
             w = word.group(0)
@@ -291,10 +384,16 @@ def subject_descriptions(text: str, taboo: set[str]) -> list[tuple[int, int]]:
                     or w in SCOPELESS or w in _NOT_A_DESCRIPTION or w.endswith("ing") \
                     or _kind(w) == NUM or (
                         w in RELATION_NOUNS and (m.group("det") or "").strip() not in _OWN):
+                modifies = _kind(w) == NUM  # `an alleged 20-year-old`: the words hedge it
+                break
+            if "-" in w and w not in PLAIN_COMPOUNDS:
+                modifies = True  # `a would-be`, `a one-time`, `a self-proclaimed` resident
                 break
             end = m.start(group) + word.end()
             last = w
-        if end == m.start(group) or (group == "apposed" and end != m.end(group)):
+        # `an alleged 20-year-old`: words before an age hedge it
+        modifies = modifies or re.match(r"[ \t]+\d{1,3}[- ]years?[- ]old", text[end:]) is not None
+        if modifies or end == m.start(group) or (group == "apposed" and end != m.end(group)):
             continue
         if re.match(r"\s+(?:of|to)\b", text[end : end + 5]) and last not in _CONTAINERS:
             continue
@@ -329,6 +428,8 @@ def unaccounted(leftovers: list[Token], ledger: Ledger,
     or None when every word is. A word (`moved`) is named before a number or a name."""
     if leftovers:
         return min(leftovers, key=lambda t: t.kind != WORD).text
+    if _unbalanced(ledger.text):
+        return "(" if "(" in ledger.text or "{" in ledger.text else "..."
     for start, end in sentences(ledger.text):
         if any(a < end and start < b for a, b in request):
             continue

@@ -55,11 +55,16 @@ def tiers(*groups: str) -> tuple[frozenset[str], ...]:
     return tuple(frozenset(g.split()) for g in groups)
 
 
+OWN_NAME = "OWN_NAME"
+PLACE_FIRST = "PLACE_FIRST"
+"""The request's first key, when it is a city or country key and the subject is known as one."""
+_WORKS = "film|movie|book|song|album|post|article"
 _CLASSES: tuple[tuple[str, str], ...] = (
+    (OWN_NAME, r"name|full_?name|display_name"),
     ("NAME", r"name|full_?name|display_name|person|customer|client|player|employee|student"),
     ("USERNAME", r"user_?name|handle|login|user|screen_name|account"),
-    ("TITLE", r"title|\w+_title|headline|film|movie|book|song|album"),
-    ("CITY", r"city|town|home_?city|home_?town|city_name"),
+    ("TITLE", rf"title|(?:{_WORKS})_title|headline"),
+    ("CITY", r"city|town|city_name"),
     ("LOCATION", r"location|place|based_in|residence|region|area|venue|address"),
     ("HOMETOWN", r"home_?town"),
     ("RESIDENCE", r"city|town|location|residence|based_in|current_city|current_location"
@@ -69,17 +74,18 @@ _CLASSES: tuple[tuple[str, str], ...] = (
     ("COUNTRY", r"country|nation|country_name|country_of_origin"),
     ("BIRTHPLACE", r"birthplace|place_of_birth|born_in|birth_city"),
     ("DESTINATION", r"destination|arrival_city|arrival|to_city"),
-    ("AGE", r"age|age_years|\w+_age"),
-    ("YEAR", r"year|\w+_year|year_\w+|founded|published|released|built"),
-    ("EMAIL", r"e_?mail|email_address|mail|\w+_email"),
+    ("AGE", r"age|age_years|current_age"),
+    ("YEAR", r"year|(?:release|publication|founding)_year|year_(?:released|published|founded)"
+             r"|founded|published|released|built"),
+    ("EMAIL", r"e_?mail|email_address|mail|contact_email"),
     ("CONTACT", r"contact"),
-    ("PRICE", r"price|cost|\w+_price|fee|amount"),
-    ("RATING", r"rating|score|\w+_rating"),
+    ("PRICE", r"price|cost|unit_price|fee|amount"),
+    ("RATING", r"rating|score|star_rating"),
     ("SALARY", r"salary|income|pay|wage|wages|earnings"),
-    ("WEIGHT", r"weight|\w+_kg|mass|weight_\w+"),
-    ("TEMPERATURE", r"temperature|temp|\w+_temperature"),
+    ("WEIGHT", r"weight|weight_kg|mass"),
+    ("TEMPERATURE", r"temperature|temp"),
     ("SERVINGS", r"servings|portions|serves"),
-    ("DATE", r"date|\w+_date|day|when"),
+    ("DATE", r"date|day|when"),
     ("AUTHOR", r"author|writer|authors|written_by"),
     ("DIRECTOR", r"director|directed_by"),
     ("ARTIST", r"artist|band|singer|musician|performer"),
@@ -96,6 +102,11 @@ _CLASSES: tuple[tuple[str, str], ...] = (
     ("RELATION", r"capital|parent|owner|manager|mayor|leader|ceo|founder|spouse|partner"
                  r"|president|employer|school|boss|coach|mother|father|friend|author|director"),
 )
+"""What kind of value a key takes, from its whole name. A qualifier changes whose or which
+value it is (`retirement_age`, `max_age`, `mother_age`, `sequel_year`, `weight_lb`,
+`work_email`), so only a closed list of qualified names is here, each naming the same
+value as the bare word (`current_age`, `release_year`, `weight_kg`); any other qualified
+key takes no cued value and is left to the model."""
 _COMPILED = tuple((name, re.compile(rf"^(?:{pattern})$")) for name, pattern in _CLASSES)
 _RANGES = {"AGE": (0, 130), "YEAR": (1000, 2100)}
 _NUMERIC = ("number", "integer")
@@ -108,6 +119,9 @@ IDENTITY_KEYS = word_set("""name full_name fullname display_name username user_n
 their value: a closed list. `breed`, `club`, `ticker`, `surname` or `hometown` for Rex,
 Ronaldo, Apple or Ana is not what the subject's name says. A city or country key takes the
 subject only when the name is known as one (`json_places`)."""
+
+
+_PLACE_KEYS = frozenset({"CITY", "COUNTRY"})
 
 
 @lru_cache(maxsize=1024)
@@ -199,6 +213,8 @@ class Placement:
             if cls == ANY:
                 return True
             if cls == FIRST and key == self.identity:
+                return self._names_a_place(cand, key)
+            if cls == PLACE_FIRST and key == self.identity and self.classes[key] & _PLACE_KEYS:
                 return self._names_a_place(cand, key)
             if cls.startswith("HEAD:") and matches_noun(key, cls[5:]):
                 return True

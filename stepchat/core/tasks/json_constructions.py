@@ -10,8 +10,16 @@ from __future__ import annotations
 
 import re
 
-from stepchat.core.tasks.json_assign import FIRST, tiers
-from stepchat.core.tasks.json_words import NUMBER, PROPN, RELATION_NOUNS
+from stepchat.core.tasks.json_assign import FIRST, OWN_NAME, key_classes, tiers
+from stepchat.core.tasks.json_words import (
+    NOT_DESCRIBING,
+    NUMBER,
+    PROPN,
+    RELATION_NOUNS,
+    UPPER,
+    Value,
+    word_set,
+)
 
 _WHOLE = r"(?![\d%°]|[.,]\d)"
 """A number ends its token: `is 1` is not read out of `is 1.000,50`."""
@@ -55,8 +63,12 @@ PLACES = (
     (re.compile(r"\b(?:moved\s+to|now\s+(?:lives\s+)?in|currently\s+in|relocated\s+to)\s+",
                 re.I), tiers("RESIDENCE COUNTRY")),
     (re.compile(r"\bthe\s+city\s+of\s+", re.I), tiers("CITY LOCATION HOMETOWN ORIGIN HQ")),
-    (re.compile(r"\b(?:based\s+in|lives\s+in|living\s+in|located\s+in|works\s+(?:from|in)"
-                r"|resides\s+in|headquartered\s+in|from|in)\s+(?:the\s+)?", re.I),
+    # where the subject is now is no hometown or origin; where it is from is no residence
+    (re.compile(r"\b(?:based\s+in|lives\s+in|living\s+in|located\s+in|works\s+from"
+                r"|resides\s+in|headquartered\s+in)\s+(?:the\s+)?", re.I),
+     tiers("CITY LOCATION COUNTRY HQ")),
+    (re.compile(r"(?<!based )(?<!lives )(?<!living )(?<!located )(?<!works )(?<!resides )"
+                r"(?<!headquartered )\b(?:from|in)\s+(?:the\s+)?", re.I),
      tiers("CITY LOCATION HOMETOWN ORIGIN COUNTRY HQ")),
 )
 CHANGES = (
@@ -95,3 +107,29 @@ LISTS = (
     (re.compile(r"\bskilled\s+in\s+", re.I), tiers("SKILLS")),
     (re.compile(r"\bspeaks\s+", re.I), tiers("LANGUAGE")),
 )
+
+OTHER_ONE = NOT_DESCRIBING | word_set(
+    "other another different same younger older elder second real true two")
+"""Words before a name that make it another person or several (`the other Bruno`, `the
+younger Bruno`, `both Brunos`)."""
+FIRMS = ("Bros|Brothers|Books|Press|Records|Pictures|Studios?|Films|Media|Group|Inc|Ltd|LLC"
+          "|Co|Corp|Company|Publishing|Publishers|Entertainment|Music|Games|Labs|Productions")
+PERSON = re.compile(rf"(?:[{UPPER}][\w'’.\-]*[ \t]+(?:(?:du|de|da|di|van|von|der|den|del|la"
+                     rf"|le|ten|bin|al)[ \t]+)?){{1,2}}(?!(?:{FIRMS})\b)[{UPPER}][\w'’\-]+")
+"""A bare `by X` names a person (an author, a director, an artist) only as a first and last
+name (`by Jane Austen`, `by J.R.R. Tolkien`), never one word (`by Penguin`, `by Netflix`)
+nor a firm's name (`by Warner Bros`): those are a maker, a brand."""
+TEXT_KINDS = frozenset({OWN_NAME, "CITY", "COUNTRY", "HOMETOWN", "RESIDENCE", "LOCATION"})
+NUMBER_KINDS = frozenset({"AGE", "YEAR", "PRICE", "RATING", "SALARY", "WEIGHT",
+                           "TEMPERATURE", "SERVINGS"})
+
+
+def kind_fits(value: Value, key: str) -> bool:
+    """Whether a key's name says it takes such a value: a name or a place for text, an age,
+    a year, a price ... for a number."""
+    kinds = key_classes(key)
+    return bool(kinds & (NUMBER_KINDS if value.kind == "number" else TEXT_KINDS))
+
+
+WORK_AFTER = re.compile(r"\s*\(\d{4}\)|,?\s+(?:by|directed\s+by|written\s+by)\s+[A-Z]")
+"""What makes a bare name a work's title: its year in brackets or its maker right after it."""

@@ -16,13 +16,15 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from stepchat.core.tasks.json_account import NUMBER_WORDS, REQUEST_WORDS
 from stepchat.core.tasks.json_assign import (
     ANY,
     BARE,
     BOUND,
     CUED,
-    FIRST,
     HINT,
+    OWN_NAME,
+    PLACE_FIRST,
     Candidate,
     key_classes,
     matches_noun,
@@ -37,14 +39,19 @@ from stepchat.core.tasks.json_constructions import (
     LANGUAGE_LEAD,
     LISTS,
     NAMED,
+    OTHER_ONE,
+    PERSON,
     PLACES,
     RELATIVE,
     SENTENCE_END,
+    WORK_AFTER,
+    kind_fits,
 )
 from stepchat.core.tasks.json_places import of_kind, place_kind
 from stepchat.core.tasks.json_types import TYPE_PHRASE
 from stepchat.core.tasks.json_words import (
     CASELESS,
+    COMPOUND,
     DATE,
     EMAIL,
     LANGUAGES,
@@ -64,7 +71,9 @@ from stepchat.core.tasks.json_words import (
     number_words_at,
     overlaps,
     propn_at,
+    quote_insides,
     quoted_at,
+    says_nothing,
     scalar_at,
     void_spans,
 )
@@ -104,7 +113,8 @@ INSTRUCTION_WORDS = {"short", "brief", "long", "detailed", "catchy", "funny", "f
                      "two", "three", "single", "quick", "simple", "any", "random", "made-up"}
 """Words that open a description of what to write (`a short sentence`), never a value."""
 _TITLE_NOUNS = {"film", "movie", "book", "novel", "song", "album", "show", "series", "game",
-                "play", "poem", "article", "paper", "painting", "opera", "podcast", "essay"}
+                "play", "poem", "article", "paper", "painting", "opera", "podcast", "essay",
+                "post"}
 _GENERIC_NOUNS = {"person", "people", "user", "account", "thing", "item", "object", "json",
                   "record", "entry", "one", "man", "woman", "guy", "someone", "value", "list",
                   "string", "number", "key", "field", "pet", "animal", "baby", "kid", "child",
@@ -119,17 +129,21 @@ _CAPITAL = f"[{UPPER}{CASELESS}]"
 _LEFTOVER_START = re.compile(rf"(?<![\w'’\-.@])(?=[\"'“‘\d-]|{_CAPITAL})")
 _HANDLE_NOUNS = {"user", "account", "handle", "username", "login", "server", "host", "repo",
                  "repository", "package", "channel", "team", "project", "bot"}
+_USER_NOUNS = {"user", "account", "handle", "login", "username"}
+"""Nouns whose name is a username (`a user called jdoe`, `the account bob42`); a repository's
+or a server's name is not."""
 _THE_NOUN = re.compile(r"\b(?:[Tt]he|[Oo]ur|[Mm]y)\s+(?P<noun>[a-z]+)\s+"
                        rf"(?=[\"'“‘]|{_CAPITAL}|[a-z][\w\-]*[\d_\-]"
                        r"|[a-z]+(?=\s*[,;.)]|\s+(?:who|which|that|with)\b))")
 _NOUN_ATTR = re.compile(
-    r"(?:^|,\s*|\b(?:is|as|was|for|of)\s+|\bthe\s+)(?P<article>an?)\s+(?:(?:\d+-year-old|[a-z]+-[a-z]+)\s+)?"
+    r"(?:^|,\s*|\b(?:is|as|was|for|of)\s+|\bthe\s+)(?P<article>an?)\s+"
+    rf"(?:(?:\d+-year-old|{COMPOUND})\s+)?"
     r"(?P<noun>[a-z]+)(?=\s*(?:[,;.]|$|\s(?:from|in|named|called|who|that|with|based"
     r"|living)\b))"
 )
 _SUBJECT = re.compile(
     r"(?:\b[Ff]or|\b[Dd]escribing|(?<=[a-z] )of)\s+(?:(?:the|a|an|this|our|my)\s+)?"
-    r"(?:(?P<head>[a-z]+)\s+)?(?:(?:\d+-year-old|\d{4}|[a-z]+(?:-[a-z]+)+)\s+)?"
+    rf"(?:(?P<head>[a-z]+)\s+)?(?:(?:\d+-year-old|\d{{4}}|{COMPOUND})\s+)?"
     rf"(?=[\"'“‘]|{_CAPITAL}|[a-z][\w\-]*[\d_\-])"
 )
 _STARTER = re.compile(r"(?:^|(?<!\b[A-Z])(?<!\bMr)(?<!\bMs)(?<!\bDr)(?<!\bSt)(?<!\bMrs)"
@@ -157,6 +171,10 @@ class Reader:
         self.taken = list(blocked)
         self.keylists = list(blocked)
         self.voids = void_spans(text)
+        self.quotes = quote_insides(text)
+        self.crowded: list[tuple[int, int]] = []
+        """Names said with a word that makes them someone else or more than one (`the other
+        Bruno`, `both Brunos`): every value is declined."""
         self.explained: list[tuple[int, int]] = []
         """Spans read as being about something else than the request (a relative)."""
         self.found: list[Candidate] = []
@@ -174,6 +192,10 @@ class Reader:
         """Record a reading. `cue`..`until` is the whole construction it was read from (`aged
         40`, `(1995)`, `city: Lisbon`): what the prompt says there is accounted for by it."""
         span = (value.start, value.end)
+        if value.kind == "quoted" and says_nothing(str(value.value)):
+            return False  # `name "whatever"`, `"<name>"`: its words are left over
+        if value.kind != "quoted" and inside(span, self.quotes):
+            return False  # `the book "Write to me at a@b.org"`: no email is stated
         start = value.start if cue is None else min(cue, value.start)
         end = value.end if until is None else max(until, value.end)
         same = next((c for c in self.found if c.span == span), None)
@@ -272,14 +294,19 @@ class Reader:
         return value
 
     def positional(self) -> None:
-        """A clause of bare values, as many as the keys, each fitting its key in order."""
+        """A clause of bare values, as many as the keys, each fitting its key in order. Right
+        after the key list and a colon (`keys name, age and city: Sven, 50, Bergen`) the
+        request binds them by position; anywhere else (`Ida, 22, Vienna.`, `For Tim, 45.`)
+        each key's name must also say it takes such a value (`kind_fits`): `max_age`,
+        `title` or `breed` do not."""
         for m in _CLAUSE.finditer(self.text):
             body_start = m.start(1) + _LEAD.match(m.group(1)).end()  # type: ignore[union-attr]
             after_colon = self.text[max(0, m.start(1) - 8) : m.start(1)].rstrip().endswith(":")
             items = self._bare_items(body_start, m.end(1), words=after_colon)
             if items is None or len(items) != len(self.keys):
                 continue
-            if all(self._fits_in_order(v, k) for v, k in zip(items, self.keys, strict=True)):
+            if all(self._fits_in_order(v, k) and (after_colon or kind_fits(v, k))
+                   for v, k in zip(items, self.keys, strict=True)):
                 for value, key in zip(items, self.keys, strict=True):
                     self.add(value, BOUND, key=key, cue=m.start(1), until=m.end(1))
 
@@ -312,7 +339,7 @@ class Reader:
         for pattern, groups in LISTS:
             for m in pattern.finditer(self.text):
                 found = list_at(self.text, m.end())
-                if found is not None:
+                if found is not None and not says_nothing(" ".join(map(str, found.value))):
                     self.add(found, CUED, groups=groups, cue=m.start())
 
     def named(self) -> None:
@@ -326,7 +353,22 @@ class Reader:
                     found = self._name_at(m.end())
                 if found is not None and not _CALLING.search(self.text, max(0, m.start() - 12),
                                                              m.start()):
-                    self.add(found, CUED, groups=groups, cue=m.start(), role="subject")
+                    other = groups[0] & {"ALIAS", "NICKNAME"}  # another name, same one
+                    self.add(found, CUED, groups=self._named_as(groups, m.start()),
+                             cue=m.start(), role="" if other else "subject")
+
+    def _named_as(self, groups: tuple[frozenset[str], ...], at: int
+                  ) -> tuple[frozenset[str], ...]:
+        """`named X` fills a name key; a username only after a user's or an account's noun
+        (`a user called jdoe`), a title only after a work's (`a post named Launch`): `a
+        teacher named Lars` is no `title`, `username` or `player`."""
+        if "NAME" not in groups[0]:
+            return groups  # `titled`, `nicknamed`, `also known as`
+        noun = re.search(r"\b([a-z]+)\s+\Z", self.text[max(0, at - 30) : at])
+        said = noun.group(1) if noun else ""
+        extra = "USERNAME" if said in _USER_NOUNS else "TITLE" if said in _TITLE_NOUNS \
+            else ""
+        return tiers(f"{OWN_NAME} {extra}".strip(), f"HEAD:{said}" if said else OWN_NAME)
 
     def _name_at(self, pos: int) -> Value | None:
         found = quoted_at(self.text, pos) or propn_at(self.text, pos)
@@ -412,6 +454,9 @@ class Reader:
                     continue
                 who = propn_at(self.text, m.end())
                 if who is not None and who.start == m.end() and not self.attributive(who):
+                    if "BRAND" in groups[0] and len(groups[0]) > 1 and not PERSON.fullmatch(
+                            str(who.value)):
+                        groups = tiers("BRAND")  # `by Netflix`, `by Warner Bros`: a firm
                     self.add(who, CUED, groups=groups, cue=m.start())
 
     def emails_and_dates(self) -> None:
@@ -449,12 +494,19 @@ class Reader:
             value = self._name_at(m.end())
             if value is None or noun in NOT_VALUES:
                 continue
+            if re.search(r"\bof\s+\Z", self.text[max(0, m.start() - 4) : m.start()]):
+                self.crowded.append((value.start, value.end))  # `Up, of the film "X"`
+                continue
+            if noun.lower() in OTHER_ONE:  # `The other Bruno is 40.`: someone else
+                self.crowded.append((value.start, value.end))
+                continue
             if value.kind == "word" and noun not in _HANDLE_NOUNS:
                 continue
             if noun in _TITLE_NOUNS:
-                groups = tiers("TITLE", "NAME", FIRST)
-            else:
-                groups = tiers(f"HEAD:{noun}", "NAME USERNAME", FIRST)
+                groups = tiers("TITLE", OWN_NAME)
+            else:  # `the hotel Vista` is no title, `the account bob42` no player
+                handle = " USERNAME" if noun in _USER_NOUNS else ""
+                groups = tiers(f"HEAD:{noun}", f"{OWN_NAME}{handle}")
             if self.add(value, CUED, groups=groups, cue=m.start(), role="subject") and \
                     noun not in _GENERIC_NOUNS | _TITLE_NOUNS:
                 start = m.start("noun")
@@ -494,13 +546,28 @@ class Reader:
                 continue  # `Ana's age is 31` says whose the age is, not whom the JSON is about
             if value.raw.lower() in self.names:
                 continue
-            first = f"HEAD:{head.lower()}" if head else "NAME"
-            self.add(value, CUED, groups=tiers(first, "NAME USERNAME", "TITLE", FIRST),
+            if value.raw.lower() in REQUEST_WORDS | NUMBER_WORDS:
+                continue  # `One is from Dakar.`, `Data from Perth.`: no one's name
+            # A bare name (`for Adele`, `for Google`) is the subject's own name: it fills a
+            # key that holds a name and nothing else (`name`, `full_name`), never `song`,
+            # `title`, `player`, `company` or `username` (what it is is not said).
+            # A city or country key takes it when the place lists know it as one; a title key
+            # when the subject is said to be a work: `Heat (1995)`, `Emma by Jane Austen`.
+            # `for both Brunos`: more than one; `for the Brunos`, `for the Louvre`: a family,
+            # a team or a thing, not a person whose name the name key holds.
+            if head and head.lower() in OTHER_ONE:
+                self.crowded.append((value.start, value.end))
+            own = OWN_NAME if head or not re.search(r"\bthe\s+\Z", self.text[:pos], re.I) \
+                else PLACE_FIRST
+            first = f"HEAD:{head.lower()}" if head else own
+            work = "TITLE" if WORK_AFTER.match(self.text, value.end) else own
+            self.add(value, CUED, groups=tiers(first, own, work, PLACE_FIRST),
                      cue=cue.get(pos), role="subject")
 
     def appositions(self) -> None:
         """`for Ana, 31, from Porto`: numbers set beside the subject's name, between commas,
-        each filling the one numeric key it fits (or none)."""
+        each an age (a bare number beside a name says nothing else it could be: not a
+        retirement age, a price or an age in dog years)."""
         for cand in [c for c in self.found if c.role == "subject"]:
             pos = cand.span[1]
             while (m := _APPOSED.match(self.text, pos)) is not None:
@@ -508,7 +575,7 @@ class Reader:
                 value = number_at(self.text, m.start(group))
                 if value is None or value.end != m.end(group):
                     break
-                self.add(value, CUED, groups=(frozenset({ANY}),), cue=m.start())
+                self.add(value, CUED, groups=tiers("AGE"), cue=m.start())
                 pos = value.end
 
     def leftovers(self) -> None:

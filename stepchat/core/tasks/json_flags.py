@@ -11,7 +11,7 @@ import re
 
 from stepchat.core.tasks.json_assign import snake
 from stepchat.core.tasks.json_types import TYPE_PHRASE, read_type
-from stepchat.core.tasks.json_words import EMAIL, overlaps
+from stepchat.core.tasks.json_words import EMAIL, overlaps, quote_insides
 
 _NEGATORS = re.compile(
     r"\b(?:not|never|no|isn't|aren't|wasn't|doesn't|don't|didn't|no\s+longer|non|without)\b"
@@ -131,9 +131,10 @@ def read_boolean(text: str, key: str,
                 said.add(m.group("v").lower() not in ("no", "without", "lack", "lacks"))
                 spans.append(m.span())
         return (said.pop() if len(said) == 1 else None), spans
+    blocked = blocked + quote_insides(text)
     for m in re.finditer(rf"(?<![\w\-])(?P<pre>un|in|non-?|dis)?(?:{stems})s?(?![\w\-])", text,
                          re.I):
-        if overlaps(m.span(), blocked):
+        if overlaps(m.span(), blocked) or not _in_flag_place(text, m.start()):
             continue
         negator = bool(_NEGATORS.search(_clause_before(text, m.start())))
         said.add(not (bool(m.group("pre")) ^ negator))
@@ -141,10 +142,29 @@ def read_boolean(text: str, key: str,
         spans.append(_statement(text, *m.span()) if not m.group("pre") else m.span())
     for word in off_words:
         for m in re.finditer(rf"(?<![\w\-]){re.escape(word)}(?![\w\-])", text, re.I):
-            if not overlaps(m.span(), blocked):
+            if not overlaps(m.span(), blocked) and _in_flag_place(text, m.start()):
                 said.add(bool(_NEGATORS.search(_clause_before(text, m.start()))))
                 spans.append(_statement(text, *m.span()))
     return (said.pop() if len(said) == 1 else None), spans
+
+
+_FLAG_PLACE = re.compile(
+    r"(?:^|[,;:.(]|\b(?:is|are|was|currently|who|which|that|and|not|n't|an?|has|have|with"
+    r"|works|work|does|do))\s*\Z", re.I)
+_ARTICLE_PLACE = re.compile(r"(?:^|[,;:.(]|\b(?:is|are|not|currently))\s*(?:an?)\s*\Z", re.I)
+
+
+def _in_flag_place(text: str, start: int) -> bool:
+    """Whether a flag's word stands where a closed list of forms says a state: after `is`,
+    `who`, `currently`, `not`, a comma, `a`/`an` after one of those (`Bruno, an admin`), or
+    as an adverb (`remotely`). Not after a name or title's words (`named admin`, `the user
+    admin`, `Bob the admin`) nor after a modifier (`a would-be admin`, `a one-time admin`)."""
+    if re.match(r"\w+ly\b", text[start:]):
+        return True
+    head = text[max(0, start - 40):start]
+    if re.search(r"\ban?\s*\Z", head, re.I):
+        return _ARTICLE_PLACE.search(head) is not None
+    return _FLAG_PLACE.search(head) is not None
 
 
 def _clause_before(text: str, pos: int) -> str:

@@ -58,7 +58,8 @@ _REGION_NAMES = (
     "Maryland, Massachusetts, Michigan, Minnesota, Mississippi, Missouri, Montana, Nebraska, "
     "Nevada, New Hampshire, New Jersey, New Mexico, North Carolina, North Dakota, Ohio, "
     "Oklahoma, Oregon, Pennsylvania, Rhode Island, South Carolina, South Dakota, Tennessee, "
-    "Texas, Utah, Vermont, Virginia, West Virginia, Wisconsin, Wyoming, Georgia, "
+    "Texas, Utah, Vermont, Virginia, West Virginia, Wisconsin, Wyoming, Georgia, Washington, "
+    "New York, "
     # provinces and states of Canada, Australia, India; regions of Europe
     "Ontario, Quebec, British Columbia, Alberta, Manitoba, Saskatchewan, Nova Scotia, "
     "New Brunswick, Newfoundland, Queensland, New South Wales, Victoria, Tasmania, "
@@ -124,4 +125,6 @@ def place_fits(name: str, classes: frozenset[str]) -> bool:
     """A value stated for a key by name (`city: Lisbon`) fits the kind of place the key is."""
     if not classes & _PLACE_CLASSES:
         return True
-    return bool(of_kind(name, (classes & _PLACE_CLASSES,)))
+    # `city: New York`: the key says which of a state and a city of one name is meant
+    said = "city" if classes & _CITY_LIKE and name.strip().casefold() in _cities() else None
+    return bool(of_kind(name, (classes & _PLACE_CLASSES,), said=said))

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field
 
 from stepchat.core.tasks.json_types import TYPE_PHRASE, read_type
+from stepchat.core.tasks.json_words import word_set
 
 _JSON = re.compile(r"(?<![\w.])json\b", re.I)
 _OUTPUT_BEFORE = re.compile(
@@ -67,6 +68,10 @@ _ITEM = re.compile(
 _ONE_WORD_ITEM = re.compile(_ITEM.pattern.replace("(?P<second>", "(?P<unused>(?!)"), re.I)
 """One key of a list: a word, or two read as one key (`first name` is `first_name`), after
 an article and words that describe what to write there."""
+_KEY_HEADS = word_set(
+    """name number code date time address count id type year price age city email title
+    status level size rate score url link phone length width height weight""")
+"""The second words a two-word key may end with: a closed list."""
 _SEP = re.compile(r"\s*(?:,\s*(?:and\s+|&\s+|plus\s+|as\s+well\s+as\s+)?|\s+and\s+"
                   r"|\s*&\s*|\s+or\s+|\s+(?:y|e|et|und|и|og|och)\s+|\s*[;/|]\s*(?:and\s+)?"
                   r"|\s+(?=[\"'`“‘]))", re.I)
@@ -79,6 +84,14 @@ _INSTRUCTION_ITEMS = frozenset(
     ["sorted", "ordered", "alphabetical", "alphabetically", "quoted", "unquoted", "lowercase",
      "uppercase", "camelcase", "indented", "only", "first", "last", "etc", "etcetera"])
 """Words after a second `keys` that say how the keys should be, not which (`keys sorted`)."""
+_LIST_FOLLOWER = re.compile(
+    r"\s*(?:[.;:!?)]|$|\n|\(|,?\s*(?:for|of|about|describing|with|from|in|on|to|that|which"
+    r"|where|whose|using|by|at|filled|given|set|please|only|each|if|based|into|per)\b"
+    r"|,?\s*as\s+(?:an?\s+)?(?:json|valid|plain|compact|single|one)\b)", re.I)
+"""What may follow a key list: the end of its sentence or clause, a bracket, or a word that
+opens what comes after it (`for Bruno`, `with values`, `as JSON`). Anything else (`name、age`,
+`name · age`, `name + age`, `name as well as age`, `, camelCase,`, `, and/or city`, `(and
+city)`) is a list the reader cannot read exactly: it is not sure, nothing is stated."""
 _LIST_END = re.compile(r"\s*(?:[.;:!?)]|$)")
 _GOES_ON = re.compile(r"\s+(?:of|and|or|&)\s+[a-z_][a-z0-9_]*\s*(?:,|\band\b|[.;:!?]|$)", re.I)
 """After a list, words that look like more of it (`date of birth and city`): not sure."""
@@ -178,10 +191,13 @@ def _word(item: re.Match[str]) -> str:
 
 
 def _item_at(prompt: str, pos: int) -> re.Match[str] | None:
-    """The item at `pos`; a second word joins the key only if neither word is a small word."""
+    """The item at `pos`; a second word joins the key only if it is a key's head noun (`first
+    name`, `zip code`: `_KEY_HEADS`) and neither word is a small word (`name along with age`
+    is no key `name_along`)."""
     item = _ITEM.match(prompt, pos)
     if item and item.group("second") and (
-        item.group("key") is None or item.group("key").lower() in _STOP
+        item.group("second").lower() not in _KEY_HEADS
+        or item.group("key") is None or item.group("key").lower() in _STOP
         or item.group("second") in _STOP or not item.group("key").islower()
         or item.group("second") in ("y", "e", "et", "und", "og", "och")
     ):
@@ -241,6 +257,11 @@ def _read_list(prompt: str, start: int, out: KeyList, *, lower_only: bool) -> in
         if declared:
             out.types[key] = declared
         pos = item.end()
+        paren = item.group("paren")
+        if paren and not declared and not item.group("described"):
+            out.sure = False  # `name and age (and city)`: a bracket that says no type
+        if after_and and not re.match(r"\s*,\s*plus\s", prompt[pos : pos + 12], re.I):
+            break  # `name and age` is closed: `, both required,` after it is no key
         sep = _SEP.match(prompt, pos)
         if not sep or not _fits_style(sep, style, item, key):
             break
@@ -257,7 +278,8 @@ def _read_list(prompt: str, start: int, out: KeyList, *, lower_only: bool) -> in
                 out.keys.append(key)
         out.spans.append((start, pos))
         after = re.match(r"\s+(?P<word>[a-z_][a-z0-9_]*)\b", prompt[pos : pos + 60])
-        if _GOES_ON.match(prompt, pos) or (after and after.group("word") not in _STOP):
+        if _GOES_ON.match(prompt, pos) or (after and after.group("word") not in _STOP) \
+                or not _LIST_FOLLOWER.match(prompt, pos):
             out.sure = False
     return len(found)
 
@@ -378,6 +400,7 @@ def read_keys(prompt: str) -> KeyList:
     out = _first_list(prompt)
     _added_keys(prompt, out)
     _other_lists(prompt, out)
+    out.sure = out.sure and bool(out.keys)  # no list read is no list known
     return out
 
 

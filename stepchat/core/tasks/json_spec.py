@@ -20,6 +20,7 @@ from stepchat.core.tasks.json_account import (
     SCOPELESS,
     Ledger,
     output_instructions,
+    request_phrases,
     request_sentences,
     subject_descriptions,
     unaccounted,
@@ -141,12 +142,27 @@ def whose(candidates: list[Candidate], prompt: str) -> list[Candidate]:
             and (not c.role.startswith("owner:") or c.role[len("owner:"):] in subjects)]
 
 
+def unsent(candidates: list[Candidate], prompt: str) -> list[Candidate]:
+    """`for a gift from Florence`, `the letter from Charlotte`: with no one named, a bare
+    `from X` may be who sent it as well as where it is from, so it is not read (its words
+    are left over). After a name (`for Ana from Porto`) it is where the subject is from."""
+    if any(c.role == "subject" for c in candidates):
+        return candidates
+    return [c for c in candidates
+            if not (c.key is None and c.cover
+                    and _BARE_FROM.fullmatch(prompt, c.cover[0], c.span[0]))]
+
+
+_BARE_FROM = re.compile(r"(?i:from)\s+(?:the\s+)?")
+
+
 def _accounted_for(prompt: str, listed: KeyList, keys: list[str], placement: Placement,
                    candidates: list[Candidate], spans: list[tuple[int, int]]) -> Ledger:
     """What the accepted constructions account for (see `json_account`)."""
     ledger = Ledger(prompt)
     language_key = any("LANGUAGE" in key_classes(k) for k in keys)
     taboo = {w for k in keys for w in (k.lower(), snake(k).replace("_", " "), *flag_words(k))}
+    named_at = min((c.span[0] for c in candidates if c.role == "subject"), default=None)
     unplaced = []
     for cand in candidates:
         if id(cand) in placement.used or _explained(cand, keys, placement):
@@ -157,8 +173,9 @@ def _accounted_for(prompt: str, listed: KeyList, keys: list[str], placement: Pla
         ledger.uncover(span)
     # What no value is read from (the key list, instructions, flags, descriptions) last:
     # a number in `Reply in under 50 words` is accounted for by the instruction.
-    for span in [*listed.spans, *spans, *output_instructions(prompt, keys, language_key),
-                 *subject_descriptions(prompt, taboo)]:
+    texts = any(isinstance(v, str) for v in placement.entities.values())
+    for span in [*listed.spans, *spans, *output_instructions(prompt, keys, language_key, texts),
+                 *subject_descriptions(prompt, taboo, named_at)]:
         ledger.cover(span)
     return ledger
 
@@ -187,7 +204,7 @@ def read_spec(prompt: str) -> JsonSpec | None:
     torn = {k for k in said if k in listed.types and said[k] != listed.types[k]}
     types = {k: _placement_type(k, declared) for k in keys}
     reader = Reader(prompt, keys, types, blocked)
-    candidates = whose(reader.read(), prompt)
+    candidates = unsent(whose(reader.read(), prompt), prompt)
     flags = _placed_flags(prompt, keys, types, candidates, blocked, spans)
     placement = Placement(keys, types, set(declared))
     placement.resolve(candidates + flags)
@@ -201,8 +218,14 @@ def read_spec(prompt: str) -> JsonSpec | None:
     anchors = [m.span() for m in re.finditer(r"(?i)json", prompt)][:8] + listed.spans
     request = request_sentences(prompt, anchors)
     # Once the prompt speaks of someone else too (a relative), a pronoun could be either.
-    leftovers = ledger.leftovers(request, crowded=bool(reader.explained))
+    leftovers = ledger.leftovers(request, crowded=bool(reader.explained),
+                                 phrases=request_phrases(prompt, anchors))
     word = unaccounted(leftovers, ledger, request) if listed.sure else ""
+    if word is None and reader.crowded:  # `The other Bruno is 40.`, `for both Brunos`
+        word = prompt[slice(*reader.crowded[0])]
+    named = list(dict.fromkeys(c.raw for c in candidates if c.role == "subject"))
+    if word is None and len(named) > 1:  # two things named: whose values are whose?
+        word = named[1]
     gone = dict.fromkeys(read, word) if word is not None else {}
     if word is not None:  # what the prompt leaves open may have been taken back too
         opened = []

@@ -375,6 +375,32 @@ def void_spans(text: str) -> list[tuple[int, int]]:
     ]
 
 
+PLAIN_COMPOUNDS = word_set("read-only e-mail t-shirt x-ray co-op well-known")
+"""The hyphenated words a description may hold; any other (`would-be`, `one-time`,
+`self-proclaimed`, `make-believe`) may take back what follows, so it is left over."""
+COMPOUND = "(?:" + "|".join(sorted(PLAIN_COMPOUNDS)) + ")"
+
+
+def quote_insides(text: str) -> list[tuple[int, int]]:
+    """What each quotation holds (`"Bob, not an admin"`, `"In Stock Tee"`): a name or title
+    said whole. Nothing is read from inside it but the quotation itself."""
+    return [(m.start() + 1, m.end() - 1) for m in _QUOTED.finditer(text)]
+
+
+LEAVES_OPEN = word_set(
+    """whatever anything anyone any dunno idk unknown blank empty none nothing null nil tbd
+    tba tbc n/a na optional random varies misc whichever somewhere someone something or see
+    above here your same confirmed placeholder""")
+"""Words that make a quoted value no value (`"up to you"`, `"Ana or Eva"`, `"see above"`,
+`"your name here"`); so does a quotation without a letter or digit, or in angle brackets."""
+
+
+def says_nothing(quoted: str) -> bool:
+    words = re.findall(r"[\w/'’]+|[<>?]", quoted.lower())
+    return not any(ch.isalnum() for ch in quoted) or " ".join(words[:2]) == "up to" or any(
+        w in LEAVES_OPEN or w in "<>?" for w in words)
+
+
 def inside(span: tuple[int, int], spans: list[tuple[int, int]]) -> bool:
     return any(a <= span[0] and span[1] <= b for a, b in spans)
 
