@@ -127,9 +127,9 @@ def test_an_unchanged_number_word_makes_an_equal_digit_ambiguous() -> None:
 def test_a_name_written_mid_sentence_is_renamed() -> None:
     cached = ("Katy has 7 cups and her friend gives Katy 5 more cups for the party. "
               "How many cups does Katy have?")
-    new = cached.replace("Katy", "Sophie").replace("7 cups", "9 cups")
+    new = cached.replace("Katy", "Sophie").replace("7 cups", "9 cups").replace("5 more", "6 more")
     assert recompute(cached, "Katy has 7 + 5 = 12 cups.\n#### 12", new) == [
-        "Sophie has 9 + 5 = 14 cups.", "#### 14"]
+        "Sophie has 9 + 6 = 15 cups.", "#### 15"]
 
 
 def test_a_renamed_word_with_a_constant_in_the_solution_declines() -> None:

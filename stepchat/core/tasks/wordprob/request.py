@@ -22,6 +22,7 @@ from fractions import Fraction
 
 from stepchat.core.tasks.wordprob.atoms import Atom, atoms, decimal_mark
 from stepchat.core.tasks.wordprob.meaningwords import carries_meaning
+from stepchat.core.tasks.wordprob.multwords import FactorWord, factor_words
 from stepchat.core.tasks.wordprob.numwords import common_reading, readings, stated_values
 from stepchat.core.tasks.wordprob.slot import Slot
 from stepchat.core.textgate.normalize import reduce_text
@@ -95,6 +96,9 @@ class Alignment:
     the new words there, since a word that is not a name can change a constant or the
     meaning ("one third" to "one quarter"), and only an instance solved with those words
     shows what the solution does with them."""
+    factors: tuple[FactorWord, ...] = ()
+    """Multiplier and fraction words ("twice", "two thirds") written alike in both
+    requests: what constants of the solution they may account for is `wordfactors`."""
 
     @property
     def changes(self) -> int:
@@ -166,11 +170,14 @@ def align(
             raise NotSame("currency signs swapped")
     _check_currency(currency, slots)
     names -= words
+    stated = frozenset(i for i, a in enumerate(old_atoms) if a.kind == "word" and (
+        stated_values(a.text) or a.text in renames))
+    factors = tuple(set(factor_words(old_atoms, stated)) & set(factor_words(new_atoms, stated)))
     _check_renames({a: renames[a] for a in names | words}, old_atoms, new_atoms)
     _check_names({a: renames[a] for a in names}, old_atoms, new_atoms, evidence)
     return Alignment(mark, tuple(slots), renames, currency, tuple(sorted(names)),
                      tuple(sorted(words)), tuple(renamed_at), tuple(word_at),
-                     tuple(word_places))
+                     tuple(word_places), tuple(sorted(factors, key=lambda f: f.position)))
 
 
 def _check_currency(currency: dict[str, str], slots: Sequence[Slot]) -> None:

@@ -27,7 +27,9 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from stepchat.core.tasks.wordprob.guards import Declined
+from stepchat.core.tasks.wordprob.solution import operands as places
 from stepchat.core.tasks.wordprob.values import order
+from stepchat.core.tasks.wordprob.wordfactors import accounted
 
 if TYPE_CHECKING:
     from stepchat.core.tasks.wordprob.recompute import RolePass
@@ -41,11 +43,13 @@ solution may use with changed values."""
 def check_shown(p: RolePass, changed: set[int]) -> None:
     """Decline unless every dependence of the solution on the changed values is arithmetic."""
     _check_meaning(p, changed)
+    _check_unchanged_terms(p)
+    by_words = accounted(p, p.factors)
     operands: set[tuple[str, int]] = set()
     constants: set[Fraction] = set()
     for i, role in p.roles.items():
         if p.in_computation(i) and i not in p.sol.labels:
-            if not role.sources and role.old not in UNIT_CONSTANTS:
+            if not role.sources and role.old not in UNIT_CONSTANTS and i not in by_words:
                 raise Declined(f"{p.sol.atoms[i].text} is a constant of the solution that no "
                                "stated value gives: it may depend on the changed values")
             operands |= role.sources
@@ -60,6 +64,28 @@ def check_shown(p: RolePass, changed: set[int]) -> None:
         if ("slot", k) not in operands:
             raise Declined(f"{p.slots[k].old.text} changed and is no operand of the "
                            "solution's arithmetic")
+
+
+def _check_unchanged_terms(p: RolePass) -> None:
+    """A stated value that did not change, added or subtracted (`20 - 2`), reads the same
+    as a constant of that value from reasoning (the remainder of 20 eggs in boxes of 6,
+    beside "2 baskets"): a constant changes with the values, the stated value does not.
+    Only an earlier instance where the number followed the stated value shows which."""
+    for statement in p.statements:
+        if not statement.links:
+            continue
+        for part in statement.parts:
+            for place in places(part.expr):
+                role = p.roles[place.atom]
+                if place.op not in ("+", "-", "neg") or not role.sources or any(
+                    kind != "slot" or p.slots[k].changed for kind, k in role.sources
+                ):
+                    continue
+                if any(v is not None and v != role.old for v in p.written(place.atom)):
+                    continue
+                raise Declined(f"{p.sol.atoms[place.atom].text} is stated and unchanged and "
+                               "is added or subtracted: a constant of the same value (a "
+                               "remainder, a rounding) would read the same")
 
 
 def _check_repetitions(p: RolePass) -> None:

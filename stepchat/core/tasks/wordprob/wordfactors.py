@@ -1,0 +1,147 @@
+"""Constants a request's multiplier and fraction words account for ("twice", "half").
+
+A solution's 2 in `2 * 15` may be the "twice" of "twice as many", or a gcd, a remainder,
+a pair, a round trip: reasoning about the values that changes with them. An unchanged
+word accounts for a constant only where nothing else could:
+- the constant is used as the word says: a multiplier n ("twice", "to gange") is a factor
+  n of a product; a part 1/q ("half", "ein Drittel") is a divisor q (`80 / 2`, with its
+  numerator p in `x * 2 / 3` or `1/2`) or a factor 1/q (`* 0.5`, `50% *`). A 2 subtracted
+  (`20 - 2`) or a 2 of a sum is no "half", whatever the words say;
+- the uses match the words one to one, by kind, value and numerator: a "half" written
+  once accounts for one divisor 2, not two, and a "half" the solution never uses as such
+  (a 2 from a remainder beside an unused "half") declines, as does a use no word gives;
+- a value equal to the word's number that the request also states (a digit 2 beside
+  "twice"), or that the solution also computes, fits two roles and declines;
+- the constant is not what its computation's other operands give in one step (the gcd 2
+  of `4 * 6 / 2`, their difference or quotient) unless the earlier instances show it
+  constant.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from fractions import Fraction
+from math import ceil, floor, gcd
+from typing import TYPE_CHECKING
+
+from stepchat.core.tasks.wordprob.guards import Declined, shown_constant
+from stepchat.core.tasks.wordprob.multwords import FactorWord
+from stepchat.core.tasks.wordprob.solution import Num, Operand, operands
+
+if TYPE_CHECKING:
+    from stepchat.core.tasks.wordprob.recompute import RolePass
+
+Use = tuple[str, int, int]
+"""(kind, n or q, numerator): what one word states, and what one use of it must be."""
+
+
+def accounted(p: RolePass, factors: list[FactorWord]) -> set[int]:
+    """The constant atoms the words account for; Declined when words and uses disagree."""
+    words = Counter(_stated_use(w) for w in factors if not (w.kind == "times" and w.stated))
+    if not words:
+        return set()
+    every = [
+        found for statement in p.statements if statement.links
+        for part in statement.parts for place in operands(part.expr)
+        if (found := _use(p, place)) is not None
+    ]
+    numerators = {a for _, covered in every for a in covered[1:]}
+    kept = [(use, covered) for use, covered in every if covered[0] not in numerators]
+    uses = Counter(use for use, _ in kept)
+    for use in set(words) | set(uses):
+        if words[use] != uses[use]:
+            raise Declined(_mismatch(use, words[use], uses[use]))
+    _check_two_roles(p, set(words))
+    for _, covered in kept:
+        if not shown_constant(p, covered[0]):
+            _check_not_computed(p, covered[0])
+    return {a for _, covered in kept for a in covered}
+
+
+def _stated_use(word: FactorWord) -> Use:
+    return (word.kind, word.value, word.numerator)
+
+
+def _use(p: RolePass, place: Operand) -> tuple[Use, list[int]] | None:
+    """What a constant at `place` is used as, if it is a multiplier's or a part's use,
+    with the atoms it covers (a part's numerator with its divisor)."""
+    role = p.roles.get(place.atom)
+    if role is None or role.sources:
+        return None
+    atom = p.sol.atoms[place.atom]
+    value = role.old / 100 if atom.percent else role.old
+    if place.op == "*" and value.denominator == 1 and value >= 2:
+        return ("times", int(value), 1), [place.atom]
+    if place.op == "*" and 0 < value < 1:
+        return ("part", value.denominator, value.numerator), [place.atom]
+    if place.op == "/" and place.right and value.denominator == 1 and value >= 2:
+        numerator, covered = _numerator(p, place.sibling, value)
+        return ("part", int(value), numerator), [place.atom, *covered]
+    return None
+
+
+def _numerator(p: RolePass, left: object, q: Fraction) -> tuple[int, list[int]]:
+    """The p of `p/q` or `x * p / q` (a whole number under q), else 1 (`80 / 2`)."""
+    if not isinstance(left, Num):
+        right = getattr(left, "right", None)
+        if getattr(left, "op", None) != "*" or not isinstance(right, Num):
+            return 1, []
+        left = right
+    assert isinstance(left, Num)
+    value = p.roles[left.atom].old
+    if value.denominator == 1 and 0 < value < q:
+        return int(value), [] if p.roles[left.atom].sources else [left.atom]
+    return 1, []
+
+
+def _mismatch(use: Use, words: int, uses: int) -> str:
+    kind, value, numerator = use
+    what = f"a factor {value}" if kind == "times" else (
+        f"a part {numerator}/{value}")
+    return (f"the request's words state {what} {words} time(s) and the solution uses it "
+            f"{uses} time(s): a constant may stand for something else")
+
+
+def _check_two_roles(p: RolePass, used: set[Use]) -> None:
+    """A word's value that the request also states, or the solution also computes, could
+    be either: the one-to-one count cannot tell them apart."""
+    values: set[Fraction] = set()
+    for kind, value, numerator in used:
+        values.add(Fraction(value))
+        if kind == "part":
+            values.add(Fraction(numerator, value))
+    for slot in p.slots:
+        for atom in (slot.old, slot.new):
+            if atom.value is not None and atom.value in values:
+                raise Declined(f"{atom.text} is stated and a multiplier or fraction word "
+                               "gives the same value: it fits two roles")
+    for j in p.results:
+        if {p.roles[j].old, p.roles[j].new} & values:
+            raise Declined(f"{p.sol.atoms[j].text} is a result and a multiplier or "
+                           "fraction word gives the same value: it fits two roles")
+
+
+def _check_not_computed(p: RolePass, i: int) -> None:
+    """The constant is not one step from two numbers the request states or its
+    computation uses, one of which changes: a count of full boxes (floor 15 / 6), of
+    buses (ceiling 100 / 40), a gcd, a remainder, a difference or a quotient is reasoning
+    about the values, whatever word beside it has the same value."""
+    value = p.roles[i].old
+    s_index, p_index = p.place[i]
+    pool = {(slot.old.value, slot.changed) for slot in p.slots if slot.old.value is not None}
+    pool |= {(p.roles[a].old, p.roles[a].old != p.roles[a].new)
+             for a in p.statements[s_index].parts[p_index].numbers if a != i}
+    for a, a_moves in pool:
+        for b, b_moves in pool:
+            if (a_moves or b_moves) and (a, a_moves) != (b, b_moves) and value in _one_step(a, b):
+                raise Declined(f"{p.sol.atoms[i].text} could be computed from {a} and {b}: "
+                               "reasoning about the values, not the word")
+
+
+def _one_step(a: Fraction, b: Fraction) -> set[Fraction]:
+    found = {abs(a - b)}
+    if b:
+        found |= {a / b, Fraction(floor(a / b)), Fraction(ceil(a / b))}
+    if a.denominator == b.denominator == 1 and b:
+        found |= {Fraction(gcd(int(a), int(b))), Fraction(int(a) % int(b))}
+    return found
