@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from stepchat.core.tasks.wordprob import guards, shown
+from stepchat.core.tasks.wordprob import guards, orders, shown
 from stepchat.core.tasks.wordprob.atoms import Atom
 from stepchat.core.tasks.wordprob.evidence import Witness
 from stepchat.core.tasks.wordprob.guards import Declined
@@ -336,6 +336,7 @@ class RolePass:
         changed = {k for k, slot in enumerate(self.slots) if slot.changed}
         if changed:
             shown.check_shown(self, changed)
+            orders.check_orders(self)
         if changed or self.corrections:
             guards.check_unreadable(self)
             guards.check_constants(self, changed)

@@ -27,6 +27,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from stepchat.core.tasks.wordprob.guards import Declined
+from stepchat.core.tasks.wordprob.reasoned import check_not_reasoned
 from stepchat.core.tasks.wordprob.solution import operands as places
 from stepchat.core.tasks.wordprob.values import order
 from stepchat.core.tasks.wordprob.wordfactors import accounted
@@ -52,6 +53,8 @@ def check_shown(p: RolePass, changed: set[int]) -> None:
             if not role.sources and role.old not in UNIT_CONSTANTS and i not in by_words:
                 raise Declined(f"{p.sol.atoms[i].text} is a constant of the solution that no "
                                "stated value gives: it may depend on the changed values")
+            if _kept(p, i):
+                check_not_reasoned(p, i)
             operands |= role.sources
             constants |= set() if role.sources else {role.old}
     _check_repetitions(p)
@@ -66,6 +69,13 @@ def check_shown(p: RolePass, changed: set[int]) -> None:
                            "solution's arithmetic")
 
 
+def _kept(p: RolePass, i: int) -> bool:
+    """A number the recomputation keeps: a constant, or an unchanged stated value."""
+    role = p.roles[i]
+    return role.old == role.new and all(
+        kind == "slot" and not p.slots[k].changed for kind, k in role.sources)
+
+
 def _check_unchanged_terms(p: RolePass) -> None:
     """A stated value that did not change, added or subtracted (`20 - 2`), reads the same
     as a constant of that value from reasoning (the remainder of 20 eggs in boxes of 6,
@@ -77,8 +87,8 @@ def _check_unchanged_terms(p: RolePass) -> None:
         for part in statement.parts:
             for place in places(part.expr):
                 role = p.roles[place.atom]
-                if place.op not in ("+", "-", "neg") or not role.sources or any(
-                    kind != "slot" or p.slots[k].changed for kind, k in role.sources
+                if place.op not in ("+", "-", "neg") or not role.sources or not _kept(
+                    p, place.atom
                 ):
                     continue
                 if any(v is not None and v != role.old for v in p.written(place.atom)):

@@ -21,11 +21,11 @@ from __future__ import annotations
 
 from collections import Counter
 from fractions import Fraction
-from math import ceil, floor, gcd
 from typing import TYPE_CHECKING
 
-from stepchat.core.tasks.wordprob.guards import Declined, shown_constant
+from stepchat.core.tasks.wordprob.guards import Declined
 from stepchat.core.tasks.wordprob.multwords import FactorWord
+from stepchat.core.tasks.wordprob.reasoned import check_not_reasoned
 from stepchat.core.tasks.wordprob.solution import Num, Operand, operands
 
 if TYPE_CHECKING:
@@ -47,14 +47,14 @@ def accounted(p: RolePass, factors: list[FactorWord]) -> set[int]:
     ]
     numerators = {a for _, covered in every for a in covered[1:]}
     kept = [(use, covered) for use, covered in every if covered[0] not in numerators]
+    kept = [(use, covered) for use, covered in kept if use in words]
     uses = Counter(use for use, _ in kept)
-    for use in set(words) | set(uses):
+    for use in words:
         if words[use] != uses[use]:
             raise Declined(_mismatch(use, words[use], uses[use]))
     _check_two_roles(p, set(words))
     for _, covered in kept:
-        if not shown_constant(p, covered[0]):
-            _check_not_computed(p, covered[0])
+        check_not_reasoned(p, covered[0])
     return {a for _, covered in kept for a in covered}
 
 
@@ -119,29 +119,3 @@ def _check_two_roles(p: RolePass, used: set[Use]) -> None:
         if {p.roles[j].old, p.roles[j].new} & values:
             raise Declined(f"{p.sol.atoms[j].text} is a result and a multiplier or "
                            "fraction word gives the same value: it fits two roles")
-
-
-def _check_not_computed(p: RolePass, i: int) -> None:
-    """The constant is not one step from two numbers the request states or its
-    computation uses, one of which changes: a count of full boxes (floor 15 / 6), of
-    buses (ceiling 100 / 40), a gcd, a remainder, a difference or a quotient is reasoning
-    about the values, whatever word beside it has the same value."""
-    value = p.roles[i].old
-    s_index, p_index = p.place[i]
-    pool = {(slot.old.value, slot.changed) for slot in p.slots if slot.old.value is not None}
-    pool |= {(p.roles[a].old, p.roles[a].old != p.roles[a].new)
-             for a in p.statements[s_index].parts[p_index].numbers if a != i}
-    for a, a_moves in pool:
-        for b, b_moves in pool:
-            if (a_moves or b_moves) and (a, a_moves) != (b, b_moves) and value in _one_step(a, b):
-                raise Declined(f"{p.sol.atoms[i].text} could be computed from {a} and {b}: "
-                               "reasoning about the values, not the word")
-
-
-def _one_step(a: Fraction, b: Fraction) -> set[Fraction]:
-    found = {abs(a - b)}
-    if b:
-        found |= {a / b, Fraction(floor(a / b)), Fraction(ceil(a / b))}
-    if a.denominator == b.denominator == 1 and b:
-        found |= {Fraction(gcd(int(a), int(b))), Fraction(int(a) % int(b))}
-    return found

@@ -1,0 +1,168 @@
+"""Comparisons a solution makes in words, re-checked as orders between values.
+
+Recomputation redoes `=`; it cannot redo a choice or a range the solution read from the
+words. So the order that choice or range depends on must stay as the cached answer (or an
+earlier instance, which was solved with that order) had it:
+- a choice: a result the solution computes and then never uses ("shop B: 9 / 3 = $3",
+  then it buys at shop A) was computed to be compared; it keeps its order against every
+  stated value and result. A stated value the solution never uses (a bus ticket of $20
+  against a taxi fare) keeps its order against every result too;
+- a wrap: a sum that stayed under a calendar, clock or compass modulus (24 hours, 12
+  months, 360 degrees, 60 minutes, 7 days) may be a time of day or a heading; past it, the
+  answer wraps round, which the arithmetic does not;
+- a share: a part stays at most its whole. A quotient of at most 1 (3 red balls of 10), a
+  stated decimal of at most 1 (a share of 0.25), a fraction written `3/4` in the request,
+  and the numbers of a computation with a hundred in it (`20 × 25 / 100`, `45 / 50 × 100`)
+  stay at most 1, their denominator, or 100.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+from stepchat.core.tasks.wordprob.guards import Declined
+from stepchat.core.tasks.wordprob.solution import Bin, Expr, Neg, Unreadable, evaluate
+from stepchat.core.tasks.wordprob.values import order
+
+if TYPE_CHECKING:
+    from stepchat.core.tasks.wordprob.recompute import RolePass
+
+MODULI = tuple(Fraction(v) for v in (7, 12, 24, 30, 31, 60, 360, 365))
+"""Days in a week, months, hours, days in a month, minutes, degrees, days in a year."""
+WHOLE = Fraction(1)
+HUNDRED = Fraction(100)
+
+
+@dataclass(frozen=True)
+class Value:
+    """A stated value or a result: in the cached answer, the new one, each instance."""
+
+    text: str
+    old: Fraction
+    new: Fraction
+    seen: tuple[Fraction | None, ...]
+
+    def keeps(self, bound: Fraction, other: Value | None = None) -> bool:
+        """Whether the order against `bound` (or `other`) is as before or as in an
+        instance."""
+        now = order(self.new, other.new if other else bound)
+        if order(self.old, other.old if other else bound) == now:
+            return True
+        return any(
+            v is not None and order(v, other.seen[k] if other else bound) == now
+            for k, v in enumerate(self.seen)
+        )
+
+
+def check_orders(p: RolePass) -> None:
+    slots, results = _slots(p), _results(p)
+    _check_choices(p, slots, results)
+    _check_wraps(p, results)
+    _check_shares(p, slots)
+
+
+def _slots(p: RolePass) -> dict[int, Value]:
+    return {
+        k: Value(s.old.text, s.old.value, s.new.value,
+                 tuple(w.slots.get(s.key) for w in p.witnesses))
+        for k, s in enumerate(p.slots) if s.old.value is not None and s.new.value is not None
+    }
+
+
+def _results(p: RolePass) -> dict[int, Value]:
+    return {
+        j: Value(p.sol.atoms[j].text, p.roles[j].old, p.roles[j].new,
+                 p.roles[j].seen or (None,) * len(p.witnesses))
+        for j in p.results
+    }
+
+
+def _check_choices(p: RolePass, slots: dict[int, Value], results: dict[int, Value]) -> None:
+    used: set[tuple[str, int]] = set()
+    for i, role in p.roles.items():
+        used |= {s for s in role.sources if s != ("result", i)}
+    unused = [v for k, v in slots.items() if ("slot", k) not in used]
+    unused += [v for j, v in results.items() if ("result", j) not in used]
+    if not unused:
+        return
+    others = [*slots.values(), *results.values()]
+    for value in unused:
+        for other in others:
+            if other is not value and not value.keeps(WHOLE, other):
+                raise Declined(f"{value.text} is not used after it is stated or computed "
+                               f"and its order against {other.text} changed: a choice made "
+                               "in words would not hold")
+
+
+def _check_wraps(p: RolePass, results: dict[int, Value]) -> None:
+    for j, value in results.items():
+        before = p.results[j].expr
+        if not (isinstance(before, Bin) and before.op == "+"):
+            continue
+        for modulus in MODULI:
+            if value.old < modulus <= value.new and not value.keeps(modulus):
+                raise Declined(f"{value.text} reaches {modulus} where it stayed under it: a "
+                               "time, a date or a heading would wrap round")
+
+
+def _check_shares(p: RolePass, slots: dict[int, Value]) -> None:
+    for k, value in slots.items():
+        slot = p.slots[k]
+        if 0 < value.old <= WHOLE and not slot.old.currency and not value.keeps(WHOLE):
+            raise Declined(f"{value.text} was a share of at most 1 and would not be")
+        if slot.over and k - 1 in slots and not slots[k - 1].keeps(WHOLE, value):
+            raise Declined(f"{slots[k - 1].text}/{value.text} was a part of its whole and "
+                           "would not be")
+    for statement in p.statements:
+        if not statement.links:
+            continue
+        for part in statement.parts:
+            for quotient in _quotients(part.expr):
+                share = _value(p, quotient)
+                if share is not None and 0 < share.old <= WHOLE and not share.keeps(WHOLE):
+                    raise Declined("a part that was at most its whole would exceed it")
+            if any(not p.roles[a].sources and p.roles[a].old == HUNDRED for a in part.numbers):
+                for a in part.numbers:
+                    role = p.roles[a]
+                    number = Value(p.sol.atoms[a].text, role.old, role.new,
+                                   role.seen or (None,) * len(p.witnesses))
+                    if role.old != role.new and not number.keeps(HUNDRED):
+                        raise Declined(f"{number.text} changed its order against 100 in a "
+                                       "computation of a hundredth: a share above the whole")
+
+
+def _quotients(expr: Expr) -> Iterator[Bin]:
+    if isinstance(expr, Neg):
+        yield from _quotients(expr.operand)
+    elif isinstance(expr, Bin):
+        if expr.op == "/":
+            yield expr
+        yield from _quotients(expr.left)
+        yield from _quotients(expr.right)
+
+
+def _value(p: RolePass, expr: Expr) -> Value | None:
+    """A sub-expression's value in the cached answer, the new one and each instance."""
+    numbers = _numbers(expr)
+    try:
+        old = evaluate(expr, {a: p.roles[a].old for a in numbers})
+        new = evaluate(expr, {a: p.roles[a].new for a in numbers})
+        seen = tuple(
+            evaluate(expr, {a: p.roles[a].seen[k] for a in numbers})
+            if all(len(p.roles[a].seen) > k for a in numbers) else None
+            for k in range(len(p.witnesses))
+        )
+    except (ZeroDivisionError, Unreadable):
+        return None
+    return Value("", old, new, seen)
+
+
+def _numbers(expr: Expr) -> list[int]:
+    if isinstance(expr, Neg):
+        return _numbers(expr.operand)
+    if isinstance(expr, Bin):
+        return [*_numbers(expr.left), *_numbers(expr.right)]
+    return [expr.atom]
