@@ -49,7 +49,7 @@ def test_a_changed_meaning_word_is_never_a_slot(old: str, new: str) -> None:
     assert task is not None
     if handler.skip_reason(task, WordProblemConstraints(FOG)) is None:
         # A capitalised word waits for the solution before it can be taken for a name.
-        with pytest.raises(NotSame, match="nothing shows it is a name"):
+        with pytest.raises(NotSame, match="written neither in the solution nor twice"):
             recompute(FOG, FOG_SOLUTION, FOG.replace(old, new))
 
 

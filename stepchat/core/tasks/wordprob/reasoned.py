@@ -20,23 +20,30 @@ from typing import TYPE_CHECKING
 
 from stepchat.core.tasks.wordprob.guards import Declined
 
+NEAR_FROM = 7
+"""A constant this large (a unit: 7, 12, 24, 60...) that is a count one off a quotient is
+reasoning too (60 boxes of 4 for 245 eggs); smaller ones are too often one off some
+quotient by chance."""
+
 if TYPE_CHECKING:
     from stepchat.core.tasks.wordprob.recompute import RolePass
 
 
 def check_not_reasoned(p: RolePass, i: int) -> None:
-    """Decline if the kept number at atom `i` is one step from two stated values or two
-    numbers of its computation, one of which changes, in the cached solution and in every
-    earlier instance alike (an instance where that step gives another value refutes it)."""
+    """Decline if the kept number at atom `i` is one step from two other stated values or
+    numbers of its computation (its own value apart: 3 is the gcd of 3 and 12), one of
+    which changes, in the cached solution and in every earlier instance alike (an
+    instance where that step gives another value refutes it)."""
     value = p.roles[i].old
     if any(v is not None and v != value for v in p.written(i)):
         return
-    pool = _pool(p, i)
+    pool = [(values, moves) for values, moves in _pool(p, i) if values[0] != value]
+    near = not p.roles[i].sources and value >= NEAR_FROM
     for a_values, a_moves in pool:
         for b_values, b_moves in pool:
             if not (a_moves or b_moves) or a_values is b_values:
                 continue
-            steps = [one_step(a, b) for a, b in zip(a_values, b_values, strict=True)]
+            steps = [one_step(a, b, near) for a, b in zip(a_values, b_values, strict=True)]
             common = set.intersection(*steps)
             if value in common:
                 raise Declined(f"{p.sol.atoms[i].text} could be computed from "
@@ -58,14 +65,16 @@ def _pool(p: RolePass, i: int) -> list[tuple[tuple[Fraction, ...], bool]]:
     return pool
 
 
-def one_step(a: Fraction, b: Fraction) -> set[Fraction]:
+def one_step(a: Fraction, b: Fraction, near: bool = False) -> set[Fraction]:
     """What one step of reasoning on two values gives: their difference, quotient (exact,
-    rounded down or up, and one more or one less: posts and intervals), gcd, lcm and
-    remainder."""
+    rounded down or up, and with `near` one more or one less: posts and intervals, or a
+    count one off), gcd, lcm and remainder."""
     found = {abs(a - b)}
     if b:
         down, up = floor(a / b), ceil(a / b)
-        found |= {a / b, *(Fraction(v) for v in (down - 1, down, up, up + 1))}
+        found |= {a / b, Fraction(down), Fraction(up)}
+        if near:
+            found |= {Fraction(down - 1), Fraction(up + 1)}
     if a.denominator == b.denominator == 1 and a and b:
         x, y = abs(int(a)), abs(int(b))
         found |= {Fraction(gcd(x, y)), Fraction(x * y // gcd(x, y)), Fraction(x % y)}

@@ -53,7 +53,7 @@ def check_shown(p: RolePass, changed: set[int]) -> None:
             if not role.sources and role.old not in UNIT_CONSTANTS and i not in by_words:
                 raise Declined(f"{p.sol.atoms[i].text} is a constant of the solution that no "
                                "stated value gives: it may depend on the changed values")
-            if _kept(p, i):
+            if not role.sources or _kept(p, i, words_only=True):
                 check_not_reasoned(p, i)
             operands |= role.sources
             constants |= set() if role.sources else {role.old}
@@ -69,11 +69,15 @@ def check_shown(p: RolePass, changed: set[int]) -> None:
                            "solution's arithmetic")
 
 
-def _kept(p: RolePass, i: int) -> bool:
-    """A number the recomputation keeps: a constant, or an unchanged stated value."""
+def _kept(p: RolePass, i: int, words_only: bool = False) -> bool:
+    """A number the recomputation keeps: an unchanged stated value (with `words_only`, one
+    stated by a number word: "due", "fire", "dos veces" state a value by coincidence
+    more often than a digit does)."""
     role = p.roles[i]
-    return role.old == role.new and all(
-        kind == "slot" and not p.slots[k].changed for kind, k in role.sources)
+    return bool(role.sources) and role.old == role.new and all(
+        kind == "slot" and not p.slots[k].changed
+        and (not words_only or p.slots[k].old.text.isalpha())
+        for kind, k in role.sources)
 
 
 def _check_unchanged_terms(p: RolePass) -> None:
@@ -87,9 +91,7 @@ def _check_unchanged_terms(p: RolePass) -> None:
         for part in statement.parts:
             for place in places(part.expr):
                 role = p.roles[place.atom]
-                if place.op not in ("+", "-", "neg") or not role.sources or not _kept(
-                    p, place.atom
-                ):
+                if place.op not in ("+", "-", "neg") or not _kept(p, place.atom):
                     continue
                 if any(v is not None and v != role.old for v in p.written(place.atom)):
                     continue
