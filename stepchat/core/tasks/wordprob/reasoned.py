@@ -30,45 +30,53 @@ if TYPE_CHECKING:
 
 
 def check_not_reasoned(p: RolePass, i: int) -> None:
-    """Decline if the kept number at atom `i` is one step from two other stated values or
-    numbers of its computation (its own value apart: 3 is the gcd of 3 and 12), one of
-    which changes, in the cached solution and in every earlier instance alike (an
-    instance where that step gives another value refutes it)."""
+    """Decline if the kept number at atom `i` is one step from a number of its own
+    computation and another stated value or number there (its own value apart: 3 is the
+    gcd of 3 and 12), one of which changes, in the cached solution and in every earlier
+    instance alike (an instance where that step gives another value refutes it)."""
     value = p.roles[i].old
-    if any(v is not None and v != value for v in p.written(i)):
+    if i not in p.place or any(v is not None and v != value for v in p.written(i)):
         return
-    pool = [(values, moves) for values, moves in _pool(p, i) if values[0] != value]
     near = not p.roles[i].sources and value >= NEAR_FROM
-    for a_values, a_moves in pool:
-        for b_values, b_moves in pool:
+    siblings = [(v, m) for v, m in _siblings(p, i) if v[0] != value]
+    pool = [(v, m) for v, m in [*_stated(p), *siblings] if v[0] != value]
+    for b_values, b_moves in siblings:
+        for a_values, a_moves in pool:
             if not (a_moves or b_moves) or a_values is b_values:
                 continue
             steps = [one_step(a, b, near) for a, b in zip(a_values, b_values, strict=True)]
-            common = set.intersection(*steps)
-            if value in common:
+            if value in set.intersection(*steps):
                 raise Declined(f"{p.sol.atoms[i].text} could be computed from "
                                f"{a_values[0]} and {b_values[0]}: reasoning about the "
                                "values, which changes with them")
 
 
-def _pool(p: RolePass, i: int) -> list[tuple[tuple[Fraction, ...], bool]]:
-    """Each stated value and each other number of the computation: its value in the cached
-    solution and in every earlier instance, and whether it changes now."""
-    pool = [((slot.old.value, *(w.slots[slot.key] for w in p.witnesses)), slot.changed)
+Values = tuple[tuple[Fraction, ...], bool]
+"""A number's value in the cached solution and in each earlier instance, and whether it
+changes now."""
+
+
+def _stated(p: RolePass) -> list[Values]:
+    return [((slot.old.value, *(w.slots[slot.key] for w in p.witnesses)), slot.changed)
             for slot in p.slots if slot.old.value is not None]
-    if i in p.place:
-        s_index, p_index = p.place[i]
-        for a in p.statements[s_index].parts[p_index].numbers:
-            role = p.roles[a]
-            if a != i and (not p.witnesses or len(role.seen) == len(p.witnesses)):
-                pool.append(((role.old, *role.seen), role.old != role.new))
-    return pool
+
+
+def _siblings(p: RolePass, i: int) -> list[Values]:
+    """The other numbers of the computation atom `i` is in: what a count, a gcd or a
+    remainder would be computed against (`2 × 6` for 15 eggs in boxes of 6)."""
+    s_index, p_index = p.place[i]
+    found: list[Values] = []
+    for a in p.statements[s_index].parts[p_index].numbers:
+        role = p.roles[a]
+        if a != i and (not p.witnesses or len(role.seen) == len(p.witnesses)):
+            found.append(((role.old, *role.seen), role.old != role.new))
+    return found
 
 
 def one_step(a: Fraction, b: Fraction, near: bool = False) -> set[Fraction]:
-    """What one step of reasoning on two values gives: their difference, quotient (exact,
-    rounded down or up, and with `near` one more or one less: posts and intervals, or a
-    count one off), gcd, lcm and remainder."""
+    """What one step of reasoning on `a` against `b` gives: their difference, the quotient
+    a / b (exact, rounded down or up, and with `near` one more or one less: posts and
+    intervals, or a count one off), gcd, lcm and the remainder of a by b."""
     found = {abs(a - b)}
     if b:
         down, up = floor(a / b), ceil(a / b)
