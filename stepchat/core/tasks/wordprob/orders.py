@@ -7,9 +7,10 @@ earlier instance, which was solved with that order) had it:
   then it buys at shop A) was computed to be compared; it keeps its order against every
   stated value and result. A stated value the solution never uses (a bus ticket of $20
   against a taxi fare) keeps its order against every result too;
-- a wrap: a sum that stayed under a calendar, clock or compass modulus (24 hours, 12
-  months, 360 degrees, 60 minutes, 7 days) may be a time of day or a heading; past it, the
-  answer wraps round, which the arithmetic does not;
+- a wrap: a sum no later computation uses, not money, that stayed under a calendar,
+  clock or compass modulus (24 hours, 12 months, 360 degrees, 60 minutes, 7 days) may be
+  a time of day or a heading; past it, the answer wraps round, which the arithmetic does
+  not;
 - a share: a part stays at most its whole. A quotient of at most 1 (3 red balls of 10), a
   stated decimal of at most 1 (a share of 0.25), a fraction written `3/4` in the request,
   and the numbers of a computation with a hundred in it (`20 × 25 / 100`, `45 / 50 × 100`)
@@ -98,9 +99,15 @@ def _check_choices(p: RolePass, slots: dict[int, Value], results: dict[int, Valu
 
 
 def _check_wraps(p: RolePass, results: dict[int, Value]) -> None:
+    """A sum that no later computation uses (a time, a date or a heading is an answer, not
+    an operand) and that is not money."""
+    operands = {s for i, role in p.roles.items() if p.in_computation(i) and i not in p.results
+                for s in role.sources}
     for j, value in results.items():
         before = p.results[j].expr
-        if not (isinstance(before, Bin) and before.op == "+"):
+        if not (isinstance(before, Bin) and before.op == "+") or p.sol.atoms[j].currency or (
+            ("result", j) in operands
+        ):
             continue
         for modulus in MODULI:
             if value.old < modulus <= value.new and not value.keeps(modulus):

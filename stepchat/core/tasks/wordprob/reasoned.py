@@ -14,6 +14,7 @@ shows the number following its stated value.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
 from math import ceil, floor, gcd
 from typing import TYPE_CHECKING
@@ -33,57 +34,75 @@ def check_not_reasoned(p: RolePass, i: int) -> None:
     """Decline if the kept number at atom `i` is one step from a number of its own
     computation and another stated value or number there (its own value apart: 3 is the
     gcd of 3 and 12), one of which changes, in the cached solution and in every earlier
-    instance alike (an instance where that step gives another value refutes it)."""
+    instance alike (an instance where that step gives another value refutes it), and that
+    step gives another value with the new values (where it gives the same, both readings
+    serve the same answer; where nothing it is computed from changes, neither does it)."""
     value = p.roles[i].old
     if i not in p.place or any(v is not None and v != value for v in p.written(i)):
         return
     near = not p.roles[i].sources and value >= NEAR_FROM
-    siblings = [(v, m) for v, m in _siblings(p, i) if v[0] != value]
-    pool = [(v, m) for v, m in [*_stated(p), *siblings] if v[0] != value]
-    for b_values, b_moves in siblings:
-        for a_values, a_moves in pool:
-            if not (a_moves or b_moves) or a_values is b_values:
+    siblings = [n for n in _siblings(p, i) if n.values[0] != value]
+    pool = [n for n in [*_stated(p), *siblings] if n.values[0] != value]
+    for b in siblings:
+        for a in pool:
+            if a is b:
                 continue
-            steps = [one_step(a, b, near) for a, b in zip(a_values, b_values, strict=True)]
-            if value in set.intersection(*steps):
-                raise Declined(f"{p.sol.atoms[i].text} could be computed from "
-                               f"{a_values[0]} and {b_values[0]}: reasoning about the "
-                               "values, which changes with them")
+            steps = [one_step(x, y, near) for x, y in zip(a.values, b.values, strict=True)]
+            now = one_step(a.new, b.new, near)
+            for op, result in steps[0].items():
+                if result == value and all(s.get(op) == value for s in steps) and (
+                    now.get(op) != value
+                ):
+                    raise Declined(f"{p.sol.atoms[i].text} could be computed from "
+                                   f"{a.values[0]} and {b.values[0]} ({op}): reasoning "
+                                   "about the values, which changes with them")
 
 
-Values = tuple[tuple[Fraction, ...], bool]
-"""A number's value in the cached solution and in each earlier instance, and whether it
-changes now."""
+@dataclass(frozen=True)
+class Number:
+    """A number's value in the cached solution and in each earlier instance, and now."""
+
+    values: tuple[Fraction, ...]
+    new: Fraction
 
 
-def _stated(p: RolePass) -> list[Values]:
-    return [((slot.old.value, *(w.slots[slot.key] for w in p.witnesses)), slot.changed)
-            for slot in p.slots if slot.old.value is not None]
+def _stated(p: RolePass) -> list[Number]:
+    return [Number((slot.old.value, *(w.slots[slot.key] for w in p.witnesses)),
+                   slot.new.value)
+            for slot in p.slots if slot.old.value is not None and slot.new.value is not None]
 
 
-def _siblings(p: RolePass, i: int) -> list[Values]:
-    """The other numbers of the computation atom `i` is in: what a count, a gcd or a
-    remainder would be computed against (`2 × 6` for 15 eggs in boxes of 6)."""
+def _siblings(p: RolePass, i: int) -> list[Number]:
+    """The other numbers of the computation atom `i` is in (`2 × 6` for 15 eggs in boxes
+    of 6): what a count, a gcd or a remainder would be computed against. A result computed
+    with a constant of the same value is left out: 16 / 2 = 8 makes 16 / 8 = 2 by itself."""
     s_index, p_index = p.place[i]
-    found: list[Values] = []
+    value = p.roles[i].old
+    found: list[Number] = []
     for a in p.statements[s_index].parts[p_index].numbers:
         role = p.roles[a]
-        if a != i and (not p.witnesses or len(role.seen) == len(p.witnesses)):
-            found.append(((role.old, *role.seen), role.old != role.new))
+        if a == i or (p.witnesses and len(role.seen) != len(p.witnesses)):
+            continue
+        if a in p.results and any(
+            not p.roles[b].sources and p.roles[b].old == value for b in p.results[a].numbers
+        ):
+            continue
+        found.append(Number((role.old, *role.seen), role.new))
     return found
 
 
-def one_step(a: Fraction, b: Fraction, near: bool = False) -> set[Fraction]:
-    """What one step of reasoning on `a` against `b` gives: their difference, the quotient
-    a / b (exact, rounded down or up, and with `near` one more or one less: posts and
-    intervals, or a count one off), gcd, lcm and the remainder of a by b."""
-    found = {abs(a - b)}
+def one_step(a: Fraction, b: Fraction, near: bool = False) -> dict[str, Fraction]:
+    """What one step of reasoning on `a` against `b` gives, by name: their difference, the
+    quotient a / b (exact, rounded down or up, and with `near` one more or one less: posts
+    and intervals, or a count one off), gcd, lcm and the remainder of a by b."""
+    found = {"difference": abs(a - b)}
     if b:
         down, up = floor(a / b), ceil(a / b)
-        found |= {a / b, Fraction(down), Fraction(up)}
+        found |= {"quotient": a / b, "full count": Fraction(down), "count to cover": Fraction(up)}
         if near:
-            found |= {Fraction(down - 1), Fraction(up + 1)}
+            found |= {"count one less": Fraction(down - 1), "count one more": Fraction(up + 1)}
     if a.denominator == b.denominator == 1 and a and b:
         x, y = abs(int(a)), abs(int(b))
-        found |= {Fraction(gcd(x, y)), Fraction(x * y // gcd(x, y)), Fraction(x % y)}
+        found |= {"gcd": Fraction(gcd(x, y)), "lcm": Fraction(x * y // gcd(x, y)),
+                  "remainder": Fraction(x % y)}
     return found
