@@ -72,7 +72,7 @@ def test_a_part_stays_at_most_its_whole(
         text = text.replace(old, value)
     if new is not None:
         text = text.replace(*new)
-    with pytest.raises(Declined, match="share|part|whole|100"):
+    with pytest.raises(Declined, match=r"share|part|whole|100"):
         recompute(cached, solution, text)
 
 
@@ -97,7 +97,7 @@ def test_a_capitalised_word_written_once_is_no_name(old: str, new: str) -> None:
     text = cached.replace(old.split()[-1] if "France" in old else old.split()[0],
                           new.split()[-1] if "Japan" in new else new.split()[0])
     text = text.replace("12", "13").replace("5", "6")
-    with pytest.raises(NotSame, match="written neither in the solution|proper noun"):
+    with pytest.raises(NotSame, match=r"written neither in the solution|proper noun"):
         recompute(cached, "12 + 5 = 17 stamps.\n#### 17", text)
 
 

@@ -8,8 +8,10 @@ word accounts for a constant only where nothing else could:
   numerator p in `x * 2 / 3` or `1/2`) or a factor 1/q (`* 0.5`, `50% *`). A 2 subtracted
   (`20 - 2`) or a 2 of a sum is no "half", whatever the words say;
 - the uses match the words one to one, by kind, value and numerator: a "half" written
-  once accounts for one divisor 2, not two, and a "half" the solution never uses as such
-  (a 2 from a remainder beside an unused "half") declines, as does a use no word gives;
+  once accounts for one divisor 2, not two, and a "half" the solution does not use as
+  such while it writes a 2 somewhere (a remainder beside an unused "half") declines, as
+  does a use no word gives. A word whose value the solution never writes accounts for
+  nothing and is left out ("She visits twice a week" beside a sum);
 - a value equal to the word's number that the request also states (a digit 2 beside
   "twice"), or that the solution also computes, fits two roles and declines;
 - the constant is not what its computation's other operands give in one step (the gcd 2
@@ -49,13 +51,30 @@ def accounted(p: RolePass, factors: list[FactorWord]) -> set[int]:
     kept = [(use, covered) for use, covered in every if covered[0] not in numerators]
     kept = [(use, covered) for use, covered in kept if use in words]
     uses = Counter(use for use, _ in kept)
+    written = _written_values(p)
     for use in words:
-        if words[use] != uses[use]:
+        if words[use] != uses[use] and (uses[use] or _values_of(use) & written):
             raise Declined(_mismatch(use, words[use], uses[use]))
+    words = Counter({use: n for use, n in words.items() if uses[use]})
     _check_two_roles(p, set(words))
     for _, covered in kept:
         check_not_reasoned(p, covered[0])
     return {a for _, covered in kept for a in covered}
+
+
+def _values_of(use: Use) -> set[Fraction]:
+    kind, value, numerator = use
+    return {Fraction(value)} if kind == "times" else {Fraction(value),
+                                                       Fraction(numerator, value)}
+
+
+def _written_values(p: RolePass) -> set[Fraction]:
+    """Every value the solution writes, percent signs read as hundredths too."""
+    found: set[Fraction] = set()
+    for atom in p.sol.atoms:
+        if atom.kind == "num" and atom.value is not None:
+            found |= {atom.value, atom.value / 100} if atom.percent else {atom.value}
+    return found
 
 
 def _stated_use(word: FactorWord) -> Use:
