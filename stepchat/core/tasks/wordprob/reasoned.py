@@ -31,31 +31,50 @@ if TYPE_CHECKING:
 
 
 def check_not_reasoned(p: RolePass, i: int) -> None:
-    """Decline if the kept number at atom `i` is one step from a number of its own
-    computation and another stated value or number there (its own value apart: 3 is the
-    gcd of 3 and 12), one of which changes, in the cached solution and in every earlier
-    instance alike (an instance where that step gives another value refutes it), and that
-    step gives another value with the new values (where it gives the same, both readings
-    serve the same answer; where nothing it is computed from changes, neither does it)."""
+    """Decline if the number at atom `i` (kept, or read as a number word) is one or two
+    steps from the values: one step from a single stated value or result (one less or
+    more, double, half: posts and gaps, pieces and cuts), or one step from two of the
+    numbers of its own computation, the stated values and the results (a count of full
+    boxes of a computed total), its own value apart (3 is the gcd of 3 and 12); in the
+    cached solution and in every earlier instance alike (an instance where that step
+    gives another value refutes it: it changed that step's values and the number stayed),
+    and that step gives another value with the new values than the number's reading
+    gives (where they agree, both readings serve the same answer)."""
     value = p.roles[i].old
     if i not in p.place or any(v is not None and v != value for v in p.written(i)):
         return
     near = not p.roles[i].sources and value >= NEAR_FROM
     siblings = [n for n in _siblings(p, i) if n.values[0] != value]
-    pool = [n for n in [*_stated(p), *siblings] if n.values[0] != value]
-    for b in siblings:
-        for a in pool:
+    pool = [n for n in [*_stated(p), *_computed(p, i), *siblings] if n.values[0] != value]
+    for a in pool:
+        steps = [one_off(x) for x in a.values]
+        _decline_if_step(p, i, steps, one_off(a.new), str(a.values[0]))
+        for b in pool:
             if a is b:
                 continue
             steps = [one_step(x, y, near) for x, y in zip(a.values, b.values, strict=True)]
-            now = one_step(a.new, b.new, near)
-            for op, result in steps[0].items():
-                if result == value and all(s.get(op) == value for s in steps) and (
-                    now.get(op) != value
-                ):
-                    raise Declined(f"{p.sol.atoms[i].text} could be computed from "
-                                   f"{a.values[0]} and {b.values[0]} ({op}): reasoning "
-                                   "about the values, which changes with them")
+            _decline_if_step(p, i, steps, one_step(a.new, b.new, near),
+                             f"{a.values[0]} and {b.values[0]}")
+
+
+def _decline_if_step(
+    p: RolePass, i: int, steps: list[dict[str, Fraction]], now: dict[str, Fraction],
+    what: str,
+) -> None:
+    value, read_now = p.roles[i].old, p.roles[i].new
+    for op, result in steps[0].items():
+        if result == value and all(s.get(op) == value for s in steps) and (
+            now.get(op) != read_now
+        ):
+            raise Declined(f"{p.sol.atoms[i].text} could be computed from {what} ({op}): "
+                           "reasoning about the values, which changes with them")
+
+
+def one_off(a: Fraction) -> dict[str, Fraction]:
+    """What one step on a single value gives: one less or one more (gaps between posts,
+    cuts of pieces, others than oneself), double, half and half rounded either way."""
+    return {"one less": a - 1, "one more": a + 1, "double": 2 * a, "half": a / 2,
+            "half down": Fraction(floor(a / 2)), "half up": Fraction(ceil(a / 2))}
 
 
 @dataclass(frozen=True)
@@ -70,6 +89,17 @@ def _stated(p: RolePass) -> list[Number]:
     return [Number((slot.old.value, *(w.slots[slot.key] for w in p.witnesses)),
                    slot.new.value)
             for slot in p.slots if slot.old.value is not None and slot.new.value is not None]
+
+
+def _computed(p: RolePass, i: int) -> list[Number]:
+    """The solution's results other than the one atom `i` is part of computing."""
+    found: list[Number] = []
+    for j in p.results:
+        role = p.roles[j]
+        if j == i or (p.witnesses and len(role.seen) != len(p.witnesses)):
+            continue
+        found.append(Number((role.old, *role.seen), role.new))
+    return found
 
 
 def _siblings(p: RolePass, i: int) -> list[Number]:

@@ -53,7 +53,7 @@ def check_shown(p: RolePass, changed: set[int]) -> None:
             if not role.sources and role.old not in UNIT_CONSTANTS and i not in by_words:
                 raise Declined(f"{p.sol.atoms[i].text} is a constant of the solution that no "
                                "stated value gives: it may depend on the changed values")
-            if i not in by_words and (not role.sources or _kept(p, i, words_only=True)):
+            if i not in by_words and (not role.sources or _worded(p, i)):
                 check_not_reasoned(p, i)
             operands |= role.sources
             constants |= set() if role.sources else {role.old}
@@ -69,15 +69,20 @@ def check_shown(p: RolePass, changed: set[int]) -> None:
                            "solution's arithmetic")
 
 
-def _kept(p: RolePass, i: int, words_only: bool = False) -> bool:
-    """A number the recomputation keeps: an unchanged stated value (with `words_only`, one
-    stated by a number word: "due", "fire", "dos veces" state a value by coincidence
-    more often than a digit does)."""
+def _kept(p: RolePass, i: int) -> bool:
+    """A number the recomputation keeps: an unchanged stated value."""
     role = p.roles[i]
     return bool(role.sources) and role.old == role.new and all(
-        kind == "slot" and not p.slots[k].changed
-        and (not words_only or p.slots[k].old.text.isalpha())
-        for kind, k in role.sources)
+        kind == "slot" and not p.slots[k].changed for kind, k in role.sources)
+
+
+def _worded(p: RolePass, i: int) -> bool:
+    """A number stated by a number word, changed or not: "due", "fire", "tres veces",
+    "three friends" state a value equal to a step of reasoning by coincidence more often
+    than a digit does, and the word then takes the reasoning's place."""
+    role = p.roles[i]
+    return bool(role.sources) and all(
+        kind == "slot" and p.slots[k].old.text.isalpha() for kind, k in role.sources)
 
 
 def _check_unchanged_terms(p: RolePass) -> None:
