@@ -109,12 +109,12 @@ def test_decimal_commas_and_currency_after_the_number() -> None:
 
 
 def test_number_words_are_slots_in_several_languages() -> None:
-    cached = "Ana buys three boxes with 4 pens in each box for her class. How many pens?"
-    assert recompute(cached, "3 * 4 = 12 pens.\n#### 12", cached.replace("three", "five")) == [
-        "5 * 4 = 20 pens.", "#### 20"]
-    danish = "Ane køber tre kasser med 4 kuglepenne i hver kasse til klassen. Hvor mange?"
-    assert recompute(danish, "3 * 4 = 12.\n#### 12", danish.replace("tre", "fem"))[-1] == (
-        "#### 20")
+    cached = "Ana buys three boxes with 20 pens in each box for her class. How many pens?"
+    assert recompute(cached, "3 * 20 = 60 pens.\n#### 60", cached.replace("three", "five")) == [
+        "5 * 20 = 100 pens.", "#### 100"]
+    danish = "Ane køber tre kasser med 20 kuglepenne i hver kasse til klassen. Hvor mange?"
+    assert recompute(danish, "3 * 20 = 60.\n#### 60", danish.replace("tre", "fem"))[-1] == (
+        "#### 100")
 
 
 def test_an_unchanged_number_word_makes_an_equal_digit_ambiguous() -> None:

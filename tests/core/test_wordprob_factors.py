@@ -51,13 +51,13 @@ def test_an_ordinal_is_no_part_and_a_short_cardinal_multiplies_only_in_its_langu
     assert read("It comes down to times like these") == []
 
 
-TWICE = ("Bob has 15 marbles. Ana has twice as many marbles as Bob, and she buys 4 more "
+TWICE = ("Bob has 15 marbles. Ana has twice as many marbles as Bob, and she buys 8 more "
          "marbles at the shop. How many marbles does Ana have now?")
-TWICE_SOLUTION = "Ana has 2 * 15 = 30 marbles.\nThen 30 + 4 = 34 marbles.\n#### 34"
+TWICE_SOLUTION = "Ana has 2 * 15 = 30 marbles.\nThen 30 + 8 = 38 marbles.\n#### 38"
 
 
 def test_twice_accounts_for_the_factor_it_states() -> None:
-    new = TWICE.replace("15 marbles", "21 marbles").replace("4 more", "9 more")
+    new = TWICE.replace("15 marbles", "21 marbles").replace("8 more", "9 more")
     assert recompute(TWICE, TWICE_SOLUTION, new) == [
         "Ana has 2 * 21 = 42 marbles.", "Then 42 + 9 = 51 marbles.", "#### 51"]
 

@@ -45,11 +45,13 @@ def test_a_sum_that_reaches_a_clock_or_calendar_modulus_declines() -> None:
     cached = ("It is month 3 of the year and Ana's holiday starts in 5 months. In which month "
               "number of the year does her holiday start?")
     new = cached.replace("month 3", "month 9").replace("5 months", "6 months")
-    with pytest.raises(Declined, match="reaches 12"):
-        recompute(cached, "3 + 5 = 8.\n#### 8", new)
+    with pytest.raises(Declined, match="crosses 12"):
+        recompute(cached, "3 + 5 = 8.\n#### 8", new.replace("month 9", "month 10").replace("6 months", "3 months"))
+    with pytest.raises(Declined, match="crosses 7"):
+        recompute(cached, "3 + 5 = 8.\n#### 8", cached.replace("5 months", "2 months"))
     assert recompute(cached, "3 + 5 = 8.\n#### 8",
-                     cached.replace("month 3", "month 2").replace("5 months", "4 months")
-                     )[-1] == "#### 6"
+                     cached.replace("month 3", "month 4").replace("5 months", "5 months")
+                     )[-1] == "#### 9"
 
 
 @pytest.mark.parametrize(("cached", "solution", "new"), [

@@ -7,14 +7,16 @@ earlier instance, which was solved with that order) had it:
   then it buys at shop A) was computed to be compared; it keeps its order against every
   stated value and result. A stated value the solution never uses (a bus ticket of $20
   against a taxi fare) keeps its order against every result too;
-- a wrap: a sum no later computation uses, not money, that stayed under a calendar,
-  clock or compass modulus (24 hours, 12 months, 360 degrees, 60 minutes, 7 days) may be
-  a time of day or a heading; past it, the answer wraps round, which the arithmetic does
-  not;
+- a wrap: a result no later computation uses, not money, that stayed on one side of a
+  cycle length (24 hours, 12 months, 28 to 31 days, 52 weeks, 360 degrees, 60 minutes, 7
+  days) may be a time of day, a date or a heading, and a sum on one side of a power of
+  ten a counter reading; on the other side, the answer wraps round (either way), which
+  the arithmetic does not. The whole family declines, whatever operation gave it;
 - a share: a part stays at most its whole. A quotient of at most 1 (3 red balls of 10), a
   stated decimal of at most 1 (a share of 0.25), a fraction written `3/4` in the request,
   and the numbers of a computation with a hundred in it (`20 × 25 / 100`, `45 / 50 × 100`)
-  stay at most 1, their denominator, or 100.
+  stay at most 1, their denominator, or 100; a result written as a percent or computed
+  from percents alone (a battery at 45% + 30%) keeps its order against 100.
 """
 
 from __future__ import annotations
@@ -31,8 +33,12 @@ from stepchat.core.tasks.wordprob.values import order
 if TYPE_CHECKING:
     from stepchat.core.tasks.wordprob.recompute import RolePass
 
-MODULI = tuple(Fraction(v) for v in (7, 12, 24, 30, 31, 60, 360, 365))
-"""Days in a week, months, hours, days in a month, minutes, degrees, days in a year."""
+MODULI = tuple(Fraction(v) for v in (7, 12, 24, 28, 29, 30, 31, 52, 53, 60, 360, 365, 366))
+"""Cycle lengths: days in a week, months, hours, days in each month, weeks in a year,
+minutes, degrees, days in a year."""
+COUNTERS = tuple(Fraction(10) ** k for k in range(1, 7))
+"""Where a counter of so many digits rolls over: a sum that counts on (620 + 85 people
+through a gate) keeps its order against them."""
 WHOLE = Fraction(1)
 HUNDRED = Fraction(100)
 
@@ -58,11 +64,19 @@ class Value:
         )
 
 
+    def stays_under(self, modulus: Fraction) -> bool:
+        """Whether the value is under `modulus` now exactly where it was (or where an
+        instance had it): inside the range a cycle wraps over, or past it."""
+        now = self.new < modulus
+        return (self.old < modulus) == now or any(
+            v is not None and (v < modulus) == now for v in self.seen)
+
+
 def check_orders(p: RolePass) -> None:
     slots, results = _slots(p), _results(p)
     _check_choices(p, slots, results)
+    _check_shares(p, slots, results)
     _check_wraps(p, results)
-    _check_shares(p, slots)
 
 
 def _slots(p: RolePass) -> dict[int, Value]:
@@ -99,23 +113,32 @@ def _check_choices(p: RolePass, slots: dict[int, Value], results: dict[int, Valu
 
 
 def _check_wraps(p: RolePass, results: dict[int, Value]) -> None:
-    """A sum that no later computation uses (a time, a date or a heading is an answer, not
-    an operand) and that is not money."""
+    """A result that no later computation uses (a time, a date, a heading or a counter
+    reading is an answer, not an operand) and that is not money keeps its order against
+    every cycle length, whatever operation gave it and whichever way it would cross."""
     operands = {s for i, role in p.roles.items() if p.in_computation(i) and i not in p.results
                 for s in role.sources}
     for j, value in results.items():
-        before = p.results[j].expr
-        if not (isinstance(before, Bin) and before.op == "+") or p.sol.atoms[j].currency or (
-            ("result", j) in operands
-        ):
+        if p.sol.atoms[j].currency or ("result", j) in operands:
             continue
-        for modulus in MODULI:
-            if value.old < modulus <= value.new and not value.keeps(modulus):
-                raise Declined(f"{value.text} reaches {modulus} where it stayed under it: a "
-                               "time, a date or a heading would wrap round")
+        expr = p.results[j].expr
+        counts_on = isinstance(expr, Bin) and expr.op == "+"
+        for modulus in (*MODULI, *(COUNTERS if counts_on else ())):
+            if not value.stays_under(modulus):
+                raise Declined(f"{value.text} crosses {modulus} where it did not: a time, a "
+                               "date, a heading or a counter would wrap round")
 
 
-def _check_shares(p: RolePass, slots: dict[int, Value]) -> None:
+def _of_percents(p: RolePass, j: int) -> bool:
+    """A result written as a percent, or computed from percents alone (45% + 30%)."""
+    numbers = p.results[j].numbers
+    return p.sol.atoms[j].percent or bool(numbers) and all(
+        p.sol.atoms[a].percent or any(
+            kind == "slot" and p.slots[k].old.percent for kind, k in p.roles[a].sources)
+        for a in numbers)
+
+
+def _check_shares(p: RolePass, slots: dict[int, Value], results: dict[int, Value]) -> None:
     for k, value in slots.items():
         slot = p.slots[k]
         if 0 < value.old <= WHOLE and not slot.old.currency and not value.keeps(WHOLE):
@@ -123,6 +146,10 @@ def _check_shares(p: RolePass, slots: dict[int, Value]) -> None:
         if slot.over and k - 1 in slots and not slots[k - 1].keeps(WHOLE, value):
             raise Declined(f"{slots[k - 1].text}/{value.text} was a part of its whole and "
                            "would not be")
+    for j, value in results.items():
+        if _of_percents(p, j) and not value.keeps(HUNDRED):
+            raise Declined(f"{value.text} is a percent and crosses 100 where it did not: "
+                           "a share or a level above the whole")
     for statement in p.statements:
         if not statement.links:
             continue

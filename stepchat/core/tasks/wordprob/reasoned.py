@@ -33,9 +33,9 @@ if TYPE_CHECKING:
 def check_not_reasoned(p: RolePass, i: int) -> None:
     """Decline if the number at atom `i` (kept, or read as a number word) is one or two
     steps from the values: one step from a single stated value or result (one less or
-    more, double, half: posts and gaps, pieces and cuts), or one step from two of the
-    numbers of its own computation, the stated values and the results (a count of full
-    boxes of a computed total), its own value apart (3 is the gcd of 3 and 12); in the
+    more, double, half: posts and gaps, pieces and cuts), or one step from a stated value
+    or result against a number of its own computation or a result (a count of full boxes
+    of a computed total), its own value apart (3 is the gcd of 3 and 12); in the
     cached solution and in every earlier instance alike (an instance where that step
     gives another value refutes it: it changed that step's values and the number stayed),
     and that step gives another value with the new values than the number's reading
@@ -45,11 +45,12 @@ def check_not_reasoned(p: RolePass, i: int) -> None:
         return
     near = not p.roles[i].sources and value >= NEAR_FROM
     siblings = [n for n in _siblings(p, i) if n.values[0] != value]
-    pool = [n for n in [*_stated(p), *_computed(p, i), *siblings] if n.values[0] != value]
+    computed = [n for n in _computed(p, i) if n.values[0] != value]
+    pool = [n for n in [*_stated(p), *computed, *siblings] if n.values[0] != value]
     for a in pool:
         steps = [one_off(x) for x in a.values]
         _decline_if_step(p, i, steps, one_off(a.new), str(a.values[0]))
-        for b in pool:
+        for b in [*siblings, *computed]:
             if a is b:
                 continue
             steps = [one_step(x, y, near) for x, y in zip(a.values, b.values, strict=True)]
@@ -92,11 +93,17 @@ def _stated(p: RolePass) -> list[Number]:
 
 
 def _computed(p: RolePass, i: int) -> list[Number]:
-    """The solution's results other than the one atom `i` is part of computing."""
+    """The solution's results that do not follow from atom `i`: a number is not reasoned
+    from its own consequences (9 + 7 = 16 after 18 / 2 = 9 says nothing of the 2)."""
+    after: set[int] = {i}
+    for j, part in p.results.items():
+        if any(a in after or any(kind == "result" and k in after
+                                 for kind, k in p.roles[a].sources) for a in part.numbers):
+            after.add(j)
     found: list[Number] = []
     for j in p.results:
         role = p.roles[j]
-        if j == i or (p.witnesses and len(role.seen) != len(p.witnesses)):
+        if j in after or (p.witnesses and len(role.seen) != len(p.witnesses)):
             continue
         found.append(Number((role.old, *role.seen), role.new))
     return found
