@@ -17,15 +17,7 @@ from stepchat.core.tasks.wordprob.request import NotSame
 from stepchat.core.types import CachePath, StepStatus
 from stepchat.embed.hashed import HashedEmbedder
 from stepchat.store.memory import MemoryStore
-from tests.wordprob_cases import FOG, FOG_SOLUTION
-
-
-def recompute(cached: str, solution: str, new: str) -> list[str]:
-    handler = WordProblemHandler()
-    task = handler.detect(new)
-    assert task is not None
-    outcome = handler.recomputed(task, WordProblemConstraints(cached), handler.segment(solution))
-    return outcome.texts
+from tests.wordprob_cases import FOG, FOG_SOLUTION, recompute
 
 
 def test_numbers_are_recomputed_through_every_step() -> None:

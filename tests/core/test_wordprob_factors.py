@@ -7,18 +7,10 @@ from __future__ import annotations
 import pytest
 
 from stepchat.core.tasks.wordprob.atoms import atoms
-from stepchat.core.tasks.wordprob.handler import WordProblemConstraints, WordProblemHandler
 from stepchat.core.tasks.wordprob.multwords import factor_words
 from stepchat.core.tasks.wordprob.recompute import Declined
 from stepchat.core.tasks.wordprob.request import NotSame
-
-
-def recompute(cached: str, solution: str, new: str) -> list[str]:
-    handler = WordProblemHandler()
-    task = handler.detect(new)
-    assert task is not None
-    outcome = handler.recomputed(task, WordProblemConstraints(cached), handler.segment(solution))
-    return outcome.texts
+from tests.wordprob_cases import recompute
 
 
 def read(text: str) -> list[tuple[str, str, int, int]]:

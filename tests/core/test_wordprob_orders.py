@@ -6,17 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from stepchat.core.tasks.wordprob.handler import WordProblemConstraints, WordProblemHandler
 from stepchat.core.tasks.wordprob.recompute import Declined
 from stepchat.core.tasks.wordprob.request import NotSame
-
-
-def recompute(cached: str, solution: str, new: str) -> list[str]:
-    handler = WordProblemHandler()
-    task = handler.detect(new)
-    assert task is not None
-    outcome = handler.recomputed(task, WordProblemConstraints(cached), handler.segment(solution))
-    return outcome.texts
+from tests.wordprob_cases import recompute
 
 
 def test_a_threshold_the_solution_does_not_use_keeps_its_order_against_results() -> None:

@@ -231,6 +231,9 @@ def run(args: argparse.Namespace) -> int:
             for language in languages:
                 requests = workload(source, language, seed=args.word_seed,
                                     per_kind=args.variants, limit=args.limit)
+                if args.word_kinds:
+                    kinds = {"first", *(k.strip() for k in args.word_kinds.split(","))}
+                    requests = [r for r in requests if r.kind in kinds]
                 print(f"stepchat bench: {language}: {len(requests)} requests", file=sys.stderr)
                 judged += run_language(
                     requests, arms, bundled=bundled, embedder=embedder, new_store=new_store,
@@ -244,6 +247,7 @@ def run(args: argparse.Namespace) -> int:
                 close_store(store)
     summary = summarise(judged)
     meta = {"templates": str(source.path), "languages": languages, "arms": arms,
+            "kinds": args.word_kinds or "all",
             "variants_per_kind": args.variants, "seed": args.word_seed,
             "nocache_templates": args.nocache_templates, "stand_in": STAND_IN}
     (out / "wordprob.json").write_text(json.dumps({"config": meta, "summary": summary},

@@ -79,15 +79,15 @@ _TIMES_AFTER: dict[str, str] = {
 """Words after a cardinal that make it a multiplier ("to gange": 2 times)."""
 
 
-def _table() -> dict[str, frozenset[tuple[FactorKind, int]]]:
+def _table() -> dict[str, frozenset[tuple[FactorKind, int, str]]]:
     """Every word of both tables, with what it states in each language that has it."""
-    found: dict[str, set[tuple[FactorKind, int]]] = {}
+    found: dict[str, set[tuple[FactorKind, int, str]]] = {}
     sources: tuple[tuple[dict[str, str], FactorKind], ...] = ((_TIMES, "times"), (_PARTS, "part"))
     for source, kind in sources:
-        for text in source.values():
+        for language, text in source.items():
             for item in text.split():
                 word, _, value = item.partition(":")
-                found.setdefault(word, set()).add((kind, int(value)))
+                found.setdefault(word, set()).add((kind, int(value), language))
     return {w: frozenset(v) for w, v in found.items()}
 
 
@@ -97,7 +97,7 @@ def _words(source: dict[str, str]) -> frozenset[str]:
 
 _READS = _table()
 _ORDINALS = _words(_ORDINAL_TOO)
-_ARTICLE_WORDS = _words(_ARTICLES)
+_ARTICLE_LANGUAGES = {w: lang for lang, text in _ARTICLES.items() for w in text.split()}
 _TIMES_LANGUAGE = {word: language for language, word in _TIMES_AFTER.items()}
 
 
@@ -120,19 +120,24 @@ class FactorWord:
 @lru_cache(maxsize=4096)
 def reading(word: str) -> tuple[FactorKind, int] | None:
     """What one word states on its own, or None (no such word, or languages disagree)."""
-    found = _READS.get(word.lower())
-    if not found or len(found) != 1:
+    found = {(kind, value) for kind, value, _ in _READS.get(word.lower(), ())}
+    if len(found) != 1:
         return None
     (kind, value), = found
     return kind, value
 
 
-def _cardinal(word: Atom | None, language: str | None = None) -> int | None:
-    """The value of a cardinal word (in `language` only, if given), None if it reads as
-    none or as several."""
+def languages(word: str) -> frozenset[str]:
+    """The languages whose table has `word`."""
+    return frozenset(language for _, _, language in _READS.get(word.lower(), ()))
+
+
+def _cardinal(word: Atom | None, among: frozenset[str]) -> int | None:
+    """The value of a cardinal word in one of the languages `among`, None if it reads as
+    none or as several: "to" is two before Danish "gange", and nothing before "half"."""
     if word is None or word.kind != "word":
         return None
-    values = {v for lang, v in readings(word.text) if language in (None, lang)}
+    values = {v for lang, v in readings(word.text) if lang in among}
     return values.pop() if len(values) == 1 else None
 
 
@@ -146,7 +151,7 @@ def factor_words(items: Sequence[Atom], stated: frozenset[int] = frozenset()) ->
         before = items[i - 1] if i else None
         lower = atom.text.lower()
         if lower in _TIMES_LANGUAGE:
-            n = _cardinal(before, _TIMES_LANGUAGE[lower])
+            n = _cardinal(before, frozenset({_TIMES_LANGUAGE[lower]}))
             if n is not None and n >= 2:
                 found.append(FactorWord(i - 1, f"{before.text} {atom.text}" if before else "",
                                         "times", n, stated=(i - 1) in stated))
@@ -158,9 +163,10 @@ def factor_words(items: Sequence[Atom], stated: frozenset[int] = frozenset()) ->
         if kind == "times":
             found.append(FactorWord(i, atom.text, kind, value))
             continue
-        p = _cardinal(before)
+        among = languages(atom.text)
+        p = _cardinal(before, among)
         article = before is not None and before.kind == "word" and (
-            before.text.lower() in _ARTICLE_WORDS)
+            _ARTICLE_LANGUAGES.get(before.text.lower()) in among)
         if lower in _ORDINALS and p is None and not article:
             continue
         found.append(FactorWord(i, atom.text, kind, value, p or 1,
