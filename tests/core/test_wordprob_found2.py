@@ -32,8 +32,9 @@ def final(text: str) -> str | None:
     return found[-1].rstrip(".").replace(",", "") if found else None
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c["label"] for c in CASES])
-def test_a_found_wrong_answer_is_declined_or_right(case: dict[str, Any]) -> None:
+def assert_declined_or_right(case: dict[str, Any]) -> None:
+    """Replay a finding: its earlier requests, then its request; a served answer must be
+    the right one."""
     solutions = {c["prompt"]: c["model_text"] for c in case["cached"]}
     solutions[case["prompt"]] = MODEL
     engine = StepCache(ReferenceBackend(solutions), HashedEmbedder(), MemoryStore())
@@ -45,6 +46,11 @@ def test_a_found_wrong_answer_is_declined_or_right(case: dict[str, Any]) -> None
     if not answer.hit:
         return
     assert final(answer.text) == str(case["right"]), (case["why_wrong"], answer.text)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["label"] for c in CASES])
+def test_a_found_wrong_answer_is_declined_or_right(case: dict[str, Any]) -> None:
+    assert_declined_or_right(case)
 
 
 def test_every_case_was_served_wrong_or_would_be() -> None:

@@ -7,6 +7,8 @@ earlier instance, which was solved with that order) had it:
   then it buys at shop A) was computed to be compared; it keeps its order against every
   stated value and result. A stated value the solution never uses (a bus ticket of $20
   against a taxi fare) keeps its order against every result too;
+- a pair: two stated values of one kind used in separate computations (pens at the
+  cheaper shop, points of the winning team) keep their order against each other;
 - a wrap: a result no later computation uses, not money, that stayed on one side of a
   cycle length (24 hours, 12 months, 28 to 31 days, 52 weeks, 360 degrees, 60 minutes, 7
   days) may be a time of day, a date or a heading, and a sum on one side of a power of
@@ -75,6 +77,7 @@ class Value:
 def check_orders(p: RolePass) -> None:
     slots, results = _slots(p), _results(p)
     _check_choices(p, slots, results)
+    _check_parallel(p, slots)
     _check_shares(p, slots, results)
     _check_wraps(p, results)
 
@@ -110,6 +113,28 @@ def _check_choices(p: RolePass, slots: dict[int, Value], results: dict[int, Valu
                 raise Declined(f"{value.text} is not used after it is stated or computed "
                                f"and its order against {other.text} changed: a choice made "
                                "in words would not hold")
+
+
+def _check_parallel(p: RolePass, slots: dict[int, Value]) -> None:
+    """Two stated values of one kind that the solution uses in separate computations
+    (the pens bought at the cheaper shop, the points of the winning team) may have been
+    told apart by a comparison in words ("A is cheaper"): they keep their order."""
+    parts: dict[int, set[tuple[int, int]]] = {}
+    for i, role in p.roles.items():
+        if p.in_computation(i):
+            for kind, k in role.sources:
+                if kind == "slot":
+                    parts.setdefault(k, set()).add(p.place[i])
+    for k, value in slots.items():
+        for m, other in slots.items():
+            if m <= k or k not in parts or m not in parts or parts[k] & parts[m]:
+                continue
+            if p.slots[k].old.form() != p.slots[m].old.form():
+                continue
+            if not value.keeps(WHOLE, other):
+                raise Declined(f"{value.text} and {other.text} are used apart and changed "
+                               "their order: a choice made in words between them would "
+                               "not hold")
 
 
 def _check_wraps(p: RolePass, results: dict[int, Value]) -> None:
