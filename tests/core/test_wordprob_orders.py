@@ -38,7 +38,8 @@ def test_a_sum_that_reaches_a_clock_or_calendar_modulus_declines() -> None:
               "number of the year does her holiday start?")
     new = cached.replace("month 3", "month 9").replace("5 months", "6 months")
     with pytest.raises(Declined, match="crosses 12"):
-        recompute(cached, "3 + 5 = 8.\n#### 8", new.replace("month 9", "month 10").replace("6 months", "3 months"))
+        recompute(cached, "3 + 5 = 8.\n#### 8",
+                  new.replace("month 9", "month 10").replace("6 months", "3 months"))
     with pytest.raises(Declined, match="crosses 7"):
         recompute(cached, "3 + 5 = 8.\n#### 8",
                   cached.replace("month 3", "month 2").replace("5 months", "4 months"))

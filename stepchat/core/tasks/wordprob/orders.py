@@ -157,10 +157,10 @@ def _check_wraps(p: RolePass, results: dict[int, Value]) -> None:
 def _of_percents(p: RolePass, j: int) -> bool:
     """A result written as a percent, or computed from percents alone (45% + 30%)."""
     numbers = p.results[j].numbers
-    return p.sol.atoms[j].percent or bool(numbers) and all(
+    return p.sol.atoms[j].percent or (bool(numbers) and all(
         p.sol.atoms[a].percent or any(
             kind == "slot" and p.slots[k].old.percent for kind, k in p.roles[a].sources)
-        for a in numbers)
+        for a in numbers))
 
 
 def _check_shares(p: RolePass, slots: dict[int, Value], results: dict[int, Value]) -> None:
