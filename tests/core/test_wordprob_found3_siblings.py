@@ -66,6 +66,7 @@ def shops(a: int, b: int, new_a: int, new_b: int) -> dict[str, Any]:
 
 CASES = [
     *(cuts(p, 15, 40, WORDS[p - 1], new_p) for p in (3, 4, 5, 8, 13) for new_p in (6, 10)),
+    *(cuts(p, 15, 40, f"{p - 1} friends watch her.", new_p) for p, new_p in ((4, 6), (8, 5))),
     *(clock(start, hours, new_start, new_hours) for start, hours, new_start, new_hours in
       ((9, 5, 20, 7), (13, 3, 23, 2), (6, 8, 18, 9))),
     *(shops(a, b, new_a, new_b) for a, b, new_a, new_b in ((4, 7, 9, 5), (2, 3, 8, 6))),

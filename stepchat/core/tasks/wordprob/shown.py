@@ -53,7 +53,7 @@ def check_shown(p: RolePass, changed: set[int]) -> None:
             if not role.sources and role.old not in UNIT_CONSTANTS and i not in by_words:
                 raise Declined(f"{p.sol.atoms[i].text} is a constant of the solution that no "
                                "stated value gives: it may depend on the changed values")
-            if i not in by_words and (not role.sources or _worded(p, i)):
+            if i not in by_words and (not role.sources or _kept(p, i) or _worded(p, i)):
                 check_not_reasoned(p, i)
             operands |= role.sources
             constants |= set() if role.sources else {role.old}
