@@ -139,12 +139,13 @@ def _check_parallel(p: RolePass, slots: dict[int, Value]) -> None:
 
 def _check_wraps(p: RolePass, results: dict[int, Value]) -> None:
     """A result that no later computation uses (a time, a date, a heading or a counter
-    reading is an answer, not an operand) and that is not money keeps its order against
-    every cycle length, whatever operation gave it and whichever way it would cross."""
+    reading is an answer, not an operand) and that is neither money nor a percent (which
+    keeps its side of 100, below) keeps its side of every cycle length, whatever
+    operation gave it and whichever way it would cross."""
     operands = {s for i, role in p.roles.items() if p.in_computation(i) and i not in p.results
                 for s in role.sources}
     for j, value in results.items():
-        if p.sol.atoms[j].currency or ("result", j) in operands:
+        if p.sol.atoms[j].currency or _of_percents(p, j) or ("result", j) in operands:
             continue
         expr = p.results[j].expr
         counts_on = isinstance(expr, Bin) and expr.op == "+"
