@@ -31,7 +31,8 @@ if TYPE_CHECKING:
 
 
 def check_not_reasoned(p: RolePass, i: int) -> None:
-    """Decline if the kept number at atom `i` is one step from a number of its own
+    """Decline if the kept number at atom `i` is one more or one less than a stated value,
+    or one step from a number of its own
     computation and another stated value or number there (its own value apart: 3 is the
     gcd of 3 and 12), one of which changes, in the cached solution and in every earlier
     instance alike (an instance where that step gives another value refutes it), and that
@@ -43,6 +44,13 @@ def check_not_reasoned(p: RolePass, i: int) -> None:
     near = not p.roles[i].sources and value >= NEAR_FROM
     siblings = [n for n in _siblings(p, i) if n.values[0] != value]
     pool = [n for n in [*_stated(p), *siblings] if n.values[0] != value]
+    for a in _stated(p):
+        # One value alone: the cuts of a log in n pieces (n - 1), the posts of n gaps.
+        for step in (-1, 1):
+            if all(v + step == value for v in a.values) and a.new + step != value:
+                raise Declined(f"{p.sol.atoms[i].text} could be {a.values[0]} "
+                               f"{'+' if step > 0 else '-'} 1: reasoning about the "
+                               "values, which changes with them")
     for b in siblings:
         for a in pool:
             if a is b:
