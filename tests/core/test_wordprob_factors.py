@@ -122,3 +122,13 @@ def test_a_currency_sign_never_changes() -> None:
     solution = "The pens cost 3 * 2 = 6 dollars.\nShe has 15 - 6 = 9 dollars left.\n#### 9"
     with pytest.raises(NotSame, match="currency"):
         recompute(cached, solution, cached.replace("$15", "15 €"))
+
+
+def test_a_word_beside_a_count_one_off_a_stated_value_is_reasoning() -> None:
+    cached = ("Ana cuts a log into 4 pieces. Each cut takes 25 seconds, and she sands each "
+              "piece for 130 seconds. Her saw cost triple the price of Ben's saw. How many "
+              "seconds does Ana spend in total?")
+    solution = ("3 * 25 = 75 seconds of cutting.\n4 * 130 = 520 seconds of sanding.\n"
+                "75 + 520 = 595 seconds.\n#### 595")
+    with pytest.raises(Declined, match=r"could be 4 - 1"):
+        recompute(cached, solution, cached.replace("4 pieces", "6 pieces"))

@@ -76,6 +76,15 @@ def workload(source: TemplateSource, language: str, *, seed: int, per_kind: int,
     return requests
 
 
+def of_kinds(requests: Sequence[WordRequest], kinds: str | None) -> list[WordRequest]:
+    """The requests of the variant kinds listed in `kinds` ("numbers,names"), with every
+    first request (the one a variant is recomputed from); all of them without a list."""
+    if not kinds:
+        return list(requests)
+    chosen = {"first", *(k.strip() for k in kinds.split(","))}
+    return [r for r in requests if r.kind in chosen]
+
+
 def run_language(
     requests: Sequence[WordRequest],
     arms: Sequence[str],
@@ -231,9 +240,7 @@ def run(args: argparse.Namespace) -> int:
             for language in languages:
                 requests = workload(source, language, seed=args.word_seed,
                                     per_kind=args.variants, limit=args.limit)
-                if args.word_kinds:
-                    kinds = {"first", *(k.strip() for k in args.word_kinds.split(","))}
-                    requests = [r for r in requests if r.kind in kinds]
+                requests = of_kinds(requests, args.word_kinds)
                 print(f"stepchat bench: {language}: {len(requests)} requests", file=sys.stderr)
                 judged += run_language(
                     requests, arms, bundled=bundled, embedder=embedder, new_store=new_store,
