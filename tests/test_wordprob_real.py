@@ -106,3 +106,38 @@ def test_found_wrong_answers_decline_through_minilm_and_lancedb(tmp_path: Path) 
         answer = engine.answer(case["prompt"])
         final = re.findall(r"####\s*\$?(\S+)", answer.text)
         assert "asked" in answer.text or final[-1] == str(case["right"]), case["label"]
+
+
+def test_a_multiplier_word_variant_is_recomputed_and_the_second_review_declines(
+    tmp_path: Path,
+) -> None:
+    """"Twice" accounts for its 2 on the real embedder and store; the second review's
+    findings and probes and the third's findings (tests/core/wordprob_found2.jsonl,
+    wordprob_found3.jsonl) are none of them served wrong."""
+    import json
+    import re
+
+    from stepchat.bench.wordprob.reference import ReferenceBackend
+
+    embedder = load_embedder()
+    cached = ("Bob has 15 marbles. Ana has twice as many marbles as Bob, and she buys 8 more "
+              "marbles at the shop. How many marbles does Ana have now?")
+    backend = ScriptedBackend(["Ana has 2 * 15 = 30 marbles.\nThen 30 + 8 = 38 marbles.\n#### 38",
+                               "not asked"])
+    engine = StepCache(backend, embedder, load_store(tmp_path / "twice", embedder.dim))
+    engine.answer(cached)
+    served = engine.answer(cached.replace("15 marbles", "21 marbles").replace("8 more", "9 more"))
+    assert served.hit and served.text.endswith("#### 51") and len(backend.calls) == 1
+    rows = [line for name in ("wordprob_found2.jsonl", "wordprob_found3.jsonl")
+            for line in (Path(__file__).parent / "core" / name).read_text().splitlines()]
+    for n, line in enumerate(rows):
+        case = json.loads(line)
+        solutions = {c["prompt"]: c["model_text"] for c in case["cached"]}
+        solutions[case["prompt"]] = "asked #### -1"
+        store = load_store(tmp_path / f"cache{n}", embedder.dim)
+        engine = StepCache(ReferenceBackend(solutions), embedder, store)
+        for c in case["cached"]:
+            engine.answer(c["prompt"])
+        answer = engine.answer(case["prompt"])
+        final = re.findall(r"####\s*\$?(-?[\d.,]+)", answer.text)
+        assert not answer.hit or final[-1].rstrip(".") == str(case["right"]), case["label"]

@@ -1,5 +1,7 @@
 """A word problem and its solution shared by the core, real-stack and app tests."""
 
+from stepchat.core.tasks.wordprob.handler import WordProblemConstraints, WordProblemHandler
+
 FOG = (
     "A fog bank rolls in from the ocean to cover a city. It takes 10 minutes to cover every "
     "3 miles of the city. If the city is 42 miles across, how many minutes will it take for "
@@ -28,3 +30,12 @@ def pens_solution(boxes: int, each: int, spare: int) -> str:
 CACHED = pens(3, 4, 12)
 """The spare 12 equals the result 3 * 4: in this solution alone each 12 fits two roles."""
 CACHED_SOLUTION = pens_solution(3, 4, 12)
+
+
+def recompute(cached: str, solution: str, new: str) -> list[str]:
+    """The cached solution's steps recomputed for `new`, or Declined / NotSame."""
+    handler = WordProblemHandler()
+    task = handler.detect(new)
+    assert task is not None
+    outcome = handler.recomputed(task, WordProblemConstraints(cached), handler.segment(solution))
+    return outcome.texts

@@ -182,6 +182,9 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("--nocache-templates", type=int, default=10, metavar="N",
                         help="--word-problems: templates the bundled model answers per "
                         "language (default 10; it takes seconds per request)")
+    parser.add_argument("--word-kinds", metavar="LIST",
+                        help="--word-problems: only these variant kinds (numbers, names, "
+                        "everything, trap; the first requests always run)")
     parser.add_argument("--word-seed", type=int, default=42, metavar="N",
                         help="--word-problems: the variants' seed (default 42)")
     parser.add_argument(

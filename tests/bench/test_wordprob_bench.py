@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from stepchat.bench.wordprob.checker import final_number, is_right
-from stepchat.bench.wordprob.run import run_language, summarise, table_md, workload
+from stepchat.bench.wordprob.run import of_kinds, run_language, summarise, table_md, workload
 from stepchat.bench.wordprob.templates import TemplateError, TemplateSource
 from stepchat.core.settings import DEFAULT_SETTINGS
 from stepchat.embed.hashed import HashedEmbedder
@@ -67,3 +67,11 @@ def test_stepcache_serves_variants_and_never_a_wrong_number(templates: TemplateS
 def test_a_folder_without_templates_is_one_clear_error(tmp_path: Path) -> None:
     with pytest.raises(TemplateError, match="no templates"):
         TemplateSource(tmp_path)
+
+
+def test_word_kinds_keep_the_first_requests(templates: TemplateSource) -> None:
+    requests = workload(templates, "eng", seed=42, per_kind=2, limit=2)
+    numbers = of_kinds(requests, "numbers")
+    assert {r.kind for r in numbers} == {"first", "numbers"}
+    assert [r for r in requests if r.kind in ("first", "numbers")] == numbers
+    assert of_kinds(requests, None) == requests

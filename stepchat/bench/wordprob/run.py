@@ -75,6 +75,15 @@ def workload(source: TemplateSource, language: str, *, seed: int, per_kind: int,
     return requests
 
 
+def of_kinds(requests: Sequence[WordRequest], kinds: str | None) -> list[WordRequest]:
+    """The requests of the variant kinds listed in `kinds` ("numbers,names"), with every
+    first request (the one a variant is recomputed from); all of them without a list."""
+    if not kinds:
+        return list(requests)
+    chosen = {"first", *(k.strip() for k in kinds.split(","))}
+    return [r for r in requests if r.kind in chosen]
+
+
 def run_language(
     requests: Sequence[WordRequest],
     arms: Sequence[str],
@@ -220,6 +229,7 @@ def run(args: argparse.Namespace) -> int:
         for language in languages:
             requests = workload(source, language, seed=args.word_seed,
                                 per_kind=args.variants, limit=args.limit)
+            requests = of_kinds(requests, args.word_kinds)
             print(f"stepchat bench: {language}: {len(requests)} requests", file=sys.stderr)
             judged += run_language(
                 requests, arms, bundled=bundled, embedder=embedder, new_store=stores.new,
@@ -228,6 +238,7 @@ def run(args: argparse.Namespace) -> int:
             )
     summary = summarise(judged)
     meta = {"templates": str(source.path), "languages": languages, "arms": arms,
+            "kinds": args.word_kinds or "all",
             "variants_per_kind": args.variants, "seed": args.word_seed,
             "nocache_templates": args.nocache_templates, "stand_in": STAND_IN}
     (out / "wordprob.json").write_text(json.dumps({"config": meta, "summary": summary},

@@ -23,7 +23,6 @@ from stepchat.core.tasks.wordprob.values import (
     IDENTITY_VALUES,
     derived_forms,
     one_step_from,
-    order,
     rounds_to,
     sign,
 )
@@ -158,27 +157,10 @@ def check_slot_uses(p: RolePass, changed: set[int]) -> None:
             raise Declined(f"a stated {slot.old.text} reads like an implicit one")
         if len(uses[k]) > 1 and slot.old.value in CONVENTIONAL:
             raise Declined(f"{slot.old.text} is used by more than one computation")
-    for k in range(len(p.slots)):
-        if k not in mentioned:
-            _check_unused_order(p, k)
     for statement in p.statements:
         for part in statement.parts:
             _check_repeats(p, part)
     _check_result_uses(p)
-
-
-def _check_unused_order(p: RolePass, k: int) -> None:
-    """A slot the solution does not use, whose order against another value changed: the
-    solution may have chosen between them, unless an instance had the new order too."""
-    slot = p.slots[k]
-    for other in p.slots:
-        now = order(slot.new.value, other.new.value)
-        if order(slot.old.value, other.old.value) == now:
-            continue
-        if any(order(w.slots[slot.key], w.slots[other.key]) == now for w in p.witnesses):
-            continue
-        raise Declined(f"{slot.old.text}, unused by the solution, changed order "
-                        "against another value")
 
 
 def _check_result_uses(p: RolePass) -> None:

@@ -25,10 +25,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from stepchat.core.tasks.wordprob import guards, shown
+from stepchat.core.tasks.wordprob import guards, orders, shown
 from stepchat.core.tasks.wordprob.atoms import Atom
 from stepchat.core.tasks.wordprob.evidence import Witness
 from stepchat.core.tasks.wordprob.guards import Declined
+from stepchat.core.tasks.wordprob.multwords import FactorWord
 from stepchat.core.tasks.wordprob.render import render_number
 from stepchat.core.tasks.wordprob.slot import Slot
 from stepchat.core.tasks.wordprob.solution import (
@@ -108,19 +109,21 @@ def recompute(
     word_at: Sequence[int] = (),
     word_places: Sequence[tuple[int, str, str]] = (),
     witnesses: Sequence[Witness] = (),
+    factors: Sequence[FactorWord] = (),
 ) -> Outcome:
     """The steps rewritten for the new slot values, or `Declined` with the reason.
 
     `names` and `words` are renamed words (not number words) at request positions
     `renamed_at` (`word_at` for `words`, renamed where earlier instances varied, and
     `word_places` every such place with its cached and new word);
-    `witnesses` are earlier instances of the problem read in its places.
+    `witnesses` are earlier instances of the problem read in its places; `factors` the
+    multiplier and fraction words both requests write alike ("twice", "half").
     A constant can depend on a renamed word (Monday to Friday is 5 days; 12 inches in a
     foot, 3 in a yard), so a solution with a constant is renamed only where an instance
     solved with the new words shows the constant staying."""
     solution = Solution(steps, mark)
     usable = [w for w in witnesses if w.mark == mark and all(s.key in w.slots for s in slots)]
-    pass_ = RolePass(solution, list(slots), usable, tuple(renamed_at))
+    pass_ = RolePass(solution, list(slots), usable, tuple(renamed_at), list(factors))
     pass_.run()
     pass_.check()
     if names or words:
@@ -133,9 +136,10 @@ class RolePass:
 
     def __init__(
         self, solution: Solution, slots: list[Slot], witnesses: Sequence[Witness] = (),
-        renamed_at: tuple[tuple[int, str], ...] = (),
+        renamed_at: tuple[tuple[int, str], ...] = (), factors: list[FactorWord] | None = None,
     ) -> None:
         self.sol = solution
+        self.factors = factors or []
         self.slots = slots
         self.witnesses = list(witnesses)
         self.renamed_at = renamed_at
@@ -332,6 +336,7 @@ class RolePass:
         changed = {k for k, slot in enumerate(self.slots) if slot.changed}
         if changed:
             shown.check_shown(self, changed)
+            orders.check_orders(self)
         if changed or self.corrections:
             guards.check_unreadable(self)
             guards.check_constants(self, changed)

@@ -2,13 +2,15 @@
 
 Two requests are the same problem when their atoms match one to one and every difference
 is a slot: a number (in any written form the atoms read, keeping percent and money as
-they were), a currency sign changed the same way everywhere, or a proper name renamed the
-same way everywhere. Every other character is meaning: "more" for "fewer", "twice" for
-"three times", "each" for "in total" all decline, in any language, without a word list.
+they were; a currency sign never changes: "2 dollars" in words would not follow it), or a
+proper name renamed the same way everywhere. Every other character is meaning: "more" for
+"fewer", "twice" for "three times", "each" for "in total" all decline, in any language,
+without a word list.
 
 A proper name is a word written with a capital and then lower case, in a text that does
 not capitalise its common nouns (German does: there a capital tells nothing and names
-are never renamed), seen at least once in mid-sentence, where only a name is capitalised.
+are never renamed), written in the cached solution or twice in the request, beside no
+other proper noun that stays (`_check_names`).
 Any other word may change only in a place where earlier solved instances of the cached
 problem show a different word (`varying`): the recomputation then asks those instances
 whether the solution's constants depend on it.
@@ -22,6 +24,7 @@ from fractions import Fraction
 
 from stepchat.core.tasks.wordprob.atoms import Atom, atoms, decimal_mark
 from stepchat.core.tasks.wordprob.meaningwords import carries_meaning
+from stepchat.core.tasks.wordprob.multwords import FactorWord, factor_words
 from stepchat.core.tasks.wordprob.numwords import common_reading, readings, stated_values
 from stepchat.core.tasks.wordprob.slot import Slot
 from stepchat.core.textgate.normalize import reduce_text
@@ -95,6 +98,9 @@ class Alignment:
     the new words there, since a word that is not a name can change a constant or the
     meaning ("one third" to "one quarter"), and only an instance solved with those words
     shows what the solution does with them."""
+    factors: tuple[FactorWord, ...] = ()
+    """Multiplier and fraction words ("twice", "two thirds") written alike in both
+    requests: what constants of the solution they may account for is `wordfactors`."""
 
     @property
     def changes(self) -> int:
@@ -137,8 +143,13 @@ def align(
             if a.form() != b.form():
                 raise NotSame(f"{a.text} became {b.text}: another kind of number")
             if a.currency != b.currency:
-                _consistent(currency, a.currency, b.currency, "currency")
-            slots.append(Slot(a, b))
+                raise NotSame(f"{a.text} became {b.text}: a currency sign changed, and an "
+                              "amount named in words ('2 dollars') would not change with it")
+            over = index >= 2 and old_atoms[index - 1].text == "/" and (
+                old_atoms[index - 2].kind == "num"
+                and old_atoms[index - 2].end == old_atoms[index - 1].start
+                and old_atoms[index - 1].end == a.start)
+            slots.append(Slot(a, b, over))
         elif a.kind == "word" and b.kind == "word" and a.text == b.text:
             # An unchanged number word still states a value the solution may use.
             slots.extend(Slot(_as_number(a, v), _as_number(b, v))
@@ -161,23 +172,15 @@ def align(
             else:
                 raise NotSame(f"the words changed: {a.text!r} -> {b.text!r}")
             renamed_at.append((index, b.text))
-    for old in currency.values():
-        if old in currency:
-            raise NotSame("currency signs swapped")
-    _check_currency(currency, slots)
     names -= words
+    stated = frozenset(i for i, a in enumerate(old_atoms) if a.kind == "word" and (
+        stated_values(a.text) or a.text in renames))
+    factors = tuple(set(factor_words(old_atoms, stated)) & set(factor_words(new_atoms, stated)))
     _check_renames({a: renames[a] for a in names | words}, old_atoms, new_atoms)
     _check_names({a: renames[a] for a in names}, old_atoms, new_atoms, evidence)
     return Alignment(mark, tuple(slots), renames, currency, tuple(sorted(names)),
                      tuple(sorted(words)), tuple(renamed_at), tuple(word_at),
-                     tuple(word_places))
-
-
-def _check_currency(currency: dict[str, str], slots: Sequence[Slot]) -> None:
-    """A currency sign changes everywhere or nowhere: $15 and 2¢ is another problem."""
-    for slot in slots:
-        if slot.old.currency in currency and slot.new.currency == slot.old.currency:
-            raise NotSame(f"the currency of {slot.old.text} did not change with the others")
+                     tuple(word_places), tuple(sorted(factors, key=lambda f: f.position)))
 
 
 def _check_name_place(a: Atom, b: Atom, old: Sequence[Atom], index: int) -> None:
@@ -224,9 +227,13 @@ def _check_names(
     renames: dict[str, str], old: Sequence[Atom], new: Sequence[Atom],
     evidence: list[list[Atom]] | None,
 ) -> None:
-    """Renames are names: consistent both ways, capitals mark names in this text, and each
-    is written mid-sentence somewhere in the cached request or, given `evidence` (the
-    cached solution), there. Without evidence that last test waits for the solution."""
+    """Renames are names: consistent both ways, capitals mark names in this text and, given
+    `evidence` (the cached solution; without it these tests wait for the solution):
+    - each renamed word is written in the solution (the reasoning carries it as an actor),
+      or twice in the request, once mid-sentence: a word written once ("stamps from
+      France", "on Mon", "Add another 5") may be a place, a time or an instruction;
+    - no other proper noun stays unchanged mid-sentence: a renamed word may relate to it
+      ("from France" and "European stamps"), which only words decide."""
     if not renames:
         return
     if _capital_share(old) > NOUN_CAPITALS or _capital_share(new) > NOUN_CAPITALS:
@@ -235,16 +242,21 @@ def _check_names(
     if evidence is None:
         return
     mid = _mid_sentence_titles(old)
-    counts: dict[str, int] = {}
-    for text in [old, *evidence]:
-        for atom in text:
-            counts[atom.text] = counts.get(atom.text, 0) + 1
-    for text in evidence:
-        mid |= _mid_sentence_titles(text)
+    in_request: dict[str, int] = {}
+    for atom in old:
+        in_request[atom.text] = in_request.get(atom.text, 0) + 1
+    in_solution = {atom.text for text in evidence for atom in text}
     for a in renames:
-        if a not in mid and counts.get(a, 0) < 2:
-            raise NotSame(f"{a!r} changed and is written once, at a sentence start: "
-                          "nothing shows it is a name")
+        if a not in in_solution and not (a in mid and in_request.get(a, 0) >= 2):
+            raise NotSame(f"{a!r} changed and is written neither in the solution nor twice "
+                          "in the request: a word written once may be a place or a time "
+                          "('from France', 'on Mon') that the solution's choice depends on")
+    kept = sorted(a.text for i, a in enumerate(old) if a.kind == "word" and len(a.text) > 1
+                  and a.text[0].isupper() and _mid_sentence(old, i) and a.text not in renames)
+    if kept:
+        raise NotSame(f"{next(iter(renames))!r} changed beside {kept[0]!r}, a proper noun that "
+                      "stays: what the solution chose may depend on how they relate "
+                      "(France and Europe, Mon and weekdays)")
 
 
 def _mid_sentence(items: Sequence[Atom], i: int) -> bool:

@@ -27,7 +27,10 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from stepchat.core.tasks.wordprob.guards import Declined
+from stepchat.core.tasks.wordprob.reasoned import check_not_reasoned
+from stepchat.core.tasks.wordprob.solution import operands as places
 from stepchat.core.tasks.wordprob.values import order
+from stepchat.core.tasks.wordprob.wordfactors import accounted
 
 if TYPE_CHECKING:
     from stepchat.core.tasks.wordprob.recompute import RolePass
@@ -41,13 +44,17 @@ solution may use with changed values."""
 def check_shown(p: RolePass, changed: set[int]) -> None:
     """Decline unless every dependence of the solution on the changed values is arithmetic."""
     _check_meaning(p, changed)
+    _check_unchanged_terms(p)
+    by_words = accounted(p, p.factors)
     operands: set[tuple[str, int]] = set()
     constants: set[Fraction] = set()
     for i, role in p.roles.items():
         if p.in_computation(i) and i not in p.sol.labels:
-            if not role.sources and role.old not in UNIT_CONSTANTS:
+            if not role.sources and role.old not in UNIT_CONSTANTS and i not in by_words:
                 raise Declined(f"{p.sol.atoms[i].text} is a constant of the solution that no "
                                "stated value gives: it may depend on the changed values")
+            if i not in by_words and (not role.sources or _kept(p, i) or _worded(p, i)):
+                check_not_reasoned(p, i)
             operands |= role.sources
             constants |= set() if role.sources else {role.old}
     _check_repetitions(p)
@@ -60,6 +67,42 @@ def check_shown(p: RolePass, changed: set[int]) -> None:
         if ("slot", k) not in operands:
             raise Declined(f"{p.slots[k].old.text} changed and is no operand of the "
                            "solution's arithmetic")
+
+
+def _kept(p: RolePass, i: int) -> bool:
+    """A number the recomputation keeps: an unchanged stated value."""
+    role = p.roles[i]
+    return bool(role.sources) and role.old == role.new and all(
+        kind == "slot" and not p.slots[k].changed for kind, k in role.sources)
+
+
+def _worded(p: RolePass, i: int) -> bool:
+    """A number stated by a number word, changed or not: "due", "fire", "tres veces",
+    "three friends" state a value equal to a step of reasoning by coincidence more often
+    than a digit does, and the word then takes the reasoning's place."""
+    role = p.roles[i]
+    return bool(role.sources) and all(
+        kind == "slot" and p.slots[k].old.text.isalpha() for kind, k in role.sources)
+
+
+def _check_unchanged_terms(p: RolePass) -> None:
+    """A stated value that did not change, added or subtracted (`20 - 2`), reads the same
+    as a constant of that value from reasoning (the remainder of 20 eggs in boxes of 6,
+    beside "2 baskets"): a constant changes with the values, the stated value does not.
+    Only an earlier instance where the number followed the stated value shows which."""
+    for statement in p.statements:
+        if not statement.links:
+            continue
+        for part in statement.parts:
+            for place in places(part.expr):
+                role = p.roles[place.atom]
+                if place.op not in ("+", "-", "neg") or not _kept(p, place.atom):
+                    continue
+                if any(v is not None and v != role.old for v in p.written(place.atom)):
+                    continue
+                raise Declined(f"{p.sol.atoms[place.atom].text} is stated and unchanged and "
+                               "is added or subtracted: a constant of the same value (a "
+                               "remainder, a rounding) would read the same")
 
 
 def _check_repetitions(p: RolePass) -> None:

@@ -18,6 +18,9 @@ class Slot:
 
     old: Atom
     new: Atom
+    over: bool = False
+    """The denominator of a fraction written `3/4` in the request (the slot before it is
+    the numerator): a part of its whole stays at most its whole."""
 
     @property
     def changed(self) -> bool:

@@ -352,6 +352,31 @@ def evaluate(expr: Expr, values: dict[int, Fraction]) -> Fraction:
     return out
 
 
+@dataclass(frozen=True)
+class Operand:
+    """Where a number stands in an expression: the operator it is an operand of ("neg"
+    under a unary minus, "" when it is the whole expression), on which side, and the
+    other operand beside it."""
+
+    atom: int
+    op: str
+    right: bool
+    sibling: Expr | None
+
+
+def operands(
+    expr: Expr, parent: tuple[str, bool, Expr | None] = ("", False, None)
+) -> list[Operand]:
+    """Every number of `expr` with its place: what a number is used as (a factor, a
+    divisor, a term of a sum) is what its role in the words must agree with."""
+    if isinstance(expr, Num):
+        return [Operand(expr.atom, *parent)]
+    if isinstance(expr, Neg):
+        return operands(expr.operand, ("neg", False, None))
+    return [*operands(expr.left, (expr.op, False, expr.right)),
+            *operands(expr.right, (expr.op, True, expr.left))]
+
+
 def holds(left: Fraction, link: str, right: Fraction) -> bool:
     return {
         "=": left == right, "<": left < right, ">": left > right, "<=": left <= right,

@@ -1,0 +1,228 @@
+"""Comparisons a solution makes in words, re-checked as orders between values.
+
+Recomputation redoes `=`; it cannot redo a choice or a range the solution read from the
+words. So the order that choice or range depends on must stay as the cached answer (or an
+earlier instance, which was solved with that order) had it:
+- a choice: a result the solution computes and then never uses ("shop B: 9 / 3 = $3",
+  then it buys at shop A) was computed to be compared; it keeps its order against every
+  stated value and result. A stated value the solution never uses (a bus ticket of $20
+  against a taxi fare) keeps its order against every result too;
+- a pair: two stated values of one kind used in separate computations (pens at the
+  cheaper shop, points of the winning team) keep their order against each other;
+- a wrap: a result no later computation uses, not money, that stayed on one side of a
+  cycle length (24 hours, 12 months, 28 to 31 days, 52 weeks, 360 degrees, 60 minutes, 7
+  days) may be a time of day, a date or a heading, and a sum on one side of a power of
+  ten a counter reading; on the other side, the answer wraps round (either way), which
+  the arithmetic does not. The whole family declines, whatever operation gave it;
+- a share: a part stays at most its whole. A quotient of at most 1 (3 red balls of 10), a
+  stated decimal of at most 1 (a share of 0.25), a fraction written `3/4` in the request,
+  and the numbers of a computation with a hundred in it (`20 × 25 / 100`, `45 / 50 × 100`)
+  stay at most 1, their denominator, or 100; a result written as a percent or computed
+  from percents alone (a battery at 45% + 30%) keeps its order against 100.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+from stepchat.core.tasks.wordprob.guards import Declined
+from stepchat.core.tasks.wordprob.solution import Bin, Expr, Neg, Unreadable, evaluate
+from stepchat.core.tasks.wordprob.values import order
+
+if TYPE_CHECKING:
+    from stepchat.core.tasks.wordprob.recompute import RolePass
+
+MODULI = tuple(Fraction(v) for v in (7, 12, 24, 28, 29, 30, 31, 52, 53, 60, 360, 365, 366))
+"""Cycle lengths: days in a week, months, hours, days in each month, weeks in a year,
+minutes, degrees, days in a year."""
+COUNTERS = tuple(Fraction(10) ** k for k in range(1, 7))
+"""Where a counter of so many digits rolls over: a sum that counts on (620 + 85 people
+through a gate) keeps its order against them."""
+WHOLE = Fraction(1)
+HUNDRED = Fraction(100)
+
+
+@dataclass(frozen=True)
+class Value:
+    """A stated value or a result: in the cached answer, the new one, each instance."""
+
+    text: str
+    old: Fraction
+    new: Fraction
+    seen: tuple[Fraction | None, ...]
+
+    def keeps(self, bound: Fraction, other: Value | None = None) -> bool:
+        """Whether the order against `bound` (or `other`) is as before or as in an
+        instance."""
+        now = order(self.new, other.new if other else bound)
+        if order(self.old, other.old if other else bound) == now:
+            return True
+        return any(
+            v is not None and order(v, other.seen[k] if other else bound) == now
+            for k, v in enumerate(self.seen)
+        )
+
+
+    def stays_under(self, modulus: Fraction) -> bool:
+        """Whether the value is under `modulus` now exactly where it was (or where an
+        instance had it): inside the range a cycle wraps over, or past it."""
+        now = self.new < modulus
+        return (self.old < modulus) == now or any(
+            v is not None and (v < modulus) == now for v in self.seen)
+
+
+def check_orders(p: RolePass) -> None:
+    slots, results = _slots(p), _results(p)
+    _check_choices(p, slots, results)
+    _check_parallel(p, slots)
+    _check_shares(p, slots, results)
+    _check_wraps(p, results)
+
+
+def _slots(p: RolePass) -> dict[int, Value]:
+    return {
+        k: Value(s.old.text, s.old.value, s.new.value,
+                 tuple(w.slots.get(s.key) for w in p.witnesses))
+        for k, s in enumerate(p.slots) if s.old.value is not None and s.new.value is not None
+    }
+
+
+def _results(p: RolePass) -> dict[int, Value]:
+    return {
+        j: Value(p.sol.atoms[j].text, p.roles[j].old, p.roles[j].new,
+                 p.roles[j].seen or (None,) * len(p.witnesses))
+        for j in p.results
+    }
+
+
+def _check_choices(p: RolePass, slots: dict[int, Value], results: dict[int, Value]) -> None:
+    used: set[tuple[str, int]] = set()
+    for i, role in p.roles.items():
+        used |= {s for s in role.sources if s != ("result", i)}
+    unused = [v for k, v in slots.items() if ("slot", k) not in used]
+    unused += [v for j, v in results.items() if ("result", j) not in used]
+    if not unused:
+        return
+    others = [*slots.values(), *results.values()]
+    for value in unused:
+        for other in others:
+            if other is not value and not value.keeps(WHOLE, other):
+                raise Declined(f"{value.text} is not used after it is stated or computed "
+                               f"and its order against {other.text} changed: a choice made "
+                               "in words would not hold")
+
+
+def _check_parallel(p: RolePass, slots: dict[int, Value]) -> None:
+    """Two stated values of one kind that the solution uses in separate computations
+    (the pens bought at the cheaper shop, the points of the winning team) may have been
+    told apart by a comparison in words ("A is cheaper"): they keep their order."""
+    parts: dict[int, set[tuple[int, int]]] = {}
+    for i, role in p.roles.items():
+        if p.in_computation(i):
+            for kind, k in role.sources:
+                if kind == "slot":
+                    parts.setdefault(k, set()).add(p.place[i])
+    for k, value in slots.items():
+        for m, other in slots.items():
+            if m <= k or k not in parts or m not in parts or parts[k] & parts[m]:
+                continue
+            if p.slots[k].old.form() != p.slots[m].old.form():
+                continue
+            if not value.keeps(WHOLE, other):
+                raise Declined(f"{value.text} and {other.text} are used apart and changed "
+                               "their order: a choice made in words between them would "
+                               "not hold")
+
+
+def _check_wraps(p: RolePass, results: dict[int, Value]) -> None:
+    """A result that no later computation uses (a time, a date, a heading or a counter
+    reading is an answer, not an operand) and that is neither money nor a percent (which
+    keeps its side of 100, below) keeps its side of every cycle length, whatever
+    operation gave it and whichever way it would cross."""
+    operands = {s for i, role in p.roles.items() if p.in_computation(i) and i not in p.results
+                for s in role.sources}
+    for j, value in results.items():
+        if p.sol.atoms[j].currency or _of_percents(p, j) or ("result", j) in operands:
+            continue
+        expr = p.results[j].expr
+        counts_on = isinstance(expr, Bin) and expr.op == "+"
+        for modulus in (*MODULI, *(COUNTERS if counts_on else ())):
+            if not value.stays_under(modulus):
+                raise Declined(f"{value.text} crosses {modulus} where it did not: a time, a "
+                               "date, a heading or a counter would wrap round")
+
+
+def _of_percents(p: RolePass, j: int) -> bool:
+    """A result written as a percent, or computed from percents alone (45% + 30%)."""
+    numbers = p.results[j].numbers
+    return p.sol.atoms[j].percent or (bool(numbers) and all(
+        p.sol.atoms[a].percent or any(
+            kind == "slot" and p.slots[k].old.percent for kind, k in p.roles[a].sources)
+        for a in numbers))
+
+
+def _check_shares(p: RolePass, slots: dict[int, Value], results: dict[int, Value]) -> None:
+    for k, value in slots.items():
+        slot = p.slots[k]
+        if 0 < value.old <= WHOLE and not slot.old.currency and not value.keeps(WHOLE):
+            raise Declined(f"{value.text} was a share of at most 1 and would not be")
+        if slot.over and k - 1 in slots and not slots[k - 1].keeps(WHOLE, value):
+            raise Declined(f"{slots[k - 1].text}/{value.text} was a part of its whole and "
+                           "would not be")
+    for j, value in results.items():
+        if _of_percents(p, j) and not value.keeps(HUNDRED):
+            raise Declined(f"{value.text} is a percent and crosses 100 where it did not: "
+                           "a share or a level above the whole")
+    for statement in p.statements:
+        if not statement.links:
+            continue
+        for part in statement.parts:
+            for quotient in _quotients(part.expr):
+                share = _value(p, quotient)
+                if share is not None and 0 < share.old <= WHOLE and not share.keeps(WHOLE):
+                    raise Declined("a part that was at most its whole would exceed it")
+            if any(not p.roles[a].sources and p.roles[a].old == HUNDRED for a in part.numbers):
+                for a in part.numbers:
+                    role = p.roles[a]
+                    number = Value(p.sol.atoms[a].text, role.old, role.new,
+                                   role.seen or (None,) * len(p.witnesses))
+                    if role.old != role.new and not number.keeps(HUNDRED):
+                        raise Declined(f"{number.text} changed its order against 100 in a "
+                                       "computation of a hundredth: a share above the whole")
+
+
+def _quotients(expr: Expr) -> Iterator[Bin]:
+    if isinstance(expr, Neg):
+        yield from _quotients(expr.operand)
+    elif isinstance(expr, Bin):
+        if expr.op == "/":
+            yield expr
+        yield from _quotients(expr.left)
+        yield from _quotients(expr.right)
+
+
+def _value(p: RolePass, expr: Expr) -> Value | None:
+    """A sub-expression's value in the cached answer, the new one and each instance."""
+    numbers = _numbers(expr)
+    try:
+        old = evaluate(expr, {a: p.roles[a].old for a in numbers})
+        new = evaluate(expr, {a: p.roles[a].new for a in numbers})
+        seen = tuple(
+            evaluate(expr, {a: p.roles[a].seen[k] for a in numbers})
+            if all(len(p.roles[a].seen) > k for a in numbers) else None
+            for k in range(len(p.witnesses))
+        )
+    except (ZeroDivisionError, Unreadable):
+        return None
+    return Value("", old, new, seen)
+
+
+def _numbers(expr: Expr) -> list[int]:
+    if isinstance(expr, Neg):
+        return _numbers(expr.operand)
+    if isinstance(expr, Bin):
+        return [*_numbers(expr.left), *_numbers(expr.right)]
+    return [expr.atom]

@@ -1,0 +1,145 @@
+"""A number of a computation that reasoning about the values may have given.
+
+A count of full boxes (15 eggs in boxes of 6: 2), of buses (100 students, 40 seats: 3),
+a gcd or an lcm (every 4 and 6 minutes: 2, 12), a remainder, a difference or a quotient
+are one step from two stated values, and change with them. Written in a computation as a
+plain number, such a value reads exactly like a word's multiplier ("twice"), a unit (12
+months, 60 minutes, 24 hours) or a stated value that did not change ("due" is Italian
+for two, "fire" Danish for four): the number is taken for what it resembles and kept,
+and the answer for new values is wrong. So a kept number of a computation that is one
+such step from two stated values, one of which changes, declines, unless an earlier
+instance refutes that step (it gives another value there, and the number was kept) or
+shows the number following its stated value.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from math import ceil, floor, gcd
+from typing import TYPE_CHECKING
+
+from stepchat.core.tasks.wordprob.guards import Declined
+
+NEAR_FROM = 7
+"""A constant this large (a unit: 7, 12, 24, 60...) that is a count one off a quotient is
+reasoning too (60 boxes of 4 for 245 eggs); smaller ones are too often one off some
+quotient by chance."""
+
+if TYPE_CHECKING:
+    from stepchat.core.tasks.wordprob.recompute import RolePass
+
+
+def check_not_reasoned(p: RolePass, i: int) -> None:
+    """Decline if the number at atom `i` (kept, or read as a number word) is one or two
+    steps from the values: one step from a single stated value or result (one less or
+    more, double, half: posts and gaps, pieces and cuts), or one step from a stated value
+    or result against a number of its own computation or a result (a count of full boxes
+    of a computed total), its own value apart (3 is the gcd of 3 and 12); in the
+    cached solution and in every earlier instance alike (an instance where that step
+    gives another value refutes it: it changed that step's values and the number stayed),
+    and that step gives another value with the new values than the number's reading
+    gives (where they agree, both readings serve the same answer)."""
+    value = p.roles[i].old
+    if i not in p.place or any(v is not None and v != value for v in p.written(i)):
+        return
+    near = not p.roles[i].sources and value >= NEAR_FROM
+    siblings = [n for n in _siblings(p, i) if n.values[0] != value]
+    computed = [n for n in _computed(p, i) if n.values[0] != value]
+    pool = [n for n in [*_stated(p), *computed, *siblings] if n.values[0] != value]
+    for a in pool:
+        steps = [one_off(x) for x in a.values]
+        _decline_if_step(p, i, steps, one_off(a.new), str(a.values[0]))
+        for b in [*siblings, *computed]:
+            if a is b:
+                continue
+            steps = [one_step(x, y, near) for x, y in zip(a.values, b.values, strict=True)]
+            _decline_if_step(p, i, steps, one_step(a.new, b.new, near),
+                             f"{a.values[0]} and {b.values[0]}")
+
+
+def _decline_if_step(
+    p: RolePass, i: int, steps: list[dict[str, Fraction]], now: dict[str, Fraction],
+    what: str,
+) -> None:
+    value, read_now = p.roles[i].old, p.roles[i].new
+    for op, result in steps[0].items():
+        if result == value and all(s.get(op) == value for s in steps) and (
+            now.get(op) != read_now
+        ):
+            raise Declined(f"{p.sol.atoms[i].text} could be computed from {what} ({op}): "
+                           "reasoning about the values, which changes with them")
+
+
+def one_off(a: Fraction) -> dict[str, Fraction]:
+    """What one step on a single value gives: one less or one more (gaps between posts,
+    cuts of pieces, others than oneself), double, half and half rounded either way."""
+    return {"one less": a - 1, "one more": a + 1, "double": 2 * a, "half": a / 2,
+            "half down": Fraction(floor(a / 2)), "half up": Fraction(ceil(a / 2))}
+
+
+@dataclass(frozen=True)
+class Number:
+    """A number's value in the cached solution and in each earlier instance, and now."""
+
+    values: tuple[Fraction, ...]
+    new: Fraction
+
+
+def _stated(p: RolePass) -> list[Number]:
+    return [Number((slot.old.value, *(w.slots[slot.key] for w in p.witnesses)),
+                   slot.new.value)
+            for slot in p.slots if slot.old.value is not None and slot.new.value is not None]
+
+
+def _computed(p: RolePass, i: int) -> list[Number]:
+    """The solution's results that do not follow from atom `i`: a number is not reasoned
+    from its own consequences (9 + 7 = 16 after 18 / 2 = 9 says nothing of the 2)."""
+    after: set[int] = {i}
+    for j, part in p.results.items():
+        if any(a in after or any(kind == "result" and k in after
+                                 for kind, k in p.roles[a].sources) for a in part.numbers):
+            after.add(j)
+    found: list[Number] = []
+    for j in p.results:
+        role = p.roles[j]
+        if j in after or (p.witnesses and len(role.seen) != len(p.witnesses)):
+            continue
+        found.append(Number((role.old, *role.seen), role.new))
+    return found
+
+
+def _siblings(p: RolePass, i: int) -> list[Number]:
+    """The other numbers of the computation atom `i` is in (`2 × 6` for 15 eggs in boxes
+    of 6): what a count, a gcd or a remainder would be computed against. A result computed
+    with a constant of the same value is left out: 16 / 2 = 8 makes 16 / 8 = 2 by itself."""
+    s_index, p_index = p.place[i]
+    value = p.roles[i].old
+    found: list[Number] = []
+    for a in p.statements[s_index].parts[p_index].numbers:
+        role = p.roles[a]
+        if a == i or (p.witnesses and len(role.seen) != len(p.witnesses)):
+            continue
+        if a in p.results and any(
+            not p.roles[b].sources and p.roles[b].old == value for b in p.results[a].numbers
+        ):
+            continue
+        found.append(Number((role.old, *role.seen), role.new))
+    return found
+
+
+def one_step(a: Fraction, b: Fraction, near: bool = False) -> dict[str, Fraction]:
+    """What one step of reasoning on `a` against `b` gives, by name: their difference, the
+    quotient a / b (exact, rounded down or up, and with `near` one more or one less: posts
+    and intervals, or a count one off), gcd, lcm and the remainder of a by b."""
+    found = {"difference": abs(a - b)}
+    if b:
+        down, up = floor(a / b), ceil(a / b)
+        found |= {"quotient": a / b, "full count": Fraction(down), "count to cover": Fraction(up)}
+        if near:
+            found |= {"count one less": Fraction(down - 1), "count one more": Fraction(up + 1)}
+    if a.denominator == b.denominator == 1 and a and b:
+        x, y = abs(int(a)), abs(int(b))
+        found |= {"gcd": Fraction(gcd(x, y)), "lcm": Fraction(x * y // gcd(x, y)),
+                  "remainder": Fraction(x % y)}
+    return found

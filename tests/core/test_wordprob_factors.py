@@ -1,0 +1,134 @@
+"""Multiplier and fraction words ("twice", "half", "two thirds", "zweimal", "la mitad") as
+stated values: a constant is theirs only where it is used as the word says, one use per
+word, with no other number that could be it."""
+
+from __future__ import annotations
+
+import pytest
+
+from stepchat.core.tasks.wordprob.atoms import atoms
+from stepchat.core.tasks.wordprob.multwords import factor_words
+from stepchat.core.tasks.wordprob.recompute import Declined
+from stepchat.core.tasks.wordprob.request import NotSame
+from tests.wordprob_cases import recompute
+
+
+def read(text: str) -> list[tuple[str, str, int, int]]:
+    return [(f.text, f.kind, f.value, f.numerator) for f in factor_words(atoms(text))]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Bob has twice as many and half of the rest", [("twice", "times", 2, 1),
+                                                    ("half", "part", 2, 1)]),
+    ("two thirds of the cake and a quarter of the pie", [("thirds", "part", 3, 2),
+                                                         ("quarter", "part", 4, 1)]),
+    ("Lena hat zweimal so viele und ein Drittel davon", [("zweimal", "times", 2, 1),
+                                                        ("Drittel", "part", 3, 1)]),
+    ("Ana tiene el doble y la mitad del resto", [("doble", "times", 2, 1),
+                                                 ("mitad", "part", 2, 1)]),
+    ("Léa a deux fois plus et un tiers du reste", [("deux fois", "times", 2, 1),
+                                                   ("tiers", "part", 3, 1)]),
+    ("Ida har to gange så mange og halvdelen af resten", [("to gange", "times", 2, 1),
+                                                          ("halvdelen", "part", 2, 1)]),
+])
+def test_the_table_reads_five_languages(
+    text: str, expected: list[tuple[str, str, int, int]]
+) -> None:
+    assert read(text) == expected
+
+
+def test_an_ordinal_is_no_part_and_a_short_cardinal_multiplies_only_in_its_language() -> None:
+    assert read("On the third day she left") == []
+    assert read("un cuarto de hora y el cuarto piso") == [("cuarto", "part", 4, 1)]
+    assert read("It comes down to times like these") == []
+
+
+TWICE = ("Bob has 15 marbles. Ana has twice as many marbles as Bob, and she buys 8 more "
+         "marbles at the shop. How many marbles does Ana have now?")
+TWICE_SOLUTION = "Ana has 2 * 15 = 30 marbles.\nThen 30 + 8 = 38 marbles.\n#### 38"
+
+
+def test_twice_accounts_for_the_factor_it_states() -> None:
+    new = TWICE.replace("15 marbles", "21 marbles").replace("8 more", "9 more")
+    assert recompute(TWICE, TWICE_SOLUTION, new) == [
+        "Ana has 2 * 21 = 42 marbles.", "Then 42 + 9 = 51 marbles.", "#### 51"]
+
+
+HALF = ("Ana has 18 cookies and gives half of them to Bob. Then she bakes 7 more "
+        "cookies for the party. How many cookies does Ana have now?")
+
+
+@pytest.mark.parametrize("written", ["18 / 2 = 9", "18 * 1/2 = 9", "18 * 0.5 = 9",
+                                     "1/2 * 18 = 9"])
+def test_half_accounts_for_a_divisor_or_a_factor_of_one_half(written: str) -> None:
+    solution = f"She gives away {written} cookies.\nShe has 9 + 7 = 16 cookies.\n#### 16"
+    new = HALF.replace("18 cookies", "26 cookies").replace("7 more", "5 more")
+    assert recompute(HALF, solution, new)[-1] == "#### 18"
+
+
+def test_a_word_used_otherwise_than_it_says_declines() -> None:
+    # "half" is no term of a sum: this 2 is something else (a remainder).
+    solution = "18 - 2 = 16 cookies.\n16 / 2 = 8 cookies.\n#### 8"
+    new = HALF.replace("18 cookies", "26 cookies").replace("7 more", "5 more")
+    with pytest.raises(Declined):
+        recompute(HALF, solution, new)
+
+
+def test_one_word_accounts_for_one_use() -> None:
+    solution = ("She gives away 18 / 2 = 9 cookies.\nShe has 9 + 7 = 16 cookies.\n"
+                "16 / 2 = 8 cookies go in each box.\n#### 8")
+    new = HALF.replace("18 cookies", "26 cookies").replace("7 more", "5 more")
+    with pytest.raises(Declined, match="uses it 2 time"):
+        recompute(HALF, solution, new)
+
+
+def test_a_word_the_solution_never_uses_declines() -> None:
+    cached = ("Ana has 15 cookies and packs them in bags of 6 cookies each. Half of the "
+              "cookies are chocolate. How many cookies are left over?")
+    solution = "2 * 6 = 12 cookies go into full bags.\n15 - 12 = 3 cookies are left over.\n#### 3"
+    new = cached.replace("15 cookies", "23 cookies").replace("of 6", "of 4")
+    with pytest.raises(Declined):
+        recompute(cached, solution, new)
+
+
+def test_a_stated_digit_equal_to_the_word_fits_two_roles() -> None:
+    cached = ("Bob has 15 marbles and 2 bags. Ana has twice as many marbles as Bob, and she "
+              "buys 4 more marbles. How many marbles does Ana have now?")
+    new = cached.replace("15 marbles", "21 marbles").replace("4 more", "9 more")
+    with pytest.raises(Declined):
+        recompute(cached, TWICE_SOLUTION, new)
+
+
+def test_a_gcd_beside_a_multiplier_word_is_reasoning() -> None:
+    cached = ("Bus A leaves every 4 minutes and bus B every 6 minutes. Bus C leaves every "
+              "half hour. A and B leave together at noon. After how many minutes do they "
+              "next leave together?")
+    new = cached.replace("every 6", "every 9").replace("every 4", "every 6")
+    with pytest.raises(Declined, match="could be computed from"):
+        recompute(cached, "4 * 6 / 2 = 12 minutes.\n#### 12", new)
+
+
+def test_an_unchanged_stated_value_added_or_subtracted_declines() -> None:
+    cached = ("Ana has 20 eggs and 2 baskets. She puts the eggs in boxes of 6 eggs each. How "
+              "many boxes can she fill completely?")
+    solution = "20 - 2 = 18 eggs fit in full boxes.\n18 / 6 = 3 boxes.\n#### 3"
+    with pytest.raises(Declined, match="stated and unchanged"):
+        recompute(cached, solution, cached.replace("of 6", "of 2"))
+
+
+def test_a_currency_sign_never_changes() -> None:
+    cached = ("Ana has $15 and buys 3 pens at 2 dollars each at the shop. How much money "
+              "does she have left?")
+    solution = "The pens cost 3 * 2 = 6 dollars.\nShe has 15 - 6 = 9 dollars left.\n#### 9"
+    with pytest.raises(NotSame, match="currency"):
+        recompute(cached, solution, cached.replace("$15", "15 €"))
+
+
+def test_a_word_beside_a_count_one_off_a_stated_value_is_reasoning() -> None:
+    cached = ("Ana cuts a log into 4 pieces. Each cut takes 25 seconds, and she sands each "
+              "piece for 130 seconds. Her saw cost triple the price of Ben's saw. How many "
+              "seconds does Ana spend in total?")
+    solution = ("3 * 25 = 75 seconds of cutting.\n4 * 130 = 520 seconds of sanding.\n"
+                "75 + 520 = 595 seconds.\n#### 595")
+    with pytest.raises(Declined, match=r"could be computed from 4 \(one less\)"):
+        recompute(cached, solution, cached.replace("4 pieces", "6 pieces"))
