@@ -69,6 +69,12 @@ _OPEN_NOTES = r"(?:a\s+)?(?:short|brief|one-line|one\s+line|catchy|funny|few\s+w
               r"|free(?:\s+|-)?text|your\s+choice|made[- ]up|invented)"
 _ANY = r"any(?=\s*(?:[,;.)]|$))"
 """`city: any`, `city (any)`: the key is left open; `any capital letters` leaves nothing."""
+
+
+def is_open_note(text: str) -> bool:
+    """Whether a bracket beside a key says only that the key is left open (`hobby (your
+    choice)`, `city (any)`): a closed form, so the key list it sits in stays sure."""
+    return re.fullmatch(rf"\s*(?:{_OPEN_NOTES}|{_ANY})\s*", text, re.I) is not None
 _WRITING = (r"(?:(?:a|an|one|two|three|the|some)\s+)?(?:(?:short|brief|long|detailed|catchy"
             r"|funny|simple|single|one-line|one-sentence|few)\s+){0,2}"
             r"(?:sentences?|description|summary|line|paragraph|phrase|text|blurb|note|words?"

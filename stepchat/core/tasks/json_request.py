@@ -12,6 +12,7 @@ import itertools
 import re
 from dataclasses import dataclass, field
 
+from stepchat.core.tasks.json_flags import is_open_note
 from stepchat.core.tasks.json_types import TYPE_PHRASE, read_type
 from stepchat.core.tasks.json_words import word_set
 
@@ -258,7 +259,7 @@ def _read_list(prompt: str, start: int, out: KeyList, *, lower_only: bool) -> in
             out.types[key] = declared
         pos = item.end()
         paren = item.group("paren")
-        if paren and not declared and not item.group("described"):
+        if paren and not declared and not item.group("described") and not is_open_note(paren):
             out.sure = False  # `name and age (and city)`: a bracket that says no type
         if after_and and not re.match(r"\s*,\s*plus\s", prompt[pos : pos + 12], re.I):
             break  # `name and age` is closed: `, both required,` after it is no key
