@@ -27,9 +27,9 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from stepchat.core.tasks.wordprob.guards import Declined
+from stepchat.core.tasks.wordprob.orders import WHOLE, Value
 from stepchat.core.tasks.wordprob.reasoned import check_not_reasoned
 from stepchat.core.tasks.wordprob.solution import operands as places
-from stepchat.core.tasks.wordprob.values import order
 from stepchat.core.tasks.wordprob.wordfactors import accounted
 
 if TYPE_CHECKING:
@@ -126,24 +126,44 @@ def _check_mention(
     constants: set[Fraction],
 ) -> None:
     """A number written outside a computation is only a restatement: on a line that
-    computes, of a stated value or a unit some computation uses, in the same order against
-    every stated value as before (a comparison in words between them would still read the
-    same). A result written in words is not one: "Ana has more than 9" says what 9 is
-    compared with only in words."""
+    computes, of a stated value, a unit or a result some computation uses, in the same
+    order against every stated value and result as before, or as in an earlier instance
+    solved with the solution's words (a comparison in words between them would read the
+    same; "Ana has more than 9" still holds). A number no computation uses says in words
+    what no recomputation checks."""
     role = p.roles[i]
     text = p.sol.atoms[i].text
     if p.sol.step_of[i] not in arithmetic:
         raise Declined(f"{text} is written on a line that does not compute: what the "
                        "solution says of it in words cannot be re-checked")
-    stated = {source for source in role.sources if source[0] == "slot"}
-    if not (stated & operands) and not (not role.sources and role.old in constants):
-        raise Declined(f"{text} is written outside a computation and is no stated value or "
-                       "unit a computation uses: what the solution says of it in words "
-                       "cannot be re-checked")
-    for slot in p.slots:
-        if order(role.old, slot.old.value) != order(role.new, slot.new.value):
+    if not (role.sources & operands) and not (not role.sources and role.old in constants):
+        raise Declined(f"{text} is written outside a computation and is no stated value, "
+                       "result or unit a computation uses: what the solution says of it in "
+                       "words cannot be re-checked")
+    mention = Value(text, role.old, role.new, role.seen or (None,) * len(p.witnesses))
+    for other in (*_slot_values(p), *_result_values(p, before=i)):
+        if not mention.keeps(WHOLE, other):
             raise Declined(f"{text} is written outside a computation and its order against "
-                           f"{slot.old.text} changed: a comparison in words would not hold")
+                           f"{other.text} changed: a comparison in words would not hold")
+
+
+def _slot_values(p: RolePass) -> list[Value]:
+    found = []
+    for slot in p.slots:
+        assert slot.old.value is not None and slot.new.value is not None
+        found.append(Value(slot.old.text, slot.old.value, slot.new.value,
+                           tuple(w.slots.get(slot.key) for w in p.witnesses)))
+    return found
+
+
+def _result_values(p: RolePass, before: int) -> list[Value]:
+    """The results computed before atom `before`: what a mention there can be compared
+    with."""
+    return [
+        Value(p.sol.atoms[j].text, p.roles[j].old, p.roles[j].new,
+              p.roles[j].seen or (None,) * len(p.witnesses))
+        for j in p.results if j < before and j in p.roles
+    ]
 
 
 def _check_meaning(p: RolePass, changed: set[int]) -> None:
