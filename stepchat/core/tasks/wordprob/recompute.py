@@ -171,9 +171,12 @@ class RolePass:
         for s_index, statement in enumerate(self.statements):
             self.scaled[s_index] = self._reading(statement)
             self._mark_results(statement)
-        for i, atom in enumerate(self.sol.atoms):
-            if atom.kind != "num" or atom.value is None:
-                continue
+        numbers = [i for i, a in enumerate(self.sol.atoms) if a.kind == "num" and a.value is not None]
+        # A number outside every computation is read last: on its line it may restate a
+        # result computed after it ("$38 per person because 19 * 2 = 38").
+        computing = [i for i in numbers if self.in_computation(i) or i in self.sol.labels]
+        for i in [*computing, *(i for i in numbers if i not in set(computing))]:
+            atom = self.sol.atoms[i]
             if i in self.sol.labels:
                 self.roles[i] = Role(atom.value, atom.value, seen=self._constant(atom.value))
             elif i in self.results:
@@ -299,7 +302,9 @@ class RolePass:
             elif slot.old.percent and not atom.percent and old / 100 == value:
                 options.append((old / 100, new / 100, tuple(v / 100 for v in seen), ("slot", k)))
         for j in self.results:
-            if j < i and self.sol.atoms[j].value == value:
+            later_on_its_line = j > i and self.sol.step_of[j] == self.sol.step_of[i] and (
+                not self.in_computation(i))
+            if (j < i or later_on_its_line) and self.sol.atoms[j].value == value:
                 role = self.roles[j]
                 options.append((role.old, role.new, role.seen, ("result", j)))
         options.append((value, value, self._constant(value), None))
