@@ -130,11 +130,11 @@ def _check_two_roles(p: RolePass, used: set[Use]) -> None:
         if kind == "part":
             values.add(Fraction(numerator, value))
     for slot in p.slots:
-        for atom in (slot.old, slot.new):
+        for atom in (slot.old,):
             if atom.value is not None and atom.value in values:
                 raise Declined(f"{atom.text} is stated and a multiplier or fraction word "
                                "gives the same value: it fits two roles")
     for j in p.results:
-        if {p.roles[j].old, p.roles[j].new} & values:
+        if {p.roles[j].old} & values:
             raise Declined(f"{p.sol.atoms[j].text} is a result and a multiplier or "
                            "fraction word gives the same value: it fits two roles")
