@@ -171,11 +171,12 @@ class RolePass:
         for s_index, statement in enumerate(self.statements):
             self.scaled[s_index] = self._reading(statement)
             self._mark_results(statement)
-        numbers = [i for i, a in enumerate(self.sol.atoms) if a.kind == "num" and a.value is not None]
+        numbers = [i for i, a in enumerate(self.sol.atoms)
+                   if a.kind == "num" and a.value is not None]
         # A number outside every computation is read last: on its line it may restate a
         # result computed after it ("$38 per person because 19 * 2 = 38").
-        computing = [i for i in numbers if self.in_computation(i) or i in self.sol.labels]
-        for i in [*computing, *(i for i in numbers if i not in set(computing))]:
+        computing = {i for i in numbers if self.in_computation(i) or i in self.sol.labels}
+        for i in [*sorted(computing), *(i for i in numbers if i not in computing)]:
             atom = self.sol.atoms[i]
             if i in self.sol.labels:
                 self.roles[i] = Role(atom.value, atom.value, seen=self._constant(atom.value))
