@@ -178,8 +178,9 @@ class RolePass:
         computing = {i for i in numbers if self.in_computation(i) or i in self.sol.labels}
         for i in [*sorted(computing), *(i for i in numbers if i not in computing)]:
             atom = self.sol.atoms[i]
+            value = atom.value or Fraction(0)
             if i in self.sol.labels:
-                self.roles[i] = Role(atom.value, atom.value, seen=self._constant(atom.value))
+                self.roles[i] = Role(value, value, seen=self._constant(value))
             elif i in self.results:
                 self._result(i)
             else:
