@@ -1,0 +1,119 @@
+"""Word problems, round six: what earlier instances and the solution's own lines now show.
+
+Each rule here serves what round five declined, and each test also holds the decline
+that still applies where the evidence is missing.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from stepchat.bench.wordprob.reference import ReferenceBackend
+from stepchat.core.pipeline import StepCache
+from stepchat.core.tasks.wordprob.recompute import Declined
+from stepchat.embed.hashed import HashedEmbedder
+from stepchat.store.memory import MemoryStore
+from tests.wordprob_cases import recompute
+
+AGES = ("Mia and Emma are {gap} years apart in age. Mia, who is younger than Emma, is {mia} "
+        "years old. What is the average of their ages?")
+
+
+def ages_solution(gap: int, mia: int) -> str:
+    emma = mia + gap
+    total = emma + mia
+    return (f"Emma is {mia} + {gap} = {emma} years old.\n"
+            f"The sum of their ages is {emma} + {mia} = {total} years.\n"
+            f"The average age of the two is {total} / 2 = {total // 2} years.\n#### {total // 2}")
+
+
+def ages(gap: int, mia: int) -> str:
+    return AGES.format(gap=gap, mia=mia)
+
+
+def engine_for(requests: list[tuple[str, str]]) -> StepCache:
+    return StepCache(ReferenceBackend(dict(requests)), HashedEmbedder(), MemoryStore())
+
+
+def test_a_constant_no_unit_gives_declines_without_two_instances() -> None:
+    with pytest.raises(Declined, match="constant of the solution"):
+        recompute(ages(16, 40), ages_solution(16, 40), ages(14, 50))
+
+
+def test_a_constant_two_instances_kept_while_the_values_moved_is_kept() -> None:
+    asked = [(16, 40), (10, 30), (12, 26), (14, 40)]
+    engine = engine_for([(ages(g, m), ages_solution(g, m)) for g, m in asked])
+    served = [engine.answer(ages(g, m)) for g, m in asked]
+    assert [a.hit for a in served] == [False, False, False, True]
+    assert served[-1].text.splitlines()[-1] == "#### 47"
+
+
+def test_one_instance_that_kept_the_constant_is_not_enough() -> None:
+    asked = [(16, 40), (10, 30), (14, 50)]
+    engine = engine_for([(ages(g, m), ages_solution(g, m)) for g, m in asked])
+    assert [engine.answer(ages(g, m)).hit for g, m in asked] == [False, False, False]
+
+
+PENS = "Ana buys {boxes} boxes of {each} pens for her class. How many pens does she have?"
+
+
+def test_a_result_restated_before_its_computation_takes_its_role() -> None:
+    solution = "Ana has 24 pens because 4 * 6 = 24.\n#### 24"
+    new = PENS.format(boxes=3, each=7)
+    assert recompute(PENS.format(boxes=4, each=6), solution, new) == [
+        "Ana has 21 pens because 3 * 7 = 21.", "#### 21"]
+
+
+APPLES = ("Bob has {bags} bags of {each} apples and Ana has {ana} apples. The one with more "
+          "apples gives the difference to Carl. How many apples does Carl get?")
+APPLES_SOLUTION = ("Bob has 3 * 4 = 12 apples.\n"
+                   "Ana has 15 apples, more than 12, so she gives 15 - 12 = 3 to Carl.\n#### 3")
+
+
+def test_a_restated_result_keeps_its_order_against_the_stated_values() -> None:
+    cached = APPLES.format(bags=3, each=4, ana=15)
+    assert recompute(cached, APPLES_SOLUTION, APPLES.format(bags=2, each=5, ana=14)
+                     )[-1] == "#### 4"
+    with pytest.raises(Declined, match="order against 15"):
+        recompute(cached, APPLES_SOLUTION, APPLES.format(bags=4, each=5, ana=18))
+
+
+TWICE = "Ana has {apples} apples and twice as many pears in her basket. How many fruits has she?"
+
+
+def test_a_changed_value_equal_to_a_multiplier_word_keeps_the_words_constant() -> None:
+    solution = "She has 13 * 2 = 26 pears.\nShe has 13 + 26 = 39 fruits.\n#### 39"
+    assert recompute(TWICE.format(apples=13), solution, TWICE.format(apples=2)) == [
+        "She has 2 * 2 = 4 pears.", "She has 2 + 4 = 6 fruits.", "#### 6"]
+
+
+def test_a_stated_value_equal_to_a_multiplier_word_still_fits_two_roles() -> None:
+    solution = "She has 2 * 2 = 4 pears.\nShe has 2 + 4 = 6 fruits.\n#### 6"
+    with pytest.raises(Declined):
+        recompute(TWICE.format(apples=2), solution, TWICE.format(apples=5))
+
+
+WAGE = ("{name} works {hours} hours at the shop on a busy day and earns ${rate} per minute "
+        "there. How much money does {name} earn that day?")
+
+
+def wage_solution(name: str, hours: int, rate: int) -> str:
+    minutes = hours * 60
+    return (f"{name} works {hours} * 60 = {minutes} minutes.\n"
+            f"{name} earns {minutes} * {rate} = ${minutes * rate}.\n#### {minutes * rate}")
+
+
+def test_a_unit_kept_under_other_names_passes_a_new_name() -> None:
+    asked = [("Ana", 3, 2), ("Beth", 4, 3), ("Cara", 5, 2)]
+    engine = engine_for([(WAGE.format(name=n, hours=h, rate=r), wage_solution(n, h, r))
+                         for n, h, r in asked])
+    served = [engine.answer(WAGE.format(name=n, hours=h, rate=r)) for n, h, r in asked]
+    assert [a.hit for a in served] == [False, False, True]
+    assert served[-1].text.splitlines() == [
+        "Cara works 5 * 60 = 300 minutes.", "Cara earns 300 * 2 = $600.", "#### 600"]
+
+
+def test_a_new_name_with_no_instance_under_other_names_declines() -> None:
+    cached = WAGE.format(name="Ana", hours=3, rate=2)
+    with pytest.raises(Declined, match="could depend on it"):
+        recompute(cached, wage_solution("Ana", 3, 2), WAGE.format(name="Beth", hours=4, rate=3))
