@@ -40,10 +40,6 @@ UNIT_CONSTANTS = frozenset(Fraction(v) for v in (7, 12, 24, 52, 60, 100, 365, 10
 minutes, per cent, days, thousands, seconds in an hour): the closed table of constants a
 solution may use with changed values."""
 
-MIN_SURVIVALS = 2
-"""Earlier instances needed before a constant outside that table is kept with changed
-values: one coincidence (a remainder that happened to stay) seldom repeats twice."""
-
 
 def check_shown(p: RolePass, changed: set[int]) -> None:
     """Decline unless every dependence of the solution on the changed values is arithmetic."""
@@ -54,9 +50,7 @@ def check_shown(p: RolePass, changed: set[int]) -> None:
     constants: set[Fraction] = set()
     for i, role in p.roles.items():
         if p.in_computation(i) and i not in p.sol.labels:
-            if not role.sources and role.old not in UNIT_CONSTANTS and i not in by_words and (
-                not survived_changes(p, changed)
-            ):
+            if not role.sources and role.old not in UNIT_CONSTANTS and i not in by_words:
                 raise Declined(f"{p.sol.atoms[i].text} is a constant of the solution that no "
                                "stated value gives: it may depend on the changed values")
             if i not in by_words and (not role.sources or _kept(p, i) or _worded(p, i)):
@@ -73,20 +67,6 @@ def check_shown(p: RolePass, changed: set[int]) -> None:
         if ("slot", k) not in operands:
             raise Declined(f"{p.slots[k].old.text} changed and is no operand of the "
                            "solution's arithmetic")
-
-
-def survived_changes(p: RolePass, changed: set[int]) -> bool:
-    """Whether earlier instances kept the solution's constants while the values the new
-    request changes were other values: at least two instances, and for each changed
-    stated value one where it differed from the cached request's. A constant that comes
-    from reasoning about those values (a count, a remainder, a rounding) then had to
-    change with them, so it would fit no role there (the reasoning checks still run)."""
-    if len(p.witnesses) < MIN_SURVIVALS:
-        return False
-    return all(
-        any(w.slots.get(p.slots[k].key) != p.slots[k].old.value for w in p.witnesses)
-        for k in changed
-    )
 
 
 def _kept(p: RolePass, i: int) -> bool:
@@ -147,11 +127,10 @@ def _check_mention(
 ) -> None:
     """A number written outside a computation is only a restatement: on a line that
     computes, of a stated value, a unit or a result some computation uses, in the same
-    order against every stated value as before, or as in an earlier instance solved with
-    the solution's words (a comparison in words between them would read the same). A
-    result restated is also kept in order against the results before it ("Ana has more
-    than 9" still holds whichever of them Ana's count is). A number no computation uses
-    says in words what no recomputation checks."""
+    order against every stated value and result as before, or as in an earlier instance
+    solved with the solution's words (a comparison in words between them would read the
+    same; "Ana has more than 9" still holds). A number no computation uses says in words
+    what no recomputation checks."""
     role = p.roles[i]
     text = p.sol.atoms[i].text
     if p.sol.step_of[i] not in arithmetic:
@@ -162,8 +141,7 @@ def _check_mention(
                        "result or unit a computation uses: what the solution says of it in "
                        "words cannot be re-checked")
     mention = Value(text, role.old, role.new, role.seen or (None,) * len(p.witnesses))
-    results = _result_values(p, before=i) if any(s[0] == "result" for s in role.sources) else []
-    for other in (*_slot_values(p), *results):
+    for other in (*_slot_values(p), *_result_values(p, before=i)):
         if not mention.keeps(WHOLE, other):
             raise Declined(f"{text} is written outside a computation and its order against "
                            f"{other.text} changed: a comparison in words would not hold")
