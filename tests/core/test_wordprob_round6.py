@@ -40,18 +40,13 @@ def test_a_constant_no_unit_gives_declines_without_two_instances() -> None:
         recompute(ages(16, 40), ages_solution(16, 40), ages(14, 50))
 
 
-def test_a_constant_two_instances_kept_while_the_values_moved_is_kept() -> None:
+def test_instances_that_kept_a_constant_no_unit_gives_do_not_make_it_pass() -> None:
+    """A count, a rounding or a number of full boxes stays the same across chosen
+    instances by coincidence (3 buses for 85, 90 and 100 people): instances only show the
+    constant did not change for their values."""
     asked = [(16, 40), (10, 30), (12, 26), (14, 40)]
     engine = engine_for([(ages(g, m), ages_solution(g, m)) for g, m in asked])
-    served = [engine.answer(ages(g, m)) for g, m in asked]
-    assert [a.hit for a in served] == [False, False, False, True]
-    assert served[-1].text.splitlines()[-1] == "#### 47"
-
-
-def test_one_instance_that_kept_the_constant_is_not_enough() -> None:
-    asked = [(16, 40), (10, 30), (14, 50)]
-    engine = engine_for([(ages(g, m), ages_solution(g, m)) for g, m in asked])
-    assert [engine.answer(ages(g, m)).hit for g, m in asked] == [False, False, False]
+    assert [engine.answer(ages(g, m)).hit for g, m in asked] == [False] * 4
 
 
 PENS = "Ana buys {boxes} boxes of {each} pens for her class. How many pens does she have?"

@@ -12,10 +12,8 @@ earlier instance, which was solved with that order) had it:
 - a wrap: a result no later computation uses, not money, that stayed on one side of a
   cycle length (24 hours, 12 months, 28 to 31 days, 52 weeks, 360 degrees, 60 minutes, 7
   days) may be a time of day, a date or a heading, and a sum on one side of a power of
-  ten a counter reading; past it, the answer wraps round, which the arithmetic does not.
-  The whole family declines, whatever operation gave it. A cached result already past a
-  cycle length is no position on that cycle (it was not wrapped), so falling under it
-  is no wrap;
+  ten a counter reading; on the other side, the answer wraps round (either way), which
+  the arithmetic does not. The whole family declines, whatever operation gave it;
 - a share: a part stays at most its whole. A quotient of at most 1 (3 red balls of 10), a
   stated decimal of at most 1 (a share of 0.25), a fraction written `3/4` in the request,
   and the numbers of a computation with a hundred in it (`20 × 25 / 100`, `45 / 50 × 100`)
@@ -103,7 +101,10 @@ def _results(p: RolePass) -> dict[int, Value]:
 def _check_choices(p: RolePass, slots: dict[int, Value], results: dict[int, Value]) -> None:
     used: set[tuple[str, int]] = set()
     for i, role in p.roles.items():
-        used |= {s for s in role.sources if s != ("result", i)}
+        # A restatement in words is no use: "B costs $3" before `40 * 3` is how a choice
+        # is written, not a computation that takes the value.
+        if p.in_computation(i) or i in p.final_atoms:
+            used |= {s for s in role.sources if s != ("result", i)}
     unused = [v for k, v in slots.items() if ("slot", k) not in used]
     unused += [v for j, v in results.items() if ("result", j) not in used]
     if not unused:
@@ -152,8 +153,6 @@ def _check_wraps(p: RolePass, results: dict[int, Value]) -> None:
         expr = p.results[j].expr
         counts_on = isinstance(expr, Bin) and expr.op == "+"
         for modulus in (*MODULI, *(COUNTERS if counts_on else ())):
-            if value.old >= modulus:
-                continue  # the cached answer already passed it unwrapped: no position on it
             if not value.stays_under(modulus):
                 raise Declined(f"{value.text} crosses {modulus} where it did not: a time, a "
                                "date, a heading or a counter would wrap round")

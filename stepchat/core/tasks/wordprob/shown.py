@@ -141,7 +141,7 @@ def _check_mention(
                        "result or unit a computation uses: what the solution says of it in "
                        "words cannot be re-checked")
     mention = Value(text, role.old, role.new, role.seen or (None,) * len(p.witnesses))
-    for other in (*_slot_values(p), *_result_values(p, before=i)):
+    for other in (*_slot_values(p), *_result_values(p, i)):
         if not mention.keeps(WHOLE, other):
             raise Declined(f"{text} is written outside a computation and its order against "
                            f"{other.text} changed: a comparison in words would not hold")
@@ -156,13 +156,15 @@ def _slot_values(p: RolePass) -> list[Value]:
     return found
 
 
-def _result_values(p: RolePass, before: int) -> list[Value]:
-    """The results computed before atom `before`: what a mention there can be compared
-    with."""
+def _result_values(p: RolePass, mention: int) -> list[Value]:
+    """Every result but the one the mention restates: what it can be compared with in
+    words, on its line or after ("B costs 6.50 against A's 8, so…" before both are
+    computed)."""
+    own = p.roles[mention].sources
     return [
         Value(p.sol.atoms[j].text, p.roles[j].old, p.roles[j].new,
               p.roles[j].seen or (None,) * len(p.witnesses))
-        for j in p.results if j < before and j in p.roles
+        for j in p.results if ("result", j) not in own and j in p.roles
     ]
 
 
