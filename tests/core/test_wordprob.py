@@ -101,12 +101,12 @@ def test_decimal_commas_and_currency_after_the_number() -> None:
 
 
 def test_number_words_are_slots_in_several_languages() -> None:
-    cached = "Ana buys three boxes with 20 pens in each box for her class. How many pens?"
-    assert recompute(cached, "3 * 20 = 60 pens.\n#### 60", cached.replace("three", "five")) == [
-        "5 * 20 = 100 pens.", "#### 100"]
-    danish = "Ane køber tre kasser med 20 kuglepenne i hver kasse til klassen. Hvor mange?"
-    assert recompute(danish, "3 * 20 = 60.\n#### 60", danish.replace("tre", "fem"))[-1] == (
-        "#### 100")
+    cached = "Ana buys three boxes with 21 pens in each box for her class. How many pens?"
+    assert recompute(cached, "3 * 21 = 63 pens.\n#### 63", cached.replace("three", "five")) == [
+        "5 * 21 = 105 pens.", "#### 105"]
+    danish = "Ane køber tre kasser med 21 kuglepenne i hver kasse til klassen. Hvor mange?"
+    assert recompute(danish, "3 * 21 = 63.\n#### 63", danish.replace("tre", "fem"))[-1] == (
+        "#### 105")
 
 
 def test_an_unchanged_number_word_makes_an_equal_digit_ambiguous() -> None:
@@ -117,11 +117,11 @@ def test_an_unchanged_number_word_makes_an_equal_digit_ambiguous() -> None:
 
 
 def test_a_name_written_mid_sentence_is_renamed() -> None:
-    cached = ("Katy has 7 cups and her friend gives Katy 5 more cups for the party. "
+    cached = ("Katy has 7 cups and her friend gives Katy 6 more cups for the party. "
               "How many cups does Katy have?")
-    new = cached.replace("Katy", "Sophie").replace("7 cups", "9 cups").replace("5 more", "6 more")
-    assert recompute(cached, "Katy has 7 + 5 = 12 cups.\n#### 12", new) == [
-        "Sophie has 9 + 6 = 15 cups.", "#### 15"]
+    new = cached.replace("Katy", "Sophie").replace("7 cups", "9 cups").replace("6 more", "7 more")
+    assert recompute(cached, "Katy has 7 + 6 = 13 cups.\n#### 13", new) == [
+        "Sophie has 9 + 7 = 16 cups.", "#### 16"]
 
 
 def test_a_renamed_word_with_a_constant_in_the_solution_declines() -> None:

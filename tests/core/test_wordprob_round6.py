@@ -53,10 +53,10 @@ PENS = "Ana buys {boxes} boxes of {each} pens for her class. How many pens does 
 
 
 def test_a_result_restated_before_its_computation_takes_its_role() -> None:
-    solution = "Ana has 24 pens because 4 * 6 = 24.\n#### 24"
-    new = PENS.format(boxes=3, each=7)
-    assert recompute(PENS.format(boxes=4, each=6), solution, new) == [
-        "Ana has 21 pens because 3 * 7 = 21.", "#### 21"]
+    solution = "Ana has 27 pens because 3 * 9 = 27.\n#### 27"
+    new = PENS.format(boxes=2, each=13)
+    assert recompute(PENS.format(boxes=3, each=9), solution, new) == [
+        "Ana has 26 pens because 2 * 13 = 26.", "#### 26"]
 
 
 APPLES = ("Bob has {bags} bags of {each} apples and Ana has {ana} apples. The one with more "
@@ -73,19 +73,20 @@ def test_a_restated_result_keeps_its_order_against_the_stated_values() -> None:
         recompute(cached, APPLES_SOLUTION, APPLES.format(bags=4, each=5, ana=18))
 
 
-TWICE = "Ana has {apples} apples and twice as many pears in her basket. How many fruits has she?"
+TWICE = ("Ana pays ${book} for a book and twice as much for a bag at the same shop. How "
+         "much does she pay?")
 
 
 def test_a_changed_value_equal_to_a_multiplier_word_keeps_the_words_constant() -> None:
-    solution = "She has 13 * 2 = 26 pears.\nShe has 13 + 26 = 39 fruits.\n#### 39"
-    assert recompute(TWICE.format(apples=13), solution, TWICE.format(apples=2)) == [
-        "She has 2 * 2 = 4 pears.", "She has 2 + 4 = 6 fruits.", "#### 6"]
+    solution = "The bag costs $13 * 2 = $26.\nShe pays $13 + $26 = $39.\n#### 39"
+    assert recompute(TWICE.format(book=13), solution, TWICE.format(book=2)) == [
+        "The bag costs $2 * 2 = $4.", "She pays $2 + $4 = $6.", "#### 6"]
 
 
 def test_a_stated_value_equal_to_a_multiplier_word_still_fits_two_roles() -> None:
-    solution = "She has 2 * 2 = 4 pears.\nShe has 2 + 4 = 6 fruits.\n#### 6"
+    solution = "The bag costs $2 * 2 = $4.\nShe pays $2 + $4 = $6.\n#### 6"
     with pytest.raises(Declined):
-        recompute(TWICE.format(apples=2), solution, TWICE.format(apples=5))
+        recompute(TWICE.format(book=2), solution, TWICE.format(book=5))
 
 
 WAGE = ("{name} works {hours} hours at the shop on a busy day and earns ${rate} per minute "

@@ -67,11 +67,12 @@ class Value:
 
 
     def stays_under(self, modulus: Fraction) -> bool:
-        """Whether the value is under `modulus` now exactly where it was (or where an
-        instance had it): inside the range a cycle wraps over, or past it."""
-        now = self.new < modulus
-        return (self.old < modulus) == now or any(
-            v is not None and (v < modulus) == now for v in self.seen)
+        """Whether the value is within `modulus` now exactly where it was (or where an
+        instance had it): inside the range a cycle wraps over, or past it. The length
+        itself is inside: day 31, month 12, a heading of 360 are the last positions."""
+        now = self.new <= modulus
+        return (self.old <= modulus) == now or any(
+            v is not None and (v <= modulus) == now for v in self.seen)
 
 
 def check_orders(p: RolePass) -> None:

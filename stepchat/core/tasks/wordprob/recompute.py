@@ -288,6 +288,8 @@ class RolePass:
         last = max(self.results)
         if self.sol.atoms[last].value != atom.value:
             return None
+        if sum(1 for j in self.results if self.sol.atoms[j].value == atom.value) > 1:
+            return None  # two results of that value: which one it states is a role to decide
         role = self.roles[last]
         return Role(role.old, role.new, frozenset({("result", last)}), role.seen)
 

@@ -127,10 +127,11 @@ def _check_mention(
 ) -> None:
     """A number written outside a computation is only a restatement: on a line that
     computes, of a stated value, a unit or a result some computation uses, in the same
-    order against every stated value and result as before, or as in an earlier instance
-    solved with the solution's words (a comparison in words between them would read the
-    same; "Ana has more than 9" still holds). A number no computation uses says in words
-    what no recomputation checks."""
+    order against every stated value as before, or as in an earlier instance solved with
+    the solution's words (a comparison in words between them would read the same). A
+    restated result also keeps its order against every other result, computed before it
+    or after ("Ana has more than 9" still holds whichever of them Ana's count is). A
+    number no computation uses says in words what no recomputation checks."""
     role = p.roles[i]
     text = p.sol.atoms[i].text
     if p.sol.step_of[i] not in arithmetic:
@@ -141,7 +142,8 @@ def _check_mention(
                        "result or unit a computation uses: what the solution says of it in "
                        "words cannot be re-checked")
     mention = Value(text, role.old, role.new, role.seen or (None,) * len(p.witnesses))
-    for other in (*_slot_values(p), *_result_values(p, i)):
+    restates_result = any(kind == "result" for kind, _ in role.sources)
+    for other in (*_slot_values(p), *(_result_values(p, i) if restates_result else ())):
         if not mention.keeps(WHOLE, other):
             raise Declined(f"{text} is written outside a computation and its order against "
                            f"{other.text} changed: a comparison in words would not hold")
