@@ -23,7 +23,7 @@ earlier instance, which was solved with that order) had it:
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING
@@ -75,10 +75,27 @@ class Value:
             v is not None and (v <= modulus) == now for v in self.seen)
 
 
+def changed_orders(pairs: list[tuple[Value, Value]], instances: int) -> list[tuple[Value, Value]]:
+    """The pairs whose order changed, unless one earlier instance had every pair in its
+    new order at once: a condition in words can join several comparisons ("more than 50
+    on Saturday or more than 40 on Sunday"), changed or not, so instances that each show
+    one of them apart show nothing of the condition."""
+    flipped = [(a, b) for a, b in pairs if order(a.old, b.old) != order(a.new, b.new)]
+    return [] if not flipped or had_every_order(pairs, instances) else flipped
+
+
+def had_every_order(pairs: Sequence[tuple[Value, Value]], instances: int) -> bool:
+    """Whether one earlier instance had every pair in the order it has now."""
+    return any(
+        all(a.seen[w] is not None and b.seen[w] is not None
+            and order(a.seen[w], b.seen[w]) == order(a.new, b.new) for a, b in pairs)
+        for w in range(instances)
+    )
+
+
 def check_orders(p: RolePass) -> None:
     slots, results = _slots(p), _results(p)
     _check_choices(p, slots, results)
-    _check_parallel(p, slots)
     _check_shares(p, slots, results)
     _check_wraps(p, results)
 
@@ -111,12 +128,13 @@ def _check_choices(p: RolePass, slots: dict[int, Value], results: dict[int, Valu
     if not unused:
         return
     others = [*slots.values(), *results.values()]
-    for value in unused:
-        for other in others:
-            if other is not value and not value.keeps(WHOLE, other):
-                raise Declined(f"{value.text} is not used after it is stated or computed "
-                               f"and its order against {other.text} changed: a choice made "
-                               "in words would not hold")
+    pairs = [(value, other) for value in unused for other in others if other is not value]
+    flipped = changed_orders(pairs, len(p.witnesses))
+    if flipped:
+        value, other = flipped[0]
+        raise Declined(f"{value.text} is not used after it is stated or computed "
+                       f"and its order against {other.text} changed: a choice made "
+                       "in words would not hold")
 
 
 def _check_parallel(p: RolePass, slots: dict[int, Value]) -> None:

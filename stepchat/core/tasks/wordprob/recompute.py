@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from stepchat.core.tasks.wordprob import guards, orders, shown
+from stepchat.core.tasks.wordprob import exchanges, guards, orders, shown
 from stepchat.core.tasks.wordprob.atoms import Atom
 from stepchat.core.tasks.wordprob.evidence import Witness
 from stepchat.core.tasks.wordprob.guards import Declined
@@ -137,8 +137,11 @@ class RolePass:
     def __init__(
         self, solution: Solution, slots: list[Slot], witnesses: Sequence[Witness] = (),
         renamed_at: tuple[tuple[int, str], ...] = (), factors: list[FactorWord] | None = None,
+        forced: dict[int, Fraction] | None = None,
     ) -> None:
         self.sol = solution
+        self.forced = forced or {}
+        """Results given a new value instead of their computation's (values exchanged)."""
         self.factors = factors or []
         self.slots = slots
         self.witnesses = list(witnesses)
@@ -272,7 +275,7 @@ class RolePass:
             raise Declined(str(exc)) from None
         if self.sol.atoms[i].value != old:
             self.corrections += 1
-        self.roles[i] = Role(old, new, frozenset({("result", i)}), seen)
+        self.roles[i] = Role(old, self.forced.get(i, new), frozenset({("result", i)}), seen)
 
     def _final_answer(self, i: int, atom: Atom) -> Role | None:
         """The last line stating only one number after the last computation states the
@@ -346,6 +349,7 @@ class RolePass:
         if changed:
             shown.check_shown(self, changed)
             orders.check_orders(self)
+            exchanges.check_exchanges(self)
         if changed or self.corrections:
             guards.check_unreadable(self)
             guards.check_constants(self, changed)

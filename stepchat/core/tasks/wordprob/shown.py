@@ -27,7 +27,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from stepchat.core.tasks.wordprob.guards import Declined
-from stepchat.core.tasks.wordprob.orders import WHOLE, Value
+from stepchat.core.tasks.wordprob.orders import Value, changed_orders
 from stepchat.core.tasks.wordprob.reasoned import check_not_reasoned
 from stepchat.core.tasks.wordprob.solution import operands as places
 from stepchat.core.tasks.wordprob.wordfactors import accounted
@@ -143,10 +143,11 @@ def _check_mention(
                        "words cannot be re-checked")
     mention = Value(text, role.old, role.new, role.seen or (None,) * len(p.witnesses))
     restates_result = any(kind == "result" for kind, _ in role.sources)
-    for other in (*_slot_values(p), *(_result_values(p, i) if restates_result else ())):
-        if not mention.keeps(WHOLE, other):
-            raise Declined(f"{text} is written outside a computation and its order against "
-                           f"{other.text} changed: a comparison in words would not hold")
+    others = (*_slot_values(p), *(_result_values(p, i) if restates_result else ()))
+    flipped = changed_orders([(mention, other) for other in others], len(p.witnesses))
+    if flipped:
+        raise Declined(f"{text} is written outside a computation and its order against "
+                       f"{flipped[0][1].text} changed: a comparison in words would not hold")
 
 
 def _slot_values(p: RolePass) -> list[Value]:
