@@ -7,13 +7,16 @@ earlier instance, which was solved with that order) had it:
   then it buys at shop A) was computed to be compared; it keeps its order against every
   stated value and result. A stated value the solution never uses (a bus ticket of $20
   against a taxi fare) keeps its order against every result too;
-- a pair: two stated values of one kind used in separate computations (pens at the
-  cheaper shop, points of the winning team) keep their order against each other;
-- a wrap: a result no later computation uses, not money, that stayed on one side of a
-  cycle length (24 hours, 12 months, 28 to 31 days, 52 weeks, 360 degrees, 60 minutes, 7
-  days) may be a time of day, a date or a heading, and a sum on one side of a power of
-  ten a counter reading; on the other side, the answer wraps round (either way), which
-  the arithmetic does not. The whole family declines, whatever operation gave it;
+- a choice between two values of one kind, used both: `exchanges.py`;
+- a wrap or an unstated threshold: a result no later computation uses, not money, that
+  stayed on one side of a cycle length (24 hours, 12 months, 28 to 31 days, 52 weeks,
+  360 degrees, 60 minutes, 7 days; the length itself is inside) may be a time of day, a
+  date or a heading, and a sum on one side of a power of ten a counter reading; on the
+  other side, the answer wraps round (either way), which the arithmetic does not. Where
+  the solution leaves a stated value unused (a choice between alternatives), a result
+  used further may have been compared in words with such a length ("longer than a
+  day"): every result keeps its side then. The whole family declines, whatever
+  operation gave it;
 - a share: a part stays at most its whole. A quotient of at most 1 (3 red balls of 10), a
   stated decimal of at most 1 (a share of 0.25), a fraction written `3/4` in the request,
   and the numbers of a computation with a hundred in it (`20 × 25 / 100`, `45 / 50 × 100`)
@@ -137,37 +140,21 @@ def _check_choices(p: RolePass, slots: dict[int, Value], results: dict[int, Valu
                        "in words would not hold")
 
 
-def _check_parallel(p: RolePass, slots: dict[int, Value]) -> None:
-    """Two stated values of one kind that the solution uses in separate computations
-    (the pens bought at the cheaper shop, the points of the winning team) may have been
-    told apart by a comparison in words ("A is cheaper"): they keep their order."""
-    parts: dict[int, set[tuple[int, int]]] = {}
-    for i, role in p.roles.items():
-        if p.in_computation(i):
-            for kind, k in role.sources:
-                if kind == "slot":
-                    parts.setdefault(k, set()).add(p.place[i])
-    for k, value in slots.items():
-        for m, other in slots.items():
-            if m <= k or k not in parts or m not in parts or parts[k] & parts[m]:
-                continue
-            if p.slots[k].old.form() != p.slots[m].old.form():
-                continue
-            if not value.keeps(WHOLE, other):
-                raise Declined(f"{value.text} and {other.text} are used apart and changed "
-                               "their order: a choice made in words between them would "
-                               "not hold")
-
-
 def _check_wraps(p: RolePass, results: dict[int, Value]) -> None:
-    """A result that no later computation uses (a time, a date, a heading or a counter
-    reading is an answer, not an operand) and that is neither money nor a percent (which
-    keeps its side of 100, below) keeps its side of every cycle length, whatever
-    operation gave it and whichever way it would cross."""
+    """A result that is neither money nor a percent (which keeps its side of 100, below)
+    keeps its side of every cycle length, whatever operation gave it, when no later
+    computation uses it (a time, a date, a heading or a counter reading is an answer, and
+    wraps round) or when the solution leaves a stated value unused: the words then chose
+    between alternatives, and may have compared a result with a length no one states
+    ("30 hours, longer than a day, so the long-stay rate of $3 applies", $4 unused)."""
     operands = {s for i, role in p.roles.items() if p.in_computation(i) and i not in p.results
                 for s in role.sources}
+    branches = any(("slot", k) not in operands and (slot.changed or not slot.old.text.isalpha())
+                   for k, slot in enumerate(p.slots))  # "miles" reads as Spanish 1000
     for j, value in results.items():
-        if p.sol.atoms[j].currency or _of_percents(p, j) or ("result", j) in operands:
+        if p.sol.atoms[j].currency or _of_percents(p, j) or (
+            ("result", j) in operands and not branches
+        ):
             continue
         expr = p.results[j].expr
         counts_on = isinstance(expr, Bin) and expr.op == "+"
