@@ -47,25 +47,6 @@ def kept_under_renames(p: RolePass, i: int) -> bool:
     )
 
 
-def _unit_kept_under_names(p: RolePass, i: int, renamed: Sequence[str]) -> bool:
-    """Whether the constant at atom `i` is a unit of the closed table (60 minutes, 100 per
-    cent) that an earlier instance solved with other names in every renamed place kept,
-    where every renamed word is written as a name. A unit's size is no property of who is
-    named; a count a name-like word gives (Monday to Friday) is no unit, and weekdays and
-    months are never renamed (`meaningwords`). A common noun ("dozen") is no name."""
-    from stepchat.core.tasks.wordprob.shown import UNIT_CONSTANTS
-
-    if not all(_written_as_name(w) for w in (*renamed, *(new for _, new in p.renamed_at))):
-        return False
-    return p.roles[i].old in UNIT_CONSTANTS and shown_constant(p, i) and any(
-        all(pos in w.words for pos, _ in p.renamed_at) for w in p.witnesses
-    )
-
-
-def _written_as_name(word: str) -> bool:
-    return len(word) >= 2 and word[0].isupper() and word[1:].islower()
-
-
 def shown_constant(p: RolePass, i: int) -> bool:
     """Whether the earlier instances show the constant at atom `i` is no changed value in
     disguise: it kept its value where every changed slot and every result equal to it had
@@ -237,7 +218,7 @@ def check_renamed(
             raise Declined(f"{word!r} changed and is a unit in a computation")
     renamed = [*names, *words]
     for i in p.constant_atoms():
-        if not kept_under_renames(p, i) and not _unit_kept_under_names(p, i, renamed):
+        if not kept_under_renames(p, i):
             raise Declined(f"{renamed[0]!r} changed and {p.sol.atoms[i].text} is a "
                             "constant that could depend on it")
 
