@@ -99,14 +99,14 @@ def wage_solution(name: str, hours: int, rate: int) -> str:
             f"{name} earns {minutes} * {rate} = ${minutes * rate}.\n#### {minutes * rate}")
 
 
-def test_a_unit_kept_under_other_names_passes_a_new_name() -> None:
+def test_a_unit_kept_under_other_names_does_not_pass_a_new_name() -> None:
+    """A capitalised word is not always a person: Celsius, Kelvin and Fahrenheit, or two
+    calendars, keep a 100 or a 365 by coincidence and change it for a third."""
     asked = [("Ana", 3, 2), ("Beth", 4, 3), ("Cara", 5, 2)]
     engine = engine_for([(WAGE.format(name=n, hours=h, rate=r), wage_solution(n, h, r))
                          for n, h, r in asked])
     served = [engine.answer(WAGE.format(name=n, hours=h, rate=r)) for n, h, r in asked]
-    assert [a.hit for a in served] == [False, False, True]
-    assert served[-1].text.splitlines() == [
-        "Cara works 5 * 60 = 300 minutes.", "Cara earns 300 * 2 = $600.", "#### 600"]
+    assert [a.hit for a in served] == [False, False, False]
 
 
 def test_a_new_name_with_no_instance_under_other_names_declines() -> None:
