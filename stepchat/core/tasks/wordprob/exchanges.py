@@ -9,7 +9,9 @@ exchanging the two new values changes the answer. So two values of one kind (mon
 percent, plain) whose order changed decline when the exchange changes the final answer,
 unless one earlier instance, solved with the same solution, had every such new order at
 once (pair by pair in different instances is not enough: "more than 50 on Saturday or
-more than 40 on Sunday" is one condition on both).
+more than 40 on Sunday" is one condition on both). Two such values that become equal
+decline whatever the exchange gives: a rule in words for a tie (a draw, the same price)
+would not hold, and exchanging equal values changes nothing.
 """
 
 from __future__ import annotations
@@ -40,8 +42,14 @@ class Compared(Value):
 
 def check_exchanges(p: RolePass) -> None:
     flipped = [(a, b) for a, b in combinations(_values(p), 2)
-               if _one_kind(a, b) and order(a.old, b.old) != order(a.new, b.new)]
-    if not flipped or had_every_order(flipped, len(p.witnesses)):
+               if order(a.old, b.old) != order(a.new, b.new)]
+    if not flipped:
+        return
+    for a, b in flipped:
+        if order(a.new, b.new) == 0:
+            raise Declined(f"{a.text} and {b.text} become equal: a rule in words for a tie "
+                           "(a draw, the same price) would not hold")
+    if had_every_order(flipped, len(p.witnesses)):
         return
     final = _final(p)
     for a, b in flipped:
@@ -49,12 +57,6 @@ def check_exchanges(p: RolePass) -> None:
             raise Declined(f"{a.text} and {b.text} changed their order and exchanging them "
                            "changes the answer: a choice made in words between them would "
                            "not hold")
-
-
-def _one_kind(a: Compared, b: Compared) -> bool:
-    """Percent against percent; money and plain numbers together ("$3" beside "5 dollars":
-    an amount may be named in words)."""
-    return a.kind[0] == b.kind[0]
 
 
 def _values(p: RolePass) -> Iterator[Compared]:

@@ -12,11 +12,8 @@ earlier instance, which was solved with that order) had it:
   stayed on one side of a cycle length (24 hours, 12 months, 28 to 31 days, 52 weeks,
   360 degrees, 60 minutes, 7 days; the length itself is inside) may be a time of day, a
   date or a heading, and a sum on one side of a power of ten a counter reading; on the
-  other side, the answer wraps round (either way), which the arithmetic does not. Where
-  the solution leaves a stated value unused (a choice between alternatives), a result
-  used further may have been compared in words with such a length ("longer than a
-  day"): every result keeps its side then. The whole family declines, whatever
-  operation gave it;
+  other side, the answer wraps round (either way), which the arithmetic does not. The
+  whole family declines, whatever operation gave it;
 - a share: a part stays at most its whole. A quotient of at most 1 (3 red balls of 10), a
   stated decimal of at most 1 (a share of 0.25), a fraction written `3/4` in the request,
   and the numbers of a computation with a hundred in it (`20 × 25 / 100`, `45 / 50 × 100`)
@@ -141,20 +138,14 @@ def _check_choices(p: RolePass, slots: dict[int, Value], results: dict[int, Valu
 
 
 def _check_wraps(p: RolePass, results: dict[int, Value]) -> None:
-    """A result that is neither money nor a percent (which keeps its side of 100, below)
-    keeps its side of every cycle length, whatever operation gave it, when no later
-    computation uses it (a time, a date, a heading or a counter reading is an answer, and
-    wraps round) or when the solution leaves a stated value unused: the words then chose
-    between alternatives, and may have compared a result with a length no one states
-    ("30 hours, longer than a day, so the long-stay rate of $3 applies", $4 unused)."""
+    """A result that no later computation uses (a time, a date, a heading or a counter
+    reading is an answer, not an operand) and that is neither money nor a percent (which
+    keeps its side of 100, below) keeps its side of every cycle length it was within,
+    whatever operation gave it."""
     operands = {s for i, role in p.roles.items() if p.in_computation(i) and i not in p.results
                 for s in role.sources}
-    branches = any(("slot", k) not in operands and (slot.changed or not slot.old.text.isalpha())
-                   for k, slot in enumerate(p.slots))  # "miles" reads as Spanish 1000
     for j, value in results.items():
-        if p.sol.atoms[j].currency or _of_percents(p, j) or (
-            ("result", j) in operands and not branches
-        ):
+        if p.sol.atoms[j].currency or _of_percents(p, j) or ("result", j) in operands:
             continue
         expr = p.results[j].expr
         counts_on = isinstance(expr, Bin) and expr.op == "+"

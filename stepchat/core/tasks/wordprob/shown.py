@@ -63,6 +63,20 @@ def check_shown(p: RolePass, changed: set[int]) -> None:
         if i in p.sol.labels or i in p.final_atoms or p.in_computation(i):
             continue
         _check_mention(p, i, arithmetic, operands, constants)
+    with_numbers = {p.sol.step_of[i] for i, a in enumerate(p.sol.atoms) if a.kind == "num"}
+    for step, text in enumerate(p.sol.steps):
+        if step not in with_numbers and any(c.isalpha() for c in text):
+            raise Declined(f"the step {text[:40]!r} reasons in words with no number: what it "
+                           "says of the values cannot be re-checked")
+    for k, slot in enumerate(p.slots):
+        # "miles" reads as Spanish 1000: an unchanged word is a reading, not a statement;
+        # an unchanged 0 is the minutes of "9:00".
+        if ("slot", k) not in operands and (slot.changed or not (
+            slot.old.text.isalpha() or slot.old.value == 0
+        )):
+            raise Declined(f"{slot.old.text} is stated and no computation uses it: the "
+                           "solution chose in words (a threshold, another rate), which "
+                           "recomputation cannot redo")
     for k in sorted(changed):
         if ("slot", k) not in operands:
             raise Declined(f"{p.slots[k].old.text} changed and is no operand of the "
