@@ -1,4 +1,4 @@
-"""Wrong answers the third, fourth and fifth hostile reviews got served from the
+"""Wrong answers the third to sixth hostile reviews got served from the
 word-problem cache: each must now be declined (the model answers) or served right, and so
 must every earlier request of a sequence that the cache serves.
 
@@ -10,7 +10,11 @@ closes them are in docs/word-problems.md:
 - `wordprob_found5.jsonl`: the fifth review, classes J to Q (round six); 15 of these 21
   were served on main before round six. Eight more, of classes N and O (a value compared
   in words with a quantity the request names only in words: a day, a week, a dozen, a
-  grand), are still served: they are listed in docs/word-problems-open.jsonl.
+  grand), are still served: they are listed in docs/word-problems-open.jsonl;
+- `wordprob_found6.jsonl`: the sixth review's findings that a rule now declines (a
+  quotient that was whole inside a computation: full boxes, buses; a ranking of three
+  prices per pen). Its other 40, choices in words between parts of computations, are
+  still served and listed in docs/word-problems-open.jsonl.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ import pytest
 from tests.core.test_wordprob_found2 import assert_declined_or_right
 
 REVIEWS = {"wordprob_found3.jsonl": 30, "wordprob_found4.jsonl": 25,
-           "wordprob_found5.jsonl": 21}
+           "wordprob_found5.jsonl": 21, "wordprob_found6.jsonl": 13}
 """Each review's file and how many findings it holds."""
 
 CASES = [(name, json.loads(line)) for name in REVIEWS

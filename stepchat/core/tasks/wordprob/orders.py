@@ -97,6 +97,7 @@ def check_orders(p: RolePass) -> None:
     slots, results = _slots(p), _results(p)
     _check_choices(p, slots, results)
     _check_shares(p, slots, results)
+    _check_whole_quotients(p)
     _check_wraps(p, results)
 
 
@@ -192,6 +193,23 @@ def _check_shares(p: RolePass, slots: dict[int, Value], results: dict[int, Value
                     if role.old != role.new and not number.keeps(HUNDRED):
                         raise Declined(f"{number.text} changed its order against 100 in a "
                                        "computation of a hundredth: a share above the whole")
+
+
+def _check_whole_quotients(p: RolePass) -> None:
+    """A quotient inside a computation that was whole, of numbers none of which is money,
+    may be a count of whole things (full boxes: `24 / 6 × 3`; buses: `120 / 40 × 250`):
+    it stays whole, as a result that was whole does."""
+    for statement in p.statements:
+        if not statement.links:
+            continue
+        for part in statement.parts:
+            for quotient in _quotients(part.expr):
+                if any(p.sol.atoms[a].currency for a in _numbers(quotient)):
+                    continue
+                value = _value(p, quotient)
+                if value is not None and value.old.denominator == 1 != value.new.denominator:
+                    raise Declined("a quotient that was whole would not be: a count of whole "
+                                   "things (full boxes, buses) is not recomputed by dividing")
 
 
 def _quotients(expr: Expr) -> Iterator[Bin]:
