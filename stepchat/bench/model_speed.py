@@ -57,10 +57,13 @@ class ArmResult:
     """From building the backend to the whole first reply."""
     rates: list[float] = field(default_factory=list)
     """Tokens per second of each timed generation."""
+    skipped: str = ""
+    """Why the arm did not run on this machine (empty when it ran)."""
 
     def as_json(self) -> dict[str, Any]:
-        return {"name": self.name, "load_s": self.load_s, "first_token_s": self.first_token_s,
-                "first_answer_s": self.first_answer_s, "tokens_per_s": self.rates}
+        found = {"name": self.name, "load_s": self.load_s, "first_token_s": self.first_token_s,
+                 "first_answer_s": self.first_answer_s, "tokens_per_s": self.rates}
+        return {**found, "skipped": self.skipped} if self.skipped else found
 
 
 def _generate(backend: Backend, prompt: str) -> tuple[float, float, int]:
@@ -139,14 +142,26 @@ def _arm_in_fresh_process(name: str, spec: ModelSpec, threads: int) -> dict[str,
     return result
 
 
+def _cannot_run(name: str) -> str:
+    """Why this machine cannot run the arm: on an AMX CPU, extra buffer types crash
+    llama.cpp on any multi-token prompt (which is why stepchat turns them off there)."""
+    from stepchat.backends.extra_buffers import cpu_flags, use_extra_buffers
+
+    if name.endswith("extra buffers on") and not use_extra_buffers(None, cpu_flags()):
+        return "not run: this CPU has AMX, where extra buffer types crash llama.cpp"
+    return ""
+
+
 def measure(
     spec: ModelSpec, threads: int, runs: int, say: Callable[[str], None] = lambda _: None
 ) -> list[ArmResult]:
     """`runs` rounds; in each, every arm in turn runs in a fresh process: built, loaded,
     asked a first question and timed on one long reply, then closed."""
-    results = [ArmResult(name) for name in ARM_NAMES]
+    results = [ArmResult(name, skipped=_cannot_run(name)) for name in ARM_NAMES]
     for round_no in range(runs):
         for result in results:
+            if result.skipped:
+                continue
             one = _arm_in_fresh_process(result.name, spec, threads)
             result.load_s.append(one["load_s"])
             result.first_token_s.append(one["first_token_s"])
@@ -164,6 +179,9 @@ def table(results: Sequence[ArmResult]) -> str:
     ]
     for r in results:
         mid = statistics.median
+        if r.skipped:
+            lines.append(f"| {r.name} | – | – | – | – | {r.skipped} |")
+            continue
         lines.append(
             f"| {r.name} | {mid(r.load_s):.2f} | {mid(r.first_token_s):.2f} | "
             f"{mid(r.first_answer_s):.2f} | {mid(r.rates):.1f} | "
@@ -190,6 +208,9 @@ def paired_table(results: Sequence[ArmResult]) -> str:
     ]
     for label, arm, base in PAIRS:
         a, b = results[arm], results[base]
+        if a.skipped or b.skipped:
+            lines.append(f"| {label} | – | – |")
+            continue
         ratios = [x / y for x, y in zip(a.rates, b.rates, strict=True) if y > 0]
         deltas = [x - y for x, y in zip(a.first_answer_s, b.first_answer_s, strict=True)]
         lines.append(f"| {label} | {statistics.median(ratios):.3f} | "

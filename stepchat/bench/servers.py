@@ -1,6 +1,8 @@
 """Start and stop the HTTP servers the serving bench (and its tests) talk to, on loopback.
 
-`python -m llama_cpp.server` is the baseline (the model served directly, no cache);
+`python -m llama_cpp.server` is the baseline (the model served directly, no cache), started
+through `stepchat.bench.llama_server` so that llama.cpp's extra buffer types are off on
+AMX CPUs as they are for stepchat's own model;
 `stepchat serve` is the same model behind the step cache. Both run as child processes on
 free ports, so a run never collides with a server the user already has.
 """
@@ -34,7 +36,7 @@ def llama_server_command(
     gguf: Path, port: int, *, alias: str, context: int, threads: int, chat_format: str
 ) -> list[str]:
     return [
-        sys.executable, "-m", "llama_cpp.server",
+        sys.executable, "-m", "stepchat.bench.llama_server",
         "--model", str(gguf), "--model_alias", alias,
         "--host", "127.0.0.1", "--port", str(port),
         "--n_threads", str(threads), "--n_ctx", str(context),
