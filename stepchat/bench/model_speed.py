@@ -142,12 +142,10 @@ def _arm_in_fresh_process(name: str, spec: ModelSpec, threads: int) -> dict[str,
     return result
 
 
-def _cannot_run(name: str) -> str:
+def _cannot_run(name: str, extra_buffers_crash: bool) -> str:
     """Why this machine cannot run the arm: on an AMX CPU, extra buffer types crash
     llama.cpp on any multi-token prompt (which is why stepchat turns them off there)."""
-    from stepchat.backends.extra_buffers import cpu_flags, use_extra_buffers
-
-    if name.endswith("extra buffers on") and not use_extra_buffers(None, cpu_flags()):
+    if name.endswith("extra buffers on") and extra_buffers_crash:
         return "not run: this CPU has AMX, where extra buffer types crash llama.cpp"
     return ""
 
@@ -157,7 +155,10 @@ def measure(
 ) -> list[ArmResult]:
     """`runs` rounds; in each, every arm in turn runs in a fresh process: built, loaded,
     asked a first question and timed on one long reply, then closed."""
-    results = [ArmResult(name, skipped=_cannot_run(name)) for name in ARM_NAMES]
+    from stepchat.backends.extra_buffers import cpu_flags, use_extra_buffers
+
+    crash = not use_extra_buffers(None, cpu_flags())  # /proc/cpuinfo read once
+    results = [ArmResult(name, skipped=_cannot_run(name, crash)) for name in ARM_NAMES]
     for round_no in range(runs):
         for result in results:
             if result.skipped:

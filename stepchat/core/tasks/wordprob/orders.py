@@ -94,14 +94,15 @@ def had_every_order(pairs: Sequence[tuple[Value, Value]], instances: int) -> boo
 
 
 def check_orders(p: RolePass) -> None:
-    slots, results = _slots(p), _results(p)
+    slots, results = slot_values(p), result_values(p)
     _check_choices(p, slots, results)
     _check_shares(p, slots, results)
     _check_whole_quotients(p)
     _check_wraps(p, results)
 
 
-def _slots(p: RolePass) -> dict[int, Value]:
+def slot_values(p: RolePass) -> dict[int, Value]:
+    """Each stated value, by slot index."""
     return {
         k: Value(s.old.text, s.old.value, s.new.value,
                  tuple(w.slots.get(s.key) for w in p.witnesses))
@@ -109,7 +110,8 @@ def _slots(p: RolePass) -> dict[int, Value]:
     }
 
 
-def _results(p: RolePass) -> dict[int, Value]:
+def result_values(p: RolePass) -> dict[int, Value]:
+    """Each result, by atom index."""
     return {
         j: Value(p.sol.atoms[j].text, p.roles[j].old, p.roles[j].new,
                  p.roles[j].seen or (None,) * len(p.witnesses))

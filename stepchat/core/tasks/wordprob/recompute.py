@@ -356,6 +356,11 @@ class RolePass:
             guards.check_slot_uses(self, changed)
         guards.check_relations(self)
 
+    def final(self) -> Fraction | None:
+        """The new value of the solution's last number: its final answer."""
+        numbers = [i for i, a in enumerate(self.sol.atoms) if a.kind == "num" and i in self.roles]
+        return self.roles[numbers[-1]].new if numbers else None
+
     def constant_atoms(self) -> list[int]:
         return [
             i for i, role in self.roles.items()
@@ -387,7 +392,5 @@ class RolePass:
             for start, end, new in sorted(edits.get(index, []), reverse=True):
                 text = text[:start] + new + text[end:]
             texts.append(text)
-        numbers = [i for i, a in enumerate(self.sol.atoms) if a.kind == "num"]
-        final = self.roles[numbers[-1]].new if numbers else None
-        return Outcome(texts, self.corrections, len(self.constant_atoms()), final,
+        return Outcome(texts, self.corrections, len(self.constant_atoms()), self.final(),
                        len(self.decided))

@@ -27,7 +27,12 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from stepchat.core.tasks.wordprob.guards import Declined
-from stepchat.core.tasks.wordprob.orders import Value, changed_orders
+from stepchat.core.tasks.wordprob.orders import (
+    Value,
+    changed_orders,
+    result_values,
+    slot_values,
+)
 from stepchat.core.tasks.wordprob.reasoned import check_not_reasoned
 from stepchat.core.tasks.wordprob.solution import operands as places
 from stepchat.core.tasks.wordprob.wordfactors import accounted
@@ -69,18 +74,17 @@ def check_shown(p: RolePass, changed: set[int]) -> None:
             raise Declined(f"the step {text[:40]!r} reasons in words with no number: what it "
                            "says of the values cannot be re-checked")
     for k, slot in enumerate(p.slots):
+        if ("slot", k) in operands:
+            continue
+        if slot.changed:
+            raise Declined(f"{slot.old.text} changed and is no operand of the "
+                           "solution's arithmetic")
         # "miles" reads as Spanish 1000: an unchanged word is a reading, not a statement;
         # an unchanged 0 is the minutes of "9:00".
-        if ("slot", k) not in operands and (slot.changed or not (
-            slot.old.text.isalpha() or slot.old.value == 0
-        )):
+        if not (slot.old.text.isalpha() or slot.old.value == 0):
             raise Declined(f"{slot.old.text} is stated and no computation uses it: the "
                            "solution chose in words (a threshold, another rate), which "
                            "recomputation cannot redo")
-    for k in sorted(changed):
-        if ("slot", k) not in operands:
-            raise Declined(f"{p.slots[k].old.text} changed and is no operand of the "
-                           "solution's arithmetic")
 
 
 def _kept(p: RolePass, i: int) -> bool:
@@ -156,33 +160,15 @@ def _check_mention(
                        "result or unit a computation uses: what the solution says of it in "
                        "words cannot be re-checked")
     mention = Value(text, role.old, role.new, role.seen or (None,) * len(p.witnesses))
-    restates_result = any(kind == "result" for kind, _ in role.sources)
-    others = (*_slot_values(p), *(_result_values(p, i) if restates_result else ()))
+    others = list(slot_values(p).values())
+    if any(kind == "result" for kind, _ in role.sources):
+        # Every other result, computed before it or after ("B costs 6.50 against A's 8,
+        # so…" before both are computed).
+        others += [v for j, v in result_values(p).items() if ("result", j) not in role.sources]
     flipped = changed_orders([(mention, other) for other in others], len(p.witnesses))
     if flipped:
         raise Declined(f"{text} is written outside a computation and its order against "
                        f"{flipped[0][1].text} changed: a comparison in words would not hold")
-
-
-def _slot_values(p: RolePass) -> list[Value]:
-    found = []
-    for slot in p.slots:
-        assert slot.old.value is not None and slot.new.value is not None
-        found.append(Value(slot.old.text, slot.old.value, slot.new.value,
-                           tuple(w.slots.get(slot.key) for w in p.witnesses)))
-    return found
-
-
-def _result_values(p: RolePass, mention: int) -> list[Value]:
-    """Every result but the one the mention restates: what it can be compared with in
-    words, on its line or after ("B costs 6.50 against A's 8, so…" before both are
-    computed)."""
-    own = p.roles[mention].sources
-    return [
-        Value(p.sol.atoms[j].text, p.roles[j].old, p.roles[j].new,
-              p.roles[j].seen or (None,) * len(p.witnesses))
-        for j in p.results if ("result", j) not in own and j in p.roles
-    ]
 
 
 def _check_meaning(p: RolePass, changed: set[int]) -> None:

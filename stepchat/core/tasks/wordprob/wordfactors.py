@@ -129,12 +129,11 @@ def _check_two_roles(p: RolePass, used: set[Use]) -> None:
         values.add(Fraction(value))
         if kind == "part":
             values.add(Fraction(numerator, value))
-    for slot in p.slots:
-        for atom in (slot.old,):
-            if atom.value is not None and atom.value in values:
-                raise Declined(f"{atom.text} is stated and a multiplier or fraction word "
-                               "gives the same value: it fits two roles")
+    for slot in p.slots:  # the cached roles are read with the cached values only
+        if slot.old.value is not None and slot.old.value in values:
+            raise Declined(f"{slot.old.text} is stated and a multiplier or fraction word "
+                           "gives the same value: it fits two roles")
     for j in p.results:
-        if {p.roles[j].old} & values:
+        if p.roles[j].old in values:
             raise Declined(f"{p.sol.atoms[j].text} is a result and a multiplier or "
                            "fraction word gives the same value: it fits two roles")
