@@ -16,6 +16,8 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Literal
 
+from stepchat.core.tasks.wordprob.scripts import is_mark, one_atom_each, unspaced
+
 Kind = Literal["num", "word", "op", "lp", "rp", "eq", "rel", "mark"]
 
 MAX_DIGITS = 18
@@ -26,7 +28,7 @@ _GROUPED = {
     ".": re.compile(rf"\d{{1,3}}(?:[,{_SPACE_GROUP}]\d{{3}})+(?:\.\d+)?(?!\d)|\d+(?:\.\d+)?"),
     ",": re.compile(rf"\d{{1,3}}(?:[.{_SPACE_GROUP}]\d{{3}})+(?:,\d+)?(?!\d)|\d+(?:,\d+)?"),
 }
-_WORD = re.compile(r"[^\W\d_]+")
+_LETTER = re.compile(r"[^\W\d_]")
 _OPS = {"+": "+", "-": "-", "−": "-", "–": "-", "*": "*", "×": "*", "·": "*", "⋅": "*",
         "÷": "/", "/": "/", "^": "^"}
 _RELS = ("<=", ">=", "≤", "≥", "≠", "!=", "<", ">")
@@ -125,15 +127,16 @@ def _read_atoms(text: str, mark: str) -> list[Atom]:
             continue
         spaced = i == 0 or text[i - 1].isspace()
         m = number.match(text, i) if char.isdigit() else None
-        after_letter = bool(out) and out[-1].kind == "word" and out[-1].end == i
+        after_letter = bool(out) and out[-1].kind == "word" and out[-1].end == i and not (
+            unspaced(out[-1].text[0]))
         if m and len(m.group(0)) <= MAX_DIGITS + 6 and not after_letter:
             out.append(_number_atom(text, m, mark, spaced, out))
             i = out[-1].end
             continue
-        w = _WORD.match(text, i)
-        if w:
-            out.append(Atom("word", i, w.end(), w.group(0), spaced=spaced))
-            i = w.end()
+        end = _word_end(text, i)
+        if end > i:
+            out.append(Atom("word", i, end, text[i:end], spaced=spaced))
+            i = end
             continue
         two = text[i:i + 2]
         if two in _MARKS_LONG:
@@ -159,6 +162,21 @@ def _read_atoms(text: str, mark: str) -> list[Atom]:
             out.append(Atom("mark", i, i + 1, char, spaced=spaced))
         i += 1
     return out
+
+
+def _word_end(text: str, i: int) -> int:
+    """Where the word at `i` ends (`i` when none starts there): letters of any script with
+    the combining marks written on them (a Thai or Devanagari vowel sign is part of its
+    word); a Han character or a kana is a word alone (`scripts`)."""
+    if not _LETTER.match(text, i):
+        return i
+    j = i + 1
+    alone = one_atom_each(text[i])
+    while j < len(text) and (is_mark(text[j]) or (
+        not alone and _LETTER.match(text, j) and not one_atom_each(text[j])
+    )):
+        j += 1
+    return j
 
 
 def _number_atom(text: str, m: re.Match[str], mark: str, spaced: bool, out: list[Atom]) -> Atom:

@@ -10,7 +10,10 @@ unchanged one only adds a stated value, which can make a solution's number fit t
 
 from __future__ import annotations
 
+import unicodedata
 from functools import lru_cache
+
+from stepchat.core.tasks.wordprob.scripts import one_atom_each
 
 LANGUAGES = ("en", "es", "de", "fr", "da", "pt", "nl", "it")
 MAX_WORD = 24
@@ -50,8 +53,18 @@ words in the languages around them (English "to", Spanish "en"), so an unchanged
 states no value; a changed one still does when both words read in one language."""
 
 
+HAN_TWO = {"两": 2.0, "兩": 2.0, "俩": 2.0, "倆": 2.0}
+"""The Han words for two (a pair, both) that Unicode gives no numeric value."""
+
+
 def stated_values(word: str) -> set[int]:
-    """Every value an unchanged `word` may state, in any language."""
+    """Every value an unchanged `word` may state, in any language: a Han numeral ("三",
+    "十") is an atom of its own and states the value Unicode gives it. A changed numeral
+    is never a slot: "十二" to "十五" changes one of two atoms, and 12 to 15 is no change
+    of either value alone."""
+    if len(word) == 1 and one_atom_each(word):
+        value = HAN_TWO.get(word, unicodedata.numeric(word, None))
+        return {int(value)} if value is not None and value == int(value) else set()
     if len(word) <= SHORT:
         return set()
     return {value for _, value in readings(word)}

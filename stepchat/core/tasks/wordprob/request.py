@@ -26,6 +26,7 @@ from stepchat.core.tasks.wordprob.atoms import Atom, atoms, decimal_mark
 from stepchat.core.tasks.wordprob.meaningwords import carries_meaning
 from stepchat.core.tasks.wordprob.multwords import FactorWord, factor_words
 from stepchat.core.tasks.wordprob.numwords import common_reading, readings, stated_values
+from stepchat.core.tasks.wordprob.scripts import word_count
 from stepchat.core.tasks.wordprob.slot import Slot
 from stepchat.core.textgate.normalize import reduce_text
 
@@ -47,14 +48,15 @@ def is_word_problem(prompt: str) -> bool:
     Read from the text gate's reduction of the prompt, so that two prompts the gate takes
     for the same request (a "please", a question mark, a contraction apart) are claimed
     alike: an answer without arithmetic is open text, reused as the text kind would, and a
-    near repeat must reach it under the same kind."""
+    near repeat must reach it under the same kind. Words are counted as `word_count` does:
+    a Thai word with its vowel signs is a word, a Chinese sentence is several."""
     if "```" in prompt:
         return False
     tokens = reduce_text(prompt).tokens
     if len(tokens) > MAX_TOKENS:
         return False
     numbers = sum(1 for t in tokens if any(c.isdigit() for c in t.text))
-    words = sum(1 for t in tokens if t.kind == "word" and t.text.isalpha())
+    words = sum(word_count(t.text) for t in tokens if t.kind == "word")
     return numbers >= MIN_NUMBERS and words >= MIN_WORDS
 
 

@@ -31,6 +31,7 @@ from stepchat.core.tasks.wordprob.orders import (
     Value,
     changed_orders,
     result_values,
+    sides_kept,
     slot_values,
 )
 from stepchat.core.tasks.wordprob.reasoned import check_not_reasoned
@@ -81,10 +82,20 @@ def check_shown(p: RolePass, changed: set[int]) -> None:
                            "solution's arithmetic")
         # "miles" reads as Spanish 1000: an unchanged word is a reading, not a statement;
         # an unchanged 0 is the minutes of "9:00".
-        if not (slot.old.text.isalpha() or slot.old.value == 0):
+        if not (slot.old.text.isalpha() or slot.old.value == 0 or _unit_one(p, k)):
             raise Declined(f"{slot.old.text} is stated and no computation uses it: the "
                            "solution chose in words (a threshold, another rate), which "
                            "recomputation cannot redo")
+
+
+def _unit_one(p: RolePass, k: int) -> bool:
+    """Slot `k` is an unchanged 1 (not money, not a percent) and nothing the solution
+    computes crosses 1: the one of a rate ("1本￥150", "1 ヘクタールあたり", "per 1 kg"),
+    which Chinese and Japanese write where English writes "a", and not a threshold ("more
+    than 1 pack") that a changed value could now fall on the other side of."""
+    old, new = p.slots[k].old, p.slots[k].new
+    return (old.value == new.value == 1 and not old.currency and not old.percent
+            and sides_kept(p, Fraction(1)))
 
 
 def _kept(p: RolePass, i: int) -> bool:
@@ -155,7 +166,9 @@ def _check_mention(
     if p.sol.step_of[i] not in arithmetic:
         raise Declined(f"{text} is written on a line that does not compute: what the "
                        "solution says of it in words cannot be re-checked")
-    if not (role.sources & operands) and not (not role.sources and role.old in constants):
+    if not (role.sources & operands) and not (not role.sources and role.old in constants) and not (
+        role.sources and all(kind == "slot" and _unit_one(p, k) for kind, k in role.sources)
+    ):
         raise Declined(f"{text} is written outside a computation and is no stated value, "
                        "result or unit a computation uses: what the solution says of it in "
                        "words cannot be re-checked")
