@@ -75,3 +75,19 @@ def test_word_kinds_keep_the_first_requests(templates: TemplateSource) -> None:
     assert {r.kind for r in numbers} == {"first", "numbers"}
     assert [r for r in requests if r.kind in ("first", "numbers")] == numbers
     assert of_kinds(requests, None) == requests
+
+
+@pytest.mark.parametrize("language", ["jpn", "zho", "tha", "hin"])
+def test_scripts_without_spaces_or_with_vowel_signs_are_recomputed_never_wrong(
+    templates: TemplateSource, language: str,
+) -> None:
+    """Chinese and Japanese write numbers inside runs of characters, Thai and Hindi write
+    vowel signs that are no letters: the same reader serves their variants."""
+    requests = of_kinds(workload(templates, language, seed=42, per_kind=3, limit=20), "numbers")
+    judged = run_language(
+        requests, ["stepcache"], bundled=None, embedder=HashedEmbedder(),
+        new_store=MemoryStore, settings=DEFAULT_SETTINGS,
+    )
+    ours = summarise(judged)[language]["stepcache"]["numbers"]
+    assert ours["served_right"] > 0
+    assert ours["served_wrong"] == 0

@@ -1,0 +1,102 @@
+"""Word problems in scripts written without spaces (Chinese, Japanese, Thai) and with
+combining marks (Thai, Devanagari): read atom by atom as every other script, claimed by
+their letters, and declined where a number word or a threshold could change the answer."""
+
+from __future__ import annotations
+
+import pytest
+
+from stepchat.core.tasks.wordprob.atoms import atoms
+from stepchat.core.tasks.wordprob.numwords import stated_values
+from stepchat.core.tasks.wordprob.recompute import Declined
+from stepchat.core.tasks.wordprob.request import is_word_problem
+from tests.wordprob_cases import recompute
+
+
+def words(text: str) -> list[str]:
+    return [a.text for a in atoms(text) if a.kind == "word"]
+
+
+def numbers(text: str) -> list[str]:
+    return [a.text for a in atoms(text) if a.kind == "num"]
+
+
+def test_a_vowel_sign_stays_in_its_word() -> None:
+    assert words("เบนนี่ เห็น ฉลาม") == ["เบนนี่", "เห็น", "ฉลาม"]
+    assert words("राम के पास सेब हैं") == ["राम", "के", "पास", "सेब", "हैं"]
+
+
+def test_each_han_character_and_kana_is_an_atom() -> None:
+    assert words("小明有苹果") == ["小", "明", "有", "苹", "果"]
+    assert words("ペンを買いました") == ["ペ", "ン", "を", "買", "い", "ま", "し", "た"]
+
+
+def test_a_digit_joined_to_an_unspaced_letter_is_a_number() -> None:
+    assert numbers("小明有5个苹果，他吃了2.5个。") == ["5", "2.5"]
+    assert numbers("ペンを14本買いました") == ["14"]
+    assert numbers("จำนวน10ชิ้น") == ["10"]
+    # An identifier in a spaced script stays one: `A4`, `x2`.
+    assert numbers("A4 paper x2") == []
+
+
+@pytest.mark.parametrize("prompt", [
+    "小明有5个苹果，他吃了2个。他还剩几个苹果？",
+    "あいは1本150円のペンを4本買いました。全部でいくら使いましたか？",
+    "เบนนี่ เห็น ฉลาม ขนาด 10 ฟุต ที่มี 2 ตัว ความยาวรวมคิดเป็นกี่เปอร์เซ็นต์?",
+    "राम के पास 5 सेब हैं और वह 2 सेब खाता है। अब उसके पास कितने सेब बचे हैं?",
+])
+def test_word_problems_in_these_scripts_are_claimed(prompt: str) -> None:
+    assert is_word_problem(prompt)
+
+
+@pytest.mark.parametrize("prompt", ["小明有5个苹果。", "2024年是闰年吗？", "What is 2+2?"])
+def test_short_prompts_are_not(prompt: str) -> None:
+    assert not is_word_problem(prompt)
+
+
+def test_an_unchanged_han_numeral_states_its_value() -> None:
+    assert [stated_values(c) for c in "三十两个"] == [{3}, {10}, {2}, set()]
+
+
+SHOP = "あいは1本{price}円のペンを{count}本買いました。全部でいくら使いましたか？"
+
+
+def test_the_one_of_a_rate_is_no_choice_in_words() -> None:
+    solution = "あいはペンに 4 * 150 = 600 円使いました。\n#### 600"
+    assert recompute(SHOP.format(price=150, count=4), solution,
+                     SHOP.format(price=120, count=7)) == [
+        "あいはペンに 7 * 120 = 840 円使いました。", "#### 840"]
+
+
+def test_the_one_restated_in_the_solution_is_that_rate() -> None:
+    solution = "1本150円のペンを4本: 4 * 150 = 600 円。\n#### 600"
+    assert recompute(SHOP.format(price=150, count=4), solution,
+                     SHOP.format(price=120, count=7)) == [
+        "1本120円のペンを7本: 7 * 120 = 840 円。", "#### 840"]
+
+
+DISCOUNT = ("A box costs ${price}. Ana gets ${off} off each box if she buys more than 1 box. "
+            "Ana buys {boxes} boxes. How many dollars does she pay?")
+
+
+def test_a_one_that_a_computed_value_now_falls_on_declines() -> None:
+    """"More than 1 box" is a threshold: 3 boxes get the discount, 1 box does not."""
+    solution = "She buys more than one box: 3 * (10 - 4) = 18.\n#### 18"
+    with pytest.raises(Declined, match="1 is stated and no computation uses it"):
+        recompute(DISCOUNT.format(price=10, off=4, boxes=3), solution,
+                  DISCOUNT.format(price=12, off=5, boxes=1))
+
+
+def test_a_one_that_stays_below_every_value_is_recomputed() -> None:
+    solution = "She buys more than one box: 3 * (10 - 4) = 18.\n#### 18"
+    assert recompute(DISCOUNT.format(price=10, off=4, boxes=3), solution,
+                     DISCOUNT.format(price=12, off=5, boxes=2)) == [
+        "She buys more than one box: 2 * (12 - 5) = 14.", "#### 14"]
+
+
+def test_a_changed_han_numeral_is_no_slot() -> None:
+    """十二 to 十五 changes one of two atoms: 12 to 15 is no change of either alone."""
+    cached = "小明每天读书十二页，读了5天。他一共读了多少页？"
+    new = "小明每天读书十五页，读了5天。他一共读了多少页？"
+    with pytest.raises(Exception, match="words changed"):
+        recompute(cached, "12 * 5 = 60 页\n#### 60", new)
