@@ -153,6 +153,26 @@ def test_a_fresh_answer_is_corrected_and_carried_through() -> None:
     assert answer.stored_entry is not None and answer.verified is None
 
 
+PARTY = ("At the start of a party there were 25 men and 15 women. After an hour, 1/4 of "
+         "everyone had left. If 22 men stayed, how many women stayed?")
+
+
+@pytest.mark.parametrize("reply", [
+    "25 + 15 = 40 people came.\nOf the 40 people, 1/4 = 10 left.\n40 - 10 = 30 stayed.\n"
+    "30 - 22 = 8 women.\n#### 8",
+    # GSM-Symbolic's Tamil solution writes "of the 40 people" before the fraction.
+    "மொத்தம் 25 + 15 = 40 பேர்.\n40 பேரில் 1/4 பங்கு = 10 பேர் சென்றனர்.\n"
+    "40 - 10 = 30 பேர்.\n30 - 22 = 8 பெண்கள்.\n#### 8",
+])
+def test_a_result_an_operand_in_words_explains_is_no_slip_to_correct(reply: str) -> None:
+    """Correcting `1/4 = 10` to `1/4 = 0.25` would store a wrong answer and serve it for
+    every variant: the answer is served as the model wrote it, and not stored."""
+    engine = StepCache(ScriptedBackend([reply]), HashedEmbedder(), MemoryStore())
+    answer = engine.answer(PARTY)
+    assert answer.text == reply
+    assert answer.stored_entry is None
+
+
 def test_an_answer_with_a_computation_that_does_not_hold_is_not_stored() -> None:
     assert answer_holds(FOG_SOLUTION)
     assert not answer_holds("It takes 14 intervals; 14 * 10 = 150 = 140 minutes.")

@@ -274,8 +274,24 @@ class RolePass:
         except Unreadable as exc:
             raise Declined(str(exc)) from None
         if self.sol.atoms[i].value != old:
+            self._check_whole_computation(i, part, old)
             self.corrections += 1
         self.roles[i] = Role(old, self.forced.get(i, new), frozenset({("result", i)}), seen)
+
+    def _check_whole_computation(self, i: int, part: Part, value: Fraction) -> None:
+        """A result that does not hold is a slip to correct only when nothing else written
+        explains it: a result that is the computed value times or over another number
+        written before it or on its line ("Of the 40 people, 1/4 = 10", "40 பேரில் 1/4 =
+        10") shows an operand written in words, which this reader does not see; correcting
+        would write 1/4 = 0.25 into a right answer, so the answer is left unchecked."""
+        written = self.sol.atoms[i].value
+        step = self.sol.step_of[i]
+        others = {a.value for j, a in enumerate(self.sol.atoms)
+                  if a.kind == "num" and a.value and j != i and j not in part.numbers
+                  and (j < i or self.sol.step_of[j] == step)}
+        if value and any(written in (value * x, value / x, x / value) for x in others):
+            raise Declined(f"{self.sol.atoms[i].text} is what the computation before it "
+                           "gives with a number written elsewhere: an operand in words")
 
     def _final_answer(self, i: int, atom: Atom) -> Role | None:
         """The last line stating only one number after the last computation states the
