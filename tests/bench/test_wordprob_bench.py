@@ -91,3 +91,22 @@ def test_scripts_without_spaces_or_with_vowel_signs_are_recomputed_never_wrong(
     ours = summarise(judged)[language]["stepcache"]["numbers"]
     assert ours["served_right"] > 0
     assert ours["served_wrong"] == 0
+
+
+def test_an_answer_that_builds_a_fraction_is_a_number(templates: TemplateSource) -> None:
+    """Template 0024's answer is `size//n * Fraction((total-spent)/cal)`."""
+    requests = [r for r in workload(templates, "eng", seed=42, per_kind=2, limit=25)
+                if r.template == "0024"]
+    assert requests and all(isinstance(r.answer, float) for r in requests)
+    assert all(is_right(r.solution, r.answer, "eng") for r in requests)
+
+
+def test_a_template_that_cannot_be_read_is_skipped_alone(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    folder = tmp_path / "eng" / "symbolic"
+    folder.mkdir(parents=True)
+    (tmp_path / "eng" / "replacements.json").write_text("{}")
+    (folder / "0001.toml").write_text('question = "No annotated question here."\n')
+    assert workload(TemplateSource(tmp_path), "eng", seed=1, per_kind=1, limit=None) == []
+    assert "eng/0001 skipped: no annotated question" in capsys.readouterr().err

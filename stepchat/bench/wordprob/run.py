@@ -65,13 +65,13 @@ def find_templates(path: Path | None) -> TemplateSource:
 def workload(source: TemplateSource, language: str, *, seed: int, per_kind: int,
              limit: int | None) -> list[WordRequest]:
     requests: list[WordRequest] = []
-    for index, template in enumerate(source.templates(language)):
+    for index, (ident, read) in enumerate(source.templates(language)):
         if limit is not None and index >= limit:
             break
         try:
-            requests.extend(requests_for(template, seed, per_kind))
+            requests.extend(requests_for(read(), seed, per_kind))
         except Exception as exc:  # a template this reader cannot instantiate is skipped
-            print(f"stepchat bench: {language}/{template.ident} skipped: {exc}", file=sys.stderr)
+            print(f"stepchat bench: {language}/{ident} skipped: {exc}", file=sys.stderr)
     return requests
 
 

@@ -19,6 +19,7 @@ import zipfile
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -87,15 +88,24 @@ class TemplateSource:
     def languages(self) -> list[str]:
         return sorted({n[len(DATA_PREFIX):].split("/")[0] for n in self._names})
 
-    def templates(self, language: str) -> Iterator[Template]:
+    def templates(self, language: str) -> Iterator[tuple[str, Callable[[], Template]]]:
+        """Each template's name, and how to read it: a template that cannot be read (a
+        translation without its annotated question) fails alone, when it is read."""
         prefix = f"{DATA_PREFIX}{language}/symbolic/"
         names = sorted(n for n in self._names if n.startswith(prefix) and n.endswith(".toml"))
         if not names:
             raise TemplateError(f"no templates for language {language!r}")
         replacements = json.loads(self._read(f"{DATA_PREFIX}{language}/replacements.json"))
         for name in names:
-            data = tomllib.loads(self._read(name).decode("utf-8"))
-            yield parse(language, name.rsplit("/", 1)[1][:-5], data, replacements)
+            ident = name.rsplit("/", 1)[1][:-5]
+            yield ident, partial(self._template, language, ident, name, replacements)
+
+    def _template(self, language: str, ident: str, name: str,
+                  replacements: dict[str, Any]) -> Template:
+        data = tomllib.loads(self._read(name).decode("utf-8"))
+        if "question_annotated" not in data:
+            raise TemplateError("no annotated question")
+        return parse(language, ident, data, replacements)
 
 
 def _data_root(path: Path) -> Path:
@@ -157,10 +167,13 @@ def _plural(n: Any, *forms: str) -> str:
     return forms[2]
 
 
-def _fraction_text(value: Any) -> str:
+def _fraction(value: Any) -> Any:
+    """The templates' `Fraction`: a number in an answer (`size//n * Fraction(x)`), shown
+    as `4/5` in a question; a float is the fraction it approximates."""
     if isinstance(value, float):
-        f = Fraction(value).limit_denominator()
-        return str(f.numerator) if f.denominator == 1 else f"{f.numerator}/{f.denominator}"
+        return Fraction(value).limit_denominator()
+    if isinstance(value, int | Fraction):
+        return Fraction(value)
     return str(value)
 
 
@@ -210,7 +223,7 @@ class Sampler:
             "range_list": lambda a, b, s=1: list(range(a, b, s)), "range_str": range_str,
             "arange": arange, "is_int": _is_int, "divides": _divides, "int": int,
             "float": float, "round": round, "str": str, "len": len, "list": list,
-            "Fraction": _fraction_text, "plural": _plural, "ensure_int": lambda v: round(v),
+            "Fraction": _fraction, "plural": _plural, "ensure_int": lambda v: round(v),
             "to_title": lambda t: t[:1].upper() + t[1:],
         }
 
