@@ -41,6 +41,7 @@ from stepchat.core.tasks.wordprob.solution import (
     solution_atoms,
     statements,
 )
+from stepchat.core.tasks.wordprob.values import UNIT_CONSTANTS
 
 __all__ = ["Declined", "Outcome", "RolePass", "Slot", "recompute"]
 
@@ -283,12 +284,13 @@ class RolePass:
         explains it: a result that is the computed value times or over another number
         written before it or on its line ("Of the 40 people, 1/4 = 10", "40 பேரில் 1/4 =
         10") shows an operand written in words, which this reader does not see; correcting
-        would write 1/4 = 0.25 into a right answer, so the answer is left unchecked."""
+        would write 1/4 = 0.25 into a right answer, so the answer is left unchecked. So
+        is a unit conversion ("1/2 hour = 30 minutes": times 60)."""
         written = self.sol.atoms[i].value
         step = self.sol.step_of[i]
         others = {a.value for j, a in enumerate(self.sol.atoms)
                   if a.kind == "num" and a.value and j != i and j not in part.numbers
-                  and (j < i or self.sol.step_of[j] == step)}
+                  and (j < i or self.sol.step_of[j] == step)} | UNIT_CONSTANTS
         if value and any(written in (value * x, value / x, x / value) for x in others):
             raise Declined(f"{self.sol.atoms[i].text} is what the computation before it "
                            "gives with a number written elsewhere: an operand in words")

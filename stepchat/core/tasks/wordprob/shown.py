@@ -36,15 +36,12 @@ from stepchat.core.tasks.wordprob.orders import (
 )
 from stepchat.core.tasks.wordprob.reasoned import check_not_reasoned
 from stepchat.core.tasks.wordprob.solution import operands as places
+from stepchat.core.tasks.wordprob.values import UNIT_CONSTANTS
 from stepchat.core.tasks.wordprob.wordfactors import accounted
 
 if TYPE_CHECKING:
     from stepchat.core.tasks.wordprob.recompute import RolePass
 
-UNIT_CONSTANTS = frozenset(Fraction(v) for v in (7, 12, 24, 52, 60, 100, 365, 1000, 3600))
-"""Constants of unit conversions (days in a week, months, hours, weeks in a year,
-minutes, per cent, days, thousands, seconds in an hour): the closed table of constants a
-solution may use with changed values."""
 
 
 def check_shown(p: RolePass, changed: set[int]) -> None:

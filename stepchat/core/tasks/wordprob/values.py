@@ -15,6 +15,11 @@ CONVENTIONAL = frozenset(Fraction(v) for v in (
 percent, dozens, angles): a changed slot with such a value may be one of them where the
 solution uses it a second time, so only other values may be used by several computations."""
 
+UNIT_CONSTANTS = frozenset(Fraction(v) for v in (7, 12, 24, 52, 60, 100, 365, 1000, 3600))
+"""Constants of unit conversions (days in a week, months, hours, weeks in a year,
+minutes, per cent, days, thousands, seconds in an hour): the closed table of constants a
+solution may use with changed values."""
+
 IDENTITY_VALUES = (Fraction(0), Fraction(1))
 """A stated 0 or 1 looks exactly like the implicit ones ("the first hour", "1 x 15"), so a
 changed slot with such a value is never mapped."""
