@@ -1,5 +1,8 @@
 """A word problem and its solution shared by the core, real-stack and app tests."""
 
+from collections.abc import Sequence
+
+from stepchat.core.tasks.wordprob.evidence import Instance
 from stepchat.core.tasks.wordprob.handler import WordProblemConstraints, WordProblemHandler
 
 FOG = (
@@ -12,6 +15,25 @@ FOG_SOLUTION = (
     "Thus, it will take 14 * 10 = 140 minutes for the fog to cover the whole city.\n"
     "#### 140"
 )
+
+def fog(minutes: int, miles: int, across: int) -> str:
+    return FOG.replace("10 minutes", f"{minutes} minutes").replace(
+        "3 miles", f"{miles} miles").replace("42 miles", f"{across} miles")
+
+
+def fog_solution(minutes: int, miles: int, across: int) -> str:
+    intervals = across // miles
+    return (f"The city will be covered in {across}/{miles} = {intervals} intervals of "
+            f"{minutes} minutes.\n"
+            f"Thus, it will take {intervals} * {minutes} = {intervals * minutes} minutes for "
+            "the fog to cover the whole city.\n"
+            f"#### {intervals * minutes}")
+
+
+FOG_SEEN = ((fog(5, 2, 30), fog_solution(5, 2, 30)),)
+"""An earlier instance of FOG with every value changed: what shows each number following
+the value it is read as."""
+
 
 PENS = ("Ana buys {boxes} boxes with {each} pens in each box and {spare} spare pens for "
         "her class. How many pens does she have?")
@@ -32,10 +54,17 @@ CACHED = pens(3, 4, 12)
 CACHED_SOLUTION = pens_solution(3, 4, 12)
 
 
-def recompute(cached: str, solution: str, new: str) -> list[str]:
-    """The cached solution's steps recomputed for `new`, or Declined / NotSame."""
+def recompute(
+    cached: str, solution: str, new: str, earlier: Sequence[tuple[str, str]] = (),
+) -> list[str]:
+    """The cached solution's steps recomputed for `new`, or Declined / NotSame. `earlier`
+    are instances solved before it (request, solution): a changed value is taken only
+    where one of them shows the solution following it."""
     handler = WordProblemHandler()
     task = handler.detect(new)
     assert task is not None
-    outcome = handler.recomputed(task, WordProblemConstraints(cached), handler.segment(solution))
+    instances = tuple(Instance(request, tuple(handler.stitch(handler.segment(text)).split("\n")))
+                      for request, text in earlier)
+    outcome = handler.recomputed(task, WordProblemConstraints(cached, earlier=instances),
+                                 handler.segment(solution))
     return outcome.texts

@@ -17,13 +17,15 @@ from stepchat.core.tasks.wordprob.request import NotSame
 from stepchat.core.types import CachePath, StepStatus
 from stepchat.embed.hashed import HashedEmbedder
 from stepchat.store.memory import MemoryStore
-from tests.wordprob_cases import FOG, FOG_SOLUTION, recompute
+from tests.wordprob_cases import FOG, FOG_SEEN, FOG_SOLUTION, fog, fog_solution, recompute
 
 
 def test_numbers_are_recomputed_through_every_step() -> None:
     new = FOG.replace("10 minutes", "7 minutes").replace("3 miles", "4 miles").replace(
         "42 miles", "48 miles")
-    assert recompute(FOG, FOG_SOLUTION, new) == [
+    with pytest.raises(Declined, match="shows it following"):
+        recompute(FOG, FOG_SOLUTION, new)
+    assert recompute(FOG, FOG_SOLUTION, new, FOG_SEEN) == [
         "The city will be covered in 48/4 = 12 intervals of 7 minutes.",
         "Thus, it will take 12 * 7 = 84 minutes for the fog to cover the whole city.",
         "#### 84",
@@ -97,16 +99,21 @@ def test_decimal_commas_and_currency_after_the_number() -> None:
               "Wie viel bezahlt sie?")
     solution = "Lena bezahlt 2,50 € * 4 = 10 €.\n#### 10"
     new = cached.replace("2,50 €", "1,25 €").replace("4 Äpfel", "6 Äpfel")
-    assert recompute(cached, solution, new) == ["Lena bezahlt 1,25 € * 6 = 7,50 €.", "#### 7,5"]
+    seen = (cached.replace("2,50 €", "3,50 €").replace("4 Äpfel", "2 Äpfel"),
+            "Lena bezahlt 3,50 € * 2 = 7 €.\n#### 7")
+    assert recompute(cached, solution, new, [seen]) == [
+        "Lena bezahlt 1,25 € * 6 = 7,50 €.", "#### 7,5"]
 
 
 def test_number_words_are_slots_in_several_languages() -> None:
     cached = "Ana buys three boxes with 21 pens in each box for her class. How many pens?"
-    assert recompute(cached, "3 * 21 = 63 pens.\n#### 63", cached.replace("three", "five")) == [
-        "5 * 21 = 105 pens.", "#### 105"]
+    seen = [(cached.replace("three", "two"), "2 * 21 = 42 pens.\n#### 42")]
+    assert recompute(cached, "3 * 21 = 63 pens.\n#### 63", cached.replace("three", "five"),
+                     seen) == ["5 * 21 = 105 pens.", "#### 105"]
     danish = "Ane køber tre kasser med 21 kuglepenne i hver kasse til klassen. Hvor mange?"
-    assert recompute(danish, "3 * 21 = 63.\n#### 63", danish.replace("tre", "fem"))[-1] == (
-        "#### 105")
+    seen = [(danish.replace("tre", "to"), "2 * 21 = 42.\n#### 42")]
+    assert recompute(danish, "3 * 21 = 63.\n#### 63", danish.replace("tre", "fem"),
+                     seen)[-1] == "#### 105"
 
 
 def test_an_unchanged_number_word_makes_an_equal_digit_ambiguous() -> None:
@@ -120,7 +127,9 @@ def test_a_name_written_mid_sentence_is_renamed() -> None:
     cached = ("Katy has 7 cups and her friend gives Katy 6 more cups for the party. "
               "How many cups does Katy have?")
     new = cached.replace("Katy", "Sophie").replace("7 cups", "9 cups").replace("6 more", "7 more")
-    assert recompute(cached, "Katy has 7 + 6 = 13 cups.\n#### 13", new) == [
+    seen = [(cached.replace("7 cups", "4 cups").replace("6 more", "5 more"),
+             "Katy has 4 + 5 = 9 cups.\n#### 9")]
+    assert recompute(cached, "Katy has 7 + 6 = 13 cups.\n#### 13", new, seen) == [
         "Sophie has 9 + 7 = 16 cups.", "#### 16"]
 
 
@@ -184,12 +193,17 @@ def test_an_answer_with_a_computation_that_does_not_hold_is_not_stored() -> None
 
 
 def test_a_variant_is_served_recomputed_and_never_called_verified() -> None:
-    backend = ScriptedBackend([FOG_SOLUTION, "the model must not be asked"])
+    backend = ScriptedBackend([FOG_SOLUTION, fog_solution(20, 3, 42),
+                               "the model must not be asked"])
     engine = StepCache(backend, HashedEmbedder(), MemoryStore())
     engine.answer(FOG)
-    variant = engine.answer(FOG.replace("10 minutes", "20 minutes"))
-    assert variant.hit and len(backend.calls) == 1
-    assert variant.text.endswith("#### 280")
+    # The first variant has no earlier instance to show its 20 follows the stated 20: the
+    # model answers it, and the entry keeps FOG beside it.
+    first = engine.answer(fog(20, 3, 42))
+    assert not first.hit and any("no earlier instance" in note for note in first.notes)
+    variant = engine.answer(fog(15, 3, 42))
+    assert variant.hit and len(backend.calls) == 2
+    assert variant.text.endswith("#### 210")
     assert [s.status for s in variant.steps] == [StepStatus.RECOMPUTED] * 3
     assert variant.verified is None
     assert variant.tokens.saved > 0

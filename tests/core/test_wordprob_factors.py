@@ -50,7 +50,9 @@ TWICE_SOLUTION = "Ana has 2 * 15 = 30 marbles.\nThen 30 + 8 = 38 marbles.\n#### 
 
 def test_twice_accounts_for_the_factor_it_states() -> None:
     new = TWICE.replace("15 marbles", "21 marbles").replace("8 more", "9 more")
-    assert recompute(TWICE, TWICE_SOLUTION, new) == [
+    seen = [(TWICE.replace("15 marbles", "11 marbles").replace("8 more", "4 more"),
+             "Ana has 2 * 11 = 22 marbles.\nThen 22 + 4 = 26 marbles.\n#### 26")]
+    assert recompute(TWICE, TWICE_SOLUTION, new, seen) == [
         "Ana has 2 * 21 = 42 marbles.", "Then 42 + 9 = 51 marbles.", "#### 51"]
 
 
@@ -63,7 +65,10 @@ HALF = ("Ana has 18 cookies and gives half of them to Bob. Then she bakes 7 more
 def test_half_accounts_for_a_divisor_or_a_factor_of_one_half(written: str) -> None:
     solution = f"She gives away {written} cookies.\nShe has 9 + 7 = 16 cookies.\n#### 16"
     new = HALF.replace("18 cookies", "26 cookies").replace("7 more", "5 more")
-    assert recompute(HALF, solution, new)[-1] == "#### 18"
+    seen = [(HALF.replace("18 cookies", "10 cookies").replace("7 more", "3 more"),
+             f"She gives away {written.replace('18', '10').replace('9', '5')} cookies.\n"
+             "She has 5 + 3 = 8 cookies.\n#### 8")]
+    assert recompute(HALF, solution, new, seen)[-1] == "#### 18"
 
 
 def test_a_word_used_otherwise_than_it_says_declines() -> None:

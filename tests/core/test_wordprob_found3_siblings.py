@@ -78,12 +78,17 @@ def test_a_sibling_of_a_found_class_is_declined_or_right(case: dict[str, Any]) -
     assert_declined_or_right(case)
 
 
-@pytest.mark.parametrize("case", [clock(9, 5, 10, 6), shops(4, 7, 5, 9)],
-                         ids=["clock-under-24", "shops-in-order"])
-def test_a_sibling_that_keeps_its_order_is_served_right(case: dict[str, Any]) -> None:
-    cached = case["cached"][0]
-    engine = StepCache(ReferenceBackend({cached["prompt"]: cached["model_text"]}),
+@pytest.mark.parametrize(("case", "earlier"), [
+    (clock(9, 5, 10, 6), clock(7, 3, 0, 0)), (shops(4, 7, 5, 9), shops(3, 8, 0, 0)),
+], ids=["clock-under-24", "shops-in-order"])
+def test_a_sibling_that_keeps_its_order_is_served_right(
+    case: dict[str, Any], earlier: dict[str, Any],
+) -> None:
+    """Served once an earlier instance shows each number following its value."""
+    asked = [earlier["cached"][0], case["cached"][0]]
+    engine = StepCache(ReferenceBackend({c["prompt"]: c["model_text"] for c in asked}),
                        HashedEmbedder(), MemoryStore())
-    engine.answer(cached["prompt"])
+    for cached in asked:
+        engine.answer(cached["prompt"])
     answer = engine.answer(case["prompt"])
     assert answer.hit and final(answer.text) == str(case["right"]), answer.text

@@ -46,9 +46,11 @@ def test_a_sum_that_reaches_a_clock_or_calendar_modulus_declines() -> None:
     with pytest.raises(Declined, match="crosses 7"):
         recompute(cached, "3 + 5 = 8.\n#### 8",
                   cached.replace("month 3", "month 2").replace("5 months", "4 months"))
+    seen = [(cached.replace("month 3", "month 1").replace("5 months", "2 months"),
+             "1 + 2 = 3.\n#### 3")]
     assert recompute(cached, "3 + 5 = 8.\n#### 8",
-                     cached.replace("month 3", "month 4").replace("5 months", "6 months")
-                     )[-1] == "#### 10"
+                     cached.replace("month 3", "month 4").replace("5 months", "6 months"),
+                     seen)[-1] == "#### 10"
 
 
 @pytest.mark.parametrize(("cached", "solution", "new"), [
@@ -108,11 +110,3 @@ def test_a_name_beside_a_proper_noun_that_stays_declines() -> None:
     with pytest.raises(NotSame, match="proper noun that stays"):
         recompute(cached, "France gives 12 + 5 = 17 stamps.\n#### 17", new)
 
-
-def test_a_person_written_in_the_solution_is_renamed() -> None:
-    cached = ("Katy has 7 cups and her friend gives Katy 6 more cups for the party. How many "
-              "cups does Katy have?")
-    new = cached.replace("Katy", "Sophie").replace("7 cups", "9 cups").replace("6 more",
-                                                                               "7 more")
-    assert recompute(cached, "Katy has 7 + 6 = 13 cups.\n#### 13", new) == [
-        "Sophie has 9 + 7 = 16 cups.", "#### 16"]

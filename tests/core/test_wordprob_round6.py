@@ -55,7 +55,8 @@ PENS = "Ana buys {boxes} boxes of {each} pens for her class. How many pens does 
 def test_a_result_restated_before_its_computation_takes_its_role() -> None:
     solution = "Ana has 27 pens because 3 * 9 = 27.\n#### 27"
     new = PENS.format(boxes=2, each=13)
-    assert recompute(PENS.format(boxes=3, each=9), solution, new) == [
+    seen = [(PENS.format(boxes=4, each=5), "Ana has 20 pens because 4 * 5 = 20.\n#### 20")]
+    assert recompute(PENS.format(boxes=3, each=9), solution, new, seen) == [
         "Ana has 26 pens because 2 * 13 = 26.", "#### 26"]
 
 
@@ -67,8 +68,11 @@ APPLES_SOLUTION = ("Bob has 3 * 4 = 12 apples.\n"
 
 def test_a_restated_result_keeps_its_order_against_the_stated_values() -> None:
     cached = APPLES.format(bags=3, each=4, ana=20)
-    assert recompute(cached, APPLES_SOLUTION, APPLES.format(bags=2, each=5, ana=19)
-                     )[-1] == "#### 9"
+    seen = [(APPLES.format(bags=2, each=3, ana=10),
+             "Bob has 2 * 3 = 6 apples.\n"
+             "Ana has 10 apples, more than 6, so she gives 10 - 6 = 4 to Carl.\n#### 4")]
+    assert recompute(cached, APPLES_SOLUTION, APPLES.format(bags=2, each=5, ana=19),
+                     seen)[-1] == "#### 9"
     with pytest.raises(Declined, match="order against"):
         recompute(cached, APPLES_SOLUTION, APPLES.format(bags=4, each=5, ana=18))
 
@@ -79,7 +83,9 @@ TWICE = ("Ana pays ${book} for a book and twice as much for a bag at the same sh
 
 def test_a_changed_value_equal_to_a_multiplier_word_keeps_the_words_constant() -> None:
     solution = "The bag costs $13 * 2 = $26.\nShe pays $13 + $26 = $39.\n#### 39"
-    assert recompute(TWICE.format(book=13), solution, TWICE.format(book=2)) == [
+    seen = [(TWICE.format(book=7), "The bag costs $7 * 2 = $14.\nShe pays $7 + $14 = $21.\n"
+             "#### 21")]
+    assert recompute(TWICE.format(book=13), solution, TWICE.format(book=2), seen) == [
         "The bag costs $2 * 2 = $4.", "She pays $2 + $4 = $6.", "#### 6"]
 
 

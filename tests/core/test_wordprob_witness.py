@@ -37,7 +37,14 @@ def test_one_instance_alone_declines_the_coincidence() -> None:
 def test_a_second_instance_resolves_the_coincidence() -> None:
     assert recompute(pens(3, 4, 10), instance(3, 5, 8)) == [
         "The boxes hold 3 * 4 = 12 pens.", "She has 12 + 10 = 22 pens.", "#### 22"]
-    assert recompute(pens(2, 5, 12), instance(3, 5, 8))[-1] == "#### 22"
+    assert recompute(pens(2, 5, 12), instance(4, 5, 8))[-1] == "#### 22"
+
+
+def test_a_value_no_instance_showed_changing_declines() -> None:
+    """The instance kept 3 boxes: nothing shows the 3 of `3 * 4` follows the stated 3 (a
+    word such as "a trio" could state it too)."""
+    with pytest.raises(Declined, match="shows it following"):
+        recompute(pens(2, 5, 12), instance(3, 5, 8))
 
 
 def test_a_solution_phrased_otherwise_is_no_witness() -> None:

@@ -214,28 +214,6 @@ def _check_whole_quotients(p: RolePass) -> None:
                                    "things (full boxes, buses) is not recomputed by dividing")
 
 
-def sides_kept(p: RolePass, bound: Fraction) -> bool:
-    """Whether every stated value, every result and every part of every computation (`3 ×
-    20` of `3 × 20 + 4 × 5`) is on the same side of `bound` as in the cached answer: a
-    condition in words against `bound` decides as it did. No earlier instance counts
-    here: it shows one side at a time."""
-    values = [*slot_values(p).values(), *result_values(p).values()]
-    for statement in p.statements:
-        if statement.links:
-            values += [v for part in statement.parts for e in _parts(part.expr)
-                       if (v := _value(p, e)) is not None]
-    return all(order(v.old, bound) == order(v.new, bound) for v in values)
-
-
-def _parts(expr: Expr) -> Iterator[Expr]:
-    yield expr
-    if isinstance(expr, Neg):
-        yield from _parts(expr.operand)
-    elif isinstance(expr, Bin):
-        yield from _parts(expr.left)
-        yield from _parts(expr.right)
-
-
 def _quotients(expr: Expr) -> Iterator[Bin]:
     if isinstance(expr, Neg):
         yield from _quotients(expr.operand)

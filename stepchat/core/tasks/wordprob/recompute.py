@@ -129,6 +129,8 @@ def recompute(
     pass_.check()
     if names or words:
         guards.check_renamed(pass_, names, words, word_at, word_places)
+    # Last: every other reason to decline is the more telling one.
+    shown.check_followed(pass_, frozenset(i for i, _ in renamed_at if i not in word_at))
     return pass_.outcome(renames or {}, currency or {})
 
 

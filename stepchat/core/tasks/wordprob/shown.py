@@ -26,12 +26,13 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
+from stepchat.core.tasks.wordprob.evidence import Witness
 from stepchat.core.tasks.wordprob.guards import Declined
+from stepchat.core.tasks.wordprob.numwords import readings
 from stepchat.core.tasks.wordprob.orders import (
     Value,
     changed_orders,
     result_values,
-    sides_kept,
     slot_values,
 )
 from stepchat.core.tasks.wordprob.reasoned import check_not_reasoned
@@ -41,7 +42,6 @@ from stepchat.core.tasks.wordprob.wordfactors import accounted
 
 if TYPE_CHECKING:
     from stepchat.core.tasks.wordprob.recompute import RolePass
-
 
 
 def check_shown(p: RolePass, changed: set[int]) -> None:
@@ -79,20 +79,50 @@ def check_shown(p: RolePass, changed: set[int]) -> None:
                            "solution's arithmetic")
         # "miles" reads as Spanish 1000: an unchanged word is a reading, not a statement;
         # an unchanged 0 is the minutes of "9:00".
-        if not (slot.old.text.isalpha() or slot.old.value == 0 or _unit_one(p, k)):
+        if not (slot.old.text.isalpha() or slot.old.value == 0):
             raise Declined(f"{slot.old.text} is stated and no computation uses it: the "
                            "solution chose in words (a threshold, another rate), which "
                            "recomputation cannot redo")
 
 
-def _unit_one(p: RolePass, k: int) -> bool:
-    """Slot `k` is an unchanged 1 (not money, not a percent) and nothing the solution
-    computes crosses 1: the one of a rate ("1本￥150", "1 ヘクタールあたり", "per 1 kg"),
-    which Chinese and Japanese write where English writes "a", and not a threshold ("more
-    than 1 pack") that a changed value could now fall on the other side of."""
-    old, new = p.slots[k].old, p.slots[k].new
-    return (old.value == new.value == 1 and not old.currency and not old.percent
-            and sides_kept(p, Fraction(1)))
+def check_followed(p: RolePass, names_at: frozenset[int] = frozenset()) -> None:
+    """An operand that takes a new value must be shown to follow what it was read as: by
+    an earlier instance in which that stated value or result had another value and the
+    solution's number had it too. One solution cannot show it: a quantity this reader
+    does not see (a number word of a language it does not read, "दो", "пятнадцать",
+    "ふたつ", a compound numeral "二十", the sign "½") can have the value of a stated digit
+    or of a result, and the number then follows the wrong one. So the first variant of a
+    problem goes to the model, and its answer is the instance the next one needs.
+
+    Only an instance written with the new request's words shows it (`names_at`: where
+    the new request renames a name, any name will do): one whose unseen word changed
+    together with the digit ("два" to "три" beside 2 to 3) shows nothing of the digit."""
+    evidence = [k for k, w in enumerate(p.witnesses) if _same_words(w, p.renamed_at, names_at)]
+    for i, role in p.roles.items():
+        if not p.in_computation(i) or i in p.results or i in p.sol.labels:
+            continue
+        if not role.sources or role.new == role.old:
+            continue
+        if not any(role.seen[k] is not None and role.seen[k] != role.old for k in evidence):
+            raise Declined(f"{p.sol.atoms[i].text} takes a new value and no earlier "
+                           "instance written with these words shows it following what it "
+                           "was read as: a quantity written in words may have the same value")
+
+
+def _same_words(
+    witness: Witness, renamed_at: tuple[tuple[int, str], ...], names_at: frozenset[int],
+) -> bool:
+    """Whether the instance has the new request's word wherever either differs from the
+    cached request: a renamed name and a number word this reader reads (a slot) apart."""
+    new = dict(renamed_at)
+    for i in set(witness.words) | set(new):
+        theirs, ours = witness.words.get(i), new.get(i)
+        if theirs == ours or i in names_at:
+            continue
+        if theirs is not None and ours is None and readings(theirs):
+            continue  # a number word the reader reads: a slot, which the roles check
+        return False
+    return True
 
 
 def _kept(p: RolePass, i: int) -> bool:
@@ -163,9 +193,7 @@ def _check_mention(
     if p.sol.step_of[i] not in arithmetic:
         raise Declined(f"{text} is written on a line that does not compute: what the "
                        "solution says of it in words cannot be re-checked")
-    if not (role.sources & operands) and not (not role.sources and role.old in constants) and not (
-        role.sources and all(kind == "slot" and _unit_one(p, k) for kind, k in role.sources)
-    ):
+    if not (role.sources & operands) and not (not role.sources and role.old in constants):
         raise Declined(f"{text} is written outside a computation and is no stated value, "
                        "result or unit a computation uses: what the solution says of it in "
                        "words cannot be re-checked")
