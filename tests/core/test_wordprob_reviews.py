@@ -1,4 +1,4 @@
-"""Wrong answers the third to sixth hostile reviews got served from the
+"""Wrong answers the third to seventh hostile reviews got served from the
 word-problem cache: each must now be declined (the model answers) or served right, and so
 must every earlier request of a sequence that the cache serves.
 
@@ -14,7 +14,11 @@ closes them are in docs/word-problems.md:
 - `wordprob_found6.jsonl`: the sixth review's findings that a rule now declines (a
   quotient that was whole inside a computation: full boxes, buses; a ranking of three
   prices per pen). Its other 40, choices in words between parts of computations, are
-  still served and listed in docs/word-problems-open.jsonl.
+  still served and listed in docs/word-problems-open.jsonl;
+- `wordprob_found7.jsonl`: the seventh review, of requests in other scripts and languages
+  (round seven): a number word this reader does not read (Hindi, Russian, Thai, Korean,
+  Japanese kana, compound Han numerals, ½) equal to a stated digit or a result, and an
+  unchanged 1 that was a threshold in another unit ("more than 1 kg" beside grams).
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ import pytest
 from tests.core.test_wordprob_found2 import assert_declined_or_right
 
 REVIEWS = {"wordprob_found3.jsonl": 30, "wordprob_found4.jsonl": 25,
-           "wordprob_found5.jsonl": 21, "wordprob_found6.jsonl": 13}
+           "wordprob_found5.jsonl": 21, "wordprob_found6.jsonl": 13, "wordprob_found7.jsonl": 60}
 """Each review's file and how many findings it holds."""
 
 CASES = [(name, json.loads(line)) for name in REVIEWS
