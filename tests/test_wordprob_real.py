@@ -23,6 +23,8 @@ from tests.wordprob_cases import (
     CACHED_SOLUTION,
     FOG,
     FOG_SOLUTION,
+    fog,
+    fog_solution,
     pens,
     pens_solution,
 )
@@ -64,12 +66,15 @@ def test_bundled_model_answers_are_stored_only_when_their_arithmetic_holds(
 def test_a_variant_is_recomputed_through_minilm_and_lancedb(tmp_path: Path) -> None:
     embedder = load_embedder()
     store = load_store(tmp_path / "cache", embedder.dim)
-    backend = ScriptedBackend([FOG_SOLUTION, "the model must not be asked again"])
+    backend = ScriptedBackend([FOG_SOLUTION, fog_solution(5, 3, 42),
+                               "the model must not be asked again"])
     engine = StepCache(backend, embedder, store)
     assert engine.answer(FOG).stored_entry is not None
-    variant = engine.answer(FOG.replace("10 minutes", "25 minutes"))
-    assert variant.hit and len(backend.calls) == 1
-    assert variant.text.endswith("#### 350")
+    # The first variant is the model's: the instance that shows each number following.
+    assert not engine.answer(fog(5, 3, 42)).hit
+    variant = engine.answer(fog(20, 3, 42))
+    assert variant.hit and len(backend.calls) == 2
+    assert variant.text.endswith("#### 280")
     assert {s.status for s in variant.steps} == {StepStatus.RECOMPUTED}
     trap = engine.answer(FOG.replace("cover the whole city", "cover half the city"))
     assert not trap.hit
@@ -123,11 +128,13 @@ def test_a_multiplier_word_variant_is_recomputed_and_the_second_review_declines(
     cached = ("Bob has 15 marbles. Ana has twice as many marbles as Bob, and she buys 8 more "
               "marbles at the shop. How many marbles does Ana have now?")
     backend = ScriptedBackend(["Ana has 2 * 15 = 30 marbles.\nThen 30 + 8 = 38 marbles.\n#### 38",
+                               "Ana has 2 * 11 = 22 marbles.\nThen 22 + 4 = 26 marbles.\n#### 26",
                                "not asked"])
     engine = StepCache(backend, embedder, load_store(tmp_path / "twice", embedder.dim))
     engine.answer(cached)
+    engine.answer(cached.replace("15 marbles", "11 marbles").replace("8 more", "4 more"))
     served = engine.answer(cached.replace("15 marbles", "21 marbles").replace("8 more", "9 more"))
-    assert served.hit and served.text.endswith("#### 51") and len(backend.calls) == 1
+    assert served.hit and served.text.endswith("#### 51") and len(backend.calls) == 2
     rows = [line for name in ("wordprob_found2.jsonl", "wordprob_found3.jsonl")
             for line in (Path(__file__).parent / "core" / name).read_text().splitlines()]
     for n, line in enumerate(rows):

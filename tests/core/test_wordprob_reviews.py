@@ -1,4 +1,4 @@
-"""Wrong answers the third to seventh hostile reviews got served from the
+"""Wrong answers the third to eighth hostile reviews got served from the
 word-problem cache: each must now be declined (the model answers) or served right, and so
 must every earlier request of a sequence that the cache serves.
 
@@ -18,7 +18,11 @@ closes them are in docs/word-problems.md:
 - `wordprob_found7.jsonl`: the seventh review, of requests in other scripts and languages
   (round seven): a number word this reader does not read (Hindi, Russian, Thai, Korean,
   Japanese kana, compound Han numerals, ½) equal to a stated digit or a result, and an
-  unchanged 1 that was a threshold in another unit ("more than 1 kg" beside grams).
+  unchanged 1 that was a threshold in another unit ("more than 1 kg" beside grams);
+- `wordprob_found8.jsonl`: the eighth review, of the rule that closed the seventh's: an
+  earlier instance whose capitalised number word changed with the digit taken as evidence,
+  and a right answer "corrected" where the whole was written in words (`3/5 = 30` of
+  "пятидесяти" to `3/5 = 0.6`), then stored and recomputed.
 """
 
 from __future__ import annotations
@@ -32,7 +36,8 @@ import pytest
 from tests.core.test_wordprob_found2 import assert_declined_or_right
 
 REVIEWS = {"wordprob_found3.jsonl": 30, "wordprob_found4.jsonl": 25,
-           "wordprob_found5.jsonl": 21, "wordprob_found6.jsonl": 13, "wordprob_found7.jsonl": 60}
+           "wordprob_found5.jsonl": 21, "wordprob_found6.jsonl": 13, "wordprob_found7.jsonl": 60,
+           "wordprob_found8.jsonl": 16}
 """Each review's file and how many findings it holds."""
 
 CASES = [(name, json.loads(line)) for name in REVIEWS

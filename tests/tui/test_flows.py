@@ -29,7 +29,7 @@ from stepchat.tui.screens.inspector import InspectorScreen
 from stepchat.tui.widgets.prompt import PromptInput
 from stepchat.tui.widgets.savings import StatusLine
 from stepchat.tui.widgets.steps import AnswerView, StepBlock, UserTurn
-from tests.wordprob_cases import FOG, FOG_SOLUTION
+from tests.wordprob_cases import FOG, FOG_SOLUTION, fog, fog_solution
 
 from .conftest import LINEAR_REPLIES, FakeLoader, ask, settle, wait_until
 
@@ -294,23 +294,30 @@ async def test_mark_wrong_evicts_the_selected_entry(make_app: Any) -> None:
         assert "1 cached" in app.chat.query_one(StatusLine).content.plain
 
 
-async def test_a_word_problem_marked_wrong_is_recomputed_for_no_variant(make_app: Any) -> None:
+async def test_a_word_problem_marked_wrong_is_recomputed_for_no_variant(
+    make_app: Any, clock: Any,
+) -> None:
     """Before `w` a variant is recomputed from the entry; after it the model answers."""
-    loader = FakeLoader([FOG_SOLUTION])
+    loader = FakeLoader([FOG_SOLUTION, fog_solution(20, 3, 42)])
     app = make_app(loader)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await ask(pilot, FOG)
-        await pilot.press("ctrl+n")
-        await ask(pilot, FOG.replace("10 minutes", "20 minutes"))
+        # The first variant goes to the model: its answer is the instance the next needs.
+        for minutes in (20, 15):
+            clock.advance(60)  # the newer entry of the problem, with its earlier instance
+            await pilot.press("ctrl+n")
+            await ask(pilot, fog(minutes, 3, 42))
         assert app.chat.query(AnswerView).last().answer.hit
         await pilot.press("f2")
         await settle(pilot)
         await pilot.press("w")
         await settle(pilot)
+        # Both instances of the problem went: they share the solution marked wrong.
+        assert loader.store.count() == 0
         await pilot.press("escape")
         await pilot.press("ctrl+n")
-        await ask(pilot, FOG.replace("10 minutes", "30 minutes"))
+        await ask(pilot, fog(25, 3, 42))
         answer = app.chat.query(AnswerView).last().answer
         assert answer is not None and not answer.hit
 

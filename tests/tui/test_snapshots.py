@@ -14,7 +14,7 @@ from stepchat.core.events import RouteEvent, StepEvent, TokenEvent
 from stepchat.core.ports import BackendError
 from stepchat.core.types import Answer, AnswerStep, CachePath, StepStatus, TaskKind
 from stepchat.tui.widgets.steps import AnswerView
-from tests.wordprob_cases import FOG, FOG_SOLUTION
+from tests.wordprob_cases import FOG_SOLUTION, fog, fog_solution
 
 from .conftest import LINEAR_REPLIES, FakeLoader, ask, settle
 
@@ -290,18 +290,22 @@ def test_answering_shows_cancel_key(snap_compare: Any, make_app: Any) -> None:
 
 
 
-def test_recomputed_word_problem(snap_compare: Any, make_app: Any) -> None:
-    """A word problem asked in a new chat after the model answered it with 10 minutes in
-    another: it states 20 minutes, and its three lines carry the teal '↻ recalc' badge (recomputed)
-    and read '42/3 = 14 intervals of 20 minutes', '14 * 20 = 280 minutes' and '#### 280';
-    the summary line says 'patched' with tokens saved, and the panel a 100% hit rate."""
+def test_recomputed_word_problem(snap_compare: Any, make_app: Any, clock: Any) -> None:
+    """A word problem asked in a new chat after the model answered it with 10 minutes and
+    then with 5 (the earlier instance that shows each number following its value): it states
+    20 minutes, and its three lines carry the teal '↻ recalc' badge (recomputed) and read
+    '42/3 = 14 intervals of 20 minutes', '14 * 20 = 280 minutes' and '#### 280'; the
+    summary line says 'patched' with tokens saved, and the panel one hit in three."""
 
     async def run_before(pilot: Any) -> None:
         await settle(pilot)
-        await ask(pilot, FOG)
-        await pilot.press("ctrl+n")
-        await settle(pilot)
-        await ask(pilot, FOG.replace("10 minutes", "20 minutes"))
+        for minutes in (10, 5, 20):
+            if minutes != 10:
+                clock.advance(60)  # the newer entry of the problem is the one recomputed
+                await pilot.press("ctrl+n")
+                await settle(pilot)
+            await ask(pilot, fog(minutes, 3, 42))
 
-    app = make_app(FakeLoader([FOG_SOLUTION, "the model is not asked again"]))
+    app = make_app(FakeLoader([FOG_SOLUTION, fog_solution(5, 3, 42),
+                               "the model is not asked again"]))
     assert snap_compare(app, terminal_size=WIDE, run_before=run_before)

@@ -34,6 +34,7 @@ from stepchat.core.cutoff import handler_constraints
 from stepchat.core.listing import PAGE, EntrySummary, matches
 from stepchat.core.ports import Store
 from stepchat.core.types import CacheEntry
+from stepchat.core.wrong import forget_wrong
 from stepchat.runtime import purge_store
 from stepchat.tui.errors import describe
 from stepchat.tui.messages import CacheChanged, CacheOpFailed, EntriesLoaded, EntryRead
@@ -419,9 +420,21 @@ class InspectorScreen(Screen[None]):
         entry, store = self.selected_entry, self.store
         if entry is None or store is None or not self._writable():
             return
-        self.evict_entries(
-            store, [entry.id], f"Marked wrong and evicted: {one_line(entry.prompt, 40)}"
-        )
+        self.evict_wrong(store, entry)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="inspector-write")
+    def evict_wrong(self, store: Store, entry: EntrySummary) -> None:
+        """Delete an entry marked wrong, with the other instances of its word problem."""
+        try:
+            removed = forget_wrong(store, entry.id)
+            purge_store(store)
+            count = store.count()
+        except Exception as exc:
+            self.post_message(CacheOpFailed(describe(exc)))
+            return
+        others = f" and {removed - 1} other instance(s) of the problem" if removed > 1 else ""
+        self.post_message(CacheChanged(
+            f"Marked wrong and evicted: {one_line(entry.prompt, 40)}{others}", count))
 
     def action_evict_all(self) -> None:
         store = self.store

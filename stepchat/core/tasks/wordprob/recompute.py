@@ -41,7 +41,6 @@ from stepchat.core.tasks.wordprob.solution import (
     solution_atoms,
     statements,
 )
-from stepchat.core.tasks.wordprob.values import UNIT_CONSTANTS
 
 __all__ = ["Declined", "Outcome", "RolePass", "Slot", "recompute"]
 
@@ -282,20 +281,18 @@ class RolePass:
         self.roles[i] = Role(old, self.forced.get(i, new), frozenset({("result", i)}), seen)
 
     def _check_whole_computation(self, i: int, part: Part, value: Fraction) -> None:
-        """A result that does not hold is a slip to correct only when nothing else written
-        explains it: a result that is the computed value times or over another number
-        written before it or on its line ("Of the 40 people, 1/4 = 10", "40 பேரில் 1/4 =
-        10") shows an operand written in words, which this reader does not see; correcting
-        would write 1/4 = 0.25 into a right answer, so the answer is left unchecked. So
-        is a unit conversion ("1/2 hour = 30 minutes": times 60)."""
-        written = self.sol.atoms[i].value
-        step = self.sol.step_of[i]
-        others = {a.value for j, a in enumerate(self.sol.atoms)
-                  if a.kind == "num" and a.value and j != i and j not in part.numbers
-                  and (j < i or self.sol.step_of[j] == step)} | UNIT_CONSTANTS
-        if value and any(written in (value * x, value / x, x / value) for x in others):
-            raise Declined(f"{self.sol.atoms[i].text} is what the computation before it "
-                           "gives with a number written elsewhere: an operand in words")
+        """A result that does not hold is a slip to correct only when it is no multiple of
+        the computed value (nor the value of it): `1/4 = 10` and `3/5 = 30` are a part of
+        a whole written elsewhere ("Of the 40 people", "из пятидесяти", in digits or in
+        words), `1/2 hour = 30 minutes` a unit conversion. Correcting would write 1/4 =
+        0.25 into a right answer, so such an answer is left unchecked and not stored."""
+        written = self.sol.atoms[i].value or Fraction(0)
+        if not value:
+            return
+        ratio = written / value
+        if ratio.denominator == 1 or (ratio and (1 / ratio).denominator == 1):
+            raise Declined(f"{self.sol.atoms[i].text} is a whole multiple of the computation "
+                           "before it: an operand or a unit written elsewhere, not a slip")
 
     def _final_answer(self, i: int, atom: Atom) -> Role | None:
         """The last line stating only one number after the last computation states the

@@ -26,7 +26,6 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from stepchat.core.tasks.wordprob.evidence import Witness
 from stepchat.core.tasks.wordprob.guards import Declined
 from stepchat.core.tasks.wordprob.numwords import readings
 from stepchat.core.tasks.wordprob.orders import (
@@ -94,10 +93,17 @@ def check_followed(p: RolePass, names_at: frozenset[int] = frozenset()) -> None:
     or of a result, and the number then follows the wrong one. So the first variant of a
     problem goes to the model, and its answer is the instance the next one needs.
 
-    Only an instance written with the new request's words shows it (`names_at`: where
-    the new request renames a name, any name will do): one whose unseen word changed
-    together with the digit ("два" to "три" beside 2 to 3) shows nothing of the digit."""
-    evidence = [k for k, w in enumerate(p.witnesses) if _same_words(w, p.renamed_at, names_at)]
+    Only an instance that differs from the cached request in numbers alone shows it, and
+    only for a new request that does too (`names_at`: where the new request renames a
+    name, any name will do; a number word this reader reads is a slot): an instance whose
+    unseen word changed together with the digit ("Три" and 3 to "Четыре" and 4) shows
+    nothing of the digit, and a new request with another word there may state another
+    value in it."""
+    if any(i not in names_at for i, _ in p.renamed_at):
+        evidence: list[int] = []
+    else:
+        evidence = [k for k, w in enumerate(p.witnesses)
+                    if all(i in names_at or readings(word) for i, word in w.words.items())]
     for i, role in p.roles.items():
         if not p.in_computation(i) or i in p.results or i in p.sol.labels:
             continue
@@ -105,24 +111,9 @@ def check_followed(p: RolePass, names_at: frozenset[int] = frozenset()) -> None:
             continue
         if not any(role.seen[k] is not None and role.seen[k] != role.old for k in evidence):
             raise Declined(f"{p.sol.atoms[i].text} takes a new value and no earlier "
-                           "instance written with these words shows it following what it "
-                           "was read as: a quantity written in words may have the same value")
-
-
-def _same_words(
-    witness: Witness, renamed_at: tuple[tuple[int, str], ...], names_at: frozenset[int],
-) -> bool:
-    """Whether the instance has the new request's word wherever either differs from the
-    cached request: a renamed name and a number word this reader reads (a slot) apart."""
-    new = dict(renamed_at)
-    for i in set(witness.words) | set(new):
-        theirs, ours = witness.words.get(i), new.get(i)
-        if theirs == ours or i in names_at:
-            continue
-        if theirs is not None and ours is None and readings(theirs):
-            continue  # a number word the reader reads: a slot, which the roles check
-        return False
-    return True
+                           "instance that differs in numbers alone shows it following what "
+                           "it was read as: a quantity written in words may have the same "
+                           "value")
 
 
 def _kept(p: RolePass, i: int) -> bool:
