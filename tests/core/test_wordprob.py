@@ -172,6 +172,8 @@ PARTY = ("At the start of a party there were 25 men and 15 women. After an hour,
     # GSM-Symbolic's Tamil solution writes "of the 40 people" before the fraction.
     "மொத்தம் 25 + 15 = 40 பேர்.\n40 பேரில் 1/4 பங்கு = 10 பேர் சென்றனர்.\n"
     "40 - 10 = 30 பேர்.\n30 - 22 = 8 பெண்கள்.\n#### 8",
+    # A fraction of a whole that is no whole number, written in words.
+    "Of the seven and a half kilos, 2/5 = 3 went into bread.\n3 * 8 = 24 zloty.\n#### 24",
     # The whole in words: forty people.
     "Of the forty people, 1/4 = 10 left.\n40 - 10 = 30 stayed.\n30 - 22 = 8 women.\n#### 8",
     "Each show lasts 1/2 hour = 30 minutes.\n25 + 15 = 40 people came.\n"

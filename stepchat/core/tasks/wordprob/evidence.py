@@ -27,6 +27,7 @@ from functools import lru_cache
 from typing import Any
 
 from stepchat.core.tasks.wordprob.atoms import Atom, atoms, decimal_mark
+from stepchat.core.tasks.wordprob.numwords import common_reading
 from stepchat.core.tasks.wordprob.request import NotSame, align
 from stepchat.core.tasks.wordprob.slot import SlotKey
 from stepchat.core.tasks.wordprob.solution import answer_holds, solution_atoms
@@ -71,6 +72,9 @@ class Witness:
     """The word this instance has where the cached request has another (by atom position)."""
     numbers: tuple[Fraction | None, ...]
     """This instance's number at each atom position of the cached solution (None elsewhere)."""
+    number_words: frozenset[int] = frozenset()
+    """Positions in `words` where both words read as numbers in one language ("three",
+    "two"): slots, whose values the roles check, not words."""
 
 
 def varying_positions(request: str, instances: Sequence[Instance]) -> frozenset[int]:
@@ -128,11 +132,14 @@ def _witness(request: str, steps: tuple[str, ...], instance: Instance) -> Witnes
     theirs, _ = solution_atoms(instance.steps, mark)
     if not _same_statements(mine, theirs, alignment.renames, alignment.currency):
         return None
+    cached_atoms = atoms(request, mark)
     return Witness(
         mark,
         {slot.key: slot.new.value or Fraction(0) for slot in alignment.slots},
         words,
         tuple(a.value if a.kind == "num" else None for a in theirs),
+        frozenset(i for i, word in words.items()
+                  if common_reading(cached_atoms[i].text, word) is not None),
     )
 
 

@@ -33,6 +33,8 @@ from stepchat.core.tasks.wordprob.multwords import FactorWord
 from stepchat.core.tasks.wordprob.render import render_number
 from stepchat.core.tasks.wordprob.slot import Slot
 from stepchat.core.tasks.wordprob.solution import (
+    Bin,
+    Num,
     Part,
     Statement,
     Unreadable,
@@ -281,12 +283,21 @@ class RolePass:
         self.roles[i] = Role(old, self.forced.get(i, new), frozenset({("result", i)}), seen)
 
     def _check_whole_computation(self, i: int, part: Part, value: Fraction) -> None:
-        """A result that does not hold is a slip to correct only when it is no multiple of
-        the computed value (nor the value of it): `1/4 = 10` and `3/5 = 30` are a part of
-        a whole written elsewhere ("Of the 40 people", "из пятидесяти", in digits or in
-        words), `1/2 hour = 30 minutes` a unit conversion. Correcting would write 1/4 =
-        0.25 into a right answer, so such an answer is left unchecked and not stored."""
+        """A result that does not hold is a slip to correct only when the computation
+        before it is whole. A fraction written as one number (`2/5 = 3`, `1/4 = 10`) is a
+        part of a whole written elsewhere ("of the 7.5 kg", "of the forty people", in
+        words or in digits), and a result that is a whole multiple of its computation
+        (`3/5 = 30`, `1/2 hour = 30 minutes`) an operand or a unit written elsewhere:
+        correcting either would write 2/5 = 0.4 into a right answer and store it, so such
+        an answer is left unchecked and not stored."""
         written = self.sol.atoms[i].value or Fraction(0)
+        expr = part.expr
+        if isinstance(expr, Bin) and expr.op == "/" and isinstance(expr.left, Num) and (
+            isinstance(expr.right, Num)
+            and self.sol.atoms[expr.right.atom].start - self.sol.atoms[expr.left.atom].end == 1
+        ):
+            raise Declined(f"{self.sol.atoms[i].text} is what a fraction of a whole written "
+                           "elsewhere comes to: an operand in words, not a slip")
         if not value:
             return
         ratio = written / value

@@ -27,7 +27,6 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from stepchat.core.tasks.wordprob.guards import Declined
-from stepchat.core.tasks.wordprob.numwords import readings
 from stepchat.core.tasks.wordprob.orders import (
     Value,
     changed_orders,
@@ -95,15 +94,16 @@ def check_followed(p: RolePass, names_at: frozenset[int] = frozenset()) -> None:
 
     Only an instance that differs from the cached request in numbers alone shows it, and
     only for a new request that does too (`names_at`: where the new request renames a
-    name, any name will do; a number word this reader reads is a slot): an instance whose
-    unseen word changed together with the digit ("Три" and 3 to "Четыре" and 4) shows
+    name, any name will do; two words that read as numbers in one language are a slot):
+    an instance whose unseen word changed together with the digit ("Три" and 3 to
+    "Четыре" and 4; Swedish "Två" to "Tre", where only "Tre" reads as a number) shows
     nothing of the digit, and a new request with another word there may state another
     value in it."""
     if any(i not in names_at for i, _ in p.renamed_at):
         evidence: list[int] = []
     else:
         evidence = [k for k, w in enumerate(p.witnesses)
-                    if all(i in names_at or readings(word) for i, word in w.words.items())]
+                    if all(i in names_at or i in w.number_words for i in w.words)]
     for i, role in p.roles.items():
         if not p.in_computation(i) or i in p.results or i in p.sol.labels:
             continue
