@@ -43,7 +43,7 @@ def test_a_changed_meaning_word_is_never_a_slot(old: str, new: str) -> None:
     assert task is not None
     if handler.skip_reason(task, WordProblemConstraints(FOG)) is None:
         # A capitalised word waits for the solution before it can be taken for a name.
-        with pytest.raises(NotSame, match="written neither in the solution nor twice"):
+        with pytest.raises(NotSame, match="capital inside a sentence|written neither"):
             recompute(FOG, FOG_SOLUTION, FOG.replace(old, new))
 
 
@@ -111,7 +111,7 @@ def test_number_words_are_slots_in_several_languages() -> None:
     assert recompute(cached, "3 * 21 = 63 pens.\n#### 63", cached.replace("three", "five"),
                      seen) == ["5 * 21 = 105 pens.", "#### 105"]
     danish = "Ane køber tre kasser med 21 kuglepenne i hver kasse til klassen. Hvor mange?"
-    seen = [(danish.replace("tre", "to"), "2 * 21 = 42.\n#### 42")]
+    seen = [(danish.replace("tre", "fire"), "4 * 21 = 84.\n#### 84")]
     assert recompute(danish, "3 * 21 = 63.\n#### 63", danish.replace("tre", "fem"),
                      seen)[-1] == "#### 105"
 

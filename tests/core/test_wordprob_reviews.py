@@ -1,4 +1,4 @@
-"""Wrong answers the third to eighth hostile reviews got served from the
+"""Wrong answers the third to ninth hostile reviews got served from the
 word-problem cache: each must now be declined (the model answers) or served right, and so
 must every earlier request of a sequence that the cache serves.
 
@@ -22,7 +22,12 @@ closes them are in docs/word-problems.md:
 - `wordprob_found8.jsonl`: the eighth review, of the rule that closed the seventh's: an
   earlier instance whose capitalised number word changed with the digit taken as evidence,
   and a right answer "corrected" where the whole was written in words (`3/5 = 30` of
-  "пятидесяти" to `3/5 = 0.6`), then stored and recomputed.
+  "пятидесяти" to `3/5 = 0.6`), then stored and recomputed;
+- `wordprob_found9.jsonl`: the ninth review: an instance word read as a number in another
+  language only ("Tre" beside Swedish "Två"), a short Danish number word ("to"), a number
+  word at a sentence's start renamed as a name ("Trzech" to "Czterech"), a fraction of a
+  whole that is no whole number and a percent change "corrected", and Chinese 折 (9折 is
+  90%, 85折 85%).
 """
 
 from __future__ import annotations
@@ -37,7 +42,7 @@ from tests.core.test_wordprob_found2 import assert_declined_or_right
 
 REVIEWS = {"wordprob_found3.jsonl": 30, "wordprob_found4.jsonl": 25,
            "wordprob_found5.jsonl": 21, "wordprob_found6.jsonl": 13, "wordprob_found7.jsonl": 60,
-           "wordprob_found8.jsonl": 16}
+           "wordprob_found8.jsonl": 16, "wordprob_found9.jsonl": 53}
 """Each review's file and how many findings it holds."""
 
 CASES = [(name, json.loads(line)) for name in REVIEWS

@@ -27,7 +27,7 @@ from functools import lru_cache
 from typing import Any
 
 from stepchat.core.tasks.wordprob.atoms import Atom, atoms, decimal_mark
-from stepchat.core.tasks.wordprob.numwords import common_reading
+from stepchat.core.tasks.wordprob.numwords import SHORT, common_reading
 from stepchat.core.tasks.wordprob.request import NotSame, align
 from stepchat.core.tasks.wordprob.slot import SlotKey
 from stepchat.core.tasks.wordprob.solution import answer_holds, solution_atoms
@@ -74,7 +74,9 @@ class Witness:
     """This instance's number at each atom position of the cached solution (None elsewhere)."""
     number_words: frozenset[int] = frozenset()
     """Positions in `words` where both words read as numbers in one language ("three",
-    "two"): slots, whose values the roles check, not words."""
+    "seven"): slots, whose values the roles check, not words. Not a word of `SHORT`
+    letters: unchanged, Danish "to" states no value, so an instance where it changed
+    shows nothing of the digit beside it."""
 
 
 def varying_positions(request: str, instances: Sequence[Instance]) -> frozenset[int]:
@@ -139,7 +141,8 @@ def _witness(request: str, steps: tuple[str, ...], instance: Instance) -> Witnes
         words,
         tuple(a.value if a.kind == "num" else None for a in theirs),
         frozenset(i for i, word in words.items()
-                  if common_reading(cached_atoms[i].text, word) is not None),
+                  if min(len(cached_atoms[i].text), len(word)) > SHORT
+                  and common_reading(cached_atoms[i].text, word) is not None),
     )
 
 

@@ -40,6 +40,7 @@ from stepchat.core.tasks.wordprob.solution import (
     Unreadable,
     evaluate,
     holds,
+    operands,
     solution_atoms,
     statements,
 )
@@ -289,9 +290,14 @@ class RolePass:
         words or in digits), and a result that is a whole multiple of its computation
         (`3/5 = 30`, `1/2 hour = 30 minutes`) an operand or a unit written elsewhere:
         correcting either would write 2/5 = 0.4 into a right answer and store it, so such
-        an answer is left unchecked and not stored."""
+        an answer is left unchecked and not stored. So is a percent added or taken off
+        (`50 + 20% = 60`: a change by a share)."""
         written = self.sol.atoms[i].value or Fraction(0)
         expr = part.expr
+        if any(self.sol.atoms[place.atom].percent and place.op in ("+", "-")
+               for place in operands(expr)):
+            raise Declined(f"{self.sol.atoms[i].text} follows a percent added or taken "
+                           "off (`50 + 20% = 60`): a change by a share, not a slip")
         if isinstance(expr, Bin) and expr.op == "/" and isinstance(expr.left, Num) and (
             isinstance(expr.right, Num)
             and self.sol.atoms[expr.right.atom].start - self.sol.atoms[expr.left.atom].end == 1

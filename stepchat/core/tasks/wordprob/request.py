@@ -26,7 +26,7 @@ from stepchat.core.tasks.wordprob.atoms import Atom, atoms, decimal_mark
 from stepchat.core.tasks.wordprob.meaningwords import carries_meaning
 from stepchat.core.tasks.wordprob.multwords import FactorWord, factor_words
 from stepchat.core.tasks.wordprob.numwords import common_reading, readings, stated_values
-from stepchat.core.tasks.wordprob.scripts import word_count
+from stepchat.core.tasks.wordprob.scripts import unspaced, word_count
 from stepchat.core.tasks.wordprob.slot import Slot
 from stepchat.core.textgate.normalize import reduce_text
 
@@ -147,6 +147,13 @@ def align(
             if a.currency != b.currency:
                 raise NotSame(f"{a.text} became {b.text}: a currency sign changed, and an "
                               "amount named in words ('2 dollars') would not change with it")
+            # Decided with the solution in hand (`evidence`), as names are.
+            if evidence is not None and _digits(a) != _digits(b) and _scaled(a, evidence) and (
+                _joined_to_unspaced(old_atoms, index)
+            ):
+                raise NotSame(f"{a.text} became {b.text}: joined to a Chinese or Japanese "
+                              "word, a number's digits can set its scale (9折 is 90%, 85折 "
+                              "85%)")
             over = index >= 2 and old_atoms[index - 1].text == "/" and (
                 old_atoms[index - 2].kind == "num"
                 and old_atoms[index - 2].end == old_atoms[index - 1].start
@@ -231,9 +238,11 @@ def _check_names(
 ) -> None:
     """Renames are names: consistent both ways, capitals mark names in this text and, given
     `evidence` (the cached solution; without it these tests wait for the solution):
-    - each renamed word is written in the solution (the reasoning carries it as an actor),
-      or twice in the request, once mid-sentence: a word written once ("stamps from
-      France", "on Mon", "Add another 5") may be a place, a time or an instruction;
+    - each renamed word is written with its capital inside a sentence of the request (at
+      a sentence's start a number word of a language this reader does not read, "Trzech",
+      is capitalised as a name is), and in the solution (the reasoning carries it as an
+      actor) or twice in the request: a word written once ("stamps from France", "on
+      Mon", "Add another 5") may be a place, a time or an instruction;
     - no other proper noun stays unchanged mid-sentence: a renamed word may relate to it
       ("from France" and "European stamps"), which only words decide."""
     if not renames:
@@ -249,7 +258,11 @@ def _check_names(
         in_request[atom.text] = in_request.get(atom.text, 0) + 1
     in_solution = {atom.text for text in evidence for atom in text}
     for a in renames:
-        if a not in in_solution and not (a in mid and in_request.get(a, 0) >= 2):
+        if a not in mid:
+            raise NotSame(f"{a!r} changed and is never written with its capital inside a "
+                          "sentence: at a sentence's start a number word ('Trzech', 'Två') "
+                          "is capitalised as a name is")
+        if a not in in_solution and in_request.get(a, 0) < 2:
             raise NotSame(f"{a!r} changed and is written neither in the solution nor twice "
                           "in the request: a word written once may be a place or a time "
                           "('from France', 'on Mon') that the solution's choice depends on")
@@ -259,6 +272,32 @@ def _check_names(
         raise NotSame(f"{next(iter(renames))!r} changed beside {kept[0]!r}, a proper noun that "
                       "stays: what the solution chose may depend on how they relate "
                       "(France and Europe, Mon and weekdays)")
+
+
+def _digits(atom: Atom) -> int:
+    """How many digits the number's whole part is written with."""
+    return len(str(abs(int(atom.value or 0))))
+
+
+def _scaled(number: Atom, solution: list[list[Atom]]) -> bool:
+    """Whether the solution writes a power of ten, or the number over one (0.85 for 85):
+    how it reads the number's scale."""
+    value = number.value or Fraction(0)
+    for atom in (a for line in solution for a in line if a.kind == "num" and a.value):
+        v = atom.value or Fraction(0)
+        if any(v == Fraction(10) ** k or (value and v == value / Fraction(10) ** k)
+               for k in range(1, 6)):
+            return True
+    return False
+
+
+def _joined_to_unspaced(items: Sequence[Atom], i: int) -> bool:
+    """The number at `i` touches a letter of a script written without spaces."""
+    return any(
+        0 <= j < len(items) and items[j].kind == "word" and unspaced(items[j].text[0])
+        and (items[j].end == items[i].start or items[i].end == items[j].start)
+        for j in (i - 1, i + 1)
+    )
 
 
 def _mid_sentence(items: Sequence[Atom], i: int) -> bool:
