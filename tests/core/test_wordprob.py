@@ -43,7 +43,7 @@ def test_a_changed_meaning_word_is_never_a_slot(old: str, new: str) -> None:
     assert task is not None
     if handler.skip_reason(task, WordProblemConstraints(FOG)) is None:
         # A capitalised word waits for the solution before it can be taken for a name.
-        with pytest.raises(NotSame, match="capital inside a sentence|written neither"):
+        with pytest.raises(NotSame, match=r"capital inside a sentence|written neither"):
             recompute(FOG, FOG_SOLUTION, FOG.replace(old, new))
 
 
