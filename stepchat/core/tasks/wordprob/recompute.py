@@ -279,11 +279,11 @@ class RolePass:
         except Unreadable as exc:
             raise Declined(str(exc)) from None
         if self.sol.atoms[i].value != old:
-            self._check_whole_computation(i, part, old)
+            self._check_slip(i, part, old)
             self.corrections += 1
         self.roles[i] = Role(old, self.forced.get(i, new), frozenset({("result", i)}), seen)
 
-    def _check_whole_computation(self, i: int, part: Part, value: Fraction) -> None:
+    def _check_slip(self, i: int, part: Part, value: Fraction) -> None:
         """A result that does not hold is a slip to correct only when the computation
         before it is whole. A fraction written as one number (`2/5 = 3`, `1/4 = 10`) is a
         part of a whole written elsewhere ("of the 7.5 kg", "of the forty people", in

@@ -109,7 +109,8 @@ def check_followed(p: RolePass, names_at: frozenset[int] = frozenset()) -> None:
             continue
         if not role.sources or role.new == role.old:
             continue
-        if not any(role.seen[k] is not None and role.seen[k] != role.old for k in evidence):
+        seen = [role.seen[k] for k in evidence if k < len(role.seen)]
+        if not any(v is not None and v != role.old for v in seen):
             raise Declined(f"{p.sol.atoms[i].text} takes a new value and no earlier "
                            "instance that differs in numbers alone shows it following what "
                            "it was read as: a quantity written in words may have the same "
