@@ -19,6 +19,7 @@ import pytest
 
 from stepchat.bench.wordprob.reference import ReferenceBackend
 from stepchat.core.pipeline import StepCache
+from stepchat.core.types import Answer
 from stepchat.embed.hashed import HashedEmbedder
 from stepchat.store.memory import MemoryStore
 
@@ -32,9 +33,9 @@ def final(text: str) -> str | None:
     return found[-1].rstrip(".").replace(",", "") if found else None
 
 
-def assert_declined_or_right(case: dict[str, Any]) -> None:
-    """Replay a finding: its earlier requests, then its request; a served answer must be
-    the right one."""
+def replay(case: dict[str, Any]) -> Answer:
+    """A finding's earlier requests (each served one right), then the answer to its
+    request."""
     solutions = {c["prompt"]: c["model_text"] for c in case["cached"]}
     solutions[case["prompt"]] = MODEL
     engine = StepCache(ReferenceBackend(solutions), HashedEmbedder(), MemoryStore())
@@ -42,10 +43,14 @@ def assert_declined_or_right(case: dict[str, Any]) -> None:
         answer = engine.answer(c["prompt"])
         if answer.hit:
             assert final(answer.text) == final(c["model_text"]), answer.text
-    answer = engine.answer(case["prompt"])
-    if not answer.hit:
-        return
-    assert final(answer.text) == str(case["right"]), (case["why_wrong"], answer.text)
+    return engine.answer(case["prompt"])
+
+
+def assert_declined_or_right(case: dict[str, Any]) -> None:
+    """Replay a finding: a served answer must be the right one."""
+    answer = replay(case)
+    if answer.hit:
+        assert final(answer.text) == str(case["right"]), (case["why_wrong"], answer.text)
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["label"] for c in CASES])

@@ -284,31 +284,49 @@ class RolePass:
         self.roles[i] = Role(old, self.forced.get(i, new), frozenset({("result", i)}), seen)
 
     def _check_slip(self, i: int, part: Part, value: Fraction) -> None:
-        """A result that does not hold is a slip to correct only when the computation
-        before it is whole. A fraction written as one number (`2/5 = 3`, `1/4 = 10`) is a
-        part of a whole written elsewhere ("of the 7.5 kg", "of the forty people", in
-        words or in digits), and a result that is a whole multiple of its computation
-        (`3/5 = 30`, `1/2 hour = 30 minutes`) an operand or a unit written elsewhere:
-        correcting either would write 2/5 = 0.4 into a right answer and store it, so such
-        an answer is left unchecked and not stored. So is a percent added or taken off
-        (`50 + 20% = 60`: a change by a share)."""
-        written = self.sol.atoms[i].value or Fraction(0)
+        """A result that does not hold is a slip to correct only when everything that
+        makes it is written as arithmetic this reader reads whole:
+        - the computation is numbers, operators and brackets alone, from its first number
+          to its `=`, and opens its clause (a line, or after a mark and a space): a word
+          or a sign inside or just before it may be an operand or a unit this reader does
+          not read ("half of 50 + 9 = 34", "4 hours + 10 minutes = 250", "80 + 10
+          percent", "7² + 5²", "√144 + 5");
+        - it is no fraction of two numbers alone (`2/5 = 3`, `1 / 4 = 10`): a part of a
+          whole written elsewhere ("of the 7.5 kg", "of the forty people");
+        - no percent is added or taken off (`50 + 20% = 60`: a change by a share);
+        - the result is no whole multiple of the computation, nor a whole part of it
+          (`3/5 = 30` of a whole in words, `1/2 = 30` minutes of an hour).
+        Correcting any of these would write a wrong number into a right answer and store
+        it, so such an answer is left unchecked and not stored."""
+        atoms_ = self.sol.atoms
+        first = min(part.numbers)
+        start = first
+        while start > 0 and atoms_[start - 1].kind == "lp":
+            start -= 1
+        before = atoms_[start - 1] if start > 0 and self.sol.step_of[start - 1] == (
+            self.sol.step_of[first]) else None
+        inside = {atoms_[j].kind for j in range(first, i)}
+        if not inside <= {"num", "op", "lp", "rp", "eq"} or (before is not None and (
+            before.kind not in ("mark", "eq") or not atoms_[start].spaced
+        )):
+            raise Declined(f"{atoms_[i].text} follows a computation written with words or "
+                           "signs this reader does not read: not a slip to correct")
         expr = part.expr
-        if any(self.sol.atoms[place.atom].percent and place.op in ("+", "-")
-               for place in operands(expr)):
-            raise Declined(f"{self.sol.atoms[i].text} follows a percent added or taken "
-                           "off (`50 + 20% = 60`): a change by a share, not a slip")
         if isinstance(expr, Bin) and expr.op == "/" and isinstance(expr.left, Num) and (
             isinstance(expr.right, Num)
-            and self.sol.atoms[expr.right.atom].start - self.sol.atoms[expr.left.atom].end == 1
         ):
-            raise Declined(f"{self.sol.atoms[i].text} is what a fraction of a whole written "
+            raise Declined(f"{atoms_[i].text} is what a fraction of a whole written "
                            "elsewhere comes to: an operand in words, not a slip")
+        if any(atoms_[place.atom].percent and place.op in ("+", "-")
+               for place in operands(expr)):
+            raise Declined(f"{atoms_[i].text} follows a percent added or taken off "
+                           "(`50 + 20% = 60`): a change by a share, not a slip")
+        written = atoms_[i].value or Fraction(0)
         if not value:
             return
         ratio = written / value
         if ratio.denominator == 1 or (ratio and (1 / ratio).denominator == 1):
-            raise Declined(f"{self.sol.atoms[i].text} is a whole multiple of the computation "
+            raise Declined(f"{atoms_[i].text} is a whole multiple of the computation "
                            "before it: an operand or a unit written elsewhere, not a slip")
 
     def _final_answer(self, i: int, atom: Atom) -> Role | None:

@@ -238,11 +238,12 @@ def _check_names(
 ) -> None:
     """Renames are names: consistent both ways, capitals mark names in this text and, given
     `evidence` (the cached solution; without it these tests wait for the solution):
-    - each renamed word is written with its capital inside a sentence of the request (at
-      a sentence's start a number word of a language this reader does not read, "Trzech",
-      is capitalised as a name is), and in the solution (the reasoning carries it as an
-      actor) or twice in the request: a word written once ("stamps from France", "on
-      Mon", "Add another 5") may be a place, a time or an instruction;
+    - each renamed word is written with its capital right after another word of the
+      request (at a sentence's start, or after a dash or a bracket, a number word of a
+      language this reader does not read, "Trzech", is capitalised as a name is), and in
+      the solution (the reasoning carries it as an actor) or twice in the request: a
+      word written once ("stamps from France", "on Mon", "Add another 5") may be a
+      place, a time or an instruction;
     - no other proper noun stays unchanged mid-sentence: a renamed word may relate to it
       ("from France" and "European stamps"), which only words decide."""
     if not renames:
@@ -252,16 +253,17 @@ def _check_names(
                       f"{next(iter(renames))!r} changed")
     if evidence is None:
         return
-    mid = _mid_sentence_titles(old)
+    mid = {a.text for i, a in enumerate(old) if a.is_title and i and old[i - 1].kind == "word"}
     in_request: dict[str, int] = {}
     for atom in old:
         in_request[atom.text] = in_request.get(atom.text, 0) + 1
     in_solution = {atom.text for text in evidence for atom in text}
     for a in renames:
         if a not in mid:
-            raise NotSame(f"{a!r} changed and is never written with its capital inside a "
-                          "sentence: at a sentence's start a number word ('Trzech', 'Två') "
-                          "is capitalised as a name is")
+            raise NotSame(f"{a!r} changed and is never written with its capital right after "
+                          "another word: at a sentence's start, or after a dash or a "
+                          "bracket, a number word ('Trzech', 'Två') is capitalised as a "
+                          "name is")
         if a not in in_solution and in_request.get(a, 0) < 2:
             raise NotSame(f"{a!r} changed and is written neither in the solution nor twice "
                           "in the request: a word written once may be a place or a time "
@@ -280,13 +282,15 @@ def _digits(atom: Atom) -> int:
 
 
 def _scaled(number: Atom, solution: list[list[Atom]]) -> bool:
-    """Whether the solution writes a power of ten, or the number over one (0.85 for 85):
-    how it reads the number's scale."""
+    """Whether the solution writes a power of ten, the number over one (0.85 for 85) or
+    the number as a percent (85%): how it reads the number's scale."""
     value = number.value or Fraction(0)
     for atom in (a for line in solution for a in line if a.kind == "num" and a.value):
         v = atom.value or Fraction(0)
-        if any(v == Fraction(10) ** k or (value and v == value / Fraction(10) ** k)
-               for k in range(1, 6)):
+        if (atom.percent and v == value) or any(
+            v == Fraction(10) ** k or (value and v == value / Fraction(10) ** k)
+            for k in range(1, 6)
+        ):
             return True
     return False
 
