@@ -293,7 +293,8 @@ class RolePass:
           percent", "7² + 5²", "√144 + 5");
         - it is no fraction of two numbers alone (`2/5 = 3`, `1 / 4 = 10`): a part of a
           whole written elsewhere ("of the 7.5 kg", "of the forty people");
-        - no percent is added or taken off (`50 + 20% = 60`: a change by a share);
+        - no percent is added or taken off (`50 + 20% = 60`: a change by a share), and
+          its amounts are in one currency (`$2 + 50¢ = $2.50`);
         - the result is no whole multiple of the computation, nor a whole part of it
           (`3/5 = 30` of a whole in words, `1/2 = 30` minutes of an hour).
         Correcting any of these would write a wrong number into a right answer and store
@@ -311,6 +312,10 @@ class RolePass:
         )):
             raise Declined(f"{atoms_[i].text} follows a computation written with words or "
                            "signs this reader does not read: not a slip to correct")
+        signs = {atoms_[n].currency for n in (*part.numbers, i) if atoms_[n].currency}
+        if len(signs) > 1:
+            raise Declined(f"{atoms_[i].text} follows amounts in {' and '.join(sorted(signs))}:"
+                           " a rate between them is no slip to correct")
         expr = part.expr
         if isinstance(expr, Bin) and expr.op == "/" and isinstance(expr.left, Num) and (
             isinstance(expr.right, Num)
