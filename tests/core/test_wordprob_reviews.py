@@ -1,4 +1,4 @@
-"""Wrong answers the third to eleventh hostile reviews got served from the
+"""Wrong answers the third to twelfth hostile reviews got served from the
 word-problem cache: each must now be declined (the model answers) or served right, and so
 must every earlier request of a sequence that the cache serves.
 
@@ -35,7 +35,10 @@ closes them are in docs/word-problems.md:
   One more, a number word capitalised right after another word against the spelling of
   its language, is still served and listed in docs/word-problems-open.jsonl;
 - `wordprob_found11.jsonl`: the eleventh review: amounts in two currencies in one
-  computation (`$2 + 50¢ = $2.50`, `¥600 + $7`) "corrected" to the sum of their numbers.
+  computation (`$2 + 50¢ = $2.50`, `¥600 + $7`) "corrected" to the sum of their numbers;
+- `wordprob_found12.jsonl`: the twelfth review: right results whose units the solution
+  writes nowhere ("2 + 30 = 2.5" for hours and minutes, "30 * 4 = 54" pounds in kg)
+  "corrected", stored and recomputed. Closed by never storing a corrected answer.
 """
 
 from __future__ import annotations
@@ -51,7 +54,8 @@ from tests.core.test_wordprob_found2 import assert_declined_or_right, final, rep
 REVIEWS = {"wordprob_found3.jsonl": 30, "wordprob_found4.jsonl": 25,
            "wordprob_found5.jsonl": 21, "wordprob_found6.jsonl": 13, "wordprob_found7.jsonl": 60,
            "wordprob_found8.jsonl": 16, "wordprob_found9.jsonl": 53,
-           "wordprob_found10.jsonl": 51, "wordprob_found11.jsonl": 8}
+           "wordprob_found10.jsonl": 51, "wordprob_found11.jsonl": 8,
+           "wordprob_found12.jsonl": 34}
 """Each review's file and how many findings it holds."""
 
 CASES = [(name, json.loads(line)) for name in REVIEWS

@@ -127,6 +127,8 @@ class WordProblemHandler:
         self._recomputed: dict[str, list[str]] = {}
         """The steps the last substitution wrote for a prompt: they hold for it as written
         (the pipeline verifies them again, against the same cached request)."""
+        self._corrected: set[str] = set()
+        """Answers shown with the model's arithmetic corrected: never stored (`integrity`)."""
 
     @classmethod
     def from_settings(cls, settings: PipelineSettings) -> WordProblemHandler:
@@ -225,8 +227,17 @@ class WordProblemHandler:
 
     def integrity(self, task: WordProblemTask, text: str) -> bool | None:
         """False when a computation does not hold, cannot be read, or no number ends the
-        answer; otherwise None: the arithmetic holds, but nobody checked the reasoning.
-        An answer that writes no arithmetic is open text, which nothing can check: None."""
+        answer, and for an answer whose arithmetic was corrected; otherwise None: the
+        arithmetic holds, but nobody checked the reasoning. An answer that writes no
+        arithmetic is open text, which nothing can check: None.
+
+        A corrected answer is shown (its corrected steps marked) but never stored: a
+        correction reads the numbers as written, and a solution that converts units it
+        writes nowhere ("2 + 30 = 2.5" for 2 hours and 30 minutes, "$2 + 50 = $2.50")
+        reads as a slip; stored, the misreading would be recomputed for every variant."""
+        if text in self._corrected:
+            self._corrected.discard(text)
+            return False
         return None if answer_holds(text) or not writes_arithmetic(text) else False
 
     def stored_constraints(
@@ -280,7 +291,9 @@ class WordProblemHandler:
             return fresh
         gen.notes.append(
             f"{outcome.corrections} computation(s) of the model corrected by exact arithmetic"
+            "; the answer is not cached"
         )
+        self._corrected.add(self.stitch([Step(text, "line") for text in outcome.texts]))
         return [
             step if text == step.text else AnswerStep(text, step.kind, StepStatus.FALLBACK,
                                                       origin=StepOrigin.SOLVER,
