@@ -217,16 +217,36 @@ class InspectorScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="inspector-write")
     def evict_entries(self, store: Store, ids: list[str] | None, note: str) -> None:
-        """Delete the given entries (all of them when `ids` is None) and report the new count.
+        """Delete the given entries (all of them when `ids` is None) and report the new count."""
+
+        def delete() -> str:
+            if ids is None:
+                store.clear()
+            for entry_id in ids or ():
+                store.delete(entry_id)
+            return note
+
+        self._rewrite(store, delete, purge=ids is not None)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="inspector-write")
+    def evict_wrong(self, store: Store, entry: EntrySummary) -> None:
+        """Delete an entry marked wrong, with the other instances of its word problem."""
+
+        def delete() -> str:
+            removed = forget_wrong(store, entry.id)
+            others = f" and {removed - 1} other instance(s) of the problem" if removed > 1 else ""
+            return f"Marked wrong and evicted: {one_line(entry.prompt, 40)}{others}"
+
+        self._rewrite(store, delete)
+
+    def _rewrite(self, store: Store, delete: Callable[[], str], purge: bool = True) -> None:
+        """Run `delete` (it returns the note to show) and report the new count.
 
         The deletions are purged before the note is shown: an evicted or wrong entry's text
         is gone from the cache's files, not only hidden from lookups."""
         try:
-            if ids is None:
-                store.clear()
-            else:
-                for entry_id in ids:
-                    store.delete(entry_id)
+            note = delete()
+            if purge:
                 purge_store(store)
             count = store.count()
         except Exception as exc:
@@ -421,20 +441,6 @@ class InspectorScreen(Screen[None]):
         if entry is None or store is None or not self._writable():
             return
         self.evict_wrong(store, entry)
-
-    @work(thread=True, exclusive=True, exit_on_error=False, group="inspector-write")
-    def evict_wrong(self, store: Store, entry: EntrySummary) -> None:
-        """Delete an entry marked wrong, with the other instances of its word problem."""
-        try:
-            removed = forget_wrong(store, entry.id)
-            purge_store(store)
-            count = store.count()
-        except Exception as exc:
-            self.post_message(CacheOpFailed(describe(exc)))
-            return
-        others = f" and {removed - 1} other instance(s) of the problem" if removed > 1 else ""
-        self.post_message(CacheChanged(
-            f"Marked wrong and evicted: {one_line(entry.prompt, 40)}{others}", count))
 
     def action_evict_all(self) -> None:
         store = self.store

@@ -120,7 +120,8 @@ def _witness(request: str, steps: tuple[str, ...], instance: Instance) -> Witnes
     mark = decimal_mark(request, instance.request, *steps, *instance.steps)
     if mark is None or not answer_holds("\n".join(instance.steps)):
         return None
-    words = _differing_words(atoms(request, mark), atoms(instance.request, mark))
+    cached_atoms = atoms(request, mark)
+    words = _differing_words(cached_atoms, atoms(instance.request, mark))
     if words is None:
         return None
     try:
@@ -134,7 +135,6 @@ def _witness(request: str, steps: tuple[str, ...], instance: Instance) -> Witnes
     theirs, _ = solution_atoms(instance.steps, mark)
     if not _same_statements(mine, theirs, alignment.renames, alignment.currency):
         return None
-    cached_atoms = atoms(request, mark)
     return Witness(
         mark,
         {slot.key: slot.new.value or Fraction(0) for slot in alignment.slots},

@@ -297,8 +297,10 @@ class RolePass:
           its amounts are in one currency (`$2 + 50¢ = $2.50`);
         - the result is no whole multiple of the computation, nor a whole part of it
           (`3/5 = 30` of a whole in words, `1/2 = 30` minutes of an hour).
-        Correcting any of these would write a wrong number into a right answer and store
-        it, so such an answer is left unchecked and not stored."""
+        Correcting any of these would show a wrong number in a right answer, so such an
+        answer is shown as written. (No answer that needed a correction is stored, the
+        handler's `integrity` sees to that: what is read as a slip may be a unit the
+        solution writes nowhere, "2 + 30 = 2.5" for hours and minutes.)"""
         atoms_ = self.sol.atoms
         first = min(part.numbers)
         start = first

@@ -312,10 +312,6 @@ def _mid_sentence(items: Sequence[Atom], i: int) -> bool:
         before.text in _SENTENCE_END or before.text in "\"“”«»'‘’"))
 
 
-def _mid_sentence_titles(items: Sequence[Atom]) -> set[str]:
-    return {a.text for i, a in enumerate(items) if a.is_title and _mid_sentence(items, i)}
-
-
 def _capital_share(items: Sequence[Atom]) -> float:
     words = [a for i, a in enumerate(items) if a.kind == "word" and _mid_sentence(items, i)
              and a.text[:1].isalpha() and (a.text[:1].isupper() or a.text[:1].islower())]
