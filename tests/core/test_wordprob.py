@@ -222,3 +222,38 @@ def test_a_variant_is_served_recomputed_and_never_called_verified() -> None:
     assert variant.tokens.saved > 0
     record = variant.to_record()
     assert [s["status"] for s in record["steps"]] == ["recomputed"] * 3
+
+
+def test_a_computation_named_by_a_label_is_read_and_checked() -> None:
+    assert answer_holds("Total cost = $3 * 4 = $12\n#### 12")
+    assert answer_holds("Pierson = 278 points\nNikita = 1/2*278 + 11 = 150 points\n"
+                        "278 + 150 = 428 points\n#### 428")
+    # The label hides no slip, and a link with no number after it is still loose.
+    assert not answer_holds("Nikita = 1/2*278 + 11 = 151 points\n#### 151")
+    assert not answer_holds("Total = cost * 4 = $12\n#### 12")
+    # A computation never runs across a line.
+    assert not answer_holds("She has 3 * 4\n= 12 pens\n#### 12")
+
+
+BOWLING = ("Pierson scored {p} points in one game of bowling. Nikita scored {n} points more "
+           "than Pierson. How many points did Pierson and Nikita have in total?")
+
+
+def bowling_solution(p: int, n: int) -> str:
+    return (f"Pierson = {p} points\nNikita = {p} + {n} = {p + n} points\n"
+            f"Together: {p} + {p + n} = {2 * p + n} points\n#### {2 * p + n}")
+
+
+def test_a_line_that_only_names_a_stated_value_is_a_restatement() -> None:
+    earlier = [(BOWLING.format(p=200, n=15), bowling_solution(200, 15))]
+    steps = recompute(BOWLING.format(p=278, n=11), bowling_solution(278, 11),
+                      BOWLING.format(p=300, n=20), earlier)
+    assert steps == bowling_solution(300, 20).splitlines()
+    # A line that says more of the value in words than its name is no restatement.
+    worded = bowling_solution(278, 11).replace("Pierson = 278 points",
+                                               "Pierson = 278 points, a club record")
+    with pytest.raises(Declined, match="line that does not compute"):
+        recompute(BOWLING.format(p=278, n=11), worded, BOWLING.format(p=300, n=20),
+                  [(BOWLING.format(p=200, n=15),
+                    bowling_solution(200, 15).replace("200 points", "200 points, a club "
+                                                      "record", 1))])

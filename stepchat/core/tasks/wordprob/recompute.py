@@ -33,6 +33,7 @@ from stepchat.core.tasks.wordprob.multwords import FactorWord
 from stepchat.core.tasks.wordprob.render import render_number
 from stepchat.core.tasks.wordprob.slot import Slot
 from stepchat.core.tasks.wordprob.solution import (
+    UNIT_WORDS,
     Bin,
     Num,
     Part,
@@ -83,6 +84,31 @@ class Solution:
         self.mark = mark
         self.atoms, self.step_of = solution_atoms(steps, mark)
         self.labels = _labels(self.atoms, self.step_of)
+        self.definitions = _definitions(self.atoms, self.step_of)
+        """Steps that only name a number (`Pierson = 278 points`): a restatement, as a
+        line that computes is, never reasoning in words."""
+
+
+def _definitions(items: Sequence[Atom], step_of: Sequence[int]) -> set[int]:
+    """Steps written `words = number`, with at most a unit and a full stop after it."""
+    by_step: dict[int, list[Atom]] = {}
+    for atom, step in zip(items, step_of, strict=True):
+        if step >= 0:
+            by_step.setdefault(step, []).append(atom)
+    found: set[int] = set()
+    for step, line in by_step.items():
+        if line and line[-1].kind == "mark" and line[-1].text == ".":
+            line = line[:-1]
+        kinds = [a.kind for a in line]
+        if "eq" not in kinds:
+            continue
+        link = kinds.index("eq")
+        label, rest = kinds[:link], kinds[link + 1:]
+        if label and set(label) == {"word"} and rest[:1] == ["num"] and (
+            len(rest) <= 1 + UNIT_WORDS and set(rest[1:]) <= {"word"}
+        ):
+            found.add(step)
+    return found
 
 
 def _labels(items: Sequence[Atom], step_of: Sequence[int]) -> set[int]:

@@ -182,7 +182,7 @@ def _check_mention(
     number no computation uses says in words what no recomputation checks."""
     role = p.roles[i]
     text = p.sol.atoms[i].text
-    if p.sol.step_of[i] not in arithmetic:
+    if p.sol.step_of[i] not in arithmetic and p.sol.step_of[i] not in p.sol.definitions:
         raise Declined(f"{text} is written on a line that does not compute: what the "
                        "solution says of it in words cannot be re-checked")
     if not (role.sources & operands) and not (not role.sources and role.old in constants):

@@ -106,8 +106,9 @@ def statements(atoms: Sequence[Atom]) -> Reading:
     """The statements of a solution's atoms."""
     found: list[Statement] = []
     unreadable: set[int] = set()
-    read_links: set[int] = set()
-    for run in _runs(atoms):
+    runs, labels = _runs(atoms)
+    read_links: set[int] = set(labels)
+    for run in runs:
         try:
             found.append(_statement(atoms, run))
         except Unreadable:
@@ -121,7 +122,7 @@ def statements(atoms: Sequence[Atom]) -> Reading:
 def relates_numbers(atoms: Sequence[Atom]) -> bool:
     """Whether the text writes a computation or a relation: a link (`=`, `<`, `≥`…) with a
     number before and after it in one run, read or not. `x = 10` or `a == b` do not."""
-    for run in _runs(atoms):
+    for run in _runs(atoms)[0]:
         kinds = [atoms[i].kind for i in run]
         for k, kind in enumerate(kinds):
             if kind in ("eq", "rel") and "num" in kinds[:k] and "num" in kinds[k + 1:]:
@@ -151,9 +152,12 @@ def unit_words(atoms: Sequence[Atom], found: Sequence[Statement]) -> set[str]:
     return units
 
 
-def _runs(atoms: Sequence[Atom]) -> list[list[int]]:
-    """Maximal runs of numbers, operators, brackets and links, unit words dropped."""
+def _runs(atoms: Sequence[Atom]) -> tuple[list[list[int]], set[int]]:
+    """Maximal runs of numbers, operators, brackets and links, unit words dropped; and the
+    `=` of each label (`Total cost = $3 * 4 = $12`), which names the computation after it
+    and is no part of it."""
     runs: list[list[int]] = []
+    labels: set[int] = set()
     cur: list[int] = []
 
     def flush() -> None:
@@ -190,12 +194,25 @@ def _runs(atoms: Sequence[Atom]) -> list[list[int]]:
             flush()
             i += 1
             continue
+        if _label_link(atoms, i, cur):
+            labels.add(i)
+            i += 1
+            continue
         if atom.kind == "num" and cur and atoms[cur[-1]].kind == "num":
             flush()
         cur.append(i)
         i += 1
     flush()
-    return runs
+    return runs, labels
+
+
+def _label_link(atoms: Sequence[Atom], i: int, cur: Sequence[int]) -> bool:
+    """An `=` that opens a run right after a word and before a number or a bracket: the
+    word names what follows (`Nikita = 1/2 * 278 + 11 = 150`)."""
+    return (
+        atoms[i].kind == "eq" and not cur and i > 0 and atoms[i - 1].kind == "word"
+        and i + 1 < len(atoms) and atoms[i + 1].kind in ("num", "lp")
+    )
 
 
 def _times_sign(atoms: Sequence[Atom], i: int, cur: Sequence[int]) -> bool:
@@ -385,9 +402,10 @@ def holds(left: Fraction, link: str, right: Fraction) -> bool:
 
 
 def answer_holds(text: str) -> bool:
-    """Every computation written holds exactly and a number ends the answer."""
+    """Every computation written holds exactly and a number ends the answer. Read line by
+    line, as a cached solution's steps are: a computation never runs across a line."""
     mark = decimal_mark(text) or "."
-    found = read_atoms(text, mark)
+    found, _ = solution_atoms(text.splitlines(), mark)
     if not any(a.kind == "num" for a in found):
         return False
     reading = statements(found)
