@@ -3,6 +3,8 @@ arithmetic slips are corrected before they are stored."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from stepchat.backends.scripted import ScriptedBackend
@@ -257,3 +259,35 @@ def test_a_line_that_only_names_a_stated_value_is_a_restatement() -> None:
                   [(BOWLING.format(p=200, n=15),
                     bowling_solution(200, 15).replace("200 points", "200 points, a club "
                                                       "record", 1))])
+
+
+def _typeset(solution: str) -> str:
+    """The plain solution as a chat model often writes it: LaTeX signs inside math
+    delimiters, the results in bold, the answer boxed."""
+    lines = solution.splitlines()
+    body = [line.replace("*", "\\times").replace("/", " \\div ") for line in lines[:-1]]
+    body = [re.sub(r"(\d[^=]*= )(\d+)", r"\\(\1\2\\)", line) for line in body]
+    body = [re.sub(r"= (\d+)\\\)", r"= **\1**\\)", line) for line in body]
+    return "\n".join([*body, f"\\[\\boxed{{{lines[-1].removeprefix('#### ')}}}\\]"])
+
+
+def test_a_typeset_solution_is_read_checked_and_recomputed_as_written() -> None:
+    cached = _typeset(FOG_SOLUTION)
+    assert "\\(42 \\div 3 = **14**\\)" in cached
+    assert answer_holds(cached)
+    assert not answer_holds(cached.replace("= **14**", "= **15**"))
+    new = fog(20, 3, 42)
+    seen = [(text, _typeset(solution)) for text, solution in FOG_SEEN]
+    assert recompute(FOG, cached, new, seen) == _typeset(fog_solution(20, 3, 42)).splitlines()
+
+
+@pytest.mark.parametrize(("text", "holds"), [
+    ("2**3 = 8\n#### 8", False),  # `**` between digits is no emphasis and no power
+    ("\\(3 \\times 4 = 12\\) and \\(12 \\leq 20\\)\n#### 12", True),
+    ("\\(3 \\times 4 = 12\\) and \\(12 \\geq 20\\)\n#### 12", False),
+    ("Discount: 20\\% \\times \\$50 = \\$10\n#### 10", True),
+    ("\\left(3 + 4\\right) \\times 2 = 14\n#### 14", False),  # unread commands stay unread
+    ("\\frac{3}{4} \\times 8 = 6\n#### 6", False),
+])
+def test_markup_prints_only_what_it_shows(text: str, holds: bool) -> None:
+    assert answer_holds(text) is holds

@@ -33,6 +33,19 @@ _OPS = {"+": "+", "-": "-", "−": "-", "–": "-", "*": "*", "×": "*", "·": "
         "÷": "/", "/": "/", "^": "^"}
 _RELS = ("<=", ">=", "≤", "≥", "≠", "!=", "<", ">")
 _MARKS_LONG = ("<<", ">>", "**", "==")
+_LATEX_SIGNS: dict[str, tuple[Kind, str]] = {
+    "\\times": ("op", "*"), "\\cdot": ("op", "*"), "\\div": ("op", "/"),
+    "\\leq": ("rel", "<="), "\\geq": ("rel", ">="), "\\le": ("rel", "<="),
+    "\\ge": ("rel", ">="), "\\neq": ("rel", "!="), "\\lt": ("rel", "<"), "\\gt": ("rel", ">"),
+}
+"""LaTeX's operators and relations, read as the signs they print."""
+_LATEX_DELIMITERS = ("\\(", "\\)", "\\[", "\\]", "\\,", "\\;", "\\!", "\\ ")
+"""Math-mode delimiters and spacing: they print nothing."""
+_LATEX_GROUPS = ("\\boxed{", "\\text{", "\\textbf{", "\\mathrm{", "\\mathbf{")
+"""Commands that print their group as it is: the command and the group's braces print
+nothing, what is inside is read as written."""
+_ESCAPED = "$%"
+"""`\\$`, `\\%`: the sign itself."""
 _PERCENT = "%％"
 
 
@@ -119,12 +132,24 @@ def _atoms(text: str, mark: str) -> tuple[Atom, ...]:
 def _read_atoms(text: str, mark: str) -> list[Atom]:
     number = _GROUPED[mark]
     out: list[Atom] = []
+    groups = 0
+    """LaTeX groups open whose closing brace prints nothing."""
     i, n = 0, len(text)
     while i < n:
         char = text[i]
         if char.isspace():
             i += 1
             continue
+        if char == "\\" or char == "*" or (char == "}" and groups):
+            skipped, sign, opened = _markup(text, i, groups)
+            groups += opened
+            if sign is not None:
+                kind_, printed = sign
+                out.append(Atom(kind_, i, i + skipped, printed,
+                                spaced=i == 0 or text[i - 1].isspace()))
+            if skipped:
+                i += skipped
+                continue
         spaced = i == 0 or text[i - 1].isspace()
         m = number.match(text, i) if char.isdigit() else None
         after_letter = bool(out) and out[-1].kind == "word" and out[-1].end == i and not (
@@ -164,6 +189,36 @@ def _read_atoms(text: str, mark: str) -> list[Atom]:
     return out
 
 
+def _markup(text: str, i: int, groups: int) -> tuple[int, tuple[Kind, str] | None, int]:
+    """Markdown emphasis and LaTeX at `i`, which print no atom of their own or print a
+    sign: (characters taken, the sign they print or None, groups opened or closed).
+
+    `**` is emphasis only where it opens or closes a span (`**12**`); between two digits
+    (`2**3`) it is what it was, a mark, so no power is ever read from it."""
+    if text.startswith("**", i):
+        before = text[i - 1] if i else " "
+        after = text[i + 2] if i + 2 < len(text) else " "
+        return (2 if before.isspace() or after.isspace() or not (
+            before.isalnum() and after.isalnum()) else 0), None, 0
+    if text[i] == "}":
+        return 1, None, -1 if groups else 0
+    if text[i] != "\\":
+        return 0, None, 0
+    if i + 1 < len(text) and text[i + 1] in _ESCAPED:
+        return 1, None, 0
+    for delimiter in _LATEX_DELIMITERS:
+        if text.startswith(delimiter, i):
+            return len(delimiter), None, 0
+    for group in _LATEX_GROUPS:
+        if text.startswith(group, i):
+            return len(group), None, 1
+    for command, sign in _LATEX_SIGNS.items():
+        end = i + len(command)
+        if text.startswith(command, i) and not (end < len(text) and text[end].isalpha()):
+            return len(command), sign, 0
+    return 0, None, 0
+
+
 def _word_end(text: str, i: int) -> int:
     """Where the word at `i` ends (`i` when none starts there): letters of any script with
     the combining marks written on them (a Thai or Devanagari vowel sign is part of its
@@ -198,7 +253,9 @@ def _number_atom(text: str, m: re.Match[str], mark: str, spaced: bool, out: list
     ahead = end
     while ahead < len(text) and text[ahead] in " \u00a0" and ahead - end < 1:
         ahead += 1
-    if ahead < len(text) and text[ahead] in _PERCENT:
+    if text.startswith("\\%", ahead):
+        percent, end = True, ahead + 2
+    elif ahead < len(text) and text[ahead] in _PERCENT:
         percent, end = True, ahead + 1
     elif not currency and ahead < len(text) and _is_currency(text[ahead]):
         currency, end = text[ahead], ahead + 1
