@@ -112,3 +112,21 @@ def test_a_template_that_cannot_be_read_is_skipped_alone(
     (folder / "0001.toml").write_text('question = "No annotated question here."\n')
     assert workload(TemplateSource(tmp_path), "eng", seed=1, per_kind=1, limit=None) == []
     assert "eng/0001 skipped: no annotated question" in capsys.readouterr().err
+
+
+def test_later_variants_of_a_problem_are_served_more(templates: TemplateSource) -> None:
+    """Each answered variant is an earlier instance for the next: the share served grows
+    with how often a problem was asked, and the table says so by position."""
+    requests = of_kinds(workload(templates, "eng", seed=42, per_kind=10, limit=30), "numbers")
+    judged = run_language(
+        requests, ["stepcache"], bundled=None, embedder=HashedEmbedder(),
+        new_store=MemoryStore, settings=DEFAULT_SETTINGS,
+    )
+    summary = summarise(judged)
+    row = summary["eng"]["stepcache"]["numbers"]
+    early, late = row["by_position"]
+    assert (early["from"], early["to"], late["from"], late["to"]) == (1, 5, 6, 10)
+    assert early["requests"] + late["requests"] == row["requests"]
+    assert early["served_right"] + late["served_right"] == row["served_right"]
+    assert late["served_right"] / late["requests"] > early["served_right"] / early["requests"]
+    assert "numbers: served and right by variant position: 1-5: " in table_md(summary)

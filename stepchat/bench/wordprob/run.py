@@ -46,6 +46,8 @@ class Judged:
     local_ms: float
     corrections: int
     note: str
+    position: int = 0
+    """The variant's place among its template's variants of its kind, from 0."""
 
 
 def find_templates(path: Path | None) -> TemplateSource:
@@ -119,7 +121,7 @@ def run_language(
                 right = None
             judged = Judged(name, request.language, request.template, request.kind, request.id,
                             served.from_cache, right, served.tokens, served.local_ms,
-                            served.corrections, served.note)
+                            served.corrections, served.note, request.position)
             out.append(judged)
             if on_done is not None:
                 on_done(judged)
@@ -150,8 +152,25 @@ def summarise(judged: Sequence[Judged]) -> dict[str, Any]:
             "local_ms_max": round(ms[-1], 2) if ms else None,
             "corrected_answers": sum(1 for j in items if j.corrections),
             "corrections": sum(j.corrections for j in items),
+            "by_position": by_position(items),
         }
     return table
+
+
+POSITIONS = 5
+"""Variants per group in `by_position`."""
+
+
+def by_position(items: Sequence[Judged]) -> list[dict[str, int]]:
+    """Served and right among each template's variants 1-5, 6-10, …: a problem's later
+    variants have more earlier instances to show their numbers' roles, so the share served
+    grows with how often the problem was asked."""
+    groups: dict[int, list[Judged]] = defaultdict(list)
+    for j in items:
+        groups[j.position // POSITIONS].append(j)
+    return [{"from": POSITIONS * g + 1, "to": POSITIONS * (g + 1), "requests": len(group),
+             "served_right": sum(1 for j in group if j.from_cache and j.right)}
+            for g, group in sorted(groups.items())]
 
 
 def table_md(summary: dict[str, Any]) -> str:
@@ -181,7 +200,23 @@ def table_md(summary: dict[str, Any]) -> str:
                     f"{'–' if kind == 'trap' else pct(row['served_right'])} | "
                     f"{row['served_wrong']} | {right} | {wrong} | {row['tokens']:,} | {ms} |")
         lines.append("")
+        lines += _position_lines(arms)
     return "\n".join(lines)
+
+
+def _position_lines(arms: dict[str, Any]) -> list[str]:
+    """Served and right by the variants' position, where there are several groups."""
+    lines = []
+    for arm, kinds in arms.items():
+        for kind in KINDS:
+            groups = (kinds.get(kind) or {}).get("by_position") or []
+            if len(groups) < 2:
+                continue
+            shares = ", ".join(
+                f"{g['from']}-{g['to']}: {g['served_right']}/{g['requests']}"
+                f" ({100 * g['served_right'] / g['requests']:.0f}%)" for g in groups)
+            lines.append(f"- {arm}, {kind}: served and right by variant position: {shares}")
+    return [*lines, ""] if lines else []
 
 
 def run(args: argparse.Namespace) -> int:

@@ -59,6 +59,8 @@ class WordRequest:
     """The template's own solution for this exact question (the reference's reply)."""
     answer: float | None
     """The template's #answer for this question; None for a trap."""
+    position: int = 0
+    """The variant's place among its template's variants of its kind, from 0."""
 
 
 def _capitalise(text: str) -> str:
@@ -186,7 +188,7 @@ def requests_for(template: Template, seed: int, per_kind: int) -> Iterator[WordR
                 continue
             seen.add(question)
             yield WordRequest(f"{base}-{kind}-{n}", template.language, template.ident, kind,
-                              question, inst.solution(values), inst.answer(values))
+                              question, inst.solution(values), inst.answer(values), n)
     trap = inst.trap()
     if trap is not None:
         yield WordRequest(f"{base}-trap", template.language, template.ident, "trap", trap,
