@@ -38,7 +38,13 @@ closes them are in docs/word-problems.md:
   computation (`$2 + 50¢ = $2.50`, `¥600 + $7`) "corrected" to the sum of their numbers;
 - `wordprob_found12.jsonl`: the twelfth review: right results whose units the solution
   writes nowhere ("2 + 30 = 2.5" for hours and minutes, "30 * 4 = 54" pounds in kg)
-  "corrected", stored and recomputed. Closed by never storing a corrected answer.
+  "corrected", stored and recomputed. Closed by never storing a corrected answer;
+- `wordprob_found13.jsonl`: the thirteenth review: days and weeks in a year (365, 52)
+  kept while a stated year changed into a leap year or one with 53 Mondays. And
+  `wordprob_found13_stored.jsonl`, computations that do not hold read as holding, so
+  stored: a number sign (`6²`, `2½`, `¾`) read as a unit word, markup taken away where
+  it joined a number to a computation (`2 ** 4 = 4`, `3**(2)`, `**1**5`, `1\\,500`) and
+  a LaTeX brace closed against the wrong group.
 """
 
 from __future__ import annotations
@@ -49,13 +55,18 @@ from typing import Any
 
 import pytest
 
+from stepchat.bench.wordprob.reference import ReferenceBackend
+from stepchat.core.pipeline import StepCache
+from stepchat.core.tasks.wordprob.solution import answer_holds
+from stepchat.embed.hashed import HashedEmbedder
+from stepchat.store.memory import MemoryStore
 from tests.core.test_wordprob_found2 import assert_declined_or_right, final, replay
 
 REVIEWS = {"wordprob_found3.jsonl": 30, "wordprob_found4.jsonl": 25,
            "wordprob_found5.jsonl": 21, "wordprob_found6.jsonl": 13, "wordprob_found7.jsonl": 60,
            "wordprob_found8.jsonl": 16, "wordprob_found9.jsonl": 53,
            "wordprob_found10.jsonl": 51, "wordprob_found11.jsonl": 8,
-           "wordprob_found12.jsonl": 34}
+           "wordprob_found12.jsonl": 34, "wordprob_found13.jsonl": 13}
 """Each review's file and how many findings it holds."""
 
 CASES = [(name, json.loads(line)) for name in REVIEWS
@@ -72,6 +83,19 @@ def test_every_case_was_served_wrong(name: str) -> None:
     found = [c for file, c in CASES if file == name]
     assert len(found) >= REVIEWS[name]
     assert all(c["served"] and "right" in c for c in found)
+
+
+STORED = [json.loads(line) for line in
+          (Path(__file__).parent / "wordprob_found13_stored.jsonl").read_text().splitlines()]
+
+
+@pytest.mark.parametrize("case", STORED, ids=[c["label"] for c in STORED])
+def test_a_found_false_computation_is_never_stored(case: dict[str, Any]) -> None:
+    """Each answer writes a computation that does not hold as a reader of it sees it."""
+    prompt, text = case["cached"][0]["prompt"], case["cached"][0]["model_text"]
+    assert not answer_holds(text)
+    engine = StepCache(ReferenceBackend({prompt: text}), HashedEmbedder(), MemoryStore())
+    assert engine.answer(prompt).stored_entry is None
 
 
 FORGIVEN = [json.loads(line) for line in (

@@ -16,6 +16,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Literal
 
+from stepchat.core.tasks.wordprob.markup import Markup
 from stepchat.core.tasks.wordprob.scripts import is_mark, one_atom_each, unspaced
 
 Kind = Literal["num", "word", "op", "lp", "rp", "eq", "rel", "mark"]
@@ -33,19 +34,6 @@ _OPS = {"+": "+", "-": "-", "−": "-", "–": "-", "*": "*", "×": "*", "·": "
         "÷": "/", "/": "/", "^": "^"}
 _RELS = ("<=", ">=", "≤", "≥", "≠", "!=", "<", ">")
 _MARKS_LONG = ("<<", ">>", "**", "==")
-_LATEX_SIGNS: dict[str, tuple[Kind, str]] = {
-    "\\times": ("op", "*"), "\\cdot": ("op", "*"), "\\div": ("op", "/"),
-    "\\leq": ("rel", "<="), "\\geq": ("rel", ">="), "\\le": ("rel", "<="),
-    "\\ge": ("rel", ">="), "\\neq": ("rel", "!="), "\\lt": ("rel", "<"), "\\gt": ("rel", ">"),
-}
-"""LaTeX's operators and relations, read as the signs they print."""
-_LATEX_DELIMITERS = ("\\(", "\\)", "\\[", "\\]", "\\,", "\\;", "\\!", "\\ ")
-"""Math-mode delimiters and spacing: they print nothing."""
-_LATEX_GROUPS = ("\\boxed{", "\\text{", "\\textbf{", "\\mathrm{", "\\mathbf{")
-"""Commands that print their group as it is: the command and the group's braces print
-nothing, what is inside is read as written."""
-_ESCAPED = "$%"
-"""`\\$`, `\\%`: the sign itself."""
 _PERCENT = "%％"
 
 
@@ -132,23 +120,20 @@ def _atoms(text: str, mark: str) -> tuple[Atom, ...]:
 def _read_atoms(text: str, mark: str) -> list[Atom]:
     number = _GROUPED[mark]
     out: list[Atom] = []
-    groups = 0
-    """LaTeX groups open whose closing brace prints nothing."""
+    markup = Markup(text)
     i, n = 0, len(text)
     while i < n:
         char = text[i]
         if char.isspace():
             i += 1
             continue
-        if char == "\\" or char == "*" or (char == "}" and groups):
-            skipped, sign, opened = _markup(text, i, groups)
-            groups += opened
+        if char in "\\*{}":
+            taken, sign = markup.at(i)
             if sign is not None:
-                kind_, printed = sign
-                out.append(Atom(kind_, i, i + skipped, printed,
+                out.append(Atom(sign[0], i, i + taken, sign[1],
                                 spaced=i == 0 or text[i - 1].isspace()))
-            if skipped:
-                i += skipped
+            if taken:
+                i += taken
                 continue
         spaced = i == 0 or text[i - 1].isspace()
         m = number.match(text, i) if char.isdigit() else None
@@ -189,46 +174,23 @@ def _read_atoms(text: str, mark: str) -> list[Atom]:
     return out
 
 
-def _markup(text: str, i: int, groups: int) -> tuple[int, tuple[Kind, str] | None, int]:
-    """Markdown emphasis and LaTeX at `i`, which print no atom of their own or print a
-    sign: (characters taken, the sign they print or None, groups opened or closed).
-
-    `**` is emphasis only where it opens or closes a span (`**12**`); between two digits
-    (`2**3`) it is what it was, a mark, so no power is ever read from it."""
-    if text.startswith("**", i):
-        before = text[i - 1] if i else " "
-        after = text[i + 2] if i + 2 < len(text) else " "
-        return (2 if before.isspace() or after.isspace() or not (
-            before.isalnum() and after.isalnum()) else 0), None, 0
-    if text[i] == "}":
-        return 1, None, -1 if groups else 0
-    if text[i] != "\\":
-        return 0, None, 0
-    if i + 1 < len(text) and text[i + 1] in _ESCAPED:
-        return 1, None, 0
-    for delimiter in _LATEX_DELIMITERS:
-        if text.startswith(delimiter, i):
-            return len(delimiter), None, 0
-    for group in _LATEX_GROUPS:
-        if text.startswith(group, i):
-            return len(group), None, 1
-    for command, sign in _LATEX_SIGNS.items():
-        end = i + len(command)
-        if text.startswith(command, i) and not (end < len(text) and text[end].isalpha()):
-            return len(command), sign, 0
-    return 0, None, 0
+def _letter(text: str, i: int) -> bool:
+    """A letter of any script. Not a number sign such as `²`, `½` or `①` (which regular
+    expressions count as word characters): next to a number it would read as its unit,
+    and `6² = 12` as `6 = 12`; each is a mark of its own."""
+    return bool(_LETTER.match(text, i)) and unicodedata.category(text[i]) != "No"
 
 
 def _word_end(text: str, i: int) -> int:
     """Where the word at `i` ends (`i` when none starts there): letters of any script with
     the combining marks written on them (a Thai or Devanagari vowel sign is part of its
     word); a Han character or a kana is a word alone (`scripts`)."""
-    if not _LETTER.match(text, i):
+    if not _letter(text, i):
         return i
     j = i + 1
     alone = one_atom_each(text[i])
     while j < len(text) and (is_mark(text[j]) or (
-        not alone and _LETTER.match(text, j) and not one_atom_each(text[j])
+        not alone and _letter(text, j) and not one_atom_each(text[j])
     )):
         j += 1
     return j

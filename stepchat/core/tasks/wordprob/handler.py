@@ -29,7 +29,7 @@ from stepchat.core.events import SERVED_WHOLE
 from stepchat.core.settings import PipelineSettings
 from stepchat.core.tasks.base import Generation, ModelRequest, Routed, Task
 from stepchat.core.tasks.text_task import TextConstraints, TextHandler
-from stepchat.core.tasks.wordprob.atoms import atoms, decimal_mark
+from stepchat.core.tasks.wordprob.atoms import decimal_mark
 from stepchat.core.tasks.wordprob.evidence import (
     Instance,
     Witness,
@@ -45,7 +45,7 @@ from stepchat.core.tasks.wordprob.request import (
     is_word_problem,
     signature,
 )
-from stepchat.core.tasks.wordprob.solution import answer_holds, relates_numbers
+from stepchat.core.tasks.wordprob.solution import answer_holds, relates_numbers, solution_atoms
 from stepchat.core.types import (
     AnswerStep,
     ChatMessage,
@@ -326,7 +326,7 @@ def _recompute(
 def writes_arithmetic(text: str) -> bool:
     """The answer relates numbers (`6 * 2 = 12`, `4 < 7`): a chain of arithmetic to check,
     not open text."""
-    return relates_numbers(atoms(text, decimal_mark(text) or "."))
+    return relates_numbers(solution_atoms(text.splitlines(), decimal_mark(text) or ".")[0])
 
 
 __all__ = [

@@ -35,7 +35,7 @@ from stepchat.core.tasks.wordprob.orders import (
 )
 from stepchat.core.tasks.wordprob.reasoned import check_not_reasoned
 from stepchat.core.tasks.wordprob.solution import operands as places
-from stepchat.core.tasks.wordprob.values import UNIT_CONSTANTS
+from stepchat.core.tasks.wordprob.values import CALENDAR_CONSTANTS, UNIT_CONSTANTS
 from stepchat.core.tasks.wordprob.wordfactors import accounted
 
 if TYPE_CHECKING:
@@ -47,13 +47,15 @@ def check_shown(p: RolePass, changed: set[int]) -> None:
     _check_meaning(p, changed)
     _check_unchanged_terms(p)
     by_words = accounted(p, p.factors)
+    table = UNIT_CONSTANTS - CALENDAR_CONSTANTS if _whole_changed(p) else UNIT_CONSTANTS
     operands: set[tuple[str, int]] = set()
     constants: set[Fraction] = set()
     for i, role in p.roles.items():
         if p.in_computation(i) and i not in p.sol.labels:
-            if not role.sources and role.old not in UNIT_CONSTANTS and i not in by_words:
+            if not role.sources and role.old not in table and i not in by_words:
                 raise Declined(f"{p.sol.atoms[i].text} is a constant of the solution that no "
-                               "stated value gives: it may depend on the changed values")
+                               "stated value gives: it may depend on the changed values "
+                               "(days and weeks in a year depend on which year it is)")
             if i not in by_words and (not role.sources or _kept(p, i) or _worded(p, i)):
                 check_not_reasoned(p, i)
             operands |= role.sources
@@ -115,6 +117,13 @@ def check_followed(p: RolePass, names_at: frozenset[int] = frozenset()) -> None:
                            "instance that differs in numbers alone shows it following what "
                            "it was read as: a quantity written in words may have the same "
                            "value")
+
+
+def _whole_changed(p: RolePass) -> bool:
+    """A stated whole number changed: it may be a year, which sets the calendar's days."""
+    return any(slot.changed and not slot.new.currency and not slot.new.percent
+               and slot.new.value is not None and slot.new.value.denominator == 1
+               for slot in p.slots)
 
 
 def _kept(p: RolePass, i: int) -> bool:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import pairwise
 
 from stepchat.core.tasks.wordprob.atoms import Atom, decimal_mark
 from stepchat.core.tasks.wordprob.atoms import atoms as read_atoms
@@ -110,6 +111,8 @@ def statements(atoms: Sequence[Atom]) -> Reading:
     read_links: set[int] = set(labels)
     for run in runs:
         try:
+            if _computes(atoms, run) and _joined(atoms, run):
+                raise Unreadable("a computation written as one with a number beside it")
             found.append(_statement(atoms, run))
         except Unreadable:
             unreadable.update(i for i in run if atoms[i].kind == "num")
@@ -119,14 +122,65 @@ def statements(atoms: Sequence[Atom]) -> Reading:
     return Reading(found, unreadable, loose)
 
 
+SEPARATORS = frozenset(".,;:!?…\"'“”‘’«»→⇒•|")
+"""Marks that may end a computation with a number after them (`= 12; 5 more`,
+`3 × 4 = 12 → 12 + 5 = 17`), where a space stands on either side of the mark."""
+
+
+def _computes(atoms: Sequence[Atom], run: list[int]) -> bool:
+    return any(atoms[i].kind in ("eq", "rel") for i in run)
+
+
+def _joined(atoms: Sequence[Atom], run: list[int]) -> bool:
+    """The run has a number beside it with nothing between them but marks that do not
+    separate (`2 ** 4 = 4`, `6² = 12`, `2½ × 4`, `1\\,500`, `1 500 + 300 = 1 800`,
+    `10:05 + 5 = 10`): a reader of the text reads them as one, and the run alone can hold
+    where the whole does not."""
+    return _joins(atoms, run[0], -1) or _joins(atoms, run[-1], 1)
+
+
+def _joins(atoms: Sequence[Atom], edge: int, step: int) -> bool:
+    """Whether the marks from `edge` on (in direction `step`) lead to a number."""
+    between: list[Atom] = []
+    i = edge + step
+    while 0 <= i < len(atoms) and atoms[i].kind == "mark" and atoms[i].text != LINE_BREAK:
+        between.append(atoms[i])
+        i += step
+    if not 0 <= i < len(atoms) or atoms[i].kind not in ("num", "lp", "rp", "op"):
+        return False
+    if not between:
+        return atoms[i].kind == "num"
+    if any(mark.text not in SEPARATORS for mark in between):
+        return True
+    spans = sorted([atoms[edge], *between, atoms[i]], key=lambda a: a.start)
+    return all(a.end == b.start for a, b in pairwise(spans))
+
+
 def relates_numbers(atoms: Sequence[Atom]) -> bool:
     """Whether the text writes a computation or a relation: a link (`=`, `<`, `≥`…) with a
-    number before and after it in one run, read or not. `x = 10` or `a == b` do not."""
+    number before and after it in one run, read or not, or with only signs and marks
+    between it and a number on each side (`6² = 12`, `\\sqrt{49} = 49`): an answer this
+    reader cannot check is then no open text. `x = 10` or `a == b` do not."""
     for run in _runs(atoms)[0]:
         kinds = [atoms[i].kind for i in run]
         for k, kind in enumerate(kinds):
             if kind in ("eq", "rel") and "num" in kinds[:k] and "num" in kinds[k + 1:]:
                 return True
+    return any(
+        atom.kind in ("eq", "rel") and _number_beside(atoms, i, -1) and _number_beside(atoms, i, 1)
+        for i, atom in enumerate(atoms)
+    )
+
+
+def _number_beside(atoms: Sequence[Atom], i: int, step: int) -> bool:
+    """A number from `i` on (in direction `step`) with only signs and marks between."""
+    i += step
+    while 0 <= i < len(atoms) and atoms[i].text != LINE_BREAK:
+        if atoms[i].kind == "num":
+            return True
+        if atoms[i].kind == "word":
+            return False
+        i += step
     return False
 
 

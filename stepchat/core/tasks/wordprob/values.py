@@ -20,6 +20,11 @@ UNIT_CONSTANTS = frozenset(Fraction(v) for v in (7, 12, 24, 52, 60, 100, 365, 10
 minutes, per cent, days, thousands, seconds in an hour): the closed table of constants a
 solution may use with changed values."""
 
+CALENDAR_CONSTANTS = frozenset(Fraction(v) for v in (52, 365))
+"""Constants of the table whose value depends on which year it is: 366 days in a leap
+year, 53 of some weekdays in a year. Any stated whole number may be a year (2024, the
+Buddhist 2567, Reiwa 6), so they are kept only where no stated whole number changed."""
+
 IDENTITY_VALUES = (Fraction(0), Fraction(1))
 """A stated 0 or 1 looks exactly like the implicit ones ("the first hour", "1 x 15"), so a
 changed slot with such a value is never mapped."""
