@@ -291,3 +291,17 @@ def test_a_typeset_solution_is_read_checked_and_recomputed_as_written() -> None:
 ])
 def test_markup_prints_only_what_it_shows(text: str, holds: bool) -> None:
     assert answer_holds(text) is holds
+
+
+@pytest.mark.parametrize(("text", "holds"), [
+    ("3×4=12（个），12+5=17\n17", True),  # the punctuation of other scripts separates
+    ("3 × 4 = 12، 12 + 5 = 17\n17", True),
+    ("3 * 4 = 12। 12 + 5 = 17\n17", True),
+    ("3 × 4 = 12 → 12 + 5 = 17\n17", True),
+    ("2 × 6² = 12 m²\n12", False),  # a number sign is no unit word
+    ("10:05 + 5 = 10\n10", False),  # a time is one number to its reader
+    ("1 500 + 300 = 1 800\n1 800", False),
+    ("5′ = 60 inches\n60", False),
+])
+def test_a_computation_with_a_number_beside_it_is_read_with_it(text: str, holds: bool) -> None:
+    assert answer_holds(text) is holds

@@ -10,6 +10,7 @@ over number atoms, evaluated exactly (rationals) by a small recursive-descent pa
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -122,9 +123,18 @@ def statements(atoms: Sequence[Atom]) -> Reading:
     return Reading(found, unreadable, loose)
 
 
-SEPARATORS = frozenset(".,;:!?…\"'“”‘’«»→⇒•|")
+SEPARATORS = frozenset(".,;:!?…\"'→⇒•|")
 """Marks that may end a computation with a number after them (`= 12; 5 more`,
-`3 × 4 = 12 → 12 + 5 = 17`), where a space stands on either side of the mark."""
+`3 × 4 = 12 → 12 + 5 = 17`), where a space stands on either side of the mark; so may
+the punctuation of other scripts (`=12，12+5=17`, `،`, `।`), but not a prime or a per
+mille sign, which belong to a number (`5′`, `3‰`)."""
+NUMBER_SIGNS = frozenset("′″‴‰‱")
+
+
+def separates(mark: str) -> bool:
+    return mark in SEPARATORS or (
+        not mark.isascii() and len(mark) == 1 and mark not in NUMBER_SIGNS
+        and unicodedata.category(mark).startswith("P"))
 
 
 def _computes(atoms: Sequence[Atom], run: list[int]) -> bool:
@@ -150,7 +160,7 @@ def _joins(atoms: Sequence[Atom], edge: int, step: int) -> bool:
         return False
     if not between:
         return atoms[i].kind == "num"
-    if any(mark.text not in SEPARATORS for mark in between):
+    if not all(separates(mark.text) for mark in between):
         return True
     spans = sorted([atoms[edge], *between, atoms[i]], key=lambda a: a.start)
     return all(a.end == b.start for a, b in pairwise(spans))
