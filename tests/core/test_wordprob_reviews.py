@@ -44,7 +44,13 @@ closes them are in docs/word-problems.md:
   `wordprob_found13_stored.jsonl`, computations that do not hold read as holding, so
   stored: a number sign (`6²`, `2½`, `¾`) read as a unit word, markup taken away where
   it joined a number to a computation (`2 ** 4 = 4`, `3**(2)`, `**1**5`, `1\\,500`) and
-  a LaTeX brace closed against the wrong group.
+  a LaTeX brace closed against the wrong group;
+- `wordprob_found14.jsonl`: the fourteenth review: a colon written as a division sign
+  (`72 : 8 × 2`, German, Italian, Russian…, and `\\colon`) read as punctuation, and 24,
+  60 and 3600 kept while a year changed where a day named in words had 23 or 25 hours or
+  a leap second. And `wordprob_found14_stored.jsonl`: a remainder after a result
+  (`3 r 1`, `3 … 2`, `3 Rest 1`), a label that names two values (`Apples = 3 × 5 = 15`,
+  then `Apples = 16`), Roman numeral letters (`3 × Ⅻ = 3`) and a proportion of colons.
 """
 
 from __future__ import annotations
@@ -66,7 +72,8 @@ REVIEWS = {"wordprob_found3.jsonl": 30, "wordprob_found4.jsonl": 25,
            "wordprob_found5.jsonl": 21, "wordprob_found6.jsonl": 13, "wordprob_found7.jsonl": 60,
            "wordprob_found8.jsonl": 16, "wordprob_found9.jsonl": 53,
            "wordprob_found10.jsonl": 51, "wordprob_found11.jsonl": 8,
-           "wordprob_found12.jsonl": 34, "wordprob_found13.jsonl": 13}
+           "wordprob_found12.jsonl": 34, "wordprob_found13.jsonl": 13,
+           "wordprob_found14.jsonl": 26}
 """Each review's file and how many findings it holds."""
 
 CASES = [(name, json.loads(line)) for name in REVIEWS
@@ -85,8 +92,9 @@ def test_every_case_was_served_wrong(name: str) -> None:
     assert all(c["served"] and "right" in c for c in found)
 
 
-STORED = [json.loads(line) for line in
-          (Path(__file__).parent / "wordprob_found13_stored.jsonl").read_text().splitlines()]
+STORED = [json.loads(line) for name in ("wordprob_found13_stored.jsonl",
+                                        "wordprob_found14_stored.jsonl")
+          for line in (Path(__file__).parent / name).read_text().splitlines()]
 
 
 @pytest.mark.parametrize("case", STORED, ids=[c["label"] for c in STORED])

@@ -116,6 +116,9 @@ def test_a_unit_kept_under_other_names_does_not_pass_a_new_name() -> None:
 
 
 def test_a_new_name_with_no_instance_under_other_names_declines() -> None:
-    cached = WAGE.format(name="Ana", hours=3, rate=2)
+    cached = WAGE.format(name="Ana", hours=7, rate=2)
     with pytest.raises(Declined, match="could depend on it"):
-        recompute(cached, wage_solution("Ana", 3, 2), WAGE.format(name="Beth", hours=4, rate=3))
+        recompute(cached, wage_solution("Ana", 7, 2), WAGE.format(name="Beth", hours=7, rate=5))
+    # With the hours changed, the 60 may be a minute's seconds on a leap second's day.
+    with pytest.raises(Declined, match="depend on the date"):
+        recompute(cached, wage_solution("Ana", 7, 2), WAGE.format(name="Beth", hours=4, rate=5))

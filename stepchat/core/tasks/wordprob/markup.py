@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-SignKind = Literal["op", "rel"]
+SignKind = Literal["op", "rel", "mark"]
 
 SIGNS: dict[str, tuple[SignKind, str]] = {
     "\\times": ("op", "*"), "\\cdot": ("op", "*"), "\\div": ("op", "/"),
@@ -45,8 +45,8 @@ class Markup:
     """Each open brace: True where a group command opened it (its `}` prints nothing)."""
 
     def at(self, i: int) -> tuple[int, tuple[SignKind, str] | None]:
-        """(characters of markup at `i` that print no mark, the sign they print or None);
-        (0, None) where no such markup starts."""
+        """(characters of markup at `i`, the sign or mark they print or None where they
+        print nothing); (0, None) where no such markup starts."""
         text = self.text
         char = text[i]
         if char == "{":
@@ -72,7 +72,12 @@ class Markup:
             end = i + len(command)
             if text.startswith(command, i) and not (end < len(text) and text[end].isalpha()):
                 return len(command), sign
-        return 0, None
+        end = i + 1
+        while end < len(text) and text[end].isalpha():
+            end += 1
+        # Any other command (`\\colon`, `\\sqrt`, `\\frac`) prints something this reader
+        # does not read: one mark, never a word that a number would take as its unit.
+        return (end - i, ("mark", text[i:end])) if end > i + 1 else (0, None)
 
     def _emphasis(self, i: int) -> bool:
         """`**` that opens a span (after a space, the start or an opening bracket or quote,

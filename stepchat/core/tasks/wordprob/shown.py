@@ -55,7 +55,7 @@ def check_shown(p: RolePass, changed: set[int]) -> None:
             if not role.sources and role.old not in table and i not in by_words:
                 raise Declined(f"{p.sol.atoms[i].text} is a constant of the solution that no "
                                "stated value gives: it may depend on the changed values "
-                               "(days and weeks in a year depend on which year it is)")
+                               "(days in a year, hours in a day depend on the date)")
             if i not in by_words and (not role.sources or _kept(p, i) or _worded(p, i)):
                 check_not_reasoned(p, i)
             operands |= role.sources
@@ -120,7 +120,8 @@ def check_followed(p: RolePass, names_at: frozenset[int] = frozenset()) -> None:
 
 
 def _whole_changed(p: RolePass) -> bool:
-    """A stated whole number changed: it may be a year, which sets the calendar's days."""
+    """A stated whole number changed: it may be a year, which with a day named in words
+    sets how long that day or year is."""
     return any(slot.changed and not slot.new.currency and not slot.new.percent
                and slot.new.value is not None and slot.new.value.denominator == 1
                for slot in p.slots)

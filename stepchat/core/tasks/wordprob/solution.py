@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
-from itertools import pairwise
 
 from stepchat.core.tasks.wordprob.atoms import Atom, decimal_mark
 from stepchat.core.tasks.wordprob.atoms import atoms as read_atoms
+from stepchat.core.tasks.wordprob.joins import LINE_BREAK, joined
 
 MAX_POWER = 4
 MAX_BITS = 256
@@ -77,6 +77,8 @@ class Reading:
     """Number atoms inside runs the parser could not read."""
     loose_links: set[int]
     """`=` and comparison atoms outside every statement read."""
+    labels: set[int] = field(default_factory=set)
+    """The `=` of each label (`Total cost = $3 * 4 = $12`)."""
 
     @property
     def checkable(self) -> bool:
@@ -86,7 +88,6 @@ class Reading:
         )
 
 
-LINE_BREAK = "\n"
 
 
 def solution_atoms(steps: Sequence[str], mark: str) -> tuple[list[Atom], list[int]]:
@@ -112,7 +113,7 @@ def statements(atoms: Sequence[Atom]) -> Reading:
     read_links: set[int] = set(labels)
     for run in runs:
         try:
-            if _computes(atoms, run) and _joined(atoms, run):
+            if _computes(atoms, run) and joined(atoms, run):
                 raise Unreadable("a computation written as one with a number beside it")
             found.append(_statement(atoms, run))
         except Unreadable:
@@ -120,62 +121,18 @@ def statements(atoms: Sequence[Atom]) -> Reading:
             continue
         read_links.update(i for i in run if atoms[i].kind in ("eq", "rel"))
     loose = {i for i, a in enumerate(atoms) if a.kind in ("eq", "rel")} - read_links
-    return Reading(found, unreadable, loose)
-
-
-SEPARATORS = frozenset(".,;:!?…\"'→⇒•|")
-"""Marks that may end a computation with a number after them (`= 12; 5 more`,
-`3 × 4 = 12 → 12 + 5 = 17`), where a space stands on either side of the mark; so may
-the punctuation of other scripts (`=12，12+5=17`, `،`, `।`), but not a prime or a per
-mille sign, which belong to a number (`5′`, `3‰`)."""
-NUMBER_SIGNS = frozenset("′″‴‰‱")
-
-
-def separates(mark: str) -> bool:
-    return mark in SEPARATORS or (
-        not mark.isascii() and len(mark) == 1 and mark not in NUMBER_SIGNS
-        and unicodedata.category(mark).startswith("P"))
+    return Reading(found, unreadable, loose, labels)
 
 
 def _computes(atoms: Sequence[Atom], run: list[int]) -> bool:
     return any(atoms[i].kind in ("eq", "rel") for i in run)
 
 
-def _joined(atoms: Sequence[Atom], run: list[int]) -> bool:
-    """The run has a number beside it with nothing between them but marks that do not
-    separate (`2 ** 4 = 4`, `6² = 12`, `2½ × 4`, `1\\,500`, `1 500 + 300 = 1 800`,
-    `10:05 + 5 = 10`): a reader of the text reads them as one, and the run alone can hold
-    where the whole does not."""
-    return _joins(atoms, run[0], -1) or _joins(atoms, run[-1], 1)
-
-
-def _joins(atoms: Sequence[Atom], edge: int, step: int) -> bool:
-    """Whether the marks from `edge` on (in direction `step`) lead to a number."""
-    between: list[Atom] = []
-    i = edge + step
-    while 0 <= i < len(atoms) and atoms[i].kind == "mark" and atoms[i].text != LINE_BREAK:
-        between.append(atoms[i])
-        i += step
-    if not 0 <= i < len(atoms) or atoms[i].kind not in ("num", "lp", "rp", "op"):
-        return False
-    if not between:
-        return atoms[i].kind == "num"
-    if not all(separates(mark.text) for mark in between):
-        return True
-    spans = sorted([atoms[edge], *between, atoms[i]], key=lambda a: a.start)
-    return all(a.end == b.start for a, b in pairwise(spans))
-
-
 def relates_numbers(atoms: Sequence[Atom]) -> bool:
     """Whether the text writes a computation or a relation: a link (`=`, `<`, `≥`…) with a
-    number before and after it in one run, read or not, or with only signs and marks
-    between it and a number on each side (`6² = 12`, `\\sqrt{49} = 49`): an answer this
-    reader cannot check is then no open text. `x = 10` or `a == b` do not."""
-    for run in _runs(atoms)[0]:
-        kinds = [atoms[i].kind for i in run]
-        for k, kind in enumerate(kinds):
-            if kind in ("eq", "rel") and "num" in kinds[:k] and "num" in kinds[k + 1:]:
-                return True
+    number before and after it on its line, read or not (`6² = 12`, `3 × Ⅻ = 36`): an
+    answer this reader cannot check is then no open text, never stored. `x = 10` or
+    `a == b` do not."""
     return any(
         atom.kind in ("eq", "rel") and _number_beside(atoms, i, -1) and _number_beside(atoms, i, 1)
         for i, atom in enumerate(atoms)
@@ -183,15 +140,18 @@ def relates_numbers(atoms: Sequence[Atom]) -> bool:
 
 
 def _number_beside(atoms: Sequence[Atom], i: int, step: int) -> bool:
-    """A number from `i` on (in direction `step`) with only signs and marks between."""
+    """A number on the line of `i`, before it (`step` -1) or after it (1)."""
     i += step
     while 0 <= i < len(atoms) and atoms[i].text != LINE_BREAK:
-        if atoms[i].kind == "num":
+        if atoms[i].kind == "num" or _numeral(atoms[i].text):
             return True
-        if atoms[i].kind == "word":
-            return False
         i += step
     return False
+
+
+def _numeral(text: str) -> bool:
+    """A letter that is a number (`Ⅻ`, `ⅻ`): no operand this reader reads."""
+    return any(unicodedata.category(c) == "Nl" for c in text)
 
 
 UNIT_WORDS = 2
@@ -246,9 +206,8 @@ def _runs(atoms: Sequence[Atom]) -> tuple[list[list[int]], set[int]]:
             flush()
             i += 1
             continue
-        if atom.kind == "op" and i + 1 < n and atoms[i + 1].kind == "word" and not _times_sign(
-            atoms, i + 1, [*cur, i]
-        ):
+        if atom.kind == "op" and atom.text in UNIT_OPS and i + 1 < n and (
+            atoms[i + 1].kind == "word") and not _times_sign(atoms, i + 1, [*cur, i]):
             # `inches/foot`, `$10/hour`, `10-foot`: the operator belongs to a unit.
             i = _skip_unit(atoms, i + 1)
             if i < n and atoms[i].kind in ("num", "lp"):
@@ -268,6 +227,11 @@ def _runs(atoms: Sequence[Atom]) -> tuple[list[list[int]], set[int]]:
         i += 1
     flush()
     return runs, labels
+
+
+UNIT_OPS = frozenset("/-")
+"""Operators that may join a unit's words (`inches/foot`, `10-foot`); any other before a
+word (`3 × twelve`, `5 + tax`) takes an operand this reader does not read."""
 
 
 def _label_link(atoms: Sequence[Atom], i: int, cur: Sequence[int]) -> bool:
@@ -473,9 +437,37 @@ def answer_holds(text: str) -> bool:
     if not any(a.kind == "num" for a in found):
         return False
     reading = statements(found)
-    if not reading.checkable:
+    if not reading.checkable or not _labels_hold(found, reading):
         return False
     return all(_statement_holds(statement, found) for statement in reading.statements)
+
+
+def _labels_hold(found: Sequence[Atom], reading: Reading) -> bool:
+    """A label names one value, and a label of a lone number (`Apples = 16`) restates a
+    number some computation writes: `Apples = 3 × 5 = 15` then `Apples = 16` holds no
+    computation false, and says the answer is another number."""
+    computed = {found[a].value for s in reading.statements if s.links
+                for part in s.parts for a in part.numbers}
+    named: dict[tuple[str, ...], Fraction | None] = {}
+    for link in sorted(reading.labels):
+        statement = next((s for s in reading.statements
+                          if s.parts[0].numbers and s.parts[0].numbers[0] > link), None)
+        if statement is None or not statement.parts[-1].lone:
+            continue
+        value = found[statement.parts[-1].numbers[0]].value
+        if not statement.links and value not in computed:
+            return False
+        words = _label_words(found, link)
+        if named.setdefault(words, value) != value:
+            return False
+    return True
+
+
+def _label_words(found: Sequence[Atom], link: int) -> tuple[str, ...]:
+    i = link
+    while i > 0 and found[i - 1].kind == "word":
+        i -= 1
+    return tuple(a.text.casefold() for a in found[i:link])
 
 
 def _statement_holds(statement: Statement, found: Sequence[Atom]) -> bool:

@@ -20,10 +20,12 @@ UNIT_CONSTANTS = frozenset(Fraction(v) for v in (7, 12, 24, 52, 60, 100, 365, 10
 minutes, per cent, days, thousands, seconds in an hour): the closed table of constants a
 solution may use with changed values."""
 
-CALENDAR_CONSTANTS = frozenset(Fraction(v) for v in (52, 365))
-"""Constants of the table whose value depends on which year it is: 366 days in a leap
-year, 53 of some weekdays in a year. Any stated whole number may be a year (2024, the
-Buddhist 2567, Reiwa 6), so they are kept only where no stated whole number changed."""
+CALENDAR_CONSTANTS = frozenset(Fraction(v) for v in (24, 52, 60, 365, 3600))
+"""Constants of the table whose value depends on the date: 366 days in a leap year, 53
+of some weekdays in a year, 23 or 25 hours on a day the clocks change, 61 seconds in a
+minute with a leap second. Any stated whole number may be a year (2024, the Buddhist 2567,
+Reiwa 6) and a day may be named in words (Easter Sunday), so they are kept only where no
+stated whole number changed. Seven days in a week, twelve months, 100 and 1000 are fixed."""
 
 IDENTITY_VALUES = (Fraction(0), Fraction(1))
 """A stated 0 or 1 looks exactly like the implicit ones ("the first hour", "1 x 15"), so a
