@@ -305,3 +305,9 @@ def test_markup_prints_only_what_it_shows(text: str, holds: bool) -> None:
 ])
 def test_a_computation_with_a_number_beside_it_is_read_with_it(text: str, holds: bool) -> None:
     assert answer_holds(text) is holds
+
+
+def test_a_label_may_name_a_new_computation_but_not_a_new_lone_number() -> None:
+    assert answer_holds("Total = 5 + 3 = 8\nTotal = 8 + 2 = 10\n#### 10")
+    assert not answer_holds("Apples = 3 × 5 = 15\nPears = 8 × 2 = 16\nApples = 16\n#### 16")
+    assert answer_holds("Apples = 3 × 5 = 15\nPears = 8 × 2 = 16\nApples = 15\n#### 15")

@@ -443,9 +443,10 @@ def answer_holds(text: str) -> bool:
 
 
 def _labels_hold(found: Sequence[Atom], reading: Reading) -> bool:
-    """A label names one value, and a label of a lone number (`Apples = 16`) restates a
-    number some computation writes: `Apples = 3 × 5 = 15` then `Apples = 16` holds no
-    computation false, and says the answer is another number."""
+    """A label of a lone number (`Apples = 16`) restates a number some computation
+    writes, and the value the label last named: `Apples = 3 × 5 = 15` then `Apples = 16`
+    holds no computation false, and says the answer is another number. A label may name
+    a new computation (`Total = 5 + 3 = 8`, then `Total = 8 + 2 = 10`)."""
     computed = {found[a].value for s in reading.statements if s.links
                 for part in s.parts for a in part.numbers}
     named: dict[tuple[str, ...], Fraction | None] = {}
@@ -455,11 +456,10 @@ def _labels_hold(found: Sequence[Atom], reading: Reading) -> bool:
         if statement is None or not statement.parts[-1].lone:
             continue
         value = found[statement.parts[-1].numbers[0]].value
-        if not statement.links and value not in computed:
-            return False
         words = _label_words(found, link)
-        if named.setdefault(words, value) != value:
+        if not statement.links and (value not in computed or named.get(words, value) != value):
             return False
+        named[words] = value
     return True
 
 
