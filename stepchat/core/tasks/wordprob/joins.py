@@ -11,14 +11,13 @@ alone can hold where the whole does not. Such a run is unread.
 What separates:
 - punctuation written as punctuation is, against what precedes it and a space after it
   (`= 12; 12 + 5`, `Step 1: 3 × 4`); `20 : 4` and `12,5` are no punctuation;
-- arrows, bullets, bars and quotes, and the punctuation of other scripts (`，`, `،`,
-  `।`), with a space on either side; not a prime or a per mille sign, which belong to
-  their number (`5′`, `3‰`).
+- arrows, quotes, and the sentence punctuation of other scripts (`，`, `،`, `।`), with a
+  space on either side. Nothing else: a dash, a slash, a colon, a star or a bullet of
+  any script may be a sign of arithmetic (`20 － 12`, `64 ／ 8`, `3 • 4`).
 """
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Sequence
 
 from stepchat.core.tasks.wordprob.atoms import Atom
@@ -27,10 +26,11 @@ LINE_BREAK = "\n"
 """The mark between two steps of a solution (`solution.solution_atoms`)."""
 PUNCTUATION = frozenset(".,;:!?…")
 """Marks that separate only as punctuation: against what precedes, a space after."""
-SEPARATORS = frozenset("→⇒•|\"'")
-"""Marks that separate where a space stands on either side."""
-NUMBER_SIGNS = frozenset("′″‴‰‱")
-"""Punctuation that belongs to the number it follows."""
+SEPARATORS = frozenset("→⇒\"'“”‘’«»，。、；！？،؛؟।॥։።፣")
+"""Marks that separate where a space stands on either side: arrows, quotes and the
+sentence punctuation of other scripts. A closed list: dashes, slashes, colons, stars,
+bullets and bars of any script may be signs of arithmetic (`20 － 12`, `64 ／ 8`,
+`3 ＊ 4`, `3 • 4`), which this reader does not read."""
 
 
 def joined(atoms: Sequence[Atom], run: Sequence[int]) -> bool:
@@ -60,14 +60,9 @@ def _separates(before: Atom, mark: Atom, after: Atom) -> bool:
     tight_before, tight_after = before.end == mark.start, mark.end == after.start
     if mark.text in PUNCTUATION:
         return tight_before and not tight_after
-    if mark.text in SEPARATORS or _other_script_punctuation(mark.text):
+    if mark.text in SEPARATORS:
         return not (tight_before and tight_after)
     return False
-
-
-def _other_script_punctuation(mark: str) -> bool:
-    return (len(mark) == 1 and not mark.isascii() and mark not in NUMBER_SIGNS
-            and unicodedata.category(mark).startswith("P"))
 
 
 def _goes_on(atoms: Sequence[Atom], last: int) -> bool:

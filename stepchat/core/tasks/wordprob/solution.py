@@ -471,8 +471,11 @@ def _label_words(found: Sequence[Atom], link: int) -> tuple[str, ...]:
 
 
 def _statement_holds(statement: Statement, found: Sequence[Atom]) -> bool:
-    """The statement holds with percent signs read as written or as hundredths."""
-    for scaled in (False, True):
+    """The statement holds with percent signs read as hundredths, or as written where only
+    its result carries one (`100 - 20 = 80%`): `80 × 25% = 2000` reads as 20."""
+    operands = [a for part in statement.parts[:-1] for a in part.numbers]
+    as_written = not any(found[a].percent for a in operands)
+    for scaled in ((False, True) if as_written else (True,)):
         values = {
             a: (found[a].value or Fraction(0)) / (100 if scaled and found[a].percent else 1)
             for part in statement.parts for a in part.numbers
