@@ -127,15 +127,14 @@ def _read_atoms(text: str, mark: str) -> list[Atom]:
         if char.isspace():
             i += 1
             continue
+        spaced = i == 0 or text[i - 1].isspace()
         if char in "\\*{}":
             taken, sign = markup.at(i)
             if sign is not None:
-                out.append(Atom(sign[0], i, i + taken, sign[1],
-                                spaced=i == 0 or text[i - 1].isspace()))
+                out.append(Atom(sign[0], i, i + taken, sign[1], spaced=spaced))
             if taken:
                 i += taken
                 continue
-        spaced = i == 0 or text[i - 1].isspace()
         m = number.match(text, i) if char.isdigit() else None
         after_letter = bool(out) and out[-1].kind == "word" and out[-1].end == i and not (
             unspaced(out[-1].text[0]))

@@ -88,8 +88,6 @@ class Reading:
         )
 
 
-
-
 def solution_atoms(steps: Sequence[str], mark: str) -> tuple[list[Atom], list[int]]:
     """The atoms of a solution's steps with a line break between steps, and the step each
     atom is in (-1 for a break): one sequence, so a statement never runs across steps."""
