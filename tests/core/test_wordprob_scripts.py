@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from stepchat.core.tasks.wordprob.atoms import atoms
-from stepchat.core.tasks.wordprob.numwords import stated_values
+from stepchat.core.tasks.wordprob.numwords import common_reading, readings, stated_values
 from stepchat.core.tasks.wordprob.recompute import Declined
 from stepchat.core.tasks.wordprob.request import is_word_problem
 from tests.wordprob_cases import recompute
@@ -77,21 +77,65 @@ def test_a_changed_han_numeral_is_no_slot() -> None:
         recompute(cached, "12 * 5 = 60 页\n#### 60", new)
 
 
-CLASS = ("В классе {teachers} учителя и 16 учеников. Каждый ученик получает {word} "
-         "карандаша. Сколько карандашей получают ученики?")
+CLASS = ("वर्गात {teachers} शिक्षक आणि 16 विद्यार्थी आहेत. प्रत्येक विद्यार्थ्याला {word} "
+         "पेन्सिली मिळतात. विद्यार्थ्यांना एकूण किती पेन्सिली मिळतात?")
 
 
 def test_a_number_word_this_reader_does_not_read_is_no_slot_to_follow() -> None:
-    """"два" (two) states the 2 of `16 * 2`; the digit 2 beside it is the teachers. One
-    instance cannot tell which the 2 follows, nor one whose "два" changed with the digit."""
-    cached = CLASS.format(teachers=2, word="два")
-    solution = "16 * 2 = 32 карандаша.\n#### 32"
-    new = CLASS.format(teachers=3, word="два")
+    """Marathi "दोन" (two; CLDR spells no Marathi) states the 2 of `16 * 2`; the digit 2
+    beside it is the teachers. One instance cannot tell which the 2 follows, nor one whose
+    "दोन" changed with the digit."""
+    cached = CLASS.format(teachers=2, word="दोन")
+    solution = "16 * 2 = 32 पेन्सिली.\n#### 32"
+    new = CLASS.format(teachers=3, word="दोन")
     with pytest.raises(Declined, match="shows it following"):
         recompute(cached, solution, new)
-    together = [(CLASS.format(teachers=4, word="четыре"), "16 * 4 = 64 карандаша.\n#### 64")]
+    together = [(CLASS.format(teachers=4, word="चार"), "16 * 4 = 64 पेन्सिली.\n#### 64")]
     with pytest.raises(Declined, match="shows it following"):
         recompute(cached, solution, new, together)
-    apart = [(CLASS.format(teachers=4, word="два"), "16 * 2 = 32 карандаша.\n#### 32")]
+    apart = [(CLASS.format(teachers=4, word="दोन"), "16 * 2 = 32 पेन्सिली.\n#### 32")]
     with pytest.raises(Declined):
         recompute(cached, solution, new, apart)
+
+
+PENCILS = ("В классе {teachers} учителя и 16 учеников. Каждый ученик получает {word} "
+           "карандаша. Сколько карандашей получают ученики?")
+
+
+def test_a_number_word_of_another_script_is_read_in_its_language() -> None:
+    """CLDR spells Russian "два" 2, "три" 3 and "четыре" 4: the word is a slot the
+    solution follows (once an earlier instance shows it following), and unchanged
+    beside a digit 2 it makes that 2 fit two roles."""
+    solution = "16 * 2 = 32 карандаша.\n#### 32"
+    pupils = ("В классе 16 учеников. Каждый ученик получает {word} карандаша. Сколько "
+              "карандашей получают ученики?")
+    earlier = [(pupils.format(word="четыре"), "16 * 4 = 64 карандаша.\n#### 64")]
+    steps = recompute(pupils.format(word="два"), solution, pupils.format(word="три"), earlier)
+    assert steps[-1] == "#### 48"
+    with pytest.raises(Declined, match="two roles"):
+        recompute(PENCILS.format(teachers=2, word="два"), solution,
+                  PENCILS.format(teachers=3, word="два"))
+
+
+@pytest.mark.parametrize(("word", "value"), [
+    ("तीन", 3), ("पाँच", 5), ("पांच", 5), ("трёх", 3), ("трех", 3), ("τρία", 3), ("пять", 5),
+])
+def test_spelled_cardinals_of_other_scripts_state_their_value(word: str, value: int) -> None:
+    """Hindi's nasal written with either dot and Russian ё written as е are one word."""
+    assert stated_values(word) == {value}
+
+
+@pytest.mark.parametrize("word", ["hat", "sex", "lima", "Lima", "Три", "二"])
+def test_a_latin_word_a_name_or_a_han_numeral_states_no_cldr_value(word: str) -> None:
+    """German "hat" is Hungarian 6, English "sex" Swedish 6: alone a Latin word is as
+    often a word of the text's own language; a capitalised word may be a name; a Han
+    numeral is an atom of a longer numeral (its value is Unicode's, read elsewhere)."""
+    assert not readings(word)
+
+
+def test_a_changed_word_is_a_number_only_where_it_states_one_unchanged() -> None:
+    """An instance that changed a word shows a number changed only where the cached word
+    states that number too: otherwise a digit beside it takes its place."""
+    assert common_reading("три", "пять") == (3, 5)
+    assert common_reading("hat", "hét") is None  # Hungarian 6 and 7: Latin
+    assert common_reading("hat", "sex") is None

@@ -21,8 +21,38 @@ MAX_WORD = 24
 
 @lru_cache(maxsize=4096)
 def readings(word: str) -> tuple[tuple[str, int], ...]:
-    """(language, value) for each language in which `word` alone is a cardinal."""
-    if not word.isalpha() or len(word) > MAX_WORD:
+    """(language, value) for each language in which `word` alone is a cardinal: the
+    languages text2num reads, and CLDR's spelled-out cardinals of the others for a word
+    of a script other than Latin ("तीन", "пять", "τρία"). A Latin word alone is as often
+    a word of the text's own language as a cardinal of another (German "hat" is
+    Hungarian 6, English "sex" Swedish 6), and Latin-script text is written in many more
+    languages than any other script's."""
+    found = _text2num_readings(word)
+    if not _latin(word):
+        found += _spelled_readings(word)
+    return found
+
+
+def common_reading(old: str, new: str) -> tuple[int, int] | None:
+    """The values of two words that are cardinals in one language, or None. Read as
+    `readings` reads one word: a changed word is a number exactly where it would state
+    its value unchanged, so an earlier instance that changed it shows a number changed
+    only where the cached word is a stated value too."""
+    new_by_language = dict(readings(new))
+    for language, value in readings(old):
+        if language in new_by_language:
+            return value, new_by_language[language]
+    return None
+
+
+def is_word(text: str) -> bool:
+    """Letters, and the vowel signs and marks some scripts write with them ("तीन")."""
+    return bool(text) and all(unicodedata.category(c)[0] in "LM" for c in text)
+
+
+@lru_cache(maxsize=4096)
+def _text2num_readings(word: str) -> tuple[tuple[str, int], ...]:
+    if not is_word(word) or len(word) > MAX_WORD:
         return ()
     try:
         from text_to_num import text2num
@@ -38,13 +68,17 @@ def readings(word: str) -> tuple[tuple[str, int], ...]:
     return tuple(found)
 
 
-def common_reading(old: str, new: str) -> tuple[int, int] | None:
-    """The values of two words that are cardinals in one language, or None."""
-    new_by_language = dict(readings(new))
-    for language, value in readings(old):
-        if language in new_by_language:
-            return value, new_by_language[language]
-    return None
+def _spelled_readings(word: str) -> tuple[tuple[str, int], ...]:
+    """CLDR's readings of a word not written as a name (a capitalised word of a cased
+    script may be one: "Lima", "Sita", "Saba"), nor a Han numeral or kana, which are
+    atoms each: "十二" to "十五" changes one of two (`stated_values`)."""
+    if word[:1].isupper() or one_atom_each(word[:1]):
+        return ()
+    return spelled().get(word.lower().translate(_SPELLING), ())
+
+
+def _latin(word: str) -> bool:
+    return any(unicodedata.name(c, "").startswith("LATIN") for c in word)
 
 
 SHORT = 2
@@ -68,3 +102,38 @@ def stated_values(word: str) -> set[int]:
     if len(word) <= SHORT:
         return set()
     return {value for _, value in readings(word)}
+
+
+SPELLED_UP_TO = 100
+"""Cardinals spelled out in CLDR's rules read as words up to this value (and the hundreds
+and a thousand): the numbers word problems write in words."""
+_SPELLING = {0x200B: None, 0x00AD: None, ord("ँ"): "ं", ord("ё"): "е"}
+"""What print leaves out or writes either way: a zero-width space and a soft hyphen,
+Devanagari's moon-dot nasal (written as the plain dot), Russian ё (written as е)."""
+
+
+@lru_cache(maxsize=1)
+def spelled() -> dict[str, tuple[tuple[str, int], ...]]:
+    """(language, value) for each one-word cardinal CLDR spells out in a language
+    text2num does not read (Hindi "तीन", Russian "трех", Swahili "tano")."""
+    try:
+        from unicode_rbnf import FormatPurpose, RbnfEngine
+        from unicode_rbnf.engine import RbnfError
+    except ImportError:  # pragma: no cover - a dependency of the package
+        return {}
+    found: dict[str, set[tuple[str, int]]] = {}
+    numbers = [*range(SPELLED_UP_TO + 1), *range(200, 1001, 100)]
+    for language in RbnfEngine.get_supported_languages():
+        if language.split("_")[0] in LANGUAGES:
+            continue
+        engine = RbnfEngine.for_language(language)
+        for n in numbers:
+            try:
+                result = engine.format_number(n, purpose=FormatPurpose.CARDINAL)
+            except RbnfError:  # a rule CLDR lacks for this number
+                continue
+            for text in result.text_by_ruleset.values():
+                word = text.lower().translate(_SPELLING)
+                if is_word(word) and len(word) <= MAX_WORD:
+                    found.setdefault(word, set()).add((language.split("_")[0], n))
+    return {word: tuple(sorted(pairs)) for word, pairs in found.items()}

@@ -27,6 +27,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from stepchat.core.tasks.wordprob.guards import Declined
+from stepchat.core.tasks.wordprob.numwords import is_word
 from stepchat.core.tasks.wordprob.orders import (
     Value,
     changed_orders,
@@ -79,7 +80,7 @@ def check_shown(p: RolePass, changed: set[int]) -> None:
                            "solution's arithmetic")
         # "miles" reads as Spanish 1000: an unchanged word is a reading, not a statement;
         # an unchanged 0 is the minutes of "9:00".
-        if not (slot.old.text.isalpha() or slot.old.value == 0):
+        if not (is_word(slot.old.text) or slot.old.value == 0):
             raise Declined(f"{slot.old.text} is stated and no computation uses it: the "
                            "solution chose in words (a threshold, another rate), which "
                            "recomputation cannot redo")
@@ -140,7 +141,7 @@ def _worded(p: RolePass, i: int) -> bool:
     than a digit does, and the word then takes the reasoning's place."""
     role = p.roles[i]
     return bool(role.sources) and all(
-        kind == "slot" and p.slots[k].old.text.isalpha() for kind, k in role.sources)
+        kind == "slot" and is_word(p.slots[k].old.text) for kind, k in role.sources)
 
 
 def _check_unchanged_terms(p: RolePass) -> None:
