@@ -56,7 +56,15 @@ closes them are in docs/word-problems.md:
   computation. And `wordprob_found15_stored.jsonl`: those signs and a bullet in a
   written computation, and a percent operand read as written (`80 × 25% = 2000`). Its
   other 16, words inside a computation read as units and restatements in words, are
-  still stored and listed in docs/word-problems-open-stored.jsonl.
+  still stored and listed in docs/word-problems-open-stored.jsonl;
+- `wordprob_found16.jsonl`: the sixteenth review, of number words read in CLDR's
+  languages: an earlier instance changed a number word in step with a digit while the
+  word was part of a quantity this reader does not see (a compound numeral "двадцать
+  три", a scale "four thousand", hours in minutes, "four and a half", four in the
+  afternoon), in a dozen scripts and in English; and a capitalised number word renamed
+  as a name. Its other 8, a count decided in words by comparisons ("the games she won")
+  equal to an unchanged number word, are still served and listed in
+  docs/word-problems-open.jsonl.
 """
 
 from __future__ import annotations
@@ -80,7 +88,8 @@ REVIEWS = {"wordprob_found3.jsonl": 30, "wordprob_found4.jsonl": 25,
            "wordprob_found8.jsonl": 16, "wordprob_found9.jsonl": 53,
            "wordprob_found10.jsonl": 51, "wordprob_found11.jsonl": 8,
            "wordprob_found12.jsonl": 34, "wordprob_found13.jsonl": 13,
-           "wordprob_found14.jsonl": 26, "wordprob_found15.jsonl": 15}
+           "wordprob_found14.jsonl": 26, "wordprob_found15.jsonl": 15,
+           "wordprob_found16.jsonl": 67}
 """Each review's file and how many findings it holds."""
 
 CASES = [(name, json.loads(line)) for name in REVIEWS

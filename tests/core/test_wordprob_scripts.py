@@ -9,7 +9,7 @@ import pytest
 from stepchat.core.tasks.wordprob.atoms import atoms
 from stepchat.core.tasks.wordprob.numwords import common_reading, readings, stated_values
 from stepchat.core.tasks.wordprob.recompute import Declined
-from stepchat.core.tasks.wordprob.request import is_word_problem
+from stepchat.core.tasks.wordprob.request import NotSame, is_word_problem
 from tests.wordprob_cases import recompute
 
 
@@ -125,12 +125,23 @@ def test_spelled_cardinals_of_other_scripts_state_their_value(word: str, value: 
     assert stated_values(word) == {value}
 
 
-@pytest.mark.parametrize("word", ["hat", "sex", "lima", "Lima", "Три", "二"])
-def test_a_latin_word_a_name_or_a_han_numeral_states_no_cldr_value(word: str) -> None:
+@pytest.mark.parametrize("word", ["hat", "sex", "lima", "Lima", "二"])
+def test_a_latin_word_or_a_han_numeral_states_no_cldr_value(word: str) -> None:
     """German "hat" is Hungarian 6, English "sex" Swedish 6: alone a Latin word is as
-    often a word of the text's own language; a capitalised word may be a name; a Han
-    numeral is an atom of a longer numeral (its value is Unicode's, read elsewhere)."""
+    often a word of the text's own language; a Han numeral is an atom of a longer
+    numeral (its value is Unicode's, read elsewhere)."""
     assert not readings(word)
+
+
+def test_a_capitalised_number_word_reads_and_is_never_renamed_as_a_name() -> None:
+    """"Четыре" starts a sentence and names a café: renamed as a name, the count it
+    states would stay with the digits."""
+    assert readings("Три") == readings("три")
+    cafe = ("{word} ученика пошли в кафе «{word} медведя», где {halls} зала. Каждый "
+            "ученик заплатил 50 рублей. Сколько рублей заплатили ученики?")
+    with pytest.raises(NotSame, match="number word"):
+        recompute(cafe.format(word="Четыре", halls=3), "4 * 50 = 200\n#### 200",
+                  cafe.format(word="Маша", halls=5))
 
 
 def test_a_changed_word_is_a_number_only_where_it_states_one_unchanged() -> None:

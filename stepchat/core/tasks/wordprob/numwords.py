@@ -69,10 +69,10 @@ def _text2num_readings(word: str) -> tuple[tuple[str, int], ...]:
 
 
 def _spelled_readings(word: str) -> tuple[tuple[str, int], ...]:
-    """CLDR's readings of a word not written as a name (a capitalised word of a cased
-    script may be one: "Lima", "Sita", "Saba"), nor a Han numeral or kana, which are
-    atoms each: "十二" to "十五" changes one of two (`stated_values`)."""
-    if word[:1].isupper() or one_atom_each(word[:1]):
+    """CLDR's readings of a word, capitalised or not ("Три ученика": a sentence starts
+    with it), but not of a Han numeral or kana, which are atoms each: "十二" to "十五"
+    changes one of two (`stated_values`)."""
+    if one_atom_each(word[:1]):
         return ()
     return spelled().get(word.lower().translate(_SPELLING), ())
 

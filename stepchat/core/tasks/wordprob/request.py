@@ -196,8 +196,12 @@ def _check_name_place(a: Atom, b: Atom, old: Sequence[Atom], index: int) -> None
     """Only a word used as a name may be renamed: not a word of the closed list that
     carries meaning (North, Monday, French), and not a word that starts a sentence and is
     followed by a number, which is how an instruction starts ("Add 5 apples"), never a
-    sentence about a name ("Ana has 5")."""
+    sentence about a name ("Ana has 5"), nor a number word ("Четыре ученика пошли в кафе
+    «Четыре медведя»": renamed, the count it states would stay with the digits)."""
     _check_meaning_words(a, b)
+    for word in (a.text, b.text):
+        if readings(word):
+            raise NotSame(f"{a.text!r} -> {b.text!r}: {word!r} is a number word")
     if not _mid_sentence(old, index) and index + 1 < len(old) and old[index + 1].kind == "num":
         raise NotSame(f"{a.text!r} -> {b.text!r}: a sentence that starts with a word and "
                       "a number gives an instruction, not a name")

@@ -36,7 +36,7 @@ from stepchat.core.tasks.wordprob.orders import (
 )
 from stepchat.core.tasks.wordprob.reasoned import check_not_reasoned
 from stepchat.core.tasks.wordprob.solution import operands as places
-from stepchat.core.tasks.wordprob.values import CALENDAR_CONSTANTS, UNIT_CONSTANTS
+from stepchat.core.tasks.wordprob.values import CALENDAR_CONSTANTS, UNIT_CONSTANTS, affine_fits
 from stepchat.core.tasks.wordprob.wordfactors import accounted
 
 if TYPE_CHECKING:
@@ -118,6 +118,39 @@ def check_followed(p: RolePass, names_at: frozenset[int] = frozenset()) -> None:
                            "instance that differs in numbers alone shows it following what "
                            "it was read as: a quantity written in words may have the same "
                            "value")
+        if _may_follow_a_word(p, i, evidence):
+            raise Declined(f"{p.sol.atoms[i].text} changed in step with a number word in "
+                           "the earlier instances: a quantity the word is part of (twenty-"
+                           "three, four thousand, four hours in minutes) may be what it "
+                           "follows")
+
+
+def _may_follow_a_word(p: RolePass, i: int, evidence: list[int]) -> bool:
+    """Whether the number at atom `i` is, in the cached request and every instance of
+    `evidence`, one affine function of the stated number words it is not read as. A
+    word is read alone, but it may be part of a quantity this reader does not see: a
+    compound numeral ("twenty" and "three": 20 + w), a scale or a unit ("four thousand",
+    "four hours" in minutes: 1000 w, 60 w), a fraction ("four and a half": w + 1/2), a
+    time ("four in the afternoon": w + 12). An instance that changed the word with the
+    number shows nothing of a digit beside them; one that kept the word while the number
+    changed, or several whose values lie on no line, show the number is no such
+    quantity."""
+    role = p.roles[i]
+    own = {k for kind, k in role.sources if kind == "slot"}
+    words = [slot for k, slot in enumerate(p.slots)
+             if k not in own and is_word(slot.old.text) and slot.old.value is not None]
+    if not words:
+        return False
+    points: list[tuple[list[Fraction], Fraction]] = [
+        ([slot.old.value for slot in words if slot.old.value is not None], role.old)]
+    for k in evidence:
+        values = [v for slot in words if (v := p.witnesses[k].slots.get(slot.key)) is not None]
+        number = role.seen[k] if k < len(role.seen) else None
+        if number is not None and len(values) == len(words):
+            points.append((values, number))
+    if all(values == points[0][0] for values, _ in points):
+        return False
+    return affine_fits(points)
 
 
 def _whole_changed(p: RolePass) -> bool:
