@@ -36,7 +36,7 @@ from stepchat.core.tasks.wordprob.orders import (
 )
 from stepchat.core.tasks.wordprob.reasoned import check_not_reasoned
 from stepchat.core.tasks.wordprob.solution import operands as places
-from stepchat.core.tasks.wordprob.values import CALENDAR_CONSTANTS, UNIT_CONSTANTS, affine_fits
+from stepchat.core.tasks.wordprob.values import CALENDAR_CONSTANTS, UNIT_CONSTANTS
 from stepchat.core.tasks.wordprob.wordfactors import accounted
 
 if TYPE_CHECKING:
@@ -112,45 +112,26 @@ def check_followed(p: RolePass, names_at: frozenset[int] = frozenset()) -> None:
             continue
         if not role.sources or role.new == role.old:
             continue
-        seen = [role.seen[k] for k in evidence if k < len(role.seen)]
+        seen = [role.seen[k] for k in _words_kept(p, i, evidence) if k < len(role.seen)]
         if not any(v is not None and v != role.old for v in seen):
             raise Declined(f"{p.sol.atoms[i].text} takes a new value and no earlier "
                            "instance that differs in numbers alone shows it following what "
                            "it was read as: a quantity written in words may have the same "
                            "value")
-        if _may_follow_a_word(p, i, evidence):
-            raise Declined(f"{p.sol.atoms[i].text} changed in step with a number word in "
-                           "the earlier instances: a quantity the word is part of (twenty-"
-                           "three, four thousand, four hours in minutes) may be what it "
-                           "follows")
 
 
-def _may_follow_a_word(p: RolePass, i: int, evidence: list[int]) -> bool:
-    """Whether the number at atom `i` is, in the cached request and every instance of
-    `evidence`, one affine function of the stated number words it is not read as. A
-    word is read alone, but it may be part of a quantity this reader does not see: a
-    compound numeral ("twenty" and "three": 20 + w), a scale or a unit ("four thousand",
-    "four hours" in minutes: 1000 w, 60 w), a fraction ("four and a half": w + 1/2), a
-    time ("four in the afternoon": w + 12). An instance that changed the word with the
-    number shows nothing of a digit beside them; one that kept the word while the number
-    changed, or several whose values lie on no line, show the number is no such
-    quantity."""
-    role = p.roles[i]
-    own = {k for kind, k in role.sources if kind == "slot"}
-    words = [slot for k, slot in enumerate(p.slots)
-             if k not in own and is_word(slot.old.text) and slot.old.value is not None]
-    if not words:
-        return False
-    points: list[tuple[list[Fraction], Fraction]] = [
-        ([slot.old.value for slot in words if slot.old.value is not None], role.old)]
-    for k in evidence:
-        values = [v for slot in words if (v := p.witnesses[k].slots.get(slot.key)) is not None]
-        number = role.seen[k] if k < len(role.seen) else None
-        if number is not None and len(values) == len(words):
-            points.append((values, number))
-    if all(values == points[0][0] for values, _ in points):
-        return False
-    return affine_fits(points)
+def _words_kept(p: RolePass, i: int, evidence: list[int]) -> list[int]:
+    """The instances of `evidence` that kept every stated number word the number at atom
+    `i` is not read as. A word is read alone, but it may be part of a quantity this
+    reader does not see, which then changes with it: a compound numeral ("twenty three"),
+    a scale or a unit ("four thousand", "four hours" in minutes), a fraction ("four and a
+    half"), a time ("four in the afternoon"), a square or a product ("a side of ten
+    metres", "seven hours at eighty km/h"). A digit beside it that changed in step in
+    every instance shows nothing of which one the number follows."""
+    own = {k for kind, k in p.roles[i].sources if kind == "slot"}
+    words = [slot for k, slot in enumerate(p.slots) if k not in own and is_word(slot.old.text)]
+    return [k for k in evidence
+            if all(p.witnesses[k].slots.get(slot.key) == slot.old.value for slot in words)]
 
 
 def _whole_changed(p: RolePass) -> bool:

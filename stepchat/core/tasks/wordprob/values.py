@@ -91,26 +91,3 @@ def rounds_to(value: Fraction, numbers: Sequence[Fraction]) -> bool:
             return True  # to the nearest
     return False
 
-
-def affine_fits(points: Sequence[tuple[Sequence[Fraction], Fraction]]) -> bool:
-    """Whether some `y = a . x + b` holds at every point `(x, y)`: the system in `a` and
-    `b` is consistent (its matrix has the rank of the matrix with `y` beside it)."""
-    rows = [[*x, Fraction(1)] for x, _ in points]
-    return _rank(rows) == _rank([[*row, y] for row, (_, y) in zip(rows, points, strict=True)])
-
-
-def _rank(rows: list[list[Fraction]]) -> int:
-    """The rank of a matrix of rationals, by elimination (exact)."""
-    rows = [list(row) for row in rows]
-    rank = 0
-    for column in range(len(rows[0]) if rows else 0):
-        pivot = next((r for r in range(rank, len(rows)) if rows[r][column] != 0), None)
-        if pivot is None:
-            continue
-        rows[rank], rows[pivot] = rows[pivot], rows[rank]
-        for r in range(len(rows)):
-            if r != rank and rows[r][column] != 0:
-                factor = rows[r][column] / rows[rank][column]
-                rows[r] = [a - factor * b for a, b in zip(rows[r], rows[rank], strict=True)]
-        rank += 1
-    return rank
