@@ -13,7 +13,7 @@ from __future__ import annotations
 import unicodedata
 from functools import lru_cache
 
-from stepchat.core.tasks.wordprob.scripts import one_atom_each
+from stepchat.core.tasks.wordprob.scripts import is_latin, is_word, one_atom_each
 
 LANGUAGES = ("en", "es", "de", "fr", "da", "pt", "nl", "it")
 MAX_WORD = 24
@@ -28,7 +28,7 @@ def readings(word: str) -> tuple[tuple[str, int], ...]:
     Hungarian 6, English "sex" Swedish 6), and Latin-script text is written in many more
     languages than any other script's."""
     found = _text2num_readings(word)
-    if not _latin(word):
+    if not is_latin(word):
         found += _spelled_readings(word)
     return found
 
@@ -43,11 +43,6 @@ def common_reading(old: str, new: str) -> tuple[int, int] | None:
         if language in new_by_language:
             return value, new_by_language[language]
     return None
-
-
-def is_word(text: str) -> bool:
-    """Letters, and the vowel signs and marks some scripts write with them ("तीन")."""
-    return bool(text) and all(unicodedata.category(c)[0] in "LM" for c in text)
 
 
 @lru_cache(maxsize=4096)
@@ -75,10 +70,6 @@ def _spelled_readings(word: str) -> tuple[tuple[str, int], ...]:
     if one_atom_each(word[:1]):
         return ()
     return spelled().get(word.lower().translate(_SPELLING), ())
-
-
-def _latin(word: str) -> bool:
-    return any(unicodedata.name(c, "").startswith("LATIN") for c in word)
 
 
 SHORT = 2
@@ -123,10 +114,11 @@ def spelled() -> dict[str, tuple[tuple[str, int], ...]]:
         return {}
     found: dict[str, set[tuple[str, int]]] = {}
     numbers = [*range(SPELLED_UP_TO + 1), *range(200, 1001, 100)]
-    for language in RbnfEngine.get_supported_languages():
-        if language.split("_")[0] in LANGUAGES:
+    for locale in RbnfEngine.get_supported_languages():
+        language = locale.split("_")[0]
+        if language in LANGUAGES:
             continue
-        engine = RbnfEngine.for_language(language)
+        engine = RbnfEngine.for_language(locale)
         for n in numbers:
             try:
                 result = engine.format_number(n, purpose=FormatPurpose.CARDINAL)
@@ -135,5 +127,5 @@ def spelled() -> dict[str, tuple[tuple[str, int], ...]]:
             for text in result.text_by_ruleset.values():
                 word = text.lower().translate(_SPELLING)
                 if is_word(word) and len(word) <= MAX_WORD:
-                    found.setdefault(word, set()).add((language.split("_")[0], n))
+                    found.setdefault(word, set()).add((language, n))
     return {word: tuple(sorted(pairs)) for word, pairs in found.items()}

@@ -46,6 +46,17 @@ def is_mark(ch: str) -> bool:
     return unicodedata.category(ch)[0] == "M"
 
 
+def is_word(text: str) -> bool:
+    """Letters, and the vowel signs and marks some scripts write with them ("तीन"):
+    `str.isalpha` is false for such a word."""
+    return bool(text) and all(is_letter(c) or is_mark(c) for c in text)
+
+
+def is_latin(text: str) -> bool:
+    """A text with a letter of the Latin script."""
+    return any(unicodedata.name(c, "").startswith("LATIN") for c in text)
+
+
 def word_count(token: str) -> float:
     """How many words a token of the text gate's reading is: one for a word of a spaced
     script (letters and marks only); for letters of an unspaced script, their number over

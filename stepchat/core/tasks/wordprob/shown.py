@@ -27,7 +27,6 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from stepchat.core.tasks.wordprob.guards import Declined
-from stepchat.core.tasks.wordprob.numwords import is_word
 from stepchat.core.tasks.wordprob.orders import (
     Value,
     changed_orders,
@@ -35,6 +34,7 @@ from stepchat.core.tasks.wordprob.orders import (
     slot_values,
 )
 from stepchat.core.tasks.wordprob.reasoned import check_not_reasoned
+from stepchat.core.tasks.wordprob.scripts import is_word
 from stepchat.core.tasks.wordprob.solution import operands as places
 from stepchat.core.tasks.wordprob.values import CALENDAR_CONSTANTS, UNIT_CONSTANTS
 from stepchat.core.tasks.wordprob.wordfactors import accounted

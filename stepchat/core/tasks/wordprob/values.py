@@ -90,4 +90,3 @@ def rounds_to(value: Fraction, numbers: Sequence[Fraction]) -> bool:
         if all(abs(x - value) * 2 <= unit for x in numbers):
             return True  # to the nearest
     return False
-
