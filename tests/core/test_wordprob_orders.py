@@ -111,3 +111,26 @@ def test_a_name_beside_a_proper_noun_that_stays_declines() -> None:
     with pytest.raises(NotSame, match="proper noun that stays"):
         recompute(cached, "France gives 12 + 5 = 17 stamps.\n#### 17", new)
 
+
+
+def _shop(pens: int, pen: int, pencils: int, pencil: int) -> tuple[str, str]:
+    request = (f"Ana buys {pens} pens at ${pen} each and {pencils} pencils at ${pencil} "
+               "each. How much does she spend?")
+    total = pens * pen + pencils * pencil
+    solution = (f"The pens cost {pens} * {pen} = ${pens * pen}.\n"
+                f"The pencils cost {pencils} * {pencil} = ${pencils * pencil}.\n"
+                f"She spends {pens * pen} + {pencils * pencil} = ${total}.\n#### {total}")
+    return request, solution
+
+
+def test_a_variant_is_recomputed_from_the_instance_that_had_its_orders() -> None:
+    """Every stored instance of a problem is one to recompute from: two values that tie
+    in the new request (a rule in words for a draw would not hold) are served from an
+    instance solved with them tied, whichever instance was stored last."""
+    cached, solution = _shop(3, 4, 5, 2)
+    tied = _shop(5, 5, 6, 3)
+    new, expected = _shop(6, 6, 7, 4)
+    with pytest.raises(Declined, match="become equal"):
+        recompute(cached, solution, new, [_shop(6, 5, 2, 3)])
+    assert recompute(cached, solution, new, [tied]) == expected.splitlines()
+    assert recompute(*tied, new, [(cached, solution)]) == expected.splitlines()

@@ -64,7 +64,13 @@ closes them are in docs/word-problems.md:
   afternoon), in a dozen scripts and in English; and a capitalised number word renamed
   as a name. Its other 8, a count decided in words by comparisons ("the games she won")
   equal to an unchanged number word, are still served and listed in
-  docs/word-problems-open.jsonl.
+  docs/word-problems-open.jsonl;
+- `wordprob_found17.jsonl`: the seventeenth review, of the rule that closed the
+  sixteenth's (at first a line test): squares, cubes and products of number words, a
+  word with a scale word, a word times or plus a changed digit, which lie on no line. Its
+  other 30, coincidences arranged in every earlier instance (a digit equal to a product
+  of a kept word and a changed digit, or to a unit conversion), are still served and
+  listed in docs/word-problems-open.jsonl.
 """
 
 from __future__ import annotations
@@ -89,7 +95,7 @@ REVIEWS = {"wordprob_found3.jsonl": 30, "wordprob_found4.jsonl": 25,
            "wordprob_found10.jsonl": 51, "wordprob_found11.jsonl": 8,
            "wordprob_found12.jsonl": 34, "wordprob_found13.jsonl": 13,
            "wordprob_found14.jsonl": 26, "wordprob_found15.jsonl": 15,
-           "wordprob_found16.jsonl": 67}
+           "wordprob_found16.jsonl": 67, "wordprob_found17.jsonl": 58}
 """Each review's file and how many findings it holds."""
 
 CASES = [(name, json.loads(line)) for name in REVIEWS
