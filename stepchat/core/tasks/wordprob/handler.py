@@ -129,6 +129,9 @@ class WordProblemHandler:
         (the pipeline verifies them again, against the same cached request)."""
         self._corrected: set[str] = set()
         """Answers shown with the model's arithmetic corrected: never stored (`integrity`)."""
+        self._last: tuple[object, Outcome | Declined | NotSame] | None = None
+        """The last recomputation, by request, cached request and steps: `verify` and then
+        `substitute` ask for the same one, and it may have tried every instance."""
 
     @classmethod
     def from_settings(cls, settings: PipelineSettings) -> WordProblemHandler:
@@ -208,6 +211,22 @@ class WordProblemHandler:
         assert first is not None
         raise first
 
+    def _recomputed_once(
+        self, task: WordProblemTask, cached: WordProblemConstraints, steps: Sequence[Step]
+    ) -> Outcome:
+        """`recomputed`, done once for the same request, cached request and steps."""
+        key = (task.prompt, cached, tuple(s.text for s in steps))
+        if self._last is None or self._last[0] != key:
+            try:
+                found: Outcome | Declined | NotSame = self.recomputed(task, cached, steps)
+            except (Declined, NotSame) as exc:
+                found = exc
+            self._last = (key, found)
+        result = self._last[1]
+        if isinstance(result, Outcome):
+            return result
+        raise result
+
     def verify(
         self, task: WordProblemTask, steps: Sequence[Step],
         cached: WordProblemConstraints | None = None,
@@ -221,7 +240,7 @@ class WordProblemHandler:
         if self._recomputed.pop(task.prompt, None) == [s.text for s in steps]:
             return [True] * len(steps)
         try:
-            outcome = self.recomputed(task, cached, steps)
+            outcome = self._recomputed_once(task, cached, steps)
         except (Declined, NotSame) as exc:
             self._declined[task.prompt] = str(exc)
             return [False] * len(steps)
@@ -231,7 +250,7 @@ class WordProblemHandler:
         self, task: WordProblemTask, cached: WordProblemConstraints, steps: Sequence[Step]
     ) -> list[Step] | None:
         try:
-            outcome = self.recomputed(task, cached, steps)
+            outcome = self._recomputed_once(task, cached, steps)
         except (Declined, NotSame) as exc:
             self._declined[task.prompt] = str(exc)
             return None
