@@ -70,7 +70,12 @@ closes them are in docs/word-problems.md:
   word with a scale word, a word times or plus a changed digit, which lie on no line. Its
   other 30, coincidences arranged in every earlier instance (a digit equal to a product
   of a kept word and a changed digit, or to a unit conversion), are still served and
-  listed in docs/word-problems-open.jsonl.
+  listed in docs/word-problems-open.jsonl;
+- `wordprob_found18.jsonl`: the eighteenth review, of recomputing from any kept instance:
+  a meaning word ("cheaper", "older", "more than eight") renamed against an instance
+  solved with another word, keeping that instance's numbers, and an order or a wrap
+  vouched for by an instance solved with the opposite word (4 of its 21 served wrong
+  before that rule too).
 """
 
 from __future__ import annotations
@@ -95,7 +100,8 @@ REVIEWS = {"wordprob_found3.jsonl": 30, "wordprob_found4.jsonl": 25,
            "wordprob_found10.jsonl": 51, "wordprob_found11.jsonl": 8,
            "wordprob_found12.jsonl": 34, "wordprob_found13.jsonl": 13,
            "wordprob_found14.jsonl": 26, "wordprob_found15.jsonl": 15,
-           "wordprob_found16.jsonl": 67, "wordprob_found17.jsonl": 58}
+           "wordprob_found16.jsonl": 67, "wordprob_found17.jsonl": 58,
+           "wordprob_found18.jsonl": 21}
 """Each review's file and how many findings it holds."""
 
 CASES = [(name, json.loads(line)) for name in REVIEWS

@@ -150,3 +150,34 @@ def test_a_changed_word_is_a_number_only_where_it_states_one_unchanged() -> None
     assert common_reading("три", "пять") == (3, 5)
     assert common_reading("hat", "hét") is None  # Hungarian 6 and 7: Latin
     assert common_reading("hat", "sex") is None
+
+
+POLISH = ("{word} uczniów przyszło do klasy, w której są {windows} okna. Każdy uczeń przynosi "
+          "{sheets} kartek. Ile kartek przynieśli uczniowie razem?")
+
+
+def test_a_capitalised_word_where_instances_varied_is_renamed_only_as_a_name() -> None:
+    """A capitalised word at a sentence's start that an earlier instance had otherwise
+    ("Czterech" beside "Trzech") may be an unread number word (Polish cardinals are not
+    read): renamed to "Pięciu", it is a word like any other, never a name, and the count
+    it states would stay with the digits."""
+    cached = POLISH.format(word="Czterech", windows=4, sheets=30)
+    earlier = [(POLISH.format(word="Trzech", windows=3, sheets=30), "3 * 30 = 90\n#### 90")]
+    for new in (POLISH.format(word="Pięciu", windows=4, sheets=30),
+                POLISH.format(word="Pięciu", windows=3, sheets=20)):
+        with pytest.raises((Declined, NotSame)):
+            recompute(cached, "4 * 30 = 120\n#### 120", new, earlier)
+
+
+def test_a_name_written_mid_sentence_where_instances_varied_is_renamed_as_a_name() -> None:
+    template = ("Every week {name} reads {a} books and her friend reads {b} books. How many "
+                "books do {name} and her friend read in {w} weeks?")
+
+    def solution(a: int, b: int, w: int) -> str:
+        return f"{a} + {b} = {a + b} books a week.\n{a + b} * {w} = {(a + b) * w}\n#### {(a + b) * w}"
+
+    cached = template.format(name="Ana", a=3, b=4, w=5)
+    earlier = [(template.format(name="Maria", a=2, b=6, w=3), solution(2, 6, 3))]
+    served = recompute(cached, solution(3, 4, 5), template.format(name="Lena", a=3, b=5, w=6),
+                       earlier)
+    assert served[-1] == "#### 48"

@@ -35,8 +35,7 @@ Source = tuple[str, int]
 def check_exchanges(p: RolePass) -> None:
     values = [*((("slot", k), v) for k, v in slot_values(p).items()),
               *((("result", j), v) for j, v in result_values(p).items())]
-    flipped = [(a, b) for a, b in combinations(values, 2)
-               if order(a[1].old, b[1].old) != order(a[1].new, b[1].new)]
+    flipped = [(a, b) for a, b in combinations(values, 2) if not a[1].kept_order(b[1])]
     if not flipped:
         return
     pairs = [(a, b) for (_, a), (_, b) in flipped]
@@ -68,7 +67,8 @@ def _exchanged_final(
             slots[index] = replace(slots[index], new=replace(slots[index].new, value=other.new))
         else:
             forced[index] = other.new
-    exchanged = RolePass(p.sol, slots, p.witnesses, p.renamed_at, p.factors, forced=forced)
+    exchanged = RolePass(p.sol, slots, p.witnesses, p.renamed_at, p.factors, forced=forced,
+                         word_places=p.word_places)
     try:
         exchanged.run()
     except (Declined, ZeroDivisionError):

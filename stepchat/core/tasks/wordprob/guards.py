@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from stepchat.core.tasks.wordprob.solution import Part, Unreadable, holds, unit_words
+from stepchat.core.tasks.wordprob.solution import Part, Unreadable, holds
 from stepchat.core.tasks.wordprob.values import (
     CONVENTIONAL,
     IDENTITY_VALUES,
@@ -193,34 +193,21 @@ def _check_repeats(p: RolePass, part: Part) -> None:
         seen |= role.sources
 
 
-def check_renamed(
-    p: RolePass, names: Sequence[str], words: Sequence[str], word_at: Sequence[int],
-    word_places: Sequence[tuple[int, str, str]] = (),
-) -> None:
-    """Renamed words: a word that is not a name changes only to words one earlier instance
-    was solved with, all of them at once (that instance shows what the solution does with
-    exactly those words: "third" to "thirds" keeps a 3, "third" to "quarter" would not),
-    and never as the unit of a computation (feet to yards changes a constant); no renamed
-    word may change a constant the instances do not show constant."""
-    for pos in word_at:
-        if all(pos not in w.words for w in p.witnesses):
-            raise Declined(f"{words[0]!r} changed and no earlier instance shows that "
-                            "word changing")
-    if words and not any(
-        all(w.words.get(pos, old) == new for pos, old, new in word_places)
-        for w in p.witnesses
-    ):
-        raise Declined(f"{words[0]!r} changed and no earlier instance was solved with "
-                       "these words")
-    units = unit_words(p.sol.atoms, p.statements)
-    for word in words:
-        if word in units:
-            raise Declined(f"{word!r} changed and is a unit in a computation")
-    renamed = [*names, *words]
+def check_renamed(p: RolePass, names: Sequence[str], words: Sequence[str]) -> None:
+    """Renamed words. A word that is not a name is never renamed against the instance
+    recomputed from: an instance solved with the new words shows what the solution does
+    with them for its own values only ("more than eight sweaters" solved with 9 says
+    nothing of 5 sweaters with the numbers of a "more than four" instance), so such a
+    request is recomputed only from an instance solved with its words, when the entry
+    keeps one (`handler`). A renamed name may change no constant the instances do not
+    show constant."""
+    if words:
+        raise Declined(f"{words[0]!r} changed: only an instance solved with the new words "
+                       "shows what the solution does with them")
     for i in p.constant_atoms():
         if not kept_under_renames(p, i):
-            raise Declined(f"{renamed[0]!r} changed and {p.sol.atoms[i].text} is a "
-                            "constant that could depend on it")
+            raise Declined(f"{names[0]!r} changed and {p.sol.atoms[i].text} is a "
+                           "constant that could depend on it")
 
 
 def check_relations(p: RolePass) -> None:

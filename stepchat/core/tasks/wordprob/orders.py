@@ -53,6 +53,12 @@ class Value:
     old: Fraction
     new: Fraction
     seen: tuple[Fraction | None, ...]
+    """Its value in each earlier instance solved with the new request's words (None in
+    the others, and where the instance has none)."""
+
+    def kept_order(self, other: Value) -> bool:
+        """Whether the order against `other` is the cached answer's."""
+        return order(self.old, other.old) == order(self.new, other.new)
 
     def keeps(self, bound: Fraction, other: Value | None = None) -> bool:
         """Whether the order against `bound` (or `other`) is as before or as in an
@@ -80,7 +86,7 @@ def changed_orders(pairs: list[tuple[Value, Value]], instances: int) -> list[tup
     new order at once: a condition in words can join several comparisons ("more than 50
     on Saturday or more than 40 on Sunday"), changed or not, so instances that each show
     one of them apart show nothing of the condition."""
-    flipped = [(a, b) for a, b in pairs if order(a.old, b.old) != order(a.new, b.new)]
+    flipped = [(a, b) for a, b in pairs if not a.kept_order(b)]
     return [] if not flipped or had_every_order(pairs, instances) else flipped
 
 
@@ -91,6 +97,17 @@ def had_every_order(pairs: Sequence[tuple[Value, Value]], instances: int) -> boo
             and order(a.seen[w], b.seen[w]) == order(a.new, b.new) for a, b in pairs)
         for w in range(instances)
     )
+
+
+def order_value(
+    p: RolePass, text: str, old: Fraction, new: Fraction, seen: Sequence[Fraction | None]
+) -> Value:
+    """A value whose orders in earlier instances count only where an instance was solved
+    with the new request's words (the cached answer always was: `guards.check_renamed`)."""
+    shown = tuple(v if k < len(seen) and p.shows_orders(k) else None
+                  for k, v in enumerate(seen))
+    shown += (None,) * (len(p.witnesses) - len(shown))
+    return Value(text, old, new, shown)
 
 
 def check_orders(p: RolePass) -> None:
@@ -104,8 +121,8 @@ def check_orders(p: RolePass) -> None:
 def slot_values(p: RolePass) -> dict[int, Value]:
     """Each stated value, by slot index."""
     return {
-        k: Value(s.old.text, s.old.value, s.new.value,
-                 tuple(w.slots.get(s.key) for w in p.witnesses))
+        k: order_value(p, s.old.text, s.old.value, s.new.value,
+                       tuple(w.slots.get(s.key) for w in p.witnesses))
         for k, s in enumerate(p.slots) if s.old.value is not None and s.new.value is not None
     }
 
@@ -113,8 +130,8 @@ def slot_values(p: RolePass) -> dict[int, Value]:
 def result_values(p: RolePass) -> dict[int, Value]:
     """Each result, by atom index."""
     return {
-        j: Value(p.sol.atoms[j].text, p.roles[j].old, p.roles[j].new,
-                 p.roles[j].seen or (None,) * len(p.witnesses))
+        j: order_value(p, p.sol.atoms[j].text, p.roles[j].old, p.roles[j].new,
+                       p.roles[j].seen)
         for j in p.results
     }
 
@@ -190,8 +207,8 @@ def _check_shares(p: RolePass, slots: dict[int, Value], results: dict[int, Value
             if any(not p.roles[a].sources and p.roles[a].old == HUNDRED for a in part.numbers):
                 for a in part.numbers:
                     role = p.roles[a]
-                    number = Value(p.sol.atoms[a].text, role.old, role.new,
-                                   role.seen or (None,) * len(p.witnesses))
+                    number = order_value(p, p.sol.atoms[a].text, role.old, role.new,
+                                         role.seen)
                     if role.old != role.new and not number.keeps(HUNDRED):
                         raise Declined(f"{number.text} changed its order against 100 in a "
                                        "computation of a hundredth: a share above the whole")
@@ -237,7 +254,7 @@ def _value(p: RolePass, expr: Expr) -> Value | None:
         )
     except (ZeroDivisionError, Unreadable):
         return None
-    return Value("", old, new, seen)
+    return order_value(p, "", old, new, seen)
 
 
 def _numbers(expr: Expr) -> list[int]:

@@ -30,6 +30,7 @@ from stepchat.core.tasks.wordprob.atoms import Atom
 from stepchat.core.tasks.wordprob.evidence import Witness
 from stepchat.core.tasks.wordprob.guards import Declined
 from stepchat.core.tasks.wordprob.multwords import FactorWord
+from stepchat.core.tasks.wordprob.numwords import common_reading
 from stepchat.core.tasks.wordprob.render import render_number
 from stepchat.core.tasks.wordprob.slot import Slot
 from stepchat.core.tasks.wordprob.solution import (
@@ -152,11 +153,12 @@ def recompute(
     solved with the new words shows the constant staying."""
     solution = Solution(steps, mark)
     usable = [w for w in witnesses if w.mark == mark and all(s.key in w.slots for s in slots)]
-    pass_ = RolePass(solution, list(slots), usable, tuple(renamed_at), list(factors))
+    pass_ = RolePass(solution, list(slots), usable, tuple(renamed_at), list(factors),
+                     word_places=tuple(word_places))
     pass_.run()
     pass_.check()
     if names or words:
-        guards.check_renamed(pass_, names, words, word_at, word_places)
+        guards.check_renamed(pass_, names, words)
     # Last: every other reason to decline is the more telling one.
     shown.check_followed(pass_, frozenset(i for i, _ in renamed_at if i not in word_at))
     return pass_.outcome(renames or {}, currency or {})
@@ -169,8 +171,14 @@ class RolePass:
         self, solution: Solution, slots: list[Slot], witnesses: Sequence[Witness] = (),
         renamed_at: tuple[tuple[int, str], ...] = (), factors: list[FactorWord] | None = None,
         forced: dict[int, Fraction] | None = None,
+        word_places: tuple[tuple[int, str, str], ...] = (),
     ) -> None:
         self.sol = solution
+        self.word_places = tuple(place for place in word_places
+                                 if common_reading(place[1], place[2]) is None)
+        """Every place earlier instances varied a word that is neither a name nor a number
+        word (a slot), with the cached word and the new one: who was solved with the new
+        request's words."""
         self.forced = forced or {}
         """Results given a new value instead of their computation's (values exchanged)."""
         self.factors = factors or []
@@ -451,6 +459,15 @@ class RolePass:
             i for i, role in self.roles.items()
             if not role.sources and i not in self.sol.labels
         ]
+
+    def shows_orders(self, k: int) -> bool:
+        """Earlier instance `k` was solved with the new request's words. An instance solved
+        with other words ("the dearer shop" for "the cheaper shop", "hour of the week" for
+        "hour of the day") shows nothing of which value those words choose or where they
+        wrap, even when its solution is written the same."""
+        w = self.witnesses[k]
+        return all(w.words.get(pos, old) == new or pos in w.number_words
+                   for pos, old, new in self.word_places)
 
     def in_computation(self, i: int) -> bool:
         return i in self.place and bool(self.statements[self.place[i][0]].links)

@@ -135,10 +135,14 @@ def align(
     currency: dict[str, str] = {}
     evidence = [atoms(text, mark) for text in extra] if extra else None
     marks_names = max(_capital_share(old_atoms), _capital_share(new_atoms)) <= NOUN_CAPITALS
+    named = frozenset(
+        i for i in varying if i < len(old_atoms) and marks_names
+        and _named_there(old_atoms, new_atoms, i, evidence)
+    )
     word_places = [
         (i, a.text, b.text) for i in sorted(varying) if i < len(old_atoms)
         and (a := old_atoms[i]).kind == (b := new_atoms[i]).kind == "word"
-        and not (marks_names and a.is_title and b.is_title)
+        and i not in named and not (a.text == b.text and a.is_title and marks_names)
     ]
     for index, (a, b) in enumerate(zip(old_atoms, new_atoms, strict=True)):
         if a.kind == "num" and b.kind == "num":
@@ -169,7 +173,7 @@ def align(
             slots.append(Slot(_as_number(a, pair[0]), _as_number(b, pair[1])))
             _consistent(renames, a.text, b.text, "number word")
         elif a.kind != b.kind or a.text != b.text:
-            if a.kind == b.kind == "word" and index in varying:
+            if a.kind == b.kind == "word" and index in varying and index not in named:
                 _check_meaning_words(a, b)
                 _consistent(renames, a.text, b.text, "word")
                 words.add(a.text)
@@ -190,6 +194,24 @@ def align(
     return Alignment(mark, tuple(slots), renames, currency, tuple(sorted(names)),
                      tuple(sorted(words)), tuple(renamed_at), tuple(word_at),
                      tuple(word_places), tuple(sorted(factors, key=lambda f: f.position)))
+
+
+def _named_there(
+    old: Sequence[Atom], new: Sequence[Atom], index: int, evidence: list[list[Atom]] | None
+) -> bool:
+    """Whether a capitalised word renamed where earlier instances varied passes every test
+    a name must pass. One that does not is a word like any other there: it changes only to
+    words an instance was solved with ("Trzech" to "Pięciu" at a sentence's start, where
+    an instance had "Czterech", may be a count; nothing shows it is a name)."""
+    a, b = old[index], new[index]
+    if not (a.kind == b.kind == "word" and a.text != b.text and a.is_title and b.is_title):
+        return False
+    try:
+        _check_name_place(a, b, old, index)
+        _check_names({a.text: b.text}, old, new, evidence)
+    except NotSame:
+        return False
+    return True
 
 
 def _check_name_place(a: Atom, b: Atom, old: Sequence[Atom], index: int) -> None:

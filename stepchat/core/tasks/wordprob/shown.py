@@ -28,8 +28,8 @@ from typing import TYPE_CHECKING
 
 from stepchat.core.tasks.wordprob.guards import Declined
 from stepchat.core.tasks.wordprob.orders import (
-    Value,
     changed_orders,
+    order_value,
     result_values,
     slot_values,
 )
@@ -214,7 +214,7 @@ def _check_mention(
         raise Declined(f"{text} is written outside a computation and is no stated value, "
                        "result or unit a computation uses: what the solution says of it in "
                        "words cannot be re-checked")
-    mention = Value(text, role.old, role.new, role.seen or (None,) * len(p.witnesses))
+    mention = order_value(p, text, role.old, role.new, role.seen)
     others = list(slot_values(p).values())
     if any(kind == "result" for kind, _ in role.sources):
         # Every other result, computed before it or after ("B costs 6.50 against A's 8,

@@ -156,24 +156,6 @@ UNIT_WORDS = 2
 """Words after a number read as its unit (`6 inches`, `$10 per hour`, `6 inches/remora`)."""
 
 
-def unit_words(atoms: Sequence[Atom], found: Sequence[Statement]) -> set[str]:
-    """The words written right after a number of a computation (its unit): a word there
-    measures the number, so renaming it can change a constant (feet to yards)."""
-    numbers = {a for statement in found if statement.links
-               for part in statement.parts for a in part.numbers}
-    units: set[str] = set()
-    for i in sorted(numbers):
-        j, taken = i + 1, 0
-        while j < len(atoms) and taken < UNIT_WORDS and (atoms[j].kind == "word" or (
-            atoms[j].kind == "op" and j + 1 < len(atoms) and atoms[j + 1].kind == "word"
-        )):
-            if atoms[j].kind == "word":
-                units.add(atoms[j].text)
-                taken += 1
-            j += 1
-    return units
-
-
 def _runs(atoms: Sequence[Atom]) -> tuple[list[list[int]], set[int]]:
     """Maximal runs of numbers, operators, brackets and links, unit words dropped; and the
     `=` of each label (`Total cost = $3 * 4 = $12`), which names the computation after it
