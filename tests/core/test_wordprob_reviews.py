@@ -75,7 +75,14 @@ closes them are in docs/word-problems.md:
   a meaning word ("cheaper", "older", "more than eight") renamed against an instance
   solved with another word, keeping that instance's numbers, and an order or a wrap
   vouched for by an instance solved with the opposite word (4 of its 21 served wrong
-  before that rule too).
+  before that rule too);
+- `wordprob_found19.jsonl`: the nineteenth review, of the rules that closed the
+  eighteenth's: an order or a wrap vouched for by an instance whose capitalised word at a
+  sentence's start ("Younger children") or whose unused number word ("four digits") was
+  another, and weekdays, months and countries renamed as names ("Sat" to "Mon", Indonesian
+  "Sabtu", "France" beside "European stamps"). Its other 10, names whose meaning the
+  solution uses (a pronoun's gender, alphabetical order, a planet's day), are still
+  served and listed in docs/word-problems-open.jsonl.
 """
 
 from __future__ import annotations
@@ -101,7 +108,7 @@ REVIEWS = {"wordprob_found3.jsonl": 30, "wordprob_found4.jsonl": 25,
            "wordprob_found12.jsonl": 34, "wordprob_found13.jsonl": 13,
            "wordprob_found14.jsonl": 26, "wordprob_found15.jsonl": 15,
            "wordprob_found16.jsonl": 67, "wordprob_found17.jsonl": 58,
-           "wordprob_found18.jsonl": 21}
+           "wordprob_found18.jsonl": 21, "wordprob_found19.jsonl": 22}
 """Each review's file and how many findings it holds."""
 
 CASES = [(name, json.loads(line)) for name in REVIEWS

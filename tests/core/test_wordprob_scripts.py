@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from stepchat.core.tasks.wordprob.atoms import atoms
+from stepchat.core.tasks.wordprob.meaningwords import carries_meaning
 from stepchat.core.tasks.wordprob.numwords import common_reading, readings, stated_values
 from stepchat.core.tasks.wordprob.recompute import Declined
 from stepchat.core.tasks.wordprob.request import NotSame, is_word_problem
@@ -174,10 +175,23 @@ def test_a_name_written_mid_sentence_where_instances_varied_is_renamed_as_a_name
                 "books do {name} and her friend read in {w} weeks?")
 
     def solution(a: int, b: int, w: int) -> str:
-        return f"{a} + {b} = {a + b} books a week.\n{a + b} * {w} = {(a + b) * w}\n#### {(a + b) * w}"
+        total = (a + b) * w
+        return f"{a} + {b} = {a + b} books a week.\n{a + b} * {w} = {total}\n#### {total}"
 
     cached = template.format(name="Ana", a=3, b=4, w=5)
     earlier = [(template.format(name="Maria", a=2, b=6, w=3), solution(2, 6, 3))]
     served = recompute(cached, solution(3, 4, 5), template.format(name="Lena", a=3, b=5, w=6),
                        earlier)
     assert served[-1] == "#### 48"
+
+
+@pytest.mark.parametrize("word", ["Sabtu", "Senin", "Февраль", "Perú", "Japon", "ドイツ",
+                                  "Europe", "Sat", "Feb", "Montag"])
+def test_weekdays_months_and_countries_of_every_language_carry_meaning(word: str) -> None:
+    assert carries_meaning(word)
+
+
+@pytest.mark.parametrize("word", ["Ana", "Ben", "Tom", "Sam", "Leo", "Mia", "Lena", "Priya"])
+def test_common_given_names_carry_no_meaning(word: str) -> None:
+    """CLDR's abbreviations are left out: across its locales they include these names."""
+    assert not carries_meaning(word)

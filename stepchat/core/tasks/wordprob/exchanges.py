@@ -67,8 +67,7 @@ def _exchanged_final(
             slots[index] = replace(slots[index], new=replace(slots[index].new, value=other.new))
         else:
             forced[index] = other.new
-    exchanged = RolePass(p.sol, slots, p.witnesses, p.renamed_at, p.factors, forced=forced,
-                         word_places=p.word_places)
+    exchanged = RolePass(p.sol, slots, p.witnesses, p.renamed_at, p.factors, forced=forced)
     try:
         exchanged.run()
     except (Declined, ZeroDivisionError):

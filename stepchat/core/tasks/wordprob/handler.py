@@ -365,7 +365,7 @@ def _recompute(
         texts, alignment.slots, alignment.mark, renames=alignment.renames,
         currency=alignment.currency, names=alignment.names, words=alignment.words,
         renamed_at=alignment.renamed_at, word_at=alignment.word_at,
-        word_places=alignment.word_places, witnesses=earlier, factors=alignment.factors,
+        witnesses=earlier, factors=alignment.factors,
     )
 
 

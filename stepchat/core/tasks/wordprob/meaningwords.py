@@ -1,13 +1,20 @@
 """Capitalised words that carry meaning, so a change of one is never a rename of a name.
 
-A closed list: compass points, weekdays, months, and nationalities or languages, in the
-languages whose word problems the cache serves most (English, German, Spanish, French).
-"North" to "East" turns a distance, "Tuesday" to "Saturday" a count of weekdays, "French"
-to "Japanese" a sum of European stamps: a name changes nothing the solution computes, these
-change the problem. Lower-cased before lookup, so a sentence-start capital matches too.
+Two closed lists. Compass points, weekdays and months (with English abbreviations: "Sat",
+"Feb") and nationalities or languages, in the languages whose word problems the cache serves
+most (English, German, Spanish, French), written here; and the weekdays, months and
+territories of every language CLDR describes, in full (`calendar_and_places.txt`, built by
+scripts/build_meaning_words.py: "Sabtu" to "Senin", "France" to "Peru"). "North" to "East"
+turns a distance, "Tuesday" to "Saturday" a count of weekdays, "French" to "Japanese" a sum
+of European stamps: a name changes nothing the solution computes, these change the problem.
+Lower-cased before lookup, so a sentence-start capital matches too. A person named April,
+Anna or Jordan is then never renamed: the request goes to the model.
 """
 
 from __future__ import annotations
+
+from functools import cache
+from importlib import resources
 
 _COMPASS = (
     "north south east west northeast northwest southeast southwest "
@@ -17,13 +24,15 @@ _WEEKDAYS = (
     "monday tuesday wednesday thursday friday saturday sunday weekday weekdays weekend "
     "montag dienstag mittwoch donnerstag freitag samstag sonnabend sonntag "
     "lunes martes miércoles jueves viernes sábado domingo "
-    "lundi mardi mercredi jeudi vendredi samedi dimanche"
+    "lundi mardi mercredi jeudi vendredi samedi dimanche "
+    "mon tue tues wed thu thur thurs fri sat sun"
 )
 _MONTHS = (
     "january february march april may june july august september october november "
     "december januar februar märz juni juli oktober dezember enero febrero marzo abril "
     "mayo junio julio agosto septiembre setiembre octubre noviembre diciembre janvier "
-    "février mars avril mai juin juillet août septembre octobre novembre décembre"
+    "février mars avril mai juin juillet août septembre octobre novembre décembre "
+    "jan feb mar apr jun jul aug sep sept oct nov dec"
 )
 _NATIONS = (
     "american british english french german spanish italian portuguese dutch swiss "
@@ -41,6 +50,13 @@ MEANING_WORDS = frozenset(
 )
 
 
+@cache
+def _calendar_and_places() -> frozenset[str]:
+    text = resources.files(__package__).joinpath("calendar_and_places.txt").read_text("utf-8")
+    return frozenset(text.split())
+
+
 def carries_meaning(word: str) -> bool:
-    """Whether a capitalised word is one of the closed list above (any case)."""
-    return word.casefold() in MEANING_WORDS
+    """Whether a capitalised word is one of the closed lists above (any case)."""
+    folded = word.casefold()
+    return folded in MEANING_WORDS or folded in _calendar_and_places()

@@ -30,7 +30,6 @@ from stepchat.core.tasks.wordprob.atoms import Atom
 from stepchat.core.tasks.wordprob.evidence import Witness
 from stepchat.core.tasks.wordprob.guards import Declined
 from stepchat.core.tasks.wordprob.multwords import FactorWord
-from stepchat.core.tasks.wordprob.numwords import common_reading
 from stepchat.core.tasks.wordprob.render import render_number
 from stepchat.core.tasks.wordprob.slot import Slot
 from stepchat.core.tasks.wordprob.solution import (
@@ -137,15 +136,13 @@ def recompute(
     words: Sequence[str] = (),
     renamed_at: Sequence[tuple[int, str]] = (),
     word_at: Sequence[int] = (),
-    word_places: Sequence[tuple[int, str, str]] = (),
     witnesses: Sequence[Witness] = (),
     factors: Sequence[FactorWord] = (),
 ) -> Outcome:
     """The steps rewritten for the new slot values, or `Declined` with the reason.
 
     `names` and `words` are renamed words (not number words) at request positions
-    `renamed_at` (`word_at` for `words`, renamed where earlier instances varied, and
-    `word_places` every such place with its cached and new word);
+    `renamed_at` (`word_at` for `words`, renamed where earlier instances varied);
     `witnesses` are earlier instances of the problem read in its places; `factors` the
     multiplier and fraction words both requests write alike ("twice", "half").
     A constant can depend on a renamed word (Monday to Friday is 5 days; 12 inches in a
@@ -153,8 +150,7 @@ def recompute(
     solved with the new words shows the constant staying."""
     solution = Solution(steps, mark)
     usable = [w for w in witnesses if w.mark == mark and all(s.key in w.slots for s in slots)]
-    pass_ = RolePass(solution, list(slots), usable, tuple(renamed_at), list(factors),
-                     word_places=tuple(word_places))
+    pass_ = RolePass(solution, list(slots), usable, tuple(renamed_at), list(factors))
     pass_.run()
     pass_.check()
     if names or words:
@@ -171,14 +167,8 @@ class RolePass:
         self, solution: Solution, slots: list[Slot], witnesses: Sequence[Witness] = (),
         renamed_at: tuple[tuple[int, str], ...] = (), factors: list[FactorWord] | None = None,
         forced: dict[int, Fraction] | None = None,
-        word_places: tuple[tuple[int, str, str], ...] = (),
     ) -> None:
         self.sol = solution
-        self.word_places = tuple(place for place in word_places
-                                 if common_reading(place[1], place[2]) is None)
-        """Every place earlier instances varied a word that is neither a name nor a number
-        word (a slot), with the cached word and the new one: who was solved with the new
-        request's words."""
         self.forced = forced or {}
         """Results given a new value instead of their computation's (values exchanged)."""
         self.factors = factors or []
@@ -461,13 +451,18 @@ class RolePass:
         ]
 
     def shows_orders(self, k: int) -> bool:
-        """Earlier instance `k` was solved with the new request's words. An instance solved
-        with other words ("the dearer shop" for "the cheaper shop", "hour of the week" for
-        "hour of the day") shows nothing of which value those words choose or where they
-        wrap, even when its solution is written the same."""
+        """Earlier instance `k` was solved with the cached answer's words, names and the
+        number words of operands apart (their values are compared as any stated value's):
+        an instance solved with other words ("the dearer shop" for "the cheaper shop",
+        "Younger children" for "Older children", a counter of "four digits" for "three
+        digits", "hour of the week" for "hour of the day") shows nothing of which value
+        those words choose or where they wrap, even when its solution is written the same.
+        (The new request has the cached answer's words: `guards.check_renamed`.)"""
         w = self.witnesses[k]
-        return all(w.words.get(pos, old) == new or pos in w.number_words
-                   for pos, old, new in self.word_places)
+        operands = {self.slots[j].old.start for i, role in self.roles.items()
+                    if self.in_computation(i) for kind, j in role.sources if kind == "slot"}
+        return all(i in w.names or (i in w.number_words and w.starts.get(i) in operands)
+                   for i in w.words)
 
     def in_computation(self, i: int) -> bool:
         return i in self.place and bool(self.statements[self.place[i][0]].links)

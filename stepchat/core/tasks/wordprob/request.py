@@ -94,12 +94,6 @@ class Alignment:
     new word there."""
     word_at: tuple[int, ...] = ()
     """Where `words` were renamed."""
-    word_places: tuple[tuple[int, str, str], ...] = ()
-    """Every place where earlier instances varied a word that is not a name, with the
-    cached word and the new one (renamed or not): one earlier instance must have exactly
-    the new words there, since a word that is not a name can change a constant or the
-    meaning ("one third" to "one quarter"), and only an instance solved with those words
-    shows what the solution does with them."""
     factors: tuple[FactorWord, ...] = ()
     """Multiplier and fraction words ("twice", "two thirds") written alike in both
     requests: what constants of the solution they may account for is `wordfactors`."""
@@ -139,11 +133,6 @@ def align(
         i for i in varying if i < len(old_atoms) and marks_names
         and _named_there(old_atoms, new_atoms, i, evidence)
     )
-    word_places = [
-        (i, a.text, b.text) for i in sorted(varying) if i < len(old_atoms)
-        and (a := old_atoms[i]).kind == (b := new_atoms[i]).kind == "word"
-        and i not in named and not (a.text == b.text and a.is_title and marks_names)
-    ]
     for index, (a, b) in enumerate(zip(old_atoms, new_atoms, strict=True)):
         if a.kind == "num" and b.kind == "num":
             if a.form() != b.form():
@@ -193,7 +182,7 @@ def align(
     _check_names({a: renames[a] for a in names}, old_atoms, new_atoms, evidence)
     return Alignment(mark, tuple(slots), renames, currency, tuple(sorted(names)),
                      tuple(sorted(words)), tuple(renamed_at), tuple(word_at),
-                     tuple(word_places), tuple(sorted(factors, key=lambda f: f.position)))
+                     tuple(sorted(factors, key=lambda f: f.position)))
 
 
 def _named_there(
