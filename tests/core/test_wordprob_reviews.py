@@ -82,7 +82,13 @@ closes them are in docs/word-problems.md:
   another, and weekdays, months and countries renamed as names ("Sat" to "Mon", Indonesian
   "Sabtu", "France" beside "European stamps"). Its other 10, names whose meaning the
   solution uses (a pronoun's gender, alphabetical order, a planet's day), are still
-  served and listed in docs/word-problems-open.jsonl.
+  served and listed in docs/word-problems-open.jsonl;
+- `wordprob_found20.jsonl`: the twentieth review's number word that is an operand and
+  also sets where a counter rolls over ("four digits" beside "three digits"). Its other
+  22 are still served and listed: names and adjectives that carry meaning outside the
+  closed lists (holidays, cities, seasons, periods, titles, nationalities, weekday
+  abbreviations), a wrapped result that a later step uses, and cycle lengths outside the
+  closed list (26 letters, a 5-day school week).
 """
 
 from __future__ import annotations
@@ -108,7 +114,8 @@ REVIEWS = {"wordprob_found3.jsonl": 30, "wordprob_found4.jsonl": 25,
            "wordprob_found12.jsonl": 34, "wordprob_found13.jsonl": 13,
            "wordprob_found14.jsonl": 26, "wordprob_found15.jsonl": 15,
            "wordprob_found16.jsonl": 67, "wordprob_found17.jsonl": 58,
-           "wordprob_found18.jsonl": 21, "wordprob_found19.jsonl": 22}
+           "wordprob_found18.jsonl": 21, "wordprob_found19.jsonl": 22,
+           "wordprob_found20.jsonl": 3}
 """Each review's file and how many findings it holds."""
 
 CASES = [(name, json.loads(line)) for name in REVIEWS

@@ -21,7 +21,7 @@ makes the request decline, never a different answer.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
@@ -82,8 +82,6 @@ class Witness:
     names: frozenset[int] = frozenset()
     """Positions in `words` where the instance has another name: a renamed word that
     passed every test of a name when the instance was read."""
-    starts: dict[int, int] = field(default_factory=dict)
-    """Where each position of `words` starts in the cached request (a slot's place)."""
 
 
 def varying_positions(request: str, instances: Sequence[Instance]) -> frozenset[int]:
@@ -151,7 +149,6 @@ def _witness(request: str, steps: tuple[str, ...], instance: Instance) -> Witnes
                   if min(len(cached_atoms[i].text), len(word)) > SHORT
                   and common_reading(cached_atoms[i].text, word) is not None),
         frozenset(i for i, _ in alignment.renamed_at if i not in alignment.word_at),
-        {i: cached_atoms[i].start for i in words},
     )
 
 

@@ -451,18 +451,16 @@ class RolePass:
         ]
 
     def shows_orders(self, k: int) -> bool:
-        """Earlier instance `k` was solved with the cached answer's words, names and the
-        number words of operands apart (their values are compared as any stated value's):
-        an instance solved with other words ("the dearer shop" for "the cheaper shop",
+        """Earlier instance `k` was solved with the cached answer's words, names apart: an
+        instance solved with other words ("the dearer shop" for "the cheaper shop",
         "Younger children" for "Older children", a counter of "four digits" for "three
         digits", "hour of the week" for "hour of the day") shows nothing of which value
         those words choose or where they wrap, even when its solution is written the same.
-        (The new request has the cached answer's words: `guards.check_renamed`.)"""
+        A number word counts as a word here, operand or not: "four digits" may both be
+        multiplied and set where a counter rolls over. (The new request has the cached
+        answer's words: `guards.check_renamed`.)"""
         w = self.witnesses[k]
-        operands = {self.slots[j].old.start for i, role in self.roles.items()
-                    if self.in_computation(i) for kind, j in role.sources if kind == "slot"}
-        return all(i in w.names or (i in w.number_words and w.starts.get(i) in operands)
-                   for i in w.words)
+        return all(i in w.names for i in w.words)
 
     def in_computation(self, i: int) -> bool:
         return i in self.place and bool(self.statements[self.place[i][0]].links)
