@@ -104,10 +104,9 @@ def order_value(
 ) -> Value:
     """A value whose orders in earlier instances count only where an instance was solved
     with the new request's words (the cached answer always was: `guards.check_renamed`)."""
-    shown = tuple(v if k < len(seen) and p.shows_orders(k) else None
-                  for k, v in enumerate(seen))
-    shown += (None,) * (len(p.witnesses) - len(shown))
-    return Value(text, old, new, shown)
+    padded = (*seen, *(None,) * (len(p.witnesses) - len(seen)))
+    shown = zip(padded, p.shows_orders, strict=True)
+    return Value(text, old, new, tuple(v if shows else None for v, shows in shown))
 
 
 def check_orders(p: RolePass) -> None:

@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property
 
 from stepchat.core.tasks.wordprob import exchanges, guards, orders, shown
 from stepchat.core.tasks.wordprob.atoms import Atom
@@ -450,17 +451,17 @@ class RolePass:
             if not role.sources and i not in self.sol.labels
         ]
 
-    def shows_orders(self, k: int) -> bool:
-        """Earlier instance `k` was solved with the cached answer's words, names apart: an
-        instance solved with other words ("the dearer shop" for "the cheaper shop",
-        "Younger children" for "Older children", a counter of "four digits" for "three
-        digits", "hour of the week" for "hour of the day") shows nothing of which value
-        those words choose or where they wrap, even when its solution is written the same.
-        A number word counts as a word here, operand or not: "four digits" may both be
-        multiplied and set where a counter rolls over. (The new request has the cached
+    @cached_property
+    def shows_orders(self) -> tuple[bool, ...]:
+        """Per earlier instance, whether it was solved with the cached answer's words, names
+        apart: an instance solved with other words ("the dearer shop" for "the cheaper
+        shop", "Younger children" for "Older children", a counter of "four digits" for
+        "three digits", "hour of the week" for "hour of the day") shows nothing of which
+        value those words choose or where they wrap, even when its solution is written the
+        same. A number word counts as a word here, operand or not: "four digits" may both
+        be multiplied and set where a counter rolls over. (The new request has the cached
         answer's words: `guards.check_renamed`.)"""
-        w = self.witnesses[k]
-        return all(i in w.names for i in w.words)
+        return tuple(all(i in w.names for i in w.words) for w in self.witnesses)
 
     def in_computation(self, i: int) -> bool:
         return i in self.place and bool(self.statements[self.place[i][0]].links)

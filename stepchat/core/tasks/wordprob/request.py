@@ -189,9 +189,10 @@ def _named_there(
     old: Sequence[Atom], new: Sequence[Atom], index: int, evidence: list[list[Atom]] | None
 ) -> bool:
     """Whether a capitalised word renamed where earlier instances varied passes every test
-    a name must pass. One that does not is a word like any other there: it changes only to
-    words an instance was solved with ("Trzech" to "Pięciu" at a sentence's start, where
-    an instance had "Czterech", may be a count; nothing shows it is a name)."""
+    a name must pass. One that does not is a word like any other there, never renamed
+    against the instance recomputed from (`guards.check_renamed`): "Trzech" to "Pięciu" at
+    a sentence's start, where an instance had "Czterech", may be a count; nothing shows it
+    is a name."""
     a, b = old[index], new[index]
     if not (a.kind == b.kind == "word" and a.text != b.text and a.is_title and b.is_title):
         return False
