@@ -88,7 +88,12 @@ closes them are in docs/word-problems.md:
   22 are still served and listed: names and adjectives that carry meaning outside the
   closed lists (holidays, cities, seasons, periods, titles, nationalities, weekday
   abbreviations), a wrapped result that a later step uses, and cycle lengths outside the
-  closed list (26 letters, a 5-day school week).
+  closed list (26 letters, a 5-day school week);
+- `wordprob_found21.jsonl`: the twenty-first review, of values outside the templates'
+  ranges and against their conditions, in 17 languages: a number joined to the letter
+  before it (Arabic "بـ48", Ethiopic "የ900", Shona "re300") was read as its first digit
+  and a number of the rest, so 408 and 48 both stated 8 and the cached answer was served
+  as a repeat.
 """
 
 from __future__ import annotations
@@ -115,7 +120,7 @@ REVIEWS = {"wordprob_found3.jsonl": 30, "wordprob_found4.jsonl": 25,
            "wordprob_found14.jsonl": 26, "wordprob_found15.jsonl": 15,
            "wordprob_found16.jsonl": 67, "wordprob_found17.jsonl": 58,
            "wordprob_found18.jsonl": 21, "wordprob_found19.jsonl": 22,
-           "wordprob_found20.jsonl": 3}
+           "wordprob_found20.jsonl": 3, "wordprob_found21.jsonl": 14}
 """Each review's file and how many findings it holds."""
 
 CASES = [(name, json.loads(line)) for name in REVIEWS

@@ -4,13 +4,15 @@ their letters, and declined where a number word or a threshold could change the 
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 
 from stepchat.core.tasks.wordprob.atoms import atoms
 from stepchat.core.tasks.wordprob.meaningwords import carries_meaning
 from stepchat.core.tasks.wordprob.numwords import common_reading, readings, stated_values
 from stepchat.core.tasks.wordprob.recompute import Declined
-from stepchat.core.tasks.wordprob.request import NotSame, is_word_problem
+from stepchat.core.tasks.wordprob.request import NotSame, align, is_word_problem
 from tests.wordprob_cases import recompute
 
 
@@ -38,6 +40,39 @@ def test_a_digit_joined_to_an_unspaced_letter_is_a_number() -> None:
     assert numbers("จำนวน10ชิ้น") == ["10"]
     # An identifier in a spaced script stays one: `A4`, `x2`.
     assert numbers("A4 paper x2") == []
+
+
+@pytest.mark.parametrize(("text", "word"), [
+    ("A40 paper", "A40"), ("buy x25 now", "x25"), ("H2O and", "H2O"),
+    ("a x2.5 zoom", "x2.5"), ("Shona re300 mari", "re300"), ("Ab12 room", "Ab12"),
+])
+def test_digits_joined_to_a_latin_word_are_one_identifier(text: str, word: str) -> None:
+    """Reading the first digit as a sign and the rest as a number made `x48` and `x408`
+    state the same 8."""
+    read = atoms(text)
+    assert word in [a.text for a in read if a.kind == "word"]
+    assert numbers(text) == []
+    assert not any(a.is_title for a in read if a.text == word)
+
+
+@pytest.mark.parametrize(("text", "number"), [
+    ("يتلاعب بـ408 كرة", "408"), ("و48 كرة", "48"), ("የ900 ብር", "900"), ("ב5 תפוחים", "5"),
+])
+def test_a_digit_joined_to_a_one_letter_preposition_is_a_number(text: str, number: str) -> None:
+    assert numbers(text) == [number]
+
+
+def test_indian_grouping_is_one_number() -> None:
+    read = [a for a in atoms("₹4,00,000 और 1,20,50,000.50 और 12,345") if a.kind == "num"]
+    assert [a.value for a in read] == [400000, Fraction(24100001, 2), 12345]
+
+
+@pytest.mark.parametrize(("old", "new"), [("1 000", "1 0000"), ("08", "8"), ("48", "048")])
+def test_a_value_written_with_other_leading_zeros_is_no_repeat(old: str, new: str) -> None:
+    """The tail of a longer number read alone keeps its value when zeros are added."""
+    text = "He has {} apples and eats 5 of them each day for a week. How many are left?"
+    with pytest.raises(NotSame, match="leading zeros"):
+        align(text.format(old), text.format(new))
 
 
 @pytest.mark.parametrize("prompt", [

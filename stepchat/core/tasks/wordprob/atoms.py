@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import Literal
 
 from stepchat.core.tasks.wordprob.markup import Markup
-from stepchat.core.tasks.wordprob.scripts import is_mark, one_atom_each, unspaced
+from stepchat.core.tasks.wordprob.scripts import is_mark, joins_numbers, one_atom_each
 
 Kind = Literal["num", "word", "op", "lp", "rp", "eq", "rel", "mark"]
 
@@ -25,8 +25,11 @@ MAX_DIGITS = 18
 """Longer digit runs are identifiers, not quantities."""
 
 _SPACE_GROUP = "\u00a0\u202f"
+_LAKHS = r"(?<![\d.,])\d{1,2}(?:,\d\d)+,\d{3}(?![\d,])"
+"""Indian grouping, by lakhs and crores: 4,00,000 and 1,20,50,000."""
 _GROUPED = {
-    ".": re.compile(rf"\d{{1,3}}(?:[,{_SPACE_GROUP}]\d{{3}})+(?:\.\d+)?(?!\d)|\d+(?:\.\d+)?"),
+    ".": re.compile(rf"{_LAKHS}(?:\.\d+)?(?!\d)|"
+                    rf"\d{{1,3}}(?:[,{_SPACE_GROUP}]\d{{3}})+(?:\.\d+)?(?!\d)|\d+(?:\.\d+)?"),
     ",": re.compile(rf"\d{{1,3}}(?:[.{_SPACE_GROUP}]\d{{3}})+(?:,\d+)?(?!\d)|\d+(?:,\d+)?"),
 }
 _LETTER = re.compile(r"[^\W\d_]")
@@ -58,10 +61,11 @@ class Atom:
 
     @property
     def is_title(self) -> bool:
-        """A word written as a proper name is: an upper-case letter, then lower case."""
+        """A word written as a proper name is: an upper-case letter, then lower case
+        letters (an identifier such as `Ab12` is none)."""
         return (
             self.kind == "word" and len(self.text) >= 2 and self.text[0].isupper()
-            and self.text[1:].islower()
+            and self.text[1:].islower() and not any(c.isdigit() for c in self.text)
         )
 
     def form(self) -> tuple[bool, bool]:
@@ -82,6 +86,9 @@ def decimal_mark(*texts: str) -> str | None:
     """
     votes = set()
     for text in texts:
+        if re.search(_LAKHS, text):
+            votes.add(".")  # grouped by commas, so the decimal mark is the point
+            text = re.sub(_LAKHS, " ", text)
         for m in re.finditer(r"(?<![\d.,])\d+([.,])(\d+)(?![\d])", text):
             mark, tail = m.group(1), m.group(2)
             starts_zero = m.group(0).startswith("0") and m.group(0)[1] in ".,"
@@ -136,9 +143,13 @@ def _read_atoms(text: str, mark: str) -> list[Atom]:
                 i += taken
                 continue
         m = number.match(text, i) if char.isdigit() else None
-        after_letter = bool(out) and out[-1].kind == "word" and out[-1].end == i and not (
-            unspaced(out[-1].text[0]))
-        if m and len(m.group(0)) <= MAX_DIGITS + 6 and not after_letter:
+        if m and out and out[-1].kind == "word" and out[-1].end == i and not (
+            joins_numbers(out[-1].text[0])
+        ):
+            out[-1] = _identifier(text, out[-1])
+            i = out[-1].end
+            continue
+        if m and len(m.group(0)) <= MAX_DIGITS + 6:
             out.append(_number_atom(text, m, mark, spaced, out))
             i = out[-1].end
             continue
@@ -171,6 +182,20 @@ def _read_atoms(text: str, mark: str) -> list[Atom]:
             out.append(Atom("mark", i, i + 1, char, spaced=spaced))
         i += 1
     return out
+
+
+def _identifier(text: str, word: Atom) -> Atom:
+    """`word` with the digits joined to it and whatever letters, digits and digit groups
+    follow (`A4`, `x25`, `H2O`, `re300`, `MP3`): one word, whose digits are no quantity a
+    variant may change. Reading its first digit as a mark and the rest as a number made
+    `x48` and `x408` state the same 8."""
+    j = word.end
+    while j < len(text) and not one_atom_each(text[j]) and (
+        text[j].isdigit() or _letter(text, j) or is_mark(text[j]) or (
+            text[j] in ".,'’" and text[j - 1].isdigit() and text[j + 1:j + 2].isdigit())
+    ):
+        j += 1
+    return Atom("word", word.start, j, text[word.start:j], spaced=word.spaced)
 
 
 def _letter(text: str, i: int) -> bool:

@@ -137,6 +137,9 @@ def align(
         if a.kind == "num" and b.kind == "num":
             if a.form() != b.form():
                 raise NotSame(f"{a.text} became {b.text}: another kind of number")
+            if a.value == b.value and a.text != b.text and (_zero_led(a) or _zero_led(b)):
+                raise NotSame(f"{a.text} became {b.text}: the same value written with "
+                              "leading zeros, as the tail of a longer number would be")
             if a.currency != b.currency:
                 raise NotSame(f"{a.text} became {b.text}: a currency sign changed, and an "
                               "amount named in words ('2 dollars') would not change with it")
@@ -290,6 +293,13 @@ def _check_names(
         raise NotSame(f"{next(iter(renames))!r} changed beside {kept[0]!r}, a proper noun that "
                       "stays: what the solution chose may depend on how they relate "
                       "(France and Europe, Mon and weekdays)")
+
+
+def _zero_led(atom: Atom) -> bool:
+    """Whether the number is written with a leading zero before other digits (`08`, `000`):
+    how the digits after the first of `408` or `1 000` read alone."""
+    digits = "".join(c for c in atom.text if c.isdigit() or c in ".,")
+    return len(digits) > 1 and digits[0] == "0" and digits[1].isdigit()
 
 
 def _digits(atom: Atom) -> int:

@@ -2,7 +2,9 @@
 
 Chinese, Japanese, Thai, Lao, Khmer and Myanmar write a sentence as one run of letters with
 numbers inside it ("小明有5个苹果"). Two things follow for the word-problem reader:
-- a digit joined to such a letter is a number, not part of an identifier as in `A4`;
+- a digit joined to such a letter is a number, not part of an identifier as in `A4`; so is
+  one joined to a letter of a script that writes a one-letter preposition or conjunction
+  on the word after it (Arabic "بـ16", "و48", Hebrew "ב5", Ethiopic "ለ300");
 - a run of Han or kana is no one word: each character is an atom (a morpheme, or a
   syllable), so a sentence that differs in one name or one character differs in those
   atoms only, and the comparison stays atom by atom as in every other script. Thai and its
@@ -35,6 +37,17 @@ def one_atom_each(ch: str) -> bool:
 def unspaced(ch: str) -> bool:
     """A letter of a script written without spaces between words."""
     return one_atom_each(ch) or unicodedata.name(ch, "").startswith(_RUN_SCRIPTS)
+
+
+_PROCLITIC_SCRIPTS = ("ARABIC", "HEBREW", "SYRIAC", "THAANA", "NKO", "ETHIOPIC")
+"""Scripts that join a one-letter preposition or conjunction to the word, or the number,
+after it: "بـ16 كرة" is "with 16 balls"."""
+
+
+@lru_cache(maxsize=8192)
+def joins_numbers(ch: str) -> bool:
+    """A letter after which a joined digit starts a number, not an identifier's digits."""
+    return unspaced(ch) or unicodedata.name(ch, "").startswith(_PROCLITIC_SCRIPTS)
 
 
 def is_letter(ch: str) -> bool:
