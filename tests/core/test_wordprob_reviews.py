@@ -93,7 +93,14 @@ closes them are in docs/word-problems.md:
   ranges and against their conditions, in 17 languages: a number joined to the letter
   before it (Arabic "بـ48", Ethiopic "የ900", Shona "re300") was read as its first digit
   and a number of the rest, so 408 and 48 both stated 8 and the cached answer was served
-  as a repeat.
+  as a repeat;
+- `wordprob_found22.jsonl`: the twenty-second review, of how numbers are read: a number
+  with one mark and three digits after it (`1,899 €` a litre in French, `1.250 kg` in
+  English) read as thousands where no other number decided the convention, served a
+  thousand times too large or as a repeat of `1250 kg`. And
+  `wordprob_found22_stored.jsonl`: digits joined to letters (`12x3 = 12`, `2h30 + 1h45 =
+  3h15`), which the round's first fix made one word, dropped as a unit, so a false
+  computation held.
 """
 
 from __future__ import annotations
@@ -120,7 +127,8 @@ REVIEWS = {"wordprob_found3.jsonl": 30, "wordprob_found4.jsonl": 25,
            "wordprob_found14.jsonl": 26, "wordprob_found15.jsonl": 15,
            "wordprob_found16.jsonl": 67, "wordprob_found17.jsonl": 58,
            "wordprob_found18.jsonl": 21, "wordprob_found19.jsonl": 22,
-           "wordprob_found20.jsonl": 3, "wordprob_found21.jsonl": 14}
+           "wordprob_found20.jsonl": 3, "wordprob_found21.jsonl": 14,
+           "wordprob_found22.jsonl": 12}
 """Each review's file and how many findings it holds."""
 
 CASES = [(name, json.loads(line)) for name in REVIEWS
@@ -141,7 +149,8 @@ def test_every_case_was_served_wrong(name: str) -> None:
 
 STORED = [json.loads(line) for name in ("wordprob_found13_stored.jsonl",
                                         "wordprob_found14_stored.jsonl",
-                                        "wordprob_found15_stored.jsonl")
+                                        "wordprob_found15_stored.jsonl",
+                                        "wordprob_found22_stored.jsonl")
           for line in (Path(__file__).parent / name).read_text().splitlines()]
 
 

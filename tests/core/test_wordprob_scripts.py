@@ -230,3 +230,23 @@ def test_weekdays_months_and_countries_of_every_language_carry_meaning(word: str
 def test_common_given_names_carry_no_meaning(word: str) -> None:
     """CLDR's abbreviations are left out: across its locales they include these names."""
     assert not carries_meaning(word)
+
+
+@pytest.mark.parametrize(("cached", "new"), [("2", "1,899"), ("1250", "1,250"), ("1250", "1.250")])
+def test_a_three_digit_group_no_number_decides_declines(cached: str, new: str) -> None:
+    """`1,899` is 1899 in English and 1.899 in French: where no other number shows the
+    convention, a request that writes its number so, and the cached one otherwise, differ."""
+    text = "A litre costs {} euros and she buys 3 litres on Monday. How much does she pay?"
+    with pytest.raises(NotSame, match="three-digit group"):
+        align(text.format(cached), text.format(new))
+
+
+def test_three_digit_groups_written_alike_read_in_one_convention() -> None:
+    text = "The house cost ${} and the garage $15,000 more. How much did both cost?"
+    slots = align(text.format("360,000"), text.format("340,000")).slots
+    assert slots[0].new.value == 340000
+
+
+def test_another_number_decides_the_convention() -> None:
+    text = "A car costs {} dollars, a bag 2.5 dollars and she buys 3 cars. What does she pay?"
+    assert align(text.format("2"), text.format("1,899")).slots[0].new.value == 1899

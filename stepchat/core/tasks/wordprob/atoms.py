@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -82,23 +83,51 @@ def decimal_mark(*texts: str) -> str | None:
 
     A mark followed by one, two, or four and more digits is a decimal mark; followed by
     exactly three (12,500) it reads as grouping, so a text with only such numbers takes the
-    other mark as decimal: 12,500 is twelve thousand five hundred, 12.500 likewise.
+    other mark as decimal: 12,500 is twelve thousand five hundred, 12.500 likewise. That
+    reading is a guess (`mark_decided`); a text whose numbers read both ways (`1,899`
+    beside `2,5`) has no mark.
     """
-    votes = set()
+    decisive, guessed = _votes(texts)
+    votes = decisive | guessed
+    if len(votes) > 1:
+        return None
+    return votes.pop() if votes else "."
+
+
+def mark_decided(*texts: str) -> bool:
+    """Whether some number of the texts shows their decimal mark: one followed by other
+    than three digits (`2,5`, `12.75`), a leading zero (`0,250`), a group mark written
+    twice (`1,250,000`) or Indian grouping. `1,899` alone is 1899 in English and 1.899 in
+    French."""
+    return bool(_votes(texts)[0])
+
+
+def _votes(texts: Sequence[str]) -> tuple[set[str], set[str]]:
+    """The decimal marks the texts' numbers show, and those guessed from a three-digit
+    group alone."""
+    decisive: set[str] = set()
+    guessed: set[str] = set()
     for text in texts:
         if re.search(_LAKHS, text):
-            votes.add(".")  # grouped by commas, so the decimal mark is the point
+            decisive.add(".")  # grouped by commas, so the decimal mark is the point
             text = re.sub(_LAKHS, " ", text)
+        for m in re.finditer(r"(?<![\d.,])\d{1,3}([.,])\d{3}(?:\1\d{3})+(?![\d.,]?\d)", text):
+            decisive.add("," if m.group(1) == "." else ".")  # a group mark written twice
         for m in re.finditer(r"(?<![\d.,])\d+([.,])(\d+)(?![\d])", text):
             mark, tail = m.group(1), m.group(2)
             starts_zero = m.group(0).startswith("0") and m.group(0)[1] in ".,"
             if len(tail) != 3 or starts_zero:
-                votes.add(mark)
+                decisive.add(mark)
             else:
-                votes.add("," if mark == "." else ".")
-    if len(votes) > 1:
-        return None
-    return votes.pop() if votes else "."
+                guessed.add("," if mark == "." else ".")
+    return decisive, guessed
+
+
+def ambiguous_group(atom: Atom) -> bool:
+    """A number written with one mark and three digits after it (`1,250`, `2.500`): a
+    thousands group or three decimals, as its language writes."""
+    return bool(re.fullmatch(r"[1-9]\d{0,2}[.,]\d{3}", "".join(
+        c for c in atom.text if c.isdigit() or c in ".,")))
 
 
 def _read_number(digits: str, mark: str) -> tuple[Fraction, int, bool]:

@@ -22,7 +22,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from stepchat.core.tasks.wordprob.atoms import Atom, atoms, decimal_mark
+from stepchat.core.tasks.wordprob.atoms import (
+    Atom,
+    ambiguous_group,
+    atoms,
+    decimal_mark,
+    mark_decided,
+)
 from stepchat.core.tasks.wordprob.meaningwords import carries_meaning
 from stepchat.core.tasks.wordprob.multwords import FactorWord, factor_words
 from stepchat.core.tasks.wordprob.numwords import common_reading, readings, stated_values
@@ -137,6 +143,13 @@ def align(
         if a.kind == "num" and b.kind == "num":
             if a.form() != b.form():
                 raise NotSame(f"{a.text} became {b.text}: another kind of number")
+            if ambiguous_group(a) != ambiguous_group(b) and not mark_decided(
+                cached, new, *extra
+            ):
+                # Written alike, both requests read in one convention, whichever it is.
+                raise NotSame(f"{a.text} became {b.text}: a three-digit group is thousands "
+                              "or decimals as the language writes, and no other number "
+                              "decides which")
             if a.value == b.value and a.text != b.text and (_zero_led(a) or _zero_led(b)):
                 raise NotSame(f"{a.text} became {b.text}: the same value written with "
                               "leading zeros, as the tail of a longer number would be")

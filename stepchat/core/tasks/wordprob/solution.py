@@ -174,6 +174,13 @@ def _runs(atoms: Sequence[Atom]) -> tuple[list[list[int]], set[int]]:
     while i < n:
         atom = atoms[i]
         if atom.kind == "word":
+            if _identifier(atom):
+                if _touches_arithmetic(atoms, i):
+                    cur.append(i)  # read with it as one: the run is unread
+                else:
+                    flush()
+                i += 1
+                continue
             if _times_sign(atoms, i, cur):
                 cur.append(i)
                 i += 1
@@ -232,6 +239,19 @@ def _times_sign(atoms: Sequence[Atom], i: int, cur: Sequence[int]) -> bool:
     )
 
 
+def _identifier(atom: Atom) -> bool:
+    """A word with digits in it (`x3`, `2h30`'s `h30`, `A4`): no unit. Dropped as one, it
+    would make `12x3 = 12` read `12 = 12` and `2h30 + 1h45 = 3h15` read `2 + 1 = 3`."""
+    return atom.kind == "word" and any(c.isdigit() for c in atom.text)
+
+
+def _touches_arithmetic(atoms: Sequence[Atom], i: int) -> bool:
+    """Whether the word at `i` stands next to a number, a sign, a bracket or a link, with
+    or without a space (`12 x3 = 36` reads as a product)."""
+    return any(0 <= j < len(atoms) and atoms[j].kind in ("num", "op", "lp", "rp", "eq", "rel")
+               for j in (i - 1, i + 1))
+
+
 def _skip_unit(atoms: Sequence[Atom], i: int) -> int:
     """Past the unit words at `i`: words, `op word` (inches/foot) and `(s)` decorations."""
     n = len(atoms)
@@ -239,7 +259,7 @@ def _skip_unit(atoms: Sequence[Atom], i: int) -> int:
         kind = atoms[i].kind
         times = atoms[i].text in ("x", "X") and i + 1 < n and atoms[i + 1].kind in ("num", "lp")
         unit_op = kind == "op" and i + 1 < n and atoms[i + 1].kind == "word"
-        if (kind == "word" and not times) or unit_op:
+        if (kind == "word" and not times and not _identifier(atoms[i])) or unit_op:
             i += 1
         elif kind == "lp" and i + 2 < n and atoms[i + 1].kind == "word" and (
             atoms[i + 2].kind == "rp"
