@@ -100,7 +100,14 @@ closes them are in docs/word-problems.md:
   thousand times too large or as a repeat of `1250 kg`. And
   `wordprob_found22_stored.jsonl`: digits joined to letters (`12x3 = 12`, `2h30 + 1h45 =
   3h15`), which the round's first fix made one word, dropped as a unit, so a false
-  computation held.
+  computation held;
+- `wordprob_found23.jsonl`: the twenty-third review, of the rules that closed the
+  twenty-second: another number "decided" the decimal mark (a time 14.30, a date, a grid
+  square (2,5), or an earlier asker's 2.05 € where this one writes 1,899 €), and a number
+  grouped by a space and marked by a comma (1 250,500 dinars) read as 1250500. And
+  `wordprob_found23_stored.jsonl`: an identifier among a number's unit words (`4 boxes
+  x3 packs = 7`). Its other 3 and 2 stored, clock times written with a dot (8.45 to
+  10.15) read as decimals, are listed as still served and stored.
 """
 
 from __future__ import annotations
@@ -128,7 +135,7 @@ REVIEWS = {"wordprob_found3.jsonl": 30, "wordprob_found4.jsonl": 25,
            "wordprob_found16.jsonl": 67, "wordprob_found17.jsonl": 58,
            "wordprob_found18.jsonl": 21, "wordprob_found19.jsonl": 22,
            "wordprob_found20.jsonl": 3, "wordprob_found21.jsonl": 14,
-           "wordprob_found22.jsonl": 12}
+           "wordprob_found22.jsonl": 12, "wordprob_found23.jsonl": 20}
 """Each review's file and how many findings it holds."""
 
 CASES = [(name, json.loads(line)) for name in REVIEWS
@@ -150,7 +157,8 @@ def test_every_case_was_served_wrong(name: str) -> None:
 STORED = [json.loads(line) for name in ("wordprob_found13_stored.jsonl",
                                         "wordprob_found14_stored.jsonl",
                                         "wordprob_found15_stored.jsonl",
-                                        "wordprob_found22_stored.jsonl")
+                                        "wordprob_found22_stored.jsonl",
+                                        "wordprob_found23_stored.jsonl")
           for line in (Path(__file__).parent / name).read_text().splitlines()]
 
 

@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import pytest
 
-from stepchat.core.tasks.wordprob.atoms import atoms
+from stepchat.core.tasks.wordprob.atoms import atoms, decimal_mark
 from stepchat.core.tasks.wordprob.meaningwords import carries_meaning
 from stepchat.core.tasks.wordprob.numwords import common_reading, readings, stated_values
 from stepchat.core.tasks.wordprob.recompute import Declined
@@ -247,6 +247,36 @@ def test_three_digit_groups_written_alike_read_in_one_convention() -> None:
     assert slots[0].new.value == 340000
 
 
-def test_another_number_decides_the_convention() -> None:
-    text = "A car costs {} dollars, a bag 2.5 dollars and she buys 3 cars. What does she pay?"
-    assert align(text.format("2"), text.format("1,899")).slots[0].new.value == 1899
+@pytest.mark.parametrize("other", ["2.5 kg", "at 14.30", "on 15.03.2024", "in square (2,5)"])
+def test_no_other_number_decides_the_convention(other: str) -> None:
+    """A time, a date or a grid square looks like a decimal; only the number itself could
+    say which it is."""
+    text = "A parcel weighs {} kg, a box " + other + ", and she sends 8 parcels. How many kg?"
+    with pytest.raises(NotSame, match=r"three-digit group|disagree on the decimal mark"):
+        align(text.format("1250"), text.format("1,250"))
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("un loyer de 1\u202f250,500 dinars", Fraction(2501, 2)),
+    ("ein Preis von 1.250,50 €", Fraction(2501, 2)),
+    ("a price of 1,250.50 dollars", Fraction(2501, 2)),
+    ("le 15.03.2024 il paie 2,5 €", Fraction(5, 2)),
+])
+def test_a_number_grouped_one_way_and_marked_the_other_shows_its_mark(
+    text: str, value: Fraction
+) -> None:
+    assert value in [a.value for a in atoms(text, decimal_mark(text) or ".") if a.kind == "num"]
+
+
+def test_a_group_sign_changing_inside_a_number_is_no_grouping() -> None:
+    """`1 250,500` read with "." as the decimal mark is no 1250500."""
+    assert 1250500 not in [a.value for a in atoms("1\u202f250,500 dinars", ".")]
+
+
+def test_a_slot_grouped_twice_shows_how_its_other_side_reads() -> None:
+    """`1.600.000` groups by points, so `800.000` in the same place is 800000; `2.05`
+    shows nothing of how `1,899` reads."""
+    text = "Er verkaufte das Haus für {} Euro und zahlte 5 % an den Makler. Wie viel bleibt?"
+    assert align(text.format("1.600.000"), text.format("800.000")).slots[0].new.value == 800000
+    with pytest.raises(NotSame, match="three-digit group"):
+        align(text.format("2.05"), text.format("1,899"))

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -29,9 +28,10 @@ _SPACE_GROUP = "\u00a0\u202f"
 _LAKHS = r"(?<![\d.,])\d{1,2}(?:,\d\d)+,\d{3}(?![\d,])"
 """Indian grouping, by lakhs and crores: 4,00,000 and 1,20,50,000."""
 _GROUPED = {
-    ".": re.compile(rf"{_LAKHS}(?:\.\d+)?(?!\d)|"
-                    rf"\d{{1,3}}(?:[,{_SPACE_GROUP}]\d{{3}})+(?:\.\d+)?(?!\d)|\d+(?:\.\d+)?"),
-    ",": re.compile(rf"\d{{1,3}}(?:[.{_SPACE_GROUP}]\d{{3}})+(?:,\d+)?(?!\d)|\d+(?:,\d+)?"),
+    ".": re.compile(rf"{_LAKHS}(?:\.\d+)?(?!\d)|\d{{1,3}}(?P<g>[,{_SPACE_GROUP}])\d{{3}}"
+                    rf"(?:(?P=g)\d{{3}})*(?:\.\d+)?(?!\d)|\d+(?:\.\d+)?"),
+    ",": re.compile(rf"\d{{1,3}}(?P<g>[.{_SPACE_GROUP}])\d{{3}}(?:(?P=g)\d{{3}})*(?:,\d+)?(?!\d)|"
+                    r"\d+(?:,\d+)?"),
 }
 _LETTER = re.compile(r"[^\W\d_]")
 _OPS = {"+": "+", "-": "-", "−": "-", "–": "-", "*": "*", "×": "*", "·": "*", "⋅": "*",
@@ -83,44 +83,49 @@ def decimal_mark(*texts: str) -> str | None:
 
     A mark followed by one, two, or four and more digits is a decimal mark; followed by
     exactly three (12,500) it reads as grouping, so a text with only such numbers takes the
-    other mark as decimal: 12,500 is twelve thousand five hundred, 12.500 likewise. That
-    reading is a guess (`mark_decided`); a text whose numbers read both ways (`1,899`
-    beside `2,5`) has no mark.
+    other mark as decimal: 12,500 is twelve thousand five hundred, 12.500 likewise (a
+    guess: `ambiguous_group`). A number grouped one way and then marked the other
+    (`1.250,50`, `1 250,500`) shows its decimal mark; one with two marks that are no
+    grouping (a date, `15.03.2024`) shows nothing.
     """
-    decisive, guessed = _votes(texts)
-    votes = decisive | guessed
+    votes: set[str] = set()
+    for text in texts:
+        if re.search(_LAKHS, text):
+            votes.add(".")  # grouped by commas, so the decimal mark is the point
+            text = re.sub(_LAKHS, " ", text)
+        for m in _GROUPED_THEN_MARKED.finditer(text):
+            votes.add(m.group("mark"))
+        text = _GROUPED_THEN_MARKED.sub(" ", text)
+        for m in _GROUPED_TWICE.finditer(text):
+            votes.add("," if m.group("group") == "." else ".")
+        text = _GROUPED_TWICE.sub(" ", text)
+        for m in re.finditer(r"(?<![\d.,])\d+([.,])(\d+)(?!\d|[.,]\d)", text):
+            mark, tail = m.group(1), m.group(2)
+            starts_zero = m.group(0).startswith("0") and m.group(0)[1] in ".,"
+            if len(tail) != 3 or starts_zero:
+                votes.add(mark)
+            else:
+                votes.add("," if mark == "." else ".")
     if len(votes) > 1:
         return None
     return votes.pop() if votes else "."
 
 
-def mark_decided(*texts: str) -> bool:
-    """Whether some number of the texts shows their decimal mark: one followed by other
-    than three digits (`2,5`, `12.75`), a leading zero (`0,250`), a group mark written
-    twice (`1,250,000`) or Indian grouping. `1,899` alone is 1899 in English and 1.899 in
-    French."""
-    return bool(_votes(texts)[0])
+_GROUPED_THEN_MARKED = re.compile(
+    rf"(?<![\d.,])\d{{1,3}}(?P<group>[.,{_SPACE_GROUP}])\d{{3}}(?:(?P=group)\d{{3}})*"
+    r"(?!(?P=group))(?P<mark>[.,])\d+(?!\d|[.,]\d)")
+"""A number grouped by one sign and marked by another after its groups."""
+_GROUPED_TWICE = re.compile(r"(?<![\d.,])\d{1,3}(?P<group>[.,])\d{3}(?:(?P=group)\d{3})+"
+                            r"(?!\d|[.,]\d)")
+"""A number with its group mark written twice or more (1,250,000)."""
 
 
-def _votes(texts: Sequence[str]) -> tuple[set[str], set[str]]:
-    """The decimal marks the texts' numbers show, and those guessed from a three-digit
-    group alone."""
-    decisive: set[str] = set()
-    guessed: set[str] = set()
-    for text in texts:
-        if re.search(_LAKHS, text):
-            decisive.add(".")  # grouped by commas, so the decimal mark is the point
-            text = re.sub(_LAKHS, " ", text)
-        for m in re.finditer(r"(?<![\d.,])\d{1,3}([.,])\d{3}(?:\1\d{3})+(?![\d.,]?\d)", text):
-            decisive.add("," if m.group(1) == "." else ".")  # a group mark written twice
-        for m in re.finditer(r"(?<![\d.,])\d+([.,])(\d+)(?![\d])", text):
-            mark, tail = m.group(1), m.group(2)
-            starts_zero = m.group(0).startswith("0") and m.group(0)[1] in ".,"
-            if len(tail) != 3 or starts_zero:
-                decisive.add(mark)
-            else:
-                guessed.add("," if mark == "." else ".")
-    return decisive, guessed
+def group_sign(atom: Atom) -> str | None:
+    """The mark a number shows it groups its thousands by: written twice (`1.600.000`) or
+    followed by the other mark (`1.250,50`); None where the number does not show it."""
+    digits = "".join(c for c in atom.text if c.isdigit() or c in ".,")
+    found = _GROUPED_TWICE.fullmatch(digits) or _GROUPED_THEN_MARKED.fullmatch(digits)
+    return found.group("group") if found else None
 
 
 def ambiguous_group(atom: Atom) -> bool:

@@ -27,7 +27,7 @@ from stepchat.core.tasks.wordprob.atoms import (
     ambiguous_group,
     atoms,
     decimal_mark,
-    mark_decided,
+    group_sign,
 )
 from stepchat.core.tasks.wordprob.meaningwords import carries_meaning
 from stepchat.core.tasks.wordprob.multwords import FactorWord, factor_words
@@ -143,13 +143,14 @@ def align(
         if a.kind == "num" and b.kind == "num":
             if a.form() != b.form():
                 raise NotSame(f"{a.text} became {b.text}: another kind of number")
-            if ambiguous_group(a) != ambiguous_group(b) and not mark_decided(
-                cached, new, *extra
-            ):
+            if ambiguous_group(a) != ambiguous_group(b) and not _grouped_alike(a, b):
                 # Written alike, both requests read in one convention, whichever it is.
+                # No other number decides it: a time (14.30) or a grid square (2,5)
+                # looks like a decimal, and an earlier asker may write 2.05 € where
+                # this one writes 1,899 €.
                 raise NotSame(f"{a.text} became {b.text}: a three-digit group is thousands "
-                              "or decimals as the language writes, and no other number "
-                              "decides which")
+                              "or decimals as the language writes, and only the number "
+                              "itself could say which")
             if a.value == b.value and a.text != b.text and (_zero_led(a) or _zero_led(b)):
                 raise NotSame(f"{a.text} became {b.text}: the same value written with "
                               "leading zeros, as the tail of a longer number would be")
@@ -306,6 +307,15 @@ def _check_names(
         raise NotSame(f"{next(iter(renames))!r} changed beside {kept[0]!r}, a proper noun that "
                       "stays: what the solution chose may depend on how they relate "
                       "(France and Europe, Mon and weekdays)")
+
+
+def _grouped_alike(a: Atom, b: Atom) -> bool:
+    """Whether, of one number written as a three-digit group (`800.000`) and the other,
+    the other shows that mark grouping thousands (`1.600.000`): the slot's own writing
+    says how to read it."""
+    ambiguous, other = (a, b) if ambiguous_group(a) else (b, a)
+    sign = group_sign(other)
+    return sign is not None and sign in ambiguous.text
 
 
 def _zero_led(atom: Atom) -> bool:

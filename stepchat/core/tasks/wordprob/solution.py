@@ -175,8 +175,10 @@ def _runs(atoms: Sequence[Atom]) -> tuple[list[list[int]], set[int]]:
         atom = atoms[i]
         if atom.kind == "word":
             if _identifier(atom):
-                if _touches_arithmetic(atoms, i):
-                    cur.append(i)  # read with it as one: the run is unread
+                if cur or _touches_arithmetic(atoms, i):
+                    # Among a number's unit words or beside a sign, it is read with the
+                    # computation (`4 boxes x3 packs = 7`): the run is unread.
+                    cur.append(i)
                 else:
                     flush()
                 i += 1
