@@ -107,7 +107,13 @@ closes them are in docs/word-problems.md:
   grouped by a space and marked by a comma (1 250,500 dinars) read as 1250500. And
   `wordprob_found23_stored.jsonl`: an identifier among a number's unit words (`4 boxes
   x3 packs = 7`). Its other 3 and 2 stored, clock times written with a dot (8.45 to
-  10.15) read as decimals, are listed as still served and stored.
+  10.15) read as decimals, are listed as still served and stored;
+- `wordprob_found24.jsonl`: the twenty-fourth review: three-digit groups on both sides
+  (`3,250 kg`, three decimals in German) whose recomputed value is no such group (`875
+  kg` for 0,875 kg). And `wordprob_found24_stored.jsonl`: a solution whose numbers read
+  with both marks (a time beside `1.200 m × 1.500 m = 1.800`) checked with the point, and
+  a word with digits on a line that computes but beside no number (`4 trays, x12 cookies
+  each = 16`).
 """
 
 from __future__ import annotations
@@ -135,7 +141,8 @@ REVIEWS = {"wordprob_found3.jsonl": 30, "wordprob_found4.jsonl": 25,
            "wordprob_found16.jsonl": 67, "wordprob_found17.jsonl": 58,
            "wordprob_found18.jsonl": 21, "wordprob_found19.jsonl": 22,
            "wordprob_found20.jsonl": 3, "wordprob_found21.jsonl": 14,
-           "wordprob_found22.jsonl": 12, "wordprob_found23.jsonl": 20}
+           "wordprob_found22.jsonl": 12, "wordprob_found23.jsonl": 20,
+           "wordprob_found24.jsonl": 5}
 """Each review's file and how many findings it holds."""
 
 CASES = [(name, json.loads(line)) for name in REVIEWS
@@ -158,7 +165,8 @@ STORED = [json.loads(line) for name in ("wordprob_found13_stored.jsonl",
                                         "wordprob_found14_stored.jsonl",
                                         "wordprob_found15_stored.jsonl",
                                         "wordprob_found22_stored.jsonl",
-                                        "wordprob_found23_stored.jsonl")
+                                        "wordprob_found23_stored.jsonl",
+                                        "wordprob_found24_stored.jsonl")
           for line in (Path(__file__).parent / name).read_text().splitlines()]
 
 

@@ -22,12 +22,12 @@ is not what its expression gives is rewritten, and every later use of it follows
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cached_property
 
 from stepchat.core.tasks.wordprob import exchanges, guards, orders, shown
-from stepchat.core.tasks.wordprob.atoms import Atom
+from stepchat.core.tasks.wordprob.atoms import Atom, ambiguous_group
 from stepchat.core.tasks.wordprob.evidence import Witness
 from stepchat.core.tasks.wordprob.guards import Declined
 from stepchat.core.tasks.wordprob.multwords import FactorWord
@@ -480,6 +480,11 @@ class RolePass:
                     text = render_number(atom, role.new, sign, grouped, self.sol.mark)
                     if text is None:
                         raise Declined(f"{role.new} cannot be written as {atom.text} was")
+                    if ambiguous_group(atom) and not ambiguous_group(replace(atom, text=text)):
+                        # 1,250 read as thousands or as 1.25 wrote the same text; 875 does
+                        # not: which reading the answer means now matters.
+                        raise Declined(f"{atom.text} was a three-digit group, read one way "
+                                       f"or the other alike; {text} is not")
                     edits.setdefault(step, []).append((atom.start, atom.end, text))
             elif atom.kind == "word" and atom.text in renames:
                 edits.setdefault(step, []).append((atom.start, atom.end, renames[atom.text]))

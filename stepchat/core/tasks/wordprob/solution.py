@@ -118,8 +118,26 @@ def statements(atoms: Sequence[Atom]) -> Reading:
             unreadable.update(i for i in run if atoms[i].kind == "num")
             continue
         read_links.update(i for i in run if atoms[i].kind in ("eq", "rel"))
+    unreadable |= _lines_with_identifiers(atoms)
     loose = {i for i, a in enumerate(atoms) if a.kind in ("eq", "rel")} - read_links
     return Reading(found, unreadable, loose, labels)
+
+
+def _lines_with_identifiers(atoms: Sequence[Atom]) -> set[int]:
+    """The numbers of each line that links values and has a word with digits in it
+    (`4 trays, x12 cookies each = 16`): a reader may read the word as arithmetic (times
+    12) wherever it stands on the line, so nothing on it is checked as written."""
+    numbers: set[int] = set()
+    line: list[int] = []
+    for i, atom in enumerate([*atoms, Atom("mark", 0, 0, LINE_BREAK)]):
+        if atom.kind == "mark" and atom.text == LINE_BREAK:
+            kinds = {atoms[j].kind for j in line}
+            if kinds & {"eq", "rel"} and any(_identifier(atoms[j]) for j in line):
+                numbers.update(j for j in line if atoms[j].kind == "num")
+            line = []
+        else:
+            line.append(i)
+    return numbers
 
 
 def _computes(atoms: Sequence[Atom], run: list[int]) -> bool:
@@ -434,7 +452,9 @@ def holds(left: Fraction, link: str, right: Fraction) -> bool:
 def answer_holds(text: str) -> bool:
     """Every computation written holds exactly and a number ends the answer. Read line by
     line, as a cached solution's steps are: a computation never runs across a line."""
-    mark = decimal_mark(text) or "."
+    mark = decimal_mark(text)
+    if mark is None:  # its numbers read with both marks: which computation holds is unknown
+        return False
     found, _ = solution_atoms(text.splitlines(), mark)
     if not any(a.kind == "num" for a in found):
         return False
