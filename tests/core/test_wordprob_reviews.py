@@ -113,7 +113,9 @@ closes them are in docs/word-problems.md:
   kg` for 0,875 kg). And `wordprob_found24_stored.jsonl`: a solution whose numbers read
   with both marks (a time beside `1.200 m × 1.500 m = 1.800`) checked with the point, and
   a word with digits on a line that computes but beside no number (`4 trays, x12 cookies
-  each = 16`).
+  each = 16`). And `wordprob_found25_stored.jsonl`, the twenty-fifth review's: the same
+  word on the line before the link (`4 trays, x12 cookies each` then `Total = 16`), and
+  `x₁₂` written with subscript digits.
 """
 
 from __future__ import annotations
@@ -166,7 +168,8 @@ STORED = [json.loads(line) for name in ("wordprob_found13_stored.jsonl",
                                         "wordprob_found15_stored.jsonl",
                                         "wordprob_found22_stored.jsonl",
                                         "wordprob_found23_stored.jsonl",
-                                        "wordprob_found24_stored.jsonl")
+                                        "wordprob_found24_stored.jsonl",
+                                        "wordprob_found25_stored.jsonl")
           for line in (Path(__file__).parent / name).read_text().splitlines()]
 
 

@@ -124,20 +124,25 @@ def statements(atoms: Sequence[Atom]) -> Reading:
 
 
 def _lines_with_identifiers(atoms: Sequence[Atom]) -> set[int]:
-    """The numbers of each line that links values and has a word with digits in it
-    (`4 trays, x12 cookies each = 16`): a reader may read the word as arithmetic (times
-    12) wherever it stands on the line, so nothing on it is checked as written."""
-    numbers: set[int] = set()
-    line: list[int] = []
-    for i, atom in enumerate([*atoms, Atom("mark", 0, 0, LINE_BREAK)]):
-        if atom.kind == "mark" and atom.text == LINE_BREAK:
-            kinds = {atoms[j].kind for j in line}
-            if kinds & {"eq", "rel"} and any(_identifier(atoms[j]) for j in line):
-                numbers.update(j for j in line if atoms[j].kind == "num")
-            line = []
-        else:
-            line.append(i)
-    return numbers
+    """Every number of a solution that links values and has a word with digits in it
+    anywhere (`4 trays, x12 cookies each = 16`, or the same with `x12` on the line before
+    `Total = 16`, or `x₁₂`): a reader may read the word as arithmetic (times 12) wherever
+    it stands, so nothing is checked as written."""
+    links = any(a.kind in ("eq", "rel") for a in atoms)
+    if links and any(_written_with_digits(atoms, i) for i in range(len(atoms))):
+        return {i for i, a in enumerate(atoms) if a.kind == "num"}
+    return set()
+
+
+def _written_with_digits(atoms: Sequence[Atom], i: int) -> bool:
+    """A word with digits in it, or followed at once by subscript or superscript digits
+    other than a square or a cube (`x₁₂`, `x¹²`; `m²` is a unit)."""
+    if _identifier(atoms[i]):
+        return True
+    after = atoms[i + 1] if i + 1 < len(atoms) else None
+    return atoms[i].kind == "word" and after is not None and after.kind == "mark" and (
+        after.start == atoms[i].end and after.text not in "²³" and all(
+            unicodedata.digit(c, None) is not None for c in after.text))
 
 
 def _computes(atoms: Sequence[Atom], run: list[int]) -> bool:
