@@ -120,19 +120,23 @@ _GROUPED_TWICE = re.compile(r"(?<![\d.,])\d{1,3}(?P<group>[.,])\d{3}(?:(?P=group
 """A number with its group mark written twice or more (1,250,000)."""
 
 
+def figures(atom: Atom) -> str:
+    """A number's digits and decimal or group points, without its signs and spaces."""
+    return "".join(c for c in atom.text if c.isdigit() or c in ".,")
+
+
 def group_sign(atom: Atom) -> str | None:
     """The mark a number shows it groups its thousands by: written twice (`1.600.000`) or
     followed by the other mark (`1.250,50`); None where the number does not show it."""
-    digits = "".join(c for c in atom.text if c.isdigit() or c in ".,")
-    found = _GROUPED_TWICE.fullmatch(digits) or _GROUPED_THEN_MARKED.fullmatch(digits)
+    written = figures(atom)
+    found = _GROUPED_TWICE.fullmatch(written) or _GROUPED_THEN_MARKED.fullmatch(written)
     return found.group("group") if found else None
 
 
 def ambiguous_group(atom: Atom) -> bool:
     """A number written with one mark and three digits after it (`1,250`, `2.500`): a
     thousands group or three decimals, as its language writes."""
-    return bool(re.fullmatch(r"[1-9]\d{0,2}[.,]\d{3}", "".join(
-        c for c in atom.text if c.isdigit() or c in ".,")))
+    return bool(re.fullmatch(r"[1-9]\d{0,2}[.,]\d{3}", figures(atom)))
 
 
 def _read_number(digits: str, mark: str) -> tuple[Fraction, int, bool]:

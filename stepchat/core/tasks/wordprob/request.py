@@ -27,6 +27,7 @@ from stepchat.core.tasks.wordprob.atoms import (
     ambiguous_group,
     atoms,
     decimal_mark,
+    figures,
     group_sign,
 )
 from stepchat.core.tasks.wordprob.meaningwords import carries_meaning
@@ -321,8 +322,8 @@ def _grouped_alike(a: Atom, b: Atom) -> bool:
 def _zero_led(atom: Atom) -> bool:
     """Whether the number is written with a leading zero before other digits (`08`, `000`):
     how the digits after the first of `408` or `1 000` read alone."""
-    digits = "".join(c for c in atom.text if c.isdigit() or c in ".,")
-    return len(digits) > 1 and digits[0] == "0" and digits[1].isdigit()
+    written = figures(atom)
+    return len(written) > 1 and written[0] == "0" and written[1].isdigit()
 
 
 def _digits(atom: Atom) -> int:

@@ -118,12 +118,12 @@ def statements(atoms: Sequence[Atom]) -> Reading:
             unreadable.update(i for i in run if atoms[i].kind == "num")
             continue
         read_links.update(i for i in run if atoms[i].kind in ("eq", "rel"))
-    unreadable |= _lines_with_identifiers(atoms)
+    unreadable |= _numbers_beside_identifiers(atoms)
     loose = {i for i, a in enumerate(atoms) if a.kind in ("eq", "rel")} - read_links
     return Reading(found, unreadable, loose, labels)
 
 
-def _lines_with_identifiers(atoms: Sequence[Atom]) -> set[int]:
+def _numbers_beside_identifiers(atoms: Sequence[Atom]) -> set[int]:
     """Every number of a solution that links values and has a word with digits in it
     anywhere (`4 trays, x12 cookies each = 16`, or the same with `x12` on the line before
     `Total = 16`, or `x₁₂`): a reader may read the word as arithmetic (times 12) wherever
@@ -197,15 +197,6 @@ def _runs(atoms: Sequence[Atom]) -> tuple[list[list[int]], set[int]]:
     while i < n:
         atom = atoms[i]
         if atom.kind == "word":
-            if _identifier(atom):
-                if cur or _touches_arithmetic(atoms, i):
-                    # Among a number's unit words or beside a sign, it is read with the
-                    # computation (`4 boxes x3 packs = 7`): the run is unread.
-                    cur.append(i)
-                else:
-                    flush()
-                i += 1
-                continue
             if _times_sign(atoms, i, cur):
                 cur.append(i)
                 i += 1
@@ -265,16 +256,10 @@ def _times_sign(atoms: Sequence[Atom], i: int, cur: Sequence[int]) -> bool:
 
 
 def _identifier(atom: Atom) -> bool:
-    """A word with digits in it (`x3`, `2h30`'s `h30`, `A4`): no unit. Dropped as one, it
-    would make `12x3 = 12` read `12 = 12` and `2h30 + 1h45 = 3h15` read `2 + 1 = 3`."""
+    """A word with digits in it (`x3`, `2h30`'s `h30`, `A4`). Skipped as a unit, it would
+    make `12x3 = 12` read `12 = 12` and `2h30 + 1h45 = 3h15` read `2 + 1 = 3`; so a
+    solution with one is not checked (`_numbers_beside_identifiers`)."""
     return atom.kind == "word" and any(c.isdigit() for c in atom.text)
-
-
-def _touches_arithmetic(atoms: Sequence[Atom], i: int) -> bool:
-    """Whether the word at `i` stands next to a number, a sign, a bracket or a link, with
-    or without a space (`12 x3 = 36` reads as a product)."""
-    return any(0 <= j < len(atoms) and atoms[j].kind in ("num", "op", "lp", "rp", "eq", "rel")
-               for j in (i - 1, i + 1))
 
 
 def _skip_unit(atoms: Sequence[Atom], i: int) -> int:
@@ -284,7 +269,7 @@ def _skip_unit(atoms: Sequence[Atom], i: int) -> int:
         kind = atoms[i].kind
         times = atoms[i].text in ("x", "X") and i + 1 < n and atoms[i + 1].kind in ("num", "lp")
         unit_op = kind == "op" and i + 1 < n and atoms[i + 1].kind == "word"
-        if (kind == "word" and not times and not _identifier(atoms[i])) or unit_op:
+        if (kind == "word" and not times) or unit_op:
             i += 1
         elif kind == "lp" and i + 2 < n and atoms[i + 1].kind == "word" and (
             atoms[i + 2].kind == "rp"
