@@ -32,8 +32,8 @@ from stepchat.core.ports import Backend, Embedder, Store
 from stepchat.core.settings import PipelineSettings
 
 DEFAULT_LANGUAGES = ("eng", "spa", "deu", "fra", "dan")
-STAND_IN = ("reference = a stand-in for a strong model: it replies with the template's own "
-            "solution for that exact question; no model runs for it")
+STAND_IN = ("reference = a stand-in for a strong model: it replies with the template's (or "
+            "the instance file's) own solution for that exact question; no model runs for it")
 
 
 @dataclass
