@@ -115,7 +115,13 @@ closes them are in docs/word-problems.md:
   a word with digits on a line that computes but beside no number (`4 trays, x12 cookies
   each = 16`). And `wordprob_found25_stored.jsonl`, the twenty-fifth review's: the same
   word on the line before the link (`4 trays, x12 cookies each` then `Total = 16`), and
-  `x₁₂` written with subscript digits.
+  `x₁₂` written with subscript digits;
+- `wordprob_found26.jsonl`: the twenty-sixth review, on problems the rules were not built
+  on (GSM-Symbolic P2 and problems in its style, seven languages): a count of full boxes
+  hidden by how a product is divided (`$2 × 30 / 4`, a price per egg then `30 × $0.50`),
+  money over a price (`$70 / $4` passes), a difference inside a computation turning
+  negative (`0.10 × (140 + 110 - 300)`), a clock hour becoming 12 beside a `+ 12` (12 pm
+  is noon), and a share above its whole hidden the same way (`100 × (30 + 20) / 40`).
 """
 
 from __future__ import annotations
@@ -144,7 +150,7 @@ REVIEWS = {"wordprob_found3.jsonl": 30, "wordprob_found4.jsonl": 25,
            "wordprob_found18.jsonl": 21, "wordprob_found19.jsonl": 22,
            "wordprob_found20.jsonl": 3, "wordprob_found21.jsonl": 14,
            "wordprob_found22.jsonl": 12, "wordprob_found23.jsonl": 20,
-           "wordprob_found24.jsonl": 5}
+           "wordprob_found24.jsonl": 5, "wordprob_found26.jsonl": 38}
 """Each review's file and how many findings it holds."""
 
 CASES = [(name, json.loads(line)) for name in REVIEWS

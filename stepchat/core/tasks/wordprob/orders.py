@@ -29,7 +29,15 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from stepchat.core.tasks.wordprob.guards import Declined
-from stepchat.core.tasks.wordprob.solution import Bin, Expr, Neg, Unreadable, evaluate
+from stepchat.core.tasks.wordprob.solution import (
+    Bin,
+    Expr,
+    Neg,
+    Num,
+    Unreadable,
+    evaluate,
+    operands,
+)
 from stepchat.core.tasks.wordprob.values import order
 
 if TYPE_CHECKING:
@@ -43,6 +51,7 @@ COUNTERS = tuple(Fraction(10) ** k for k in range(1, 7))
 through a gate) keeps its order against them."""
 WHOLE = Fraction(1)
 HUNDRED = Fraction(100)
+ZERO = Fraction(0)
 
 
 @dataclass(frozen=True)
@@ -71,6 +80,14 @@ class Value:
             for k, v in enumerate(self.seen)
         )
 
+
+    def stays_below(self, modulus: Fraction) -> bool:
+        """Whether the value is below `modulus` now exactly where it was (or where an
+        instance had it): a position on a cycle that a shift by its length counts from
+        zero, where 12 pm is noon, not the twelfth hour after it."""
+        now = self.new < modulus
+        return (self.old < modulus) == now or any(
+            v is not None and (v < modulus) == now for v in self.seen)
 
     def stays_under(self, modulus: Fraction) -> bool:
         """Whether the value is within `modulus` now exactly where it was (or where an
@@ -114,6 +131,8 @@ def check_orders(p: RolePass) -> None:
     _check_choices(p, slots, results)
     _check_shares(p, slots, results)
     _check_whole_quotients(p)
+    _check_inner_signs(p)
+    _check_cycle_terms(p)
     _check_wraps(p, results)
 
 
@@ -199,7 +218,7 @@ def _check_shares(p: RolePass, slots: dict[int, Value], results: dict[int, Value
         if not statement.links:
             continue
         for part in statement.parts:
-            for quotient in _quotients(part.expr):
+            for quotient in _divisions(p, part.expr):
                 share = _value(p, quotient)
                 if share is not None and 0 < share.old <= WHOLE and not share.keeps(WHOLE):
                     raise Declined("a part that was at most its whole would exceed it")
@@ -213,21 +232,48 @@ def _check_shares(p: RolePass, slots: dict[int, Value], results: dict[int, Value
                                        "computation of a hundredth: a share above the whole")
 
 
-def _check_whole_quotients(p: RolePass) -> None:
-    """A quotient inside a computation that was whole, of numbers none of which is money,
-    may be a count of whole things (full boxes: `24 / 6 × 3`; buses: `120 / 40 × 250`):
-    it stays whole, as a result that was whole does."""
+def _computing_parts(p: RolePass) -> Iterator[Expr]:
+    """The expression of each part of each statement that links values."""
     for statement in p.statements:
-        if not statement.links:
-            continue
-        for part in statement.parts:
-            for quotient in _quotients(part.expr):
-                if any(p.sol.atoms[a].currency for a in _numbers(quotient)):
-                    continue
-                value = _value(p, quotient)
-                if value is not None and value.old.denominator == 1 != value.new.denominator:
-                    raise Declined("a quotient that was whole would not be: a count of whole "
-                                   "things (full boxes, buses) is not recomputed by dividing")
+        if statement.links:
+            yield from (part.expr for part in statement.parts)
+
+
+def _check_whole_quotients(p: RolePass) -> None:
+    """A quotient inside a computation that was whole may be a count of whole things
+    (full boxes: `24 / 6 × 3`; buses: `120 / 40 × 250`; passes: `$70 / $4`): it stays
+    whole, as a result that was whole does, unless an earlier instance solved with these
+    words had it not whole. Money over a count is money, not a count."""
+    for expr in _computing_parts(p):
+        for quotient in _divisions(p, expr):
+            if _money_over_count(p, quotient):
+                continue
+            value = _value(p, quotient)
+            if value is not None and value.old.denominator == 1 != value.new.denominator and (
+                not any(v is not None and v.denominator != 1 for v in value.seen)
+            ):
+                raise Declined("a quotient that was whole would not be: a count of whole "
+                               "things (full boxes, buses) is not recomputed by dividing")
+
+
+def _money_over_count(p: RolePass, quotient: Bin) -> bool:
+    def money(expr: Expr) -> bool:
+        return any(p.sol.atoms[a].currency for a in _numbers(expr))
+
+    return money(quotient.left) and not money(quotient.right)
+
+
+def _divisions(p: RolePass, expr: Expr) -> Iterator[Bin]:
+    """Each division as written, and each factor of a product over each factor it is
+    divided by, in every grouping the writing allows and through the results it uses:
+    `3 × 24 / 6` is also `3 × (24 / 6)`, three crowns a full box, and `30 × 0.50` after
+    `3 / 6 = 0.50` is `30 / 6 × 3`, which `(3 × 24) / 6` and a price per egg hide when 30
+    eggs fill 7 boxes and a half."""
+    yield from _quotients(expr)
+    for chain in _chains(expr):
+        above, below = _flat(p, chain)
+        if below and len(above) + len(below) > 2:
+            yield from (Bin("/", a, b) for a in above for b in below)
 
 
 def _quotients(expr: Expr) -> Iterator[Bin]:
@@ -238,6 +284,97 @@ def _quotients(expr: Expr) -> Iterator[Bin]:
             yield expr
         yield from _quotients(expr.left)
         yield from _quotients(expr.right)
+
+
+def _chains(expr: Expr) -> Iterator[Bin]:
+    """The products and quotients of `expr` that are no factor of another."""
+    if isinstance(expr, Neg):
+        yield from _chains(expr.operand)
+    elif isinstance(expr, Bin) and expr.op in "*/":
+        yield expr
+        for factor in _factors(expr):
+            yield from _chains(factor)
+    elif isinstance(expr, Bin):
+        yield from _chains(expr.left)
+        yield from _chains(expr.right)
+
+
+def _factors(expr: Expr) -> Iterator[Expr]:
+    """What a product or quotient is made of, as written (the operands of its `×` and
+    `/`), or the expression itself."""
+    if isinstance(expr, Bin) and expr.op in "*/":
+        yield from _factors(expr.left)
+        yield from _factors(expr.right)
+    else:
+        yield expr
+
+
+def _flat(p: RolePass, expr: Expr) -> tuple[list[Expr], list[Expr]]:
+    """The factors a product and quotient multiplies by and divides by; an earlier result
+    that is itself a product or quotient of numbers without a percent counts as its
+    factors."""
+    if isinstance(expr, Bin) and expr.op in "*/":
+        above, below = _flat(p, expr.left)
+        right_above, right_below = _flat(p, expr.right)
+        if expr.op == "*":
+            return above + right_above, below + right_below
+        return above + right_below, below + right_above
+    if isinstance(expr, Num):
+        sources = p.roles[expr.atom].sources if expr.atom in p.roles else frozenset()
+        if len(sources) == 1:
+            (kind, j), = sources
+            made = p.results.get(j) if kind == "result" else None
+            if made is not None and isinstance(made.expr, Bin) and made.expr.op in "*/" and (
+                not any(p.sol.atoms[a].percent for a in made.numbers)
+            ):
+                return _flat(p, made.expr)
+    return [expr], []
+
+
+def _check_inner_signs(p: RolePass) -> None:
+    """Every quantity a computation forms on the way keeps its sign, as a result does: a
+    need, a remainder or extra minutes in brackets (`0.10 × (140 + 110 - 300)`) below
+    zero is no quantity, and the words would have said "none"."""
+    for expr in _computing_parts(p):
+        for inner in _inner(expr):
+            value = _value(p, inner)
+            if value is not None and order(value.old, ZERO) != order(value.new, ZERO):
+                raise Declined("a quantity inside a computation would change sign: what "
+                               "the words make of a negative need or remainder is not "
+                               "recomputed")
+
+
+def _check_cycle_terms(p: RolePass) -> None:
+    """A cycle length that a computation adds or takes off (`4 + 12 - 8`: 4 pm counted on
+    a 24-hour clock) shifts positions on that cycle, so every changed value of that
+    computation keeps its side of the length: 12 pm is noon, and `12 + 12 - 5` no shift
+    of it."""
+    for expr in _computing_parts(p):
+        places = operands(expr)
+        cycles = {p.roles[place.atom].old for place in places
+                  if place.op in ("+", "-") and not p.roles[place.atom].sources
+                  and p.roles[place.atom].old in MODULI}
+        for modulus in sorted(cycles):
+            for place in places:
+                role = p.roles[place.atom]
+                if not role.sources or role.old == role.new:
+                    continue
+                value = order_value(p, p.sol.atoms[place.atom].text, role.old, role.new,
+                                    role.seen)
+                if not value.stays_below(modulus):
+                    raise Declined(f"{value.text} reaches {modulus} beside a shift by "
+                                   f"{modulus}: on a clock or a calendar the position "
+                                   "there counts from zero")
+
+
+def _inner(expr: Expr) -> Iterator[Bin]:
+    """Each operation of the expression, the whole of it too."""
+    if isinstance(expr, Neg):
+        yield from _inner(expr.operand)
+    elif isinstance(expr, Bin):
+        yield expr
+        yield from _inner(expr.left)
+        yield from _inner(expr.right)
 
 
 def _value(p: RolePass, expr: Expr) -> Value | None:
