@@ -121,7 +121,13 @@ closes them are in docs/word-problems.md:
   hidden by how a product is divided (`$2 × 30 / 4`, a price per egg then `30 × $0.50`),
   money over a price (`$70 / $4` passes), a difference inside a computation turning
   negative (`0.10 × (140 + 110 - 300)`), a clock hour becoming 12 beside a `+ 12` (12 pm
-  is noon), and a share above its whole hidden the same way (`100 × (30 + 20) / 40`).
+  is noon), and a share above its whole hidden the same way (`100 × (30 + 20) / 40`);
+- `wordprob_found27.jsonl`: the twenty-seventh review, of the rules that closed the
+  twenty-sixth's: a count hidden in a price per item less another (`$3 / 4 - $1 / 4`) or
+  in a share per box (`100% / 4`), a price written without its sign (`$70 / 4`), extra
+  minutes split over two lines (`$20 × 3 - $30 + $0.10 × 250`), a clock shift split over
+  two lines (`12 - 10 = 2`, then `2 + 12`), an instance with the cycle length itself
+  (`12 + 12 - 12` for 12 am to 12 pm), and a per-litre percent (`(30 + 20) × 2.5`).
 """
 
 from __future__ import annotations
@@ -150,7 +156,8 @@ REVIEWS = {"wordprob_found3.jsonl": 30, "wordprob_found4.jsonl": 25,
            "wordprob_found18.jsonl": 21, "wordprob_found19.jsonl": 22,
            "wordprob_found20.jsonl": 3, "wordprob_found21.jsonl": 14,
            "wordprob_found22.jsonl": 12, "wordprob_found23.jsonl": 20,
-           "wordprob_found24.jsonl": 5, "wordprob_found26.jsonl": 38}
+           "wordprob_found24.jsonl": 5, "wordprob_found26.jsonl": 38,
+           "wordprob_found27.jsonl": 19}
 """Each review's file and how many findings it holds."""
 
 CASES = [(name, json.loads(line)) for name in REVIEWS

@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import combinations
 from typing import TYPE_CHECKING
 
 from stepchat.core.tasks.wordprob.guards import Declined
@@ -34,6 +35,7 @@ from stepchat.core.tasks.wordprob.solution import (
     Expr,
     Neg,
     Num,
+    Operand,
     Unreadable,
     evaluate,
     operands,
@@ -84,10 +86,12 @@ class Value:
     def stays_below(self, modulus: Fraction) -> bool:
         """Whether the value is below `modulus` now exactly where it was (or where an
         instance had it): a position on a cycle that a shift by its length counts from
-        zero, where 12 pm is noon, not the twelfth hour after it."""
+        zero, where 12 pm is noon, not the twelfth hour after it. An instance with the
+        length itself shows nothing: `12 - 12 + 12` is right for 12 pm to 12 am by two
+        errors that cancel."""
         now = self.new < modulus
         return (self.old < modulus) == now or any(
-            v is not None and (v < modulus) == now for v in self.seen)
+            v is not None and v != modulus and (v < modulus) == now for v in self.seen)
 
     def stays_under(self, modulus: Fraction) -> bool:
         """Whether the value is within `modulus` now exactly where it was (or where an
@@ -132,6 +136,7 @@ def check_orders(p: RolePass) -> None:
     _check_shares(p, slots, results)
     _check_whole_quotients(p)
     _check_inner_signs(p)
+    _check_shared_terms(p)
     _check_cycle_terms(p)
     _check_wraps(p, results)
 
@@ -243,10 +248,19 @@ def _check_whole_quotients(p: RolePass) -> None:
     """A quotient inside a computation that was whole may be a count of whole things
     (full boxes: `24 / 6 × 3`; buses: `120 / 40 × 250`; passes: `$70 / $4`): it stays
     whole, as a result that was whole does, unless an earlier instance solved with these
-    words had it not whole. Money over a count is money, not a count."""
+    words had it not whole. Money over a count is money, not a count; what is money is
+    what the request states as money, whether the solution writes the sign or not.
+
+    The count need not be written: a price per egg (`$3 / 4 = $0.75`, less `$1 / 4`, then
+    `30 × $0.50`) or a share per box (`100% / 4 = 25%`) divides by the box size and
+    multiplies by the eggs. So each stated value a computation uses, over each number or
+    expression the solution divides by anywhere, is such a quotient too."""
+    divisors = [d for expr in _computing_parts(p) for d in _divisors(p, expr)]
     for expr in _computing_parts(p):
-        for quotient in _divisions(p, expr):
-            if _money_over_count(p, quotient):
+        stated = [Num(a) for a in _numbers(expr) if _stated(p, a)]
+        pairs = (Bin("/", a, d) for a in stated for d in divisors if a.atom not in _numbers(d))
+        for quotient in (*_divisions(p, expr), *pairs):
+            if _money(p, quotient.left) and not _money(p, quotient.right):
                 continue
             value = _value(p, quotient)
             if value is not None and value.old.denominator == 1 != value.new.denominator and (
@@ -256,11 +270,23 @@ def _check_whole_quotients(p: RolePass) -> None:
                                "things (full boxes, buses) is not recomputed by dividing")
 
 
-def _money_over_count(p: RolePass, quotient: Bin) -> bool:
-    def money(expr: Expr) -> bool:
-        return any(p.sol.atoms[a].currency for a in _numbers(expr))
+def _stated(p: RolePass, atom: int) -> bool:
+    return any(kind == "slot" for kind, _ in p.roles[atom].sources)
 
-    return money(quotient.left) and not money(quotient.right)
+
+def _money(p: RolePass, expr: Expr) -> bool:
+    """Whether a number of `expr` is money: written with a currency sign, or a stated
+    value the request writes with one."""
+    return any(
+        p.sol.atoms[a].currency or any(kind == "slot" and p.slots[k].old.currency
+                                       for kind, k in p.roles[a].sources)
+        for a in _numbers(expr))
+
+
+def _divisors(p: RolePass, expr: Expr) -> Iterator[Expr]:
+    """What `expr` divides by, in every grouping and through the results it uses."""
+    for chain in _chains(expr):
+        yield from _flat(p, chain)[1]
 
 
 def _divisions(p: RolePass, expr: Expr) -> Iterator[Bin]:
@@ -311,8 +337,8 @@ def _factors(expr: Expr) -> Iterator[Expr]:
 
 def _flat(p: RolePass, expr: Expr) -> tuple[list[Expr], list[Expr]]:
     """The factors a product and quotient multiplies by and divides by; an earlier result
-    that is itself a product or quotient of numbers without a percent counts as its
-    factors."""
+    that is itself a product or quotient counts as its factors (`100% / 40 = 2.5%` too,
+    where the percent sign is only written, not read as hundredths)."""
     if isinstance(expr, Bin) and expr.op in "*/":
         above, below = _flat(p, expr.left)
         right_above, right_below = _flat(p, expr.right)
@@ -325,7 +351,7 @@ def _flat(p: RolePass, expr: Expr) -> tuple[list[Expr], list[Expr]]:
             (kind, j), = sources
             made = p.results.get(j) if kind == "result" else None
             if made is not None and isinstance(made.expr, Bin) and made.expr.op in "*/" and (
-                not any(p.sol.atoms[a].percent for a in made.numbers)
+                not p.scaled[p.place[j][0]]
             ):
                 return _flat(p, made.expr)
     return [expr], []
@@ -346,25 +372,75 @@ def _check_inner_signs(p: RolePass) -> None:
 
 def _check_cycle_terms(p: RolePass) -> None:
     """A cycle length that a computation adds or takes off (`4 + 12 - 8`: 4 pm counted on
-    a 24-hour clock) shifts positions on that cycle, so every changed value of that
-    computation keeps its side of the length: 12 pm is noon, and `12 + 12 - 5` no shift
-    of it."""
+    a 24-hour clock) shifts positions on that cycle, and so does a computation that adds
+    the result of one (`12 - 10 = 2` hours before midnight, then `2 + 6`). Every changed
+    value there keeps its side of the length, and no stated value there is the length
+    itself: 12 pm is noon, and `12 + 12 - 5` no shift of it."""
     for expr in _computing_parts(p):
-        places = operands(expr)
+        places = _summed(p, expr)
         cycles = {p.roles[place.atom].old for place in places
                   if place.op in ("+", "-") and not p.roles[place.atom].sources
                   and p.roles[place.atom].old in MODULI}
         for modulus in sorted(cycles):
             for place in places:
                 role = p.roles[place.atom]
-                if not role.sources or role.old == role.new:
-                    continue
                 value = order_value(p, p.sol.atoms[place.atom].text, role.old, role.new,
                                     role.seen)
-                if not value.stays_below(modulus):
+                if (_stated(p, place.atom) and role.new == modulus) or (
+                    role.sources and role.old != role.new and not value.stays_below(modulus)
+                ):
                     raise Declined(f"{value.text} reaches {modulus} beside a shift by "
                                    f"{modulus}: on a clock or a calendar the position "
                                    "there counts from zero")
+
+
+def _summed(p: RolePass, expr: Expr) -> list[Operand]:
+    """The numbers of `expr` with their places, and those of each earlier sum or
+    difference it uses, at any depth."""
+    found: list[Operand] = []
+    for place in operands(expr):
+        found.append(place)
+        sources = p.roles[place.atom].sources
+        if len(sources) == 1:
+            (kind, j), = sources
+            made = p.results.get(j) if kind == "result" else None
+            if made is not None and isinstance(made.expr, Bin) and made.expr.op in "+-":
+                found += _summed(p, made.expr)
+    return found
+
+
+def _check_shared_terms(p: RolePass) -> None:
+    """Two terms of a sum, one added and one taken off, that share a stated factor are
+    one quantity of that factor's kind (`$0.10 × 250 - $30` after `300 × $0.10 = $30`:
+    extra minutes at $0.10), which keeps its sign as an operation inside a computation
+    does."""
+    for expr in _computing_parts(p):
+        terms = _terms(expr, False)
+        for (minus, first), (other, second) in combinations(terms, 2):
+            if minus == other or not _stated_factors(p, first) & _stated_factors(p, second):
+                continue
+            pair = Bin("+", Neg(first) if minus else first, Neg(second) if other else second)
+            value = _value(p, pair)
+            if value is not None and order(value.old, ZERO) != order(value.new, ZERO):
+                raise Declined("a quantity two terms of a sum make would change sign: "
+                               "what the words make of a negative need or remainder is not "
+                               "recomputed")
+
+
+def _terms(expr: Expr, minus: bool) -> list[tuple[bool, Expr]]:
+    """The terms of a sum or difference, each with whether it is taken off."""
+    if isinstance(expr, Neg):
+        return _terms(expr.operand, not minus)
+    if isinstance(expr, Bin) and expr.op in "+-":
+        return [*_terms(expr.left, minus), *_terms(expr.right, minus != (expr.op == "-"))]
+    return [(minus, expr)]
+
+
+def _stated_factors(p: RolePass, term: Expr) -> set[tuple[str, int]]:
+    """The stated values a term multiplies by, through the results it uses."""
+    above, _ = _flat(p, term)
+    return {source for factor in above if isinstance(factor, Num)
+            for source in p.roles[factor.atom].sources if source[0] == "slot"}
 
 
 def _inner(expr: Expr) -> Iterator[Bin]:
