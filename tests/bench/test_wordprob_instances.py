@@ -20,8 +20,6 @@ from stepchat.core.settings import DEFAULT_SETTINGS
 from stepchat.embed.hashed import HashedEmbedder
 from stepchat.store.memory import MemoryStore
 
-pytest_plugins = ["tests.bench.test_wordprob_bench"]
-
 
 def _release_file(templates: TemplateSource, path: Path, per_kind: int, limit: int) -> int:
     """The templates' first requests and numbers variants written as the release writes

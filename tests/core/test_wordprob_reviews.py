@@ -127,7 +127,12 @@ closes them are in docs/word-problems.md:
   in a share per box (`100% / 4`), a price written without its sign (`$70 / 4`), extra
   minutes split over two lines (`$20 × 3 - $30 + $0.10 × 250`), a clock shift split over
   two lines (`12 - 10 = 2`, then `2 + 12`), an instance with the cycle length itself
-  (`12 + 12 - 12` for 12 am to 12 pm), and a per-litre percent (`(30 + 20) × 2.5`).
+  (`12 + 12 - 12` for 12 am to 12 pm), and a per-litre percent (`(30 + 20) × 2.5`);
+- `wordprob_found28.jsonl`: the twenty-eighth review, of those rules: a count that is a
+  sum or a product (`(18 + 12) / 4`, `5 × 6` eggs), a count taken by a factor below one
+  (`× 0.5`, `× 25%`), a price written in words beside a budget with its sign, a credit
+  taken off a bill (money against money), a clock shift through a wage (`2 × $20`), and a
+  level raised by a percent per unit (`50 × 2% = 100 percent`).
 """
 
 from __future__ import annotations
@@ -157,7 +162,7 @@ REVIEWS = {"wordprob_found3.jsonl": 30, "wordprob_found4.jsonl": 25,
            "wordprob_found20.jsonl": 3, "wordprob_found21.jsonl": 14,
            "wordprob_found22.jsonl": 12, "wordprob_found23.jsonl": 20,
            "wordprob_found24.jsonl": 5, "wordprob_found26.jsonl": 38,
-           "wordprob_found27.jsonl": 19}
+           "wordprob_found27.jsonl": 19, "wordprob_found28.jsonl": 21}
 """Each review's file and how many findings it holds."""
 
 CASES = [(name, json.loads(line)) for name in REVIEWS

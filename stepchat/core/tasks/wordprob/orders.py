@@ -26,7 +26,6 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from itertools import combinations
 from typing import TYPE_CHECKING
 
 from stepchat.core.tasks.wordprob.guards import Declined
@@ -134,9 +133,6 @@ def check_orders(p: RolePass) -> None:
     slots, results = slot_values(p), result_values(p)
     _check_choices(p, slots, results)
     _check_shares(p, slots, results)
-    _check_whole_quotients(p)
-    _check_inner_signs(p)
-    _check_shared_terms(p)
     _check_cycle_terms(p)
     _check_wraps(p, results)
 
@@ -199,12 +195,18 @@ def _check_wraps(p: RolePass, results: dict[int, Value]) -> None:
 
 
 def _of_percents(p: RolePass, j: int) -> bool:
-    """A result written as a percent, or computed from percents alone (45% + 30%)."""
+    """A result written as a percent, computed from percents alone (45% + 30%), or
+    computed with a percent that the statement writes beside its number without reading
+    it as hundredths (`50 × 2% = 100`: each minute adds 2% to a level, then "100
+    percent"), which is a level, not a share of an amount."""
     numbers = p.results[j].numbers
-    return p.sol.atoms[j].percent or (bool(numbers) and all(
-        p.sol.atoms[a].percent or any(
+
+    def percent(a: int) -> bool:
+        return p.sol.atoms[a].percent or any(
             kind == "slot" and p.slots[k].old.percent for kind, k in p.roles[a].sources)
-        for a in numbers))
+
+    level = not p.scaled[p.place[j][0]] and any(percent(a) for a in numbers)
+    return p.sol.atoms[j].percent or level or (bool(numbers) and all(map(percent, numbers)))
 
 
 def _check_shares(p: RolePass, slots: dict[int, Value], results: dict[int, Value]) -> None:
@@ -223,10 +225,6 @@ def _check_shares(p: RolePass, slots: dict[int, Value], results: dict[int, Value
         if not statement.links:
             continue
         for part in statement.parts:
-            for quotient in _divisions(p, part.expr):
-                share = _value(p, quotient)
-                if share is not None and 0 < share.old <= WHOLE and not share.keeps(WHOLE):
-                    raise Declined("a part that was at most its whole would exceed it")
             if any(not p.roles[a].sources and p.roles[a].old == HUNDRED for a in part.numbers):
                 for a in part.numbers:
                     role = p.roles[a]
@@ -237,146 +235,25 @@ def _check_shares(p: RolePass, slots: dict[int, Value], results: dict[int, Value
                                        "computation of a hundredth: a share above the whole")
 
 
-def _computing_parts(p: RolePass) -> Iterator[Expr]:
+def computing_parts(p: RolePass) -> Iterator[Expr]:
     """The expression of each part of each statement that links values."""
     for statement in p.statements:
         if statement.links:
             yield from (part.expr for part in statement.parts)
 
 
-def _check_whole_quotients(p: RolePass) -> None:
-    """A quotient inside a computation that was whole may be a count of whole things
-    (full boxes: `24 / 6 × 3`; buses: `120 / 40 × 250`; passes: `$70 / $4`): it stays
-    whole, as a result that was whole does, unless an earlier instance solved with these
-    words had it not whole. Money over a count is money, not a count; what is money is
-    what the request states as money, whether the solution writes the sign or not.
-
-    The count need not be written: a price per egg (`$3 / 4 = $0.75`, less `$1 / 4`, then
-    `30 × $0.50`) or a share per box (`100% / 4 = 25%`) divides by the box size and
-    multiplies by the eggs. So each stated value a computation uses, over each number or
-    expression the solution divides by anywhere, is such a quotient too."""
-    divisors = [d for expr in _computing_parts(p) for d in _divisors(p, expr)]
-    for expr in _computing_parts(p):
-        stated = [Num(a) for a in _numbers(expr) if _stated(p, a)]
-        pairs = (Bin("/", a, d) for a in stated for d in divisors if a.atom not in _numbers(d))
-        for quotient in (*_divisions(p, expr), *pairs):
-            if _money(p, quotient.left) and not _money(p, quotient.right):
-                continue
-            value = _value(p, quotient)
-            if value is not None and value.old.denominator == 1 != value.new.denominator and (
-                not any(v is not None and v.denominator != 1 for v in value.seen)
-            ):
-                raise Declined("a quotient that was whole would not be: a count of whole "
-                               "things (full boxes, buses) is not recomputed by dividing")
-
-
-def _stated(p: RolePass, atom: int) -> bool:
+def stated(p: RolePass, atom: int) -> bool:
+    """Whether the number at `atom` is a value the request states."""
     return any(kind == "slot" for kind, _ in p.roles[atom].sources)
-
-
-def _money(p: RolePass, expr: Expr) -> bool:
-    """Whether a number of `expr` is money: written with a currency sign, or a stated
-    value the request writes with one."""
-    return any(
-        p.sol.atoms[a].currency or any(kind == "slot" and p.slots[k].old.currency
-                                       for kind, k in p.roles[a].sources)
-        for a in _numbers(expr))
-
-
-def _divisors(p: RolePass, expr: Expr) -> Iterator[Expr]:
-    """What `expr` divides by, in every grouping and through the results it uses."""
-    for chain in _chains(expr):
-        yield from _flat(p, chain)[1]
-
-
-def _divisions(p: RolePass, expr: Expr) -> Iterator[Bin]:
-    """Each division as written, and each factor of a product over each factor it is
-    divided by, in every grouping the writing allows and through the results it uses:
-    `3 × 24 / 6` is also `3 × (24 / 6)`, three crowns a full box, and `30 × 0.50` after
-    `3 / 6 = 0.50` is `30 / 6 × 3`, which `(3 × 24) / 6` and a price per egg hide when 30
-    eggs fill 7 boxes and a half."""
-    yield from _quotients(expr)
-    for chain in _chains(expr):
-        above, below = _flat(p, chain)
-        if below and len(above) + len(below) > 2:
-            yield from (Bin("/", a, b) for a in above for b in below)
-
-
-def _quotients(expr: Expr) -> Iterator[Bin]:
-    if isinstance(expr, Neg):
-        yield from _quotients(expr.operand)
-    elif isinstance(expr, Bin):
-        if expr.op == "/":
-            yield expr
-        yield from _quotients(expr.left)
-        yield from _quotients(expr.right)
-
-
-def _chains(expr: Expr) -> Iterator[Bin]:
-    """The products and quotients of `expr` that are no factor of another."""
-    if isinstance(expr, Neg):
-        yield from _chains(expr.operand)
-    elif isinstance(expr, Bin) and expr.op in "*/":
-        yield expr
-        for factor in _factors(expr):
-            yield from _chains(factor)
-    elif isinstance(expr, Bin):
-        yield from _chains(expr.left)
-        yield from _chains(expr.right)
-
-
-def _factors(expr: Expr) -> Iterator[Expr]:
-    """What a product or quotient is made of, as written (the operands of its `×` and
-    `/`), or the expression itself."""
-    if isinstance(expr, Bin) and expr.op in "*/":
-        yield from _factors(expr.left)
-        yield from _factors(expr.right)
-    else:
-        yield expr
-
-
-def _flat(p: RolePass, expr: Expr) -> tuple[list[Expr], list[Expr]]:
-    """The factors a product and quotient multiplies by and divides by; an earlier result
-    that is itself a product or quotient counts as its factors (`100% / 40 = 2.5%` too,
-    where the percent sign is only written, not read as hundredths)."""
-    if isinstance(expr, Bin) and expr.op in "*/":
-        above, below = _flat(p, expr.left)
-        right_above, right_below = _flat(p, expr.right)
-        if expr.op == "*":
-            return above + right_above, below + right_below
-        return above + right_below, below + right_above
-    if isinstance(expr, Num):
-        sources = p.roles[expr.atom].sources if expr.atom in p.roles else frozenset()
-        if len(sources) == 1:
-            (kind, j), = sources
-            made = p.results.get(j) if kind == "result" else None
-            if made is not None and isinstance(made.expr, Bin) and made.expr.op in "*/" and (
-                not p.scaled[p.place[j][0]]
-            ):
-                return _flat(p, made.expr)
-    return [expr], []
-
-
-def _check_inner_signs(p: RolePass) -> None:
-    """Every quantity a computation forms on the way keeps its sign, as a result does: a
-    need, a remainder or extra minutes in brackets (`0.10 × (140 + 110 - 300)`) below
-    zero is no quantity, and the words would have said "none"."""
-    for expr in _computing_parts(p):
-        for inner in _inner(expr):
-            value = _value(p, inner)
-            if value is not None and order(value.old, ZERO) != order(value.new, ZERO):
-                raise Declined("a quantity inside a computation would change sign: what "
-                               "the words make of a negative need or remainder is not "
-                               "recomputed")
 
 
 def _check_cycle_terms(p: RolePass) -> None:
     """A cycle length that a computation adds or takes off (`4 + 12 - 8`: 4 pm counted on
-    a 24-hour clock) shifts positions on that cycle, and so does a computation that adds
-    the result of one (`12 - 10 = 2` hours before midnight, then `2 + 6`). Every changed
-    value there keeps its side of the length, and no stated value there is the length
-    itself: 12 pm is noon, and `12 + 12 - 5` no shift of it."""
-    for expr in _computing_parts(p):
+    a 24-hour clock) shifts positions on that cycle, and so does a computation that uses
+    the result of one (`12 - 10 = 2` hours before midnight, then `2 + 6`, or `2 × $20`).
+    Every changed value there keeps its side of the length, and no stated value there is
+    the length itself: 12 pm is noon, and `12 + 12 - 5` no shift of it."""
+    for expr in computing_parts(p):
         places = _summed(p, expr)
         cycles = {p.roles[place.atom].old for place in places
                   if place.op in ("+", "-") and not p.roles[place.atom].sources
@@ -386,7 +263,7 @@ def _check_cycle_terms(p: RolePass) -> None:
                 role = p.roles[place.atom]
                 value = order_value(p, p.sol.atoms[place.atom].text, role.old, role.new,
                                     role.seen)
-                if (_stated(p, place.atom) and role.new == modulus) or (
+                if (stated(p, place.atom) and role.new == modulus) or (
                     role.sources and role.old != role.new and not value.stays_below(modulus)
                 ):
                     raise Declined(f"{value.text} reaches {modulus} beside a shift by "
@@ -395,8 +272,8 @@ def _check_cycle_terms(p: RolePass) -> None:
 
 
 def _summed(p: RolePass, expr: Expr) -> list[Operand]:
-    """The numbers of `expr` with their places, and those of each earlier sum or
-    difference it uses, at any depth."""
+    """The numbers of `expr` with their places, and those of each earlier result it uses,
+    at any depth (hours after midnight multiplied by a wage, then added)."""
     found: list[Operand] = []
     for place in operands(expr):
         found.append(place)
@@ -404,64 +281,27 @@ def _summed(p: RolePass, expr: Expr) -> list[Operand]:
         if len(sources) == 1:
             (kind, j), = sources
             made = p.results.get(j) if kind == "result" else None
-            if made is not None and isinstance(made.expr, Bin) and made.expr.op in "+-":
+            if made is not None and not isinstance(made.expr, Num):
                 found += _summed(p, made.expr)
     return found
 
 
-def _check_shared_terms(p: RolePass) -> None:
-    """Two terms of a sum, one added and one taken off, that share a stated factor are
-    one quantity of that factor's kind (`$0.10 × 250 - $30` after `300 × $0.10 = $30`:
-    extra minutes at $0.10), which keeps its sign as an operation inside a computation
-    does."""
-    for expr in _computing_parts(p):
-        terms = _terms(expr, False)
-        for (minus, first), (other, second) in combinations(terms, 2):
-            if minus == other or not _stated_factors(p, first) & _stated_factors(p, second):
-                continue
-            pair = Bin("+", Neg(first) if minus else first, Neg(second) if other else second)
-            value = _value(p, pair)
-            if value is not None and order(value.old, ZERO) != order(value.new, ZERO):
-                raise Declined("a quantity two terms of a sum make would change sign: "
-                               "what the words make of a negative need or remainder is not "
-                               "recomputed")
+def sub_value(
+    p: RolePass, expr: Expr, hundredths: frozenset[int] = frozenset()
+) -> Value | None:
+    """A sub-expression's value in the cached answer, the new one and each instance
+    (the numbers at `hundredths` read as hundredths: 25% as 0.25)."""
+    atoms = numbers(expr)
 
+    def scaled(a: int, v: Fraction) -> Fraction:
+        return v / HUNDRED if a in hundredths else v
 
-def _terms(expr: Expr, minus: bool) -> list[tuple[bool, Expr]]:
-    """The terms of a sum or difference, each with whether it is taken off."""
-    if isinstance(expr, Neg):
-        return _terms(expr.operand, not minus)
-    if isinstance(expr, Bin) and expr.op in "+-":
-        return [*_terms(expr.left, minus), *_terms(expr.right, minus != (expr.op == "-"))]
-    return [(minus, expr)]
-
-
-def _stated_factors(p: RolePass, term: Expr) -> set[tuple[str, int]]:
-    """The stated values a term multiplies by, through the results it uses."""
-    above, _ = _flat(p, term)
-    return {source for factor in above if isinstance(factor, Num)
-            for source in p.roles[factor.atom].sources if source[0] == "slot"}
-
-
-def _inner(expr: Expr) -> Iterator[Bin]:
-    """Each operation of the expression, the whole of it too."""
-    if isinstance(expr, Neg):
-        yield from _inner(expr.operand)
-    elif isinstance(expr, Bin):
-        yield expr
-        yield from _inner(expr.left)
-        yield from _inner(expr.right)
-
-
-def _value(p: RolePass, expr: Expr) -> Value | None:
-    """A sub-expression's value in the cached answer, the new one and each instance."""
-    numbers = _numbers(expr)
     try:
-        old = evaluate(expr, {a: p.roles[a].old for a in numbers})
-        new = evaluate(expr, {a: p.roles[a].new for a in numbers})
+        old = evaluate(expr, {a: scaled(a, p.roles[a].old) for a in atoms})
+        new = evaluate(expr, {a: scaled(a, p.roles[a].new) for a in atoms})
         seen = tuple(
-            evaluate(expr, {a: p.roles[a].seen[k] for a in numbers})
-            if all(len(p.roles[a].seen) > k for a in numbers) else None
+            evaluate(expr, {a: scaled(a, p.roles[a].seen[k]) for a in atoms})
+            if all(len(p.roles[a].seen) > k for a in atoms) else None
             for k in range(len(p.witnesses))
         )
     except (ZeroDivisionError, Unreadable):
@@ -469,9 +309,10 @@ def _value(p: RolePass, expr: Expr) -> Value | None:
     return order_value(p, "", old, new, seen)
 
 
-def _numbers(expr: Expr) -> list[int]:
+def numbers(expr: Expr) -> list[int]:
+    """The number atoms of `expr`, in order."""
     if isinstance(expr, Neg):
-        return _numbers(expr.operand)
+        return numbers(expr.operand)
     if isinstance(expr, Bin):
-        return [*_numbers(expr.left), *_numbers(expr.right)]
+        return [*numbers(expr.left), *numbers(expr.right)]
     return [expr.atom]

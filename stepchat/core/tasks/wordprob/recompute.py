@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cached_property
 
-from stepchat.core.tasks.wordprob import exchanges, guards, orders, shown
+from stepchat.core.tasks.wordprob import exchanges, guards, orders, quantities, shown
 from stepchat.core.tasks.wordprob.atoms import Atom, ambiguous_group
 from stepchat.core.tasks.wordprob.evidence import Witness
 from stepchat.core.tasks.wordprob.guards import Declined
@@ -433,6 +433,7 @@ class RolePass:
         if changed:
             shown.check_shown(self, changed)
             orders.check_orders(self)
+            quantities.check_quantities(self)
             exchanges.check_exchanges(self)
         if changed or self.corrections:
             guards.check_unreadable(self)

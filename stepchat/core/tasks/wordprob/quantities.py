@@ -1,0 +1,273 @@
+"""Quantities a solution forms on the way, however it writes them: counts stay whole and
+what is left stays positive.
+
+Recomputation redoes each `=`, but the words may have taken a floor or a "none" that the
+arithmetic does not show: 30 eggs fill 7 boxes of 4, not 7.5; 250 of 300 free minutes
+leave no extra minutes, not -50. The cached answer, solved where the count was whole and
+the need positive, writes the same arithmetic either way. So a count that was whole stays
+whole and a quantity that was positive stays positive, wherever it stands:
+- a count is any number a computation uses (stated or computed) or any operation it makes
+  (`18 + 12`, `5 × 6`), over any number the solution divides by, through the results it
+  uses (`$3 / 4 = $0.75` per egg, then `30 × $0.75`: 30 over 4) and in every grouping the
+  writing allows (`$2 × 30 / 4` is also `$2 × (30 / 4)`); a factor below one that a
+  whole number divides (`× 0.5` for half a pizza, `× 25%` an egg's share of a box of 4)
+  divides by that number. Money over a count is money (`$70 / 4 = $17.50` each), when the
+  computation's result is written as money; money over money is a count (passes);
+- a part that was at most its whole stays so, read the same ways (`100 × (30 + 20) / 40`);
+- every operation inside a computation keeps its sign, and so does what two terms of a
+  sum make, one added and one taken off, when they are of one kind: they share a stated
+  factor (`$0.10 × 250 - $30` after `300 × $0.10 = $30`) or both are money (a credit
+  taken off a bill).
+Each holds unless an earlier instance solved with the same words had the new side.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import combinations
+from typing import TYPE_CHECKING
+
+from stepchat.core.tasks.wordprob.guards import Declined
+from stepchat.core.tasks.wordprob.orders import (
+    WHOLE,
+    ZERO,
+    computing_parts,
+    numbers,
+    stated,
+    sub_value,
+)
+from stepchat.core.tasks.wordprob.solution import Bin, Expr, Neg, Num
+from stepchat.core.tasks.wordprob.values import order
+
+if TYPE_CHECKING:
+    from stepchat.core.tasks.wordprob.recompute import RolePass
+
+MAX_FACTORS = 5
+"""Factors of one product whose every grouping is read; a longer product is read as
+written and factor by factor."""
+
+
+def check_quantities(p: RolePass) -> None:
+    _check_counts(p)
+    _check_divided_shares(p)
+    _check_signs(p)
+
+
+# ---------------------------------------------------------------------------- counts
+
+
+def _check_counts(p: RolePass) -> None:
+    divisors = [d for expr in computing_parts(p) for d in _divisors(p, expr)]
+    money_parts = {p.results[j].expr for j in p.results if p.sol.atoms[j].currency}
+    for expr in computing_parts(p):
+        for quotient, scaled in _counts(p, expr, divisors):
+            if _money(p, quotient.left) and not _money(p, quotient.right) and (
+                expr in money_parts
+            ):
+                continue
+            value = sub_value(p, quotient, scaled)
+            if value is not None and value.old.denominator == 1 != value.new.denominator and (
+                not any(v is not None and v.denominator != 1 for v in value.seen)
+            ):
+                raise Declined("a count that was whole would not be: whole things (full "
+                               "boxes, buses, passes) are not recomputed by dividing")
+
+
+def _counts(
+    p: RolePass, expr: Expr, divisors: list[Expr]
+) -> Iterator[tuple[Bin, frozenset[int]]]:
+    """Every quotient that may be a count, with the percents read as hundredths in it."""
+    none: frozenset[int] = frozenset()
+    for quotient in _divisions(p, expr):
+        yield quotient, none
+    counted: list[Expr] = [*(Num(a) for a in numbers(expr)), *_inner(expr)]
+    for count in counted:
+        for divisor in divisors:
+            if not set(numbers(count)) & set(numbers(divisor)):
+                yield Bin("/", count, divisor), none
+        for share in _shares_of_one(p, expr):
+            if share.atom not in numbers(count):
+                yield Bin("*", count, share), _percents(p, share)
+
+
+def _divisors(p: RolePass, expr: Expr) -> Iterator[Expr]:
+    """What `expr` divides by, in every grouping and through the results it uses."""
+    for chain in _chains(expr):
+        yield from _flat(p, chain)[1]
+
+
+def _shares_of_one(p: RolePass, expr: Expr) -> Iterator[Num]:
+    """The factors of `expr` below one that a whole number divides: half, a quarter, 25%."""
+    for chain in _chains(expr):
+        for factor in _flat(p, chain)[0]:
+            if isinstance(factor, Num):
+                value = sub_value(p, factor, _percents(p, factor))
+                if value is not None and 0 < value.old < 1 and (1 / value.old).denominator == 1:
+                    yield factor
+
+
+def _percents(p: RolePass, number: Num) -> frozenset[int]:
+    atom = p.sol.atoms[number.atom]
+    percent = atom.percent or any(kind == "slot" and p.slots[k].old.percent
+                                  for kind, k in p.roles[number.atom].sources)
+    return frozenset({number.atom}) if percent else frozenset()
+
+
+def _money(p: RolePass, expr: Expr) -> bool:
+    """Whether a number of `expr` is money: written with a currency sign, or a stated
+    value the request writes with one."""
+    return any(
+        p.sol.atoms[a].currency or any(kind == "slot" and p.slots[k].old.currency
+                                       for kind, k in p.roles[a].sources)
+        for a in numbers(expr))
+
+
+def _divisions(p: RolePass, expr: Expr) -> Iterator[Bin]:
+    """Each division as written, and each group of factors of a product over each factor
+    it is divided by, through the results it uses: `3 × 24 / 6` is also `3 × (24 / 6)`."""
+    yield from _quotients(expr)
+    for chain in _chains(expr):
+        above, below = _flat(p, chain)
+        if not below or len(above) + len(below) <= 2:
+            continue
+        groups = [above] if len(above) > MAX_FACTORS else [
+            list(group) for size in range(1, len(above) + 1)
+            for group in combinations(above, size)]
+        for group in groups:
+            product = group[0]
+            for factor in group[1:]:
+                product = Bin("*", product, factor)
+            yield from (Bin("/", product, b) for b in below)
+
+
+def _quotients(expr: Expr) -> Iterator[Bin]:
+    if isinstance(expr, Neg):
+        yield from _quotients(expr.operand)
+    elif isinstance(expr, Bin):
+        if expr.op == "/":
+            yield expr
+        yield from _quotients(expr.left)
+        yield from _quotients(expr.right)
+
+
+def _chains(expr: Expr) -> Iterator[Bin]:
+    """The products and quotients of `expr` that are no factor of another."""
+    if isinstance(expr, Neg):
+        yield from _chains(expr.operand)
+    elif isinstance(expr, Bin) and expr.op in "*/":
+        yield expr
+        for factor in _factors(expr):
+            yield from _chains(factor)
+    elif isinstance(expr, Bin):
+        yield from _chains(expr.left)
+        yield from _chains(expr.right)
+
+
+def _factors(expr: Expr) -> Iterator[Expr]:
+    """What a product or quotient is made of, as written (the operands of its `×` and
+    `/`), or the expression itself."""
+    if isinstance(expr, Bin) and expr.op in "*/":
+        yield from _factors(expr.left)
+        yield from _factors(expr.right)
+    else:
+        yield expr
+
+
+def _flat(p: RolePass, expr: Expr) -> tuple[list[Expr], list[Expr]]:
+    """The factors a product and quotient multiplies by and divides by; an earlier result
+    that is itself a product or quotient counts as its factors (`100% / 40 = 2.5%` too,
+    where the percent sign is only written, not read as hundredths)."""
+    if isinstance(expr, Bin) and expr.op in "*/":
+        above, below = _flat(p, expr.left)
+        right_above, right_below = _flat(p, expr.right)
+        if expr.op == "*":
+            return above + right_above, below + right_below
+        return above + right_below, below + right_above
+    if isinstance(expr, Num):
+        made = _made_by(p, expr.atom)
+        if made is not None and isinstance(made, Bin) and made.op in "*/":
+            return _flat(p, made)
+    return [expr], []
+
+
+def _made_by(p: RolePass, atom: int) -> Expr | None:
+    """The expression of the earlier result the number at `atom` restates, where its
+    statement reads no percent as hundredths."""
+    sources = p.roles[atom].sources
+    if len(sources) != 1:
+        return None
+    (kind, j), = sources
+    made = p.results.get(j) if kind == "result" else None
+    return None if made is None or p.scaled[p.place[j][0]] else made.expr
+
+
+def _inner(expr: Expr) -> Iterator[Bin]:
+    """Each operation of the expression, the whole of it too."""
+    if isinstance(expr, Neg):
+        yield from _inner(expr.operand)
+    elif isinstance(expr, Bin):
+        yield expr
+        yield from _inner(expr.left)
+        yield from _inner(expr.right)
+
+
+# ---------------------------------------------------------------------------- shares
+
+
+def _check_divided_shares(p: RolePass) -> None:
+    for expr in computing_parts(p):
+        for quotient in _divisions(p, expr):
+            share = sub_value(p, quotient)
+            if share is not None and 0 < share.old <= WHOLE and not share.keeps(WHOLE):
+                raise Declined("a part that was at most its whole would exceed it")
+
+
+# ---------------------------------------------------------------------------- signs
+
+
+def _check_signs(p: RolePass) -> None:
+    for expr in computing_parts(p):
+        for inner in _inner(expr):
+            if _flips(p, inner):
+                raise Declined("a quantity inside a computation would change sign: what "
+                               "the words make of a negative need or remainder is not "
+                               "recomputed")
+        for (minus, first), (other, second) in combinations(_terms(expr, False), 2):
+            if minus == other or not _one_kind(p, first, second):
+                continue
+            if _flips(p, Bin("+", Neg(first) if minus else first,
+                             Neg(second) if other else second)):
+                raise Declined("a quantity two terms of a sum make would change sign: "
+                               "what the words make of a negative need or remainder is not "
+                               "recomputed")
+
+
+def _flips(p: RolePass, expr: Expr) -> bool:
+    value = sub_value(p, expr)
+    return value is not None and order(value.old, ZERO) != order(value.new, ZERO) and (
+        not value.keeps(ZERO))
+
+
+def _terms(expr: Expr, minus: bool) -> list[tuple[bool, Expr]]:
+    """The terms of a sum or difference, each with whether it is taken off."""
+    if isinstance(expr, Neg):
+        return _terms(expr.operand, not minus)
+    if isinstance(expr, Bin) and expr.op in "+-":
+        return [*_terms(expr.left, minus), *_terms(expr.right, minus != (expr.op == "-"))]
+    return [(minus, expr)]
+
+
+def _one_kind(p: RolePass, first: Expr, second: Expr) -> bool:
+    """Two terms of one kind: they share a stated factor, or both are money."""
+    return bool(_stated_factors(p, first) & _stated_factors(p, second)) or (
+        _money(p, first) and _money(p, second))
+
+
+def _stated_factors(p: RolePass, term: Expr) -> set[tuple[str, int]]:
+    """The stated values a term multiplies by, through the results it uses."""
+    above, _ = _flat(p, term)
+    return {source for factor in above if isinstance(factor, Num) and stated(p, factor.atom)
+            for source in p.roles[factor.atom].sources if source[0] == "slot"}
+
+
+__all__ = ["check_quantities"]
