@@ -132,7 +132,13 @@ closes them are in docs/word-problems.md:
   sum or a product (`(18 + 12) / 4`, `5 × 6` eggs), a count taken by a factor below one
   (`× 0.5`, `× 25%`), a price written in words beside a budget with its sign, a credit
   taken off a bill (money against money), a clock shift through a wage (`2 × $20`), and a
-  level raised by a percent per unit (`50 × 2% = 100 percent`).
+  level raised by a percent per unit (`50 × 2% = 100 percent`);
+- `wordprob_found29.jsonl`: the twenty-ninth review, of quantities.py: a price in words
+  inside a computation whose result is money (`$70 / 4 × 3 × $2`), a credit taken off
+  calls priced in cents or split over two lines, and a level as a decimal share of one
+  (`(30 + 20) × 0.025`, `60 × 2%` of a full charge). Its other 6 are still served and
+  listed: a level written with the word for percent, not the sign (4), and eggs sold
+  only by the full dozen, a condition no computation shows (2).
 """
 
 from __future__ import annotations
@@ -162,7 +168,8 @@ REVIEWS = {"wordprob_found3.jsonl": 30, "wordprob_found4.jsonl": 25,
            "wordprob_found20.jsonl": 3, "wordprob_found21.jsonl": 14,
            "wordprob_found22.jsonl": 12, "wordprob_found23.jsonl": 20,
            "wordprob_found24.jsonl": 5, "wordprob_found26.jsonl": 38,
-           "wordprob_found27.jsonl": 19, "wordprob_found28.jsonl": 21}
+           "wordprob_found27.jsonl": 19, "wordprob_found28.jsonl": 21,
+           "wordprob_found29.jsonl": 8}
 """Each review's file and how many findings it holds."""
 
 CASES = [(name, json.loads(line)) for name in REVIEWS

@@ -11,13 +11,15 @@ whole and a quantity that was positive stays positive, wherever it stands:
   uses (`$3 / 4 = $0.75` per egg, then `30 × $0.75`: 30 over 4) and in every grouping the
   writing allows (`$2 × 30 / 4` is also `$2 × (30 / 4)`); a factor below one that a
   whole number divides (`× 0.5` for half a pizza, `× 25%` an egg's share of a box of 4)
-  divides by that number. Money over a count is money (`$70 / 4 = $17.50` each), when the
-  computation's result is written as money; money over money is a count (passes);
-- a part that was at most its whole stays so, read the same ways (`100 × (30 + 20) / 40`);
-- every operation inside a computation keeps its sign, and so does what two terms of a
-  sum make, one added and one taken off, when they are of one kind: they share a stated
-  factor (`$0.10 × 250 - $30` after `300 × $0.10 = $30`) or both are money (a credit
-  taken off a bill).
+  divides by that number. A quotient the solution writes as money (`$70 / 4 = $17.50`
+  each) is money; any other is a count (`$70 / 4 × 3 × $2`: whole passes, whatever
+  words name the price);
+- a part that was at most its whole stays so, read the same ways (`100 × (30 + 20) / 40`),
+  and so does a product with a factor below one (`(30 + 20) × 0.025` of a barrel);
+- every operation inside a computation keeps its sign, and so does what any two terms of
+  a sum make, one added and one taken off, through the sums of earlier results
+  (`$0.10 × 250 - $30` after `300 × $0.10 = $30`; a credit taken off calls priced in
+  cents).
 Each holds unless an earlier instance solved with the same words had the new side.
 """
 
@@ -33,7 +35,6 @@ from stepchat.core.tasks.wordprob.orders import (
     ZERO,
     computing_parts,
     numbers,
-    stated,
     sub_value,
 )
 from stepchat.core.tasks.wordprob.solution import Bin, Expr, Neg, Num
@@ -49,7 +50,7 @@ written and factor by factor."""
 
 def check_quantities(p: RolePass) -> None:
     _check_counts(p)
-    _check_divided_shares(p)
+    _check_shares(p)
     _check_signs(p)
 
 
@@ -58,12 +59,10 @@ def check_quantities(p: RolePass) -> None:
 
 def _check_counts(p: RolePass) -> None:
     divisors = [d for expr in computing_parts(p) for d in _divisors(p, expr)]
-    money_parts = {p.results[j].expr for j in p.results if p.sol.atoms[j].currency}
+    written_as_money = {p.results[j].expr for j in p.results if p.sol.atoms[j].currency}
     for expr in computing_parts(p):
         for quotient, scaled in _counts(p, expr, divisors):
-            if _money(p, quotient.left) and not _money(p, quotient.right) and (
-                expr in money_parts
-            ):
+            if quotient in written_as_money:
                 continue
             value = sub_value(p, quotient, scaled)
             if value is not None and value.old.denominator == 1 != value.new.denominator and (
@@ -214,12 +213,35 @@ def _inner(expr: Expr) -> Iterator[Bin]:
 # ---------------------------------------------------------------------------- shares
 
 
-def _check_divided_shares(p: RolePass) -> None:
-    for expr in computing_parts(p):
-        for quotient in _divisions(p, expr):
-            share = sub_value(p, quotient)
-            if share is not None and 0 < share.old <= WHOLE and not share.keeps(WHOLE):
-                raise Declined("a part that was at most its whole would exceed it")
+def _check_shares(p: RolePass) -> None:
+    """A part that was at most its whole stays so: a quotient, read as above, and a
+    product with a factor below one (`(30 + 20) × 0.025` of a barrel, `60 × 2%` of a full
+    charge, the percent read as hundredths where its statement reads it so)."""
+    for statement in p.statements:
+        if not statement.links:
+            continue
+        for part in statement.parts:
+            scaled = p.scaled[p.place[part.numbers[0]][0]] if part.numbers else False
+            for share, hundredths in _shares(p, part.expr, scaled):
+                value = sub_value(p, share, hundredths)
+                if value is not None and 0 < value.old <= WHOLE and not value.keeps(WHOLE):
+                    raise Declined("a part that was at most its whole would exceed it")
+
+
+def _shares(
+    p: RolePass, expr: Expr, scaled: bool
+) -> Iterator[tuple[Expr, frozenset[int]]]:
+    none: frozenset[int] = frozenset()
+    for quotient in _divisions(p, expr):
+        yield quotient, none
+    for chain in _chains(expr):
+        hundredths = frozenset().union(*(_percents(p, Num(a)) for a in numbers(chain))) if (
+            scaled) else none
+        below_one = any(
+            (value := sub_value(p, factor, hundredths)) is not None and 0 < value.old < 1
+            for factor in _factors(chain) if isinstance(factor, Num))
+        if below_one:
+            yield chain, hundredths
 
 
 # ---------------------------------------------------------------------------- signs
@@ -232,8 +254,8 @@ def _check_signs(p: RolePass) -> None:
                 raise Declined("a quantity inside a computation would change sign: what "
                                "the words make of a negative need or remainder is not "
                                "recomputed")
-        for (minus, first), (other, second) in combinations(_terms(expr, False), 2):
-            if minus == other or not _one_kind(p, first, second):
+        for (minus, first), (other, second) in combinations(_terms(p, expr, False), 2):
+            if minus == other:
                 continue
             if _flips(p, Bin("+", Neg(first) if minus else first,
                              Neg(second) if other else second)):
@@ -248,26 +270,19 @@ def _flips(p: RolePass, expr: Expr) -> bool:
         not value.keeps(ZERO))
 
 
-def _terms(expr: Expr, minus: bool) -> list[tuple[bool, Expr]]:
-    """The terms of a sum or difference, each with whether it is taken off."""
+def _terms(p: RolePass, expr: Expr, minus: bool) -> list[tuple[bool, Expr]]:
+    """The terms of a sum or difference, each with whether it is taken off, through the
+    sums and differences of earlier results it uses (`$25 + $30 = $55`, then `$55 - $40`)."""
     if isinstance(expr, Neg):
-        return _terms(expr.operand, not minus)
+        return _terms(p, expr.operand, not minus)
     if isinstance(expr, Bin) and expr.op in "+-":
-        return [*_terms(expr.left, minus), *_terms(expr.right, minus != (expr.op == "-"))]
+        return [*_terms(p, expr.left, minus),
+                *_terms(p, expr.right, minus != (expr.op == "-"))]
+    if isinstance(expr, Num):
+        made = _made_by(p, expr.atom)
+        if isinstance(made, Bin | Neg) and (isinstance(made, Neg) or made.op in "+-"):
+            return _terms(p, made, minus)
     return [(minus, expr)]
-
-
-def _one_kind(p: RolePass, first: Expr, second: Expr) -> bool:
-    """Two terms of one kind: they share a stated factor, or both are money."""
-    return bool(_stated_factors(p, first) & _stated_factors(p, second)) or (
-        _money(p, first) and _money(p, second))
-
-
-def _stated_factors(p: RolePass, term: Expr) -> set[tuple[str, int]]:
-    """The stated values a term multiplies by, through the results it uses."""
-    above, _ = _flat(p, term)
-    return {source for factor in above if isinstance(factor, Num) and stated(p, factor.atom)
-            for source in p.roles[factor.atom].sources if source[0] == "slot"}
 
 
 __all__ = ["check_quantities"]
