@@ -17,6 +17,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from stepchat.bench.wordprob.checker import final_number
 from stepchat.bench.wordprob.variants import WordRequest
 
 
@@ -30,7 +31,7 @@ def read_instances(
     """Per template (`id`, in file order of first appearance; the first `limit` of them),
     the instance with the lowest `instance` number as the first request and the next
     `per_template` as variants."""
-    groups: dict[str, list[tuple[int, WordRequest]]] = defaultdict(list)
+    groups: dict[str, list[tuple[int, str, str, float]]] = defaultdict(list)
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except OSError as exc:
@@ -39,22 +40,21 @@ def read_instances(
         if not line.strip():
             continue
         template, order, question, solution = _fields(path, number, line)
-        answer = _final_answer(solution)
+        answer = final_number(solution.rsplit("####", 1)[1], language) if (
+            "####" in solution) else None
         if answer is None:
             raise InstancesError(f"{path}:{number}: the answer ends in no `#### number`")
-        groups[template].append(
-            (order, WordRequest("", language, template, "", question, solution, answer)))
+        groups[template].append((order, question, solution, answer))
     if not groups:
         raise InstancesError(f"{path}: no instances")
     requests: list[WordRequest] = []
     for template, items in list(groups.items())[:limit]:
         items.sort(key=lambda item: item[0])
-        for position, (_, request) in enumerate(items[: per_template + 1]):
+        for position, (_, question, solution, answer) in enumerate(items[: per_template + 1]):
             kind = "first" if position == 0 else "everything"
             ident = f"{language}-{template}-{kind}" + ("" if position == 0 else f"-{position - 1}")
-            requests.append(WordRequest(ident, language, template, kind, request.prompt,
-                                        request.solution, request.answer,
-                                        max(position - 1, 0)))
+            requests.append(WordRequest(ident, language, template, kind, question, solution,
+                                        answer, max(position - 1, 0)))
     return requests
 
 
@@ -74,14 +74,3 @@ def _fields(path: Path, number: int, line: str) -> tuple[str, int, str, str]:
                              "`answer`")
     return (f"{template:04d}" if isinstance(template, int) else template), order, question, (
         solution)
-
-
-def _final_answer(solution: str) -> float | None:
-    """The number after the last `####` (thousands commas dropped)."""
-    if "####" not in solution:
-        return None
-    tail = solution.rsplit("####", 1)[1].strip().replace(",", "")
-    try:
-        return float(tail.split()[0]) if tail else None
-    except ValueError:
-        return None

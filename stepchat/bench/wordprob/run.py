@@ -228,15 +228,21 @@ def run(args: argparse.Namespace) -> int:
 
     languages = [x.strip() for x in (args.languages or ",".join(DEFAULT_LANGUAGES)).split(",")
                  if x.strip()]
-    held_out: list[WordRequest] = []
     try:
         if args.instances is not None:
             languages = languages[:1] if args.languages else ["eng"]
-            source: TemplateSource | Path = args.instances
-            held_out = read_instances(args.instances, languages[0], args.variants,
-                                      args.limit)
+            held_out = read_instances(args.instances, languages[0], args.variants, args.limit)
+            source = str(args.instances)
+
+            def requests_in(language: str) -> list[WordRequest]:
+                return held_out
         else:
-            source = find_templates(args.templates)
+            templates = find_templates(args.templates)
+            source = str(templates.path)
+
+            def requests_in(language: str) -> list[WordRequest]:
+                return workload(templates, language, seed=args.word_seed,
+                                per_kind=args.variants, limit=args.limit)
     except (TemplateError, InstancesError) as exc:
         print(f"stepchat bench: {exc}", file=sys.stderr)
         return 2
@@ -272,12 +278,7 @@ def run(args: argparse.Namespace) -> int:
             log.flush()
 
         for language in languages:
-            if isinstance(source, TemplateSource):
-                requests = workload(source, language, seed=args.word_seed,
-                                    per_kind=args.variants, limit=args.limit)
-            else:
-                requests = held_out
-            requests = of_kinds(requests, args.word_kinds)
+            requests = of_kinds(requests_in(language), args.word_kinds)
             print(f"stepchat bench: {language}: {len(requests)} requests", file=sys.stderr)
             judged += run_language(
                 requests, arms, bundled=bundled, embedder=embedder, new_store=stores.new,
@@ -285,8 +286,7 @@ def run(args: argparse.Namespace) -> int:
                 nocache_templates=args.nocache_templates, on_done=keep,
             )
     summary = summarise(judged)
-    meta = {"templates": str(source.path if isinstance(source, TemplateSource) else source),
-            "languages": languages, "arms": arms,
+    meta = {"templates": source, "languages": languages, "arms": arms,
             "kinds": args.word_kinds or "all",
             "variants_per_kind": args.variants, "seed": args.word_seed,
             "nocache_templates": args.nocache_templates, "stand_in": STAND_IN}

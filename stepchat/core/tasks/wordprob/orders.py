@@ -81,24 +81,24 @@ class Value:
             for k, v in enumerate(self.seen)
         )
 
+    def keeps_side(self, modulus: Fraction, *, length_inside: bool) -> bool:
+        """Whether the value is on the side of a cycle's length `modulus` now where it was
+        (or where an instance had it).
 
-    def stays_below(self, modulus: Fraction) -> bool:
-        """Whether the value is below `modulus` now exactly where it was (or where an
-        instance had it): a position on a cycle that a shift by its length counts from
-        zero, where 12 pm is noon, not the twelfth hour after it. An instance with the
-        length itself shows nothing: `12 - 12 + 12` is right for 12 pm to 12 am by two
-        errors that cancel."""
-        now = self.new < modulus
-        return (self.old < modulus) == now or any(
-            v is not None and v != modulus and (v < modulus) == now for v in self.seen)
+        For a result that may be a time, a date or a heading (`length_inside`), the
+        length itself is inside the cycle: day 31, month 12 and a heading of 360 are its
+        last positions. For a value beside a shift by the length, positions count from
+        zero, so the length is past it (12 pm is noon, not the twelfth hour after it), and
+        an instance with the length itself shows nothing: `12 - 12 + 12` is right for
+        12 pm to 12 am by two errors that cancel."""
 
-    def stays_under(self, modulus: Fraction) -> bool:
-        """Whether the value is within `modulus` now exactly where it was (or where an
-        instance had it): inside the range a cycle wraps over, or past it. The length
-        itself is inside: day 31, month 12, a heading of 360 are the last positions."""
-        now = self.new <= modulus
-        return (self.old <= modulus) == now or any(
-            v is not None and (v <= modulus) == now for v in self.seen)
+        def inside(v: Fraction) -> bool:
+            return v <= modulus if length_inside else v < modulus
+
+        now = inside(self.new)
+        return inside(self.old) == now or any(
+            v is not None and (length_inside or v != modulus) and inside(v) == now
+            for v in self.seen)
 
 
 def changed_orders(pairs: list[tuple[Value, Value]], instances: int) -> list[tuple[Value, Value]]:
@@ -189,7 +189,7 @@ def _check_wraps(p: RolePass, results: dict[int, Value]) -> None:
         expr = p.results[j].expr
         counts_on = isinstance(expr, Bin) and expr.op == "+"
         for modulus in (*MODULI, *(COUNTERS if counts_on else ())):
-            if not value.stays_under(modulus):
+            if not value.keeps_side(modulus, length_inside=True):
                 raise Declined(f"{value.text} crosses {modulus} where it did not: a time, a "
                                "date, a heading or a counter would wrap round")
 
@@ -200,13 +200,25 @@ def _of_percents(p: RolePass, j: int) -> bool:
     it as hundredths (`50 × 2% = 100`: each minute adds 2% to a level, then "100
     percent"), which is a level, not a share of an amount."""
     numbers = p.results[j].numbers
+    level = not p.scaled[p.place[j][0]] and any(is_percent(p, a) for a in numbers)
+    return p.sol.atoms[j].percent or level or (
+        bool(numbers) and all(is_percent(p, a) for a in numbers))
 
-    def percent(a: int) -> bool:
-        return p.sol.atoms[a].percent or any(
-            kind == "slot" and p.slots[k].old.percent for kind, k in p.roles[a].sources)
 
-    level = not p.scaled[p.place[j][0]] and any(percent(a) for a in numbers)
-    return p.sol.atoms[j].percent or level or (bool(numbers) and all(map(percent, numbers)))
+def is_percent(p: RolePass, atom: int) -> bool:
+    """Whether the number at `atom` is a percent: written with its sign, or a stated value
+    the request writes with one."""
+    return p.sol.atoms[atom].percent or any(
+        kind == "slot" and p.slots[k].old.percent for kind, k in p.roles[atom].sources)
+
+
+def restated_result(p: RolePass, atom: int) -> int | None:
+    """The earlier result the number at `atom` restates and nothing else, if any."""
+    sources = p.roles[atom].sources
+    if len(sources) != 1:
+        return None
+    (kind, j), = sources
+    return j if kind == "result" and j in p.results else None
 
 
 def _check_shares(p: RolePass, slots: dict[int, Value], results: dict[int, Value]) -> None:
@@ -263,9 +275,9 @@ def _check_cycle_terms(p: RolePass) -> None:
                 role = p.roles[place.atom]
                 value = order_value(p, p.sol.atoms[place.atom].text, role.old, role.new,
                                     role.seen)
-                if (stated(p, place.atom) and role.new == modulus) or (
-                    role.sources and role.old != role.new and not value.stays_below(modulus)
-                ):
+                moved = bool(role.sources) and role.old != role.new and not value.keeps_side(
+                    modulus, length_inside=False)
+                if (stated(p, place.atom) and role.new == modulus) or moved:
                     raise Declined(f"{value.text} reaches {modulus} beside a shift by "
                                    f"{modulus}: on a clock or a calendar the position "
                                    "there counts from zero")
@@ -277,12 +289,9 @@ def _summed(p: RolePass, expr: Expr) -> list[Operand]:
     found: list[Operand] = []
     for place in operands(expr):
         found.append(place)
-        sources = p.roles[place.atom].sources
-        if len(sources) == 1:
-            (kind, j), = sources
-            made = p.results.get(j) if kind == "result" else None
-            if made is not None and not isinstance(made.expr, Num):
-                found += _summed(p, made.expr)
+        j = restated_result(p, place.atom)
+        if j is not None and not isinstance(p.results[j].expr, Num):
+            found += _summed(p, p.results[j].expr)
     return found
 
 

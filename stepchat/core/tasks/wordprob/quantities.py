@@ -34,7 +34,9 @@ from stepchat.core.tasks.wordprob.orders import (
     WHOLE,
     ZERO,
     computing_parts,
+    is_percent,
     numbers,
+    restated_result,
     sub_value,
 )
 from stepchat.core.tasks.wordprob.solution import Bin, Expr, Neg, Num
@@ -79,13 +81,16 @@ def _counts(
     none: frozenset[int] = frozenset()
     for quotient in _divisions(p, expr):
         yield quotient, none
+    shares = list(_shares_of_one(p, expr))
+    below = [(divisor, set(numbers(divisor))) for divisor in divisors]
     counted: list[Expr] = [*(Num(a) for a in numbers(expr)), *_inner(expr)]
     for count in counted:
-        for divisor in divisors:
-            if not set(numbers(count)) & set(numbers(divisor)):
+        inside = set(numbers(count))
+        for divisor, its in below:
+            if not inside & its:
                 yield Bin("/", count, divisor), none
-        for share in _shares_of_one(p, expr):
-            if share.atom not in numbers(count):
+        for share in shares:
+            if share.atom not in inside:
                 yield Bin("*", count, share), _percents(p, share)
 
 
@@ -106,25 +111,14 @@ def _shares_of_one(p: RolePass, expr: Expr) -> Iterator[Num]:
 
 
 def _percents(p: RolePass, number: Num) -> frozenset[int]:
-    atom = p.sol.atoms[number.atom]
-    percent = atom.percent or any(kind == "slot" and p.slots[k].old.percent
-                                  for kind, k in p.roles[number.atom].sources)
-    return frozenset({number.atom}) if percent else frozenset()
-
-
-def _money(p: RolePass, expr: Expr) -> bool:
-    """Whether a number of `expr` is money: written with a currency sign, or a stated
-    value the request writes with one."""
-    return any(
-        p.sol.atoms[a].currency or any(kind == "slot" and p.slots[k].old.currency
-                                       for kind, k in p.roles[a].sources)
-        for a in numbers(expr))
+    """The number, where it is a percent: what to read as hundredths."""
+    return frozenset({number.atom}) if is_percent(p, number.atom) else frozenset()
 
 
 def _divisions(p: RolePass, expr: Expr) -> Iterator[Bin]:
     """Each division as written, and each group of factors of a product over each factor
     it is divided by, through the results it uses: `3 × 24 / 6` is also `3 × (24 / 6)`."""
-    yield from _quotients(expr)
+    yield from (node for node in _inner(expr) if node.op == "/")
     for chain in _chains(expr):
         above, below = _flat(p, chain)
         if not below or len(above) + len(below) <= 2:
@@ -137,16 +131,6 @@ def _divisions(p: RolePass, expr: Expr) -> Iterator[Bin]:
             for factor in group[1:]:
                 product = Bin("*", product, factor)
             yield from (Bin("/", product, b) for b in below)
-
-
-def _quotients(expr: Expr) -> Iterator[Bin]:
-    if isinstance(expr, Neg):
-        yield from _quotients(expr.operand)
-    elif isinstance(expr, Bin):
-        if expr.op == "/":
-            yield expr
-        yield from _quotients(expr.left)
-        yield from _quotients(expr.right)
 
 
 def _chains(expr: Expr) -> Iterator[Bin]:
@@ -192,12 +176,8 @@ def _flat(p: RolePass, expr: Expr) -> tuple[list[Expr], list[Expr]]:
 def _made_by(p: RolePass, atom: int) -> Expr | None:
     """The expression of the earlier result the number at `atom` restates, where its
     statement reads no percent as hundredths."""
-    sources = p.roles[atom].sources
-    if len(sources) != 1:
-        return None
-    (kind, j), = sources
-    made = p.results.get(j) if kind == "result" else None
-    return None if made is None or p.scaled[p.place[j][0]] else made.expr
+    j = restated_result(p, atom)
+    return None if j is None or p.scaled[p.place[j][0]] else p.results[j].expr
 
 
 def _inner(expr: Expr) -> Iterator[Bin]:
