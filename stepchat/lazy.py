@@ -15,6 +15,7 @@ from typing import Any, Generic, TypeVar
 
 from stepchat.core.ports import Backend, BackendError, Embedder
 from stepchat.core.types import ChatMessage, Completion
+from stepchat.heap import settle
 
 Part = TypeVar("Part", Backend, Embedder)
 
@@ -48,6 +49,7 @@ class _OnFirstUse(Generic[Part]):
             if not self._loaded:
                 self.load_seconds = part.load()
                 self._loaded = True
+                settle()
             return self.load_seconds or 0.0
 
     def _ready(self) -> Part:

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
 from stepchat.config import CacheLimits, Config, ServerSpec
 from stepchat.core.ports import Backend, Clock, Embedder, MaintainedStore, Store, StoreError
+from stepchat.heap import settle
 
 if TYPE_CHECKING:
     from stepchat.core.pipeline import StepCache
@@ -123,6 +124,7 @@ def load_model_and_embedder(
     embedder = load_embedder()
     backend.load()
     embedder.load()
+    settle()
     return backend, embedder
 
 

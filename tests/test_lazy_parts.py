@@ -130,3 +130,28 @@ def test_a_forgiven_repeat_loads_no_model(tmp_path: Path) -> None:
     assert moved.path == "reuse-only" and moved.timings.embed_ms == 0
     assert CountingBackend.loads == 0
     assert built.backends == [] and moved.tokens.saved > 0
+
+
+def test_a_loaded_part_is_kept_out_of_later_collections() -> None:
+    """What a part loads lives as long as the process: once loaded it is frozen, so a full
+    collection inside a request does not walk the model's and the embedder's objects."""
+    import gc
+
+    gc.unfreeze()
+    try:
+        weights = [[k] for k in range(1000)]  # stands for what a load leaves alive
+
+        class Loading(CountingEmbedder):
+            def load(self) -> float:
+                self.weights = weights
+                return 0.0
+
+        lazy = LazyEmbedder("e", 64, lambda: Loading(dim=64))
+        assert gc.get_freeze_count() == 0
+        lazy.embed("a request")
+        assert gc.get_freeze_count() >= len(weights)
+        frozen = gc.get_freeze_count()
+        lazy.embed("another request")  # loaded once: nothing more to freeze
+        assert gc.get_freeze_count() == frozen
+    finally:
+        gc.unfreeze()

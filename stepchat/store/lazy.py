@@ -16,6 +16,7 @@ from typing import TypeVar
 
 from stepchat.core.ports import MaintainedStore, SearchHit
 from stepchat.core.types import CacheEntry
+from stepchat.heap import settle
 from stepchat.store.signature_index import SignatureIndex
 from stepchat.store.wrapper import StoreWrapper
 
@@ -68,6 +69,7 @@ class LazyStore(StoreWrapper):
                         store.touch(entry_id, when)
                     self._reconcile(store)
                 self.load_seconds = time.perf_counter() - started
+                settle()
             return self._inner
 
     def _reconcile(self, store: MaintainedStore) -> None:

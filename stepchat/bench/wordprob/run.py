@@ -255,6 +255,7 @@ def run(args: argparse.Namespace) -> int:
     quiet_environment()
     from stepchat.bench.stores import temp_stores
     from stepchat.config import load_config
+    from stepchat.heap import settle
     from stepchat.runtime import load_embedder, load_model_and_embedder
 
     config = load_config()
@@ -265,6 +266,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         print("stepchat bench: loading the embedder", file=sys.stderr)
         embedder = load_embedder()
+        embedder.load()
     counter = bundled.count_tokens if bundled is not None else None
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
@@ -280,6 +282,7 @@ def run(args: argparse.Namespace) -> int:
         for language in languages:
             requests = of_kinds(requests_in(language), args.word_kinds)
             print(f"stepchat bench: {language}: {len(requests)} requests", file=sys.stderr)
+            settle()  # as a server is after start-up: what is loaded stays out of collections
             judged += run_language(
                 requests, arms, bundled=bundled, embedder=embedder, new_store=stores.new,
                 settings=config.pipeline_for(args.model), counter=counter,

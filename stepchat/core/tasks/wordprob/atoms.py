@@ -90,25 +90,34 @@ def decimal_mark(*texts: str) -> str | None:
     """
     votes: set[str] = set()
     for text in texts:
-        if re.search(_LAKHS, text):
-            votes.add(".")  # grouped by commas, so the decimal mark is the point
-            text = re.sub(_LAKHS, " ", text)
-        for m in _GROUPED_THEN_MARKED.finditer(text):
-            votes.add(m.group("mark"))
-        text = _GROUPED_THEN_MARKED.sub(" ", text)
-        for m in _GROUPED_TWICE.finditer(text):
-            votes.add("," if m.group("group") == "." else ".")
-        text = _GROUPED_TWICE.sub(" ", text)
-        for m in re.finditer(r"(?<![\d.,])\d+([.,])(\d+)(?!\d|[.,]\d)", text):
-            mark, tail = m.group(1), m.group(2)
-            starts_zero = m.group(0).startswith("0") and m.group(0)[1] in ".,"
-            if len(tail) != 3 or starts_zero:
-                votes.add(mark)
-            else:
-                votes.add("," if mark == "." else ".")
+        votes |= _mark_votes(text)
     if len(votes) > 1:
         return None
     return votes.pop() if votes else "."
+
+
+@lru_cache(maxsize=4096)
+def _mark_votes(text: str) -> frozenset[str]:
+    """The decimal marks one text's numbers vote for (remembered: a request and its
+    solution are read again by every earlier instance of the problem)."""
+    votes: set[str] = set()
+    if re.search(_LAKHS, text):
+        votes.add(".")  # grouped by commas, so the decimal mark is the point
+        text = re.sub(_LAKHS, " ", text)
+    for m in _GROUPED_THEN_MARKED.finditer(text):
+        votes.add(m.group("mark"))
+    text = _GROUPED_THEN_MARKED.sub(" ", text)
+    for m in _GROUPED_TWICE.finditer(text):
+        votes.add("," if m.group("group") == "." else ".")
+    text = _GROUPED_TWICE.sub(" ", text)
+    for m in re.finditer(r"(?<![\d.,])\d+([.,])(\d+)(?!\d|[.,]\d)", text):
+        mark, tail = m.group(1), m.group(2)
+        starts_zero = m.group(0).startswith("0") and m.group(0)[1] in ".,"
+        if len(tail) != 3 or starts_zero:
+            votes.add(mark)
+        else:
+            votes.add("," if mark == "." else ".")
+    return frozenset(votes)
 
 
 _GROUPED_THEN_MARKED = re.compile(

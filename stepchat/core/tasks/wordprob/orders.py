@@ -300,6 +300,13 @@ def sub_value(
 ) -> Value | None:
     """A sub-expression's value in the cached answer, the new one and each instance
     (the numbers at `hundredths` read as hundredths: 25% as 0.25)."""
+    key = (expr, hundredths)
+    if key not in p.sub_values:
+        p.sub_values[key] = _sub_value(p, expr, hundredths)
+    return p.sub_values[key]
+
+
+def _sub_value(p: RolePass, expr: Expr, hundredths: frozenset[int]) -> Value | None:
     atoms = numbers(expr)
 
     def scaled(a: int, v: Fraction) -> Fraction:

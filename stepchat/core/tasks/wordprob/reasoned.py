@@ -14,10 +14,13 @@ shows the number following its stated value.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache, partial
 from math import ceil, floor, gcd
-from typing import TYPE_CHECKING
+from types import MappingProxyType
+from typing import TYPE_CHECKING, TypeVar
 
 from stepchat.core.tasks.wordprob.guards import Declined
 
@@ -25,6 +28,9 @@ NEAR_FROM = 7
 """A constant this large (a unit: 7, 12, 24, 60...) that is a count one off a quotient is
 reasoning too (60 boxes of 4 for 245 eggs); smaller ones are too often one off some
 quotient by chance."""
+
+Case = TypeVar("Case")
+"""What one step is taken on: a value, or a pair of values."""
 
 if TYPE_CHECKING:
     from stepchat.core.tasks.wordprob.recompute import RolePass
@@ -48,34 +54,46 @@ def check_not_reasoned(p: RolePass, i: int) -> None:
     computed = [n for n in _computed(p, i) if n.values[0] != value]
     pool = [n for n in [*_stated(p), *computed, *siblings] if n.values[0] != value]
     for a in pool:
-        steps = [one_off(x) for x in a.values]
-        _decline_if_step(p, i, steps, one_off(a.new), str(a.values[0]))
+        _decline_if_step(p, i, one_off, a.values, a.new, str(a.values[0]))
         for b in [*siblings, *computed]:
             if a is b:
                 continue
-            steps = [one_step(x, y, near) for x, y in zip(a.values, b.values, strict=True)]
-            _decline_if_step(p, i, steps, one_step(a.new, b.new, near),
+            pairs = tuple(zip(a.values, b.values, strict=True))
+            _decline_if_step(p, i, partial(_one_step_of, near=near), pairs, (a.new, b.new),
                              f"{a.values[0]} and {b.values[0]}")
 
 
 def _decline_if_step(
-    p: RolePass, i: int, steps: list[dict[str, Fraction]], now: dict[str, Fraction],
-    what: str,
+    p: RolePass, i: int, step: Callable[[Case], Mapping[str, Fraction]], cases: Sequence[Case],
+    now: Case, what: str,
 ) -> None:
+    """Decline if `step` gives the number's value by one operation in the cached solution
+    (`cases[0]`) and in every instance, and another value than the number's reading now.
+    The cached solution is tried first: it rules out almost every operation alone."""
     value, read_now = p.roles[i].old, p.roles[i].new
-    for op, result in steps[0].items():
-        if result == value and all(s.get(op) == value for s in steps) and (
-            now.get(op) != read_now
-        ):
+    ops = [op for op, result in step(cases[0]).items() if result == value]
+    for case in cases[1:]:
+        if not ops:
+            return
+        found = step(case)
+        ops = [op for op in ops if found.get(op) == value]
+    if not ops:
+        return
+    given = step(now)
+    for op in ops:
+        if given.get(op) != read_now:
             raise Declined(f"{p.sol.atoms[i].text} could be computed from {what} ({op}): "
                            "reasoning about the values, which changes with them")
 
 
-def one_off(a: Fraction) -> dict[str, Fraction]:
+@lru_cache(maxsize=8192)
+def one_off(a: Fraction) -> Mapping[str, Fraction]:
     """What one step on a single value gives: one less or one more (gaps between posts,
-    cuts of pieces, others than oneself), double, half and half rounded either way."""
-    return {"one less": a - 1, "one more": a + 1, "double": 2 * a, "half": a / 2,
-            "half down": Fraction(floor(a / 2)), "half up": Fraction(ceil(a / 2))}
+    cuts of pieces, others than oneself), double, half and half rounded either way
+    (remembered, read-only: the same values are tried against every number)."""
+    return MappingProxyType({
+        "one less": a - 1, "one more": a + 1, "double": 2 * a, "half": a / 2,
+        "half down": Fraction(floor(a / 2)), "half up": Fraction(ceil(a / 2))})
 
 
 @dataclass(frozen=True)
@@ -128,10 +146,16 @@ def _siblings(p: RolePass, i: int) -> list[Number]:
     return found
 
 
-def one_step(a: Fraction, b: Fraction, near: bool = False) -> dict[str, Fraction]:
+def _one_step_of(pair: tuple[Fraction, Fraction], near: bool) -> Mapping[str, Fraction]:
+    return one_step(*pair, near)
+
+
+@lru_cache(maxsize=65536)
+def one_step(a: Fraction, b: Fraction, near: bool = False) -> Mapping[str, Fraction]:
     """What one step of reasoning on `a` against `b` gives, by name: their difference, the
     quotient a / b (exact, rounded down or up, and with `near` one more or one less: posts
-    and intervals, or a count one off), gcd, lcm and the remainder of a by b."""
+    and intervals, or a count one off), gcd, lcm and the remainder of a by b
+    (remembered, read-only)."""
     found = {"difference": abs(a - b)}
     if b:
         down, up = floor(a / b), ceil(a / b)
@@ -142,4 +166,4 @@ def one_step(a: Fraction, b: Fraction, near: bool = False) -> dict[str, Fraction
         x, y = abs(int(a)), abs(int(b))
         found |= {"gcd": Fraction(gcd(x, y)), "lcm": Fraction(x * y // gcd(x, y)),
                   "remainder": Fraction(x % y)}
-    return found
+    return MappingProxyType(found)

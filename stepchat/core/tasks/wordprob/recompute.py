@@ -36,6 +36,7 @@ from stepchat.core.tasks.wordprob.slot import Slot
 from stepchat.core.tasks.wordprob.solution import (
     UNIT_WORDS,
     Bin,
+    Expr,
     Num,
     Part,
     Statement,
@@ -197,6 +198,10 @@ class RolePass:
         """The slots and results each number could stand for in this solution alone."""
         self.final_atoms: set[int] = set()
         """Numbers that restate the final answer ("#### 10")."""
+        self.sub_values: dict[tuple[Expr, frozenset[int]], orders.Value | None] = {}
+        """Each sub-expression's values as the checks read them (`orders.sub_value`),
+        remembered once the roles are set: several checks read the same quotients and
+        factors."""
 
     # ------------------------------------------------------------------ roles
 

@@ -159,8 +159,8 @@ def align(
                 raise NotSame(f"{a.text} became {b.text}: a currency sign changed, and an "
                               "amount named in words ('2 dollars') would not change with it")
             # Decided with the solution in hand (`evidence`), as names are.
-            if evidence is not None and _digits(a) != _digits(b) and _scaled(a, evidence) and (
-                _joined_to_unspaced(old_atoms, index)
+            if evidence is not None and _digits(a) != _digits(b) and (
+                _joined_to_unspaced(old_atoms, index) and _scaled(a, evidence)
             ):
                 raise NotSame(f"{a.text} became {b.text}: joined to a Chinese or Japanese "
                               "word, a number's digits can set its scale (9折 is 90%, 85折 "

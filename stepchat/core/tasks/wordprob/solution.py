@@ -14,6 +14,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 
 from stepchat.core.tasks.wordprob.atoms import Atom, decimal_mark
 from stepchat.core.tasks.wordprob.atoms import atoms as read_atoms
@@ -104,7 +105,22 @@ def solution_atoms(steps: Sequence[str], mark: str) -> tuple[list[Atom], list[in
 
 
 def statements(atoms: Sequence[Atom]) -> Reading:
-    """The statements of a solution's atoms."""
+    """The statements of a solution's atoms (a new Reading: the parse is remembered, since
+    a cached solution is read again for every variant and every earlier instance)."""
+    found, unreadable, loose, labels = _statements(tuple(atoms))
+    return Reading(list(found), set(unreadable), set(loose), set(labels))
+
+
+@lru_cache(maxsize=1024)
+def _statements(
+    atoms: tuple[Atom, ...],
+) -> tuple[tuple[Statement, ...], frozenset[int], frozenset[int], frozenset[int]]:
+    reading = _read_statements(atoms)
+    return (tuple(reading.statements), frozenset(reading.unreadable),
+            frozenset(reading.loose_links), frozenset(reading.labels))
+
+
+def _read_statements(atoms: Sequence[Atom]) -> Reading:
     found: list[Statement] = []
     unreadable: set[int] = set()
     runs, labels = _runs(atoms)
