@@ -307,22 +307,36 @@ def sub_value(
 
 
 def _sub_value(p: RolePass, expr: Expr, hundredths: frozenset[int]) -> Value | None:
+    pair = old_and_new(p, expr, hundredths)
+    if pair is None:
+        return None
     atoms = numbers(expr)
-
-    def scaled(a: int, v: Fraction) -> Fraction:
-        return v / HUNDRED if a in hundredths else v
-
     try:
-        old = evaluate(expr, {a: scaled(a, p.roles[a].old) for a in atoms})
-        new = evaluate(expr, {a: scaled(a, p.roles[a].new) for a in atoms})
         seen = tuple(
-            evaluate(expr, {a: scaled(a, p.roles[a].seen[k]) for a in atoms})
+            _evaluated(expr, hundredths, {a: p.roles[a].seen[k] for a in atoms})
             if all(len(p.roles[a].seen) > k for a in atoms) else None
             for k in range(len(p.witnesses))
         )
     except (ZeroDivisionError, Unreadable):
         return None
-    return order_value(p, "", old, new, seen)
+    return order_value(p, "", *pair, seen)
+
+
+def old_and_new(
+    p: RolePass, expr: Expr, hundredths: frozenset[int] = frozenset()
+) -> tuple[Fraction, Fraction] | None:
+    """A sub-expression's value in the cached answer and the new one (None where one
+    cannot be computed): what a check reads first, before the instances."""
+    atoms = numbers(expr)
+    try:
+        return (_evaluated(expr, hundredths, {a: p.roles[a].old for a in atoms}),
+                _evaluated(expr, hundredths, {a: p.roles[a].new for a in atoms}))
+    except (ZeroDivisionError, Unreadable):
+        return None
+
+
+def _evaluated(expr: Expr, hundredths: frozenset[int], values: dict[int, Fraction]) -> Fraction:
+    return evaluate(expr, {a: v / HUNDRED if a in hundredths else v for a, v in values.items()})
 
 
 def numbers(expr: Expr) -> list[int]:

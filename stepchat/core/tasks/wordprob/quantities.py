@@ -36,6 +36,7 @@ from stepchat.core.tasks.wordprob.orders import (
     computing_parts,
     is_percent,
     numbers,
+    old_and_new,
     restated_result,
     sub_value,
 )
@@ -62,9 +63,16 @@ def check_quantities(p: RolePass) -> None:
 def _check_counts(p: RolePass) -> None:
     divisors = [d for expr in computing_parts(p) for d in _divisors(p, expr)]
     written_as_money = {p.results[j].expr for j in p.results if p.sol.atoms[j].currency}
+    read: set[tuple[Bin, frozenset[int]]] = set()
     for expr in computing_parts(p):
         for quotient, scaled in _counts(p, expr, divisors):
-            if quotient in written_as_money:
+            if (quotient, scaled) in read:
+                continue
+            read.add((quotient, scaled))
+            pair = old_and_new(p, quotient, scaled)
+            if quotient in written_as_money or pair is None or not (
+                pair[0].denominator == 1 != pair[1].denominator
+            ):
                 continue
             value = sub_value(p, quotient, scaled)
             if value is not None and value.old.denominator == 1 != value.new.denominator and (

@@ -14,12 +14,11 @@ shows the number following its stated value.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache, partial
+from functools import partial
 from math import ceil, floor, gcd
-from types import MappingProxyType
 from typing import TYPE_CHECKING, TypeVar
 
 from stepchat.core.tasks.wordprob.guards import Declined
@@ -64,7 +63,7 @@ def check_not_reasoned(p: RolePass, i: int) -> None:
 
 
 def _decline_if_step(
-    p: RolePass, i: int, step: Callable[[Case], Mapping[str, Fraction]], cases: Sequence[Case],
+    p: RolePass, i: int, step: Callable[[Case], dict[str, Fraction]], cases: Sequence[Case],
     now: Case, what: str,
 ) -> None:
     """Decline if `step` gives the number's value by one operation in the cached solution
@@ -86,14 +85,11 @@ def _decline_if_step(
                            "reasoning about the values, which changes with them")
 
 
-@lru_cache(maxsize=8192)
-def one_off(a: Fraction) -> Mapping[str, Fraction]:
+def one_off(a: Fraction) -> dict[str, Fraction]:
     """What one step on a single value gives: one less or one more (gaps between posts,
-    cuts of pieces, others than oneself), double, half and half rounded either way
-    (remembered, read-only: the same values are tried against every number)."""
-    return MappingProxyType({
-        "one less": a - 1, "one more": a + 1, "double": 2 * a, "half": a / 2,
-        "half down": Fraction(floor(a / 2)), "half up": Fraction(ceil(a / 2))})
+    cuts of pieces, others than oneself), double, half and half rounded either way."""
+    return {"one less": a - 1, "one more": a + 1, "double": 2 * a, "half": a / 2,
+            "half down": Fraction(floor(a / 2)), "half up": Fraction(ceil(a / 2))}
 
 
 @dataclass(frozen=True)
@@ -146,16 +142,14 @@ def _siblings(p: RolePass, i: int) -> list[Number]:
     return found
 
 
-def _one_step_of(pair: tuple[Fraction, Fraction], near: bool) -> Mapping[str, Fraction]:
+def _one_step_of(pair: tuple[Fraction, Fraction], near: bool) -> dict[str, Fraction]:
     return one_step(*pair, near)
 
 
-@lru_cache(maxsize=65536)
-def one_step(a: Fraction, b: Fraction, near: bool = False) -> Mapping[str, Fraction]:
+def one_step(a: Fraction, b: Fraction, near: bool = False) -> dict[str, Fraction]:
     """What one step of reasoning on `a` against `b` gives, by name: their difference, the
     quotient a / b (exact, rounded down or up, and with `near` one more or one less: posts
-    and intervals, or a count one off), gcd, lcm and the remainder of a by b
-    (remembered, read-only)."""
+    and intervals, or a count one off), gcd, lcm and the remainder of a by b."""
     found = {"difference": abs(a - b)}
     if b:
         down, up = floor(a / b), ceil(a / b)
@@ -166,4 +160,4 @@ def one_step(a: Fraction, b: Fraction, near: bool = False) -> Mapping[str, Fract
         x, y = abs(int(a)), abs(int(b))
         found |= {"gcd": Fraction(gcd(x, y)), "lcm": Fraction(x * y // gcd(x, y)),
                   "remainder": Fraction(x % y)}
-    return MappingProxyType(found)
+    return found
