@@ -36,6 +36,7 @@ from stepchat.core.tasks.wordprob.solution import (
     Num,
     Operand,
     Unreadable,
+    combine,
     evaluate,
     operands,
 )
@@ -326,11 +327,31 @@ def old_and_new(
     p: RolePass, expr: Expr, hundredths: frozenset[int] = frozenset()
 ) -> tuple[Fraction, Fraction] | None:
     """A sub-expression's value in the cached answer and the new one (None where one
-    cannot be computed): what a check reads first, before the instances."""
-    atoms = numbers(expr)
+    cannot be computed): what a check reads first, before the instances. Remembered node
+    by node: the candidate counts and shares of a solution share most of their nodes."""
+    key = (expr, hundredths)
+    if key not in p.value_pairs:
+        p.value_pairs[key] = _old_and_new(p, expr, hundredths)
+    return p.value_pairs[key]
+
+
+def _old_and_new(
+    p: RolePass, expr: Expr, hundredths: frozenset[int]
+) -> tuple[Fraction, Fraction] | None:
+    if isinstance(expr, Num):
+        role = p.roles[expr.atom]
+        if expr.atom in hundredths:
+            return role.old / HUNDRED, role.new / HUNDRED
+        return role.old, role.new
+    if isinstance(expr, Neg):
+        inner = old_and_new(p, expr.operand, hundredths)
+        return None if inner is None else (-inner[0], -inner[1])
+    left = old_and_new(p, expr.left, hundredths)
+    right = old_and_new(p, expr.right, hundredths)
+    if left is None or right is None:
+        return None
     try:
-        return (_evaluated(expr, hundredths, {a: p.roles[a].old for a in atoms}),
-                _evaluated(expr, hundredths, {a: p.roles[a].new for a in atoms}))
+        return combine(expr.op, left[0], right[0]), combine(expr.op, left[1], right[1])
     except (ZeroDivisionError, Unreadable):
         return None
 

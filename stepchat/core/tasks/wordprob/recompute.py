@@ -202,6 +202,9 @@ class RolePass:
         """Each sub-expression's values as the checks read them (`orders.sub_value`),
         remembered once the roles are set: several checks read the same quotients and
         factors."""
+        self.value_pairs: dict[tuple[Expr, frozenset[int]],
+                               tuple[Fraction, Fraction] | None] = {}
+        """The same for the cached and new values alone (`orders.old_and_new`)."""
 
     # ------------------------------------------------------------------ roles
 

@@ -404,15 +404,19 @@ def evaluate(expr: Expr, values: dict[int, Fraction]) -> Fraction:
         return values[expr.atom]
     if isinstance(expr, Neg):
         return -evaluate(expr.operand, values)
-    left = evaluate(expr.left, values)
-    right = evaluate(expr.right, values)
-    if expr.op == "+":
+    return combine(expr.op, evaluate(expr.left, values), evaluate(expr.right, values))
+
+
+def combine(op: str, left: Fraction, right: Fraction) -> Fraction:
+    """`left op right` exactly; ZeroDivisionError and Unreadable (a power or a value too
+    large) propagate."""
+    if op == "+":
         out = left + right
-    elif expr.op == "-":
+    elif op == "-":
         out = left - right
-    elif expr.op == "*":
+    elif op == "*":
         out = left * right
-    elif expr.op == "/":
+    elif op == "/":
         out = left / right
     else:
         if right.denominator != 1 or not 0 <= right <= MAX_POWER:
