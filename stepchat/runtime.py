@@ -224,5 +224,7 @@ def build_cache(
     # max_tokens caps every reply); one from elsewhere (tests) under the configured ones.
     known = parts.backend.model_id in config.models
     settings = config.pipeline_for(parts.backend.model_id) if known else config.pipeline
-    return StepCache(parts.backend, parts.embedder, parts.store, settings=settings, clock=clock,
-                     entry_serials=entry_serials)
+    cache = StepCache(parts.backend, parts.embedder, parts.store, settings=settings,
+                      clock=clock, entry_serials=entry_serials)
+    settle()  # sympy, the checks' tables and the task handlers live as long as the engine
+    return cache

@@ -96,7 +96,7 @@ def decimal_mark(*texts: str) -> str | None:
     return votes.pop() if votes else "."
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=512)
 def _mark_votes(text: str) -> frozenset[str]:
     """The decimal marks one text's numbers vote for (remembered: a request and its
     solution are read again by every earlier instance of the problem)."""
@@ -166,7 +166,7 @@ def atoms(text: str, mark: str = ".") -> list[Atom]:
     return list(_atoms(text, mark))
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=512)
 def _atoms(text: str, mark: str) -> tuple[Atom, ...]:
     return tuple(_read_atoms(text, mark))
 

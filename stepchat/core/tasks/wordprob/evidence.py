@@ -117,7 +117,7 @@ def kept_instances(
     return tuple(kept)
 
 
-@lru_cache(maxsize=2048)
+@lru_cache(maxsize=256)
 def _witness(request: str, steps: tuple[str, ...], instance: Instance) -> Witness | None:
     """`instance` read in the places of (`request`, `steps`), or None if it is no witness.
 

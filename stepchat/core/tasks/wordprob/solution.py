@@ -111,7 +111,7 @@ def statements(atoms: Sequence[Atom]) -> Reading:
     return Reading(list(found), set(unreadable), set(loose), set(labels))
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=128)
 def _statements(
     atoms: tuple[Atom, ...],
 ) -> tuple[tuple[Statement, ...], frozenset[int], frozenset[int], frozenset[int]]:
