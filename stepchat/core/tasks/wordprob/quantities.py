@@ -211,8 +211,13 @@ def _check_shares(p: RolePass) -> None:
         for part in statement.parts:
             scaled = p.scaled[p.place[part.numbers[0]][0]] if part.numbers else False
             for share, hundredths in _shares(p, part.expr, scaled):
+                pair = old_and_new(p, share, hundredths)
+                if pair is None or not 0 < pair[0] <= WHOLE or (
+                    order(pair[0], WHOLE) == order(pair[1], WHOLE)
+                ):
+                    continue  # no share, or on its side of the whole as before
                 value = sub_value(p, share, hundredths)
-                if value is not None and 0 < value.old <= WHOLE and not value.keeps(WHOLE):
+                if value is not None and not value.keeps(WHOLE):
                     raise Declined("a part that was at most its whole would exceed it")
 
 
@@ -226,7 +231,7 @@ def _shares(
         hundredths = frozenset().union(*(_percents(p, Num(a)) for a in numbers(chain))) if (
             scaled) else none
         below_one = any(
-            (value := sub_value(p, factor, hundredths)) is not None and 0 < value.old < 1
+            (pair := old_and_new(p, factor, hundredths)) is not None and 0 < pair[0] < 1
             for factor in _factors(chain) if isinstance(factor, Num))
         if below_one:
             yield chain, hundredths
@@ -253,9 +258,11 @@ def _check_signs(p: RolePass) -> None:
 
 
 def _flips(p: RolePass, expr: Expr) -> bool:
+    pair = old_and_new(p, expr)
+    if pair is None or order(pair[0], ZERO) == order(pair[1], ZERO):
+        return False
     value = sub_value(p, expr)
-    return value is not None and order(value.old, ZERO) != order(value.new, ZERO) and (
-        not value.keeps(ZERO))
+    return value is not None and not value.keeps(ZERO)
 
 
 def _terms(p: RolePass, expr: Expr, minus: bool) -> list[tuple[bool, Expr]]:

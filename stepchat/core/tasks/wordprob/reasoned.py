@@ -14,11 +14,12 @@ shows the number following its stated value.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import partial
+from functools import lru_cache, partial
 from math import ceil, floor, gcd
+from types import MappingProxyType
 from typing import TYPE_CHECKING, TypeVar
 
 from stepchat.core.tasks.wordprob.guards import Declined
@@ -63,7 +64,7 @@ def check_not_reasoned(p: RolePass, i: int) -> None:
 
 
 def _decline_if_step(
-    p: RolePass, i: int, step: Callable[[Case], dict[str, Fraction]], cases: Sequence[Case],
+    p: RolePass, i: int, step: Callable[[Case], Mapping[str, Fraction]], cases: Sequence[Case],
     now: Case, what: str,
 ) -> None:
     """Decline if `step` gives the number's value by one operation in the cached solution
@@ -142,14 +143,17 @@ def _siblings(p: RolePass, i: int) -> list[Number]:
     return found
 
 
-def _one_step_of(pair: tuple[Fraction, Fraction], near: bool) -> dict[str, Fraction]:
+def _one_step_of(pair: tuple[Fraction, Fraction], near: bool) -> Mapping[str, Fraction]:
     return one_step(*pair, near)
 
 
-def one_step(a: Fraction, b: Fraction, near: bool = False) -> dict[str, Fraction]:
+@lru_cache(maxsize=1024)
+def one_step(a: Fraction, b: Fraction, near: bool = False) -> Mapping[str, Fraction]:
     """What one step of reasoning on `a` against `b` gives, by name: their difference, the
     quotient a / b (exact, rounded down or up, and with `near` one more or one less: posts
-    and intervals, or a count one off), gcd, lcm and the remainder of a by b."""
+    and intervals, or a count one off), gcd, lcm and the remainder of a by b. Remembered
+    for the last thousand pairs (a pass tries the same pairs against every number; more
+    would lengthen every garbage collection) and so read-only."""
     found = {"difference": abs(a - b)}
     if b:
         down, up = floor(a / b), ceil(a / b)
@@ -160,4 +164,4 @@ def one_step(a: Fraction, b: Fraction, near: bool = False) -> dict[str, Fraction
         x, y = abs(int(a)), abs(int(b))
         found |= {"gcd": Fraction(gcd(x, y)), "lcm": Fraction(x * y // gcd(x, y)),
                   "remainder": Fraction(x % y)}
-    return found
+    return MappingProxyType(found)
