@@ -300,14 +300,8 @@ def sub_value(
     p: RolePass, expr: Expr, hundredths: frozenset[int] = frozenset()
 ) -> Value | None:
     """A sub-expression's value in the cached answer, the new one and each instance
-    (the numbers at `hundredths` read as hundredths: 25% as 0.25)."""
-    key = (expr, hundredths)
-    if key not in p.sub_values:
-        p.sub_values[key] = _sub_value(p, expr, hundredths)
-    return p.sub_values[key]
-
-
-def _sub_value(p: RolePass, expr: Expr, hundredths: frozenset[int]) -> Value | None:
+    (the numbers at `hundredths` read as hundredths: 25% as 0.25). The checks read
+    `old_and_new` first and this only where the instances may decide."""
     pair = old_and_new(p, expr, hundredths)
     if pair is None:
         return None

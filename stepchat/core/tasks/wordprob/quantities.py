@@ -53,7 +53,7 @@ written and factor by factor."""
 
 def check_quantities(p: RolePass) -> None:
     _check_counts(p)
-    _check_shares(p)
+    _check_parts(p)
     _check_signs(p)
 
 
@@ -75,9 +75,7 @@ def _check_counts(p: RolePass) -> None:
             ):
                 continue
             value = sub_value(p, quotient, scaled)
-            if value is not None and value.old.denominator == 1 != value.new.denominator and (
-                not any(v is not None and v.denominator != 1 for v in value.seen)
-            ):
+            if value is not None and all(v is None or v.denominator == 1 for v in value.seen):
                 raise Declined("a count that was whole would not be: whole things (full "
                                "boxes, buses, passes) are not recomputed by dividing")
 
@@ -113,8 +111,8 @@ def _shares_of_one(p: RolePass, expr: Expr) -> Iterator[Num]:
     for chain in _chains(expr):
         for factor in _flat(p, chain)[0]:
             if isinstance(factor, Num):
-                value = sub_value(p, factor, _percents(p, factor))
-                if value is not None and 0 < value.old < 1 and (1 / value.old).denominator == 1:
+                pair = old_and_new(p, factor, _percents(p, factor))
+                if pair is not None and 0 < pair[0] < 1 and (1 / pair[0]).denominator == 1:
                     yield factor
 
 
@@ -201,7 +199,7 @@ def _inner(expr: Expr) -> Iterator[Bin]:
 # ---------------------------------------------------------------------------- shares
 
 
-def _check_shares(p: RolePass) -> None:
+def _check_parts(p: RolePass) -> None:
     """A part that was at most its whole stays so: a quotient, read as above, and a
     product with a factor below one (`(30 + 20) × 0.025` of a barrel, `60 × 2%` of a full
     charge, the percent read as hundredths where its statement reads it so)."""
@@ -210,7 +208,7 @@ def _check_shares(p: RolePass) -> None:
             continue
         for part in statement.parts:
             scaled = p.scaled[p.place[part.numbers[0]][0]] if part.numbers else False
-            for share, hundredths in _shares(p, part.expr, scaled):
+            for share, hundredths in _parts(p, part.expr, scaled):
                 pair = old_and_new(p, share, hundredths)
                 if pair is None or not 0 < pair[0] <= WHOLE or (
                     order(pair[0], WHOLE) == order(pair[1], WHOLE)
@@ -221,7 +219,7 @@ def _check_shares(p: RolePass) -> None:
                     raise Declined("a part that was at most its whole would exceed it")
 
 
-def _shares(
+def _parts(
     p: RolePass, expr: Expr, scaled: bool
 ) -> Iterator[tuple[Expr, frozenset[int]]]:
     none: frozenset[int] = frozenset()

@@ -20,7 +20,7 @@ from fractions import Fraction
 from functools import lru_cache, partial
 from math import ceil, floor, gcd
 from types import MappingProxyType
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING
 
 from stepchat.core.tasks.wordprob.guards import Declined
 
@@ -28,9 +28,6 @@ NEAR_FROM = 7
 """A constant this large (a unit: 7, 12, 24, 60...) that is a count one off a quotient is
 reasoning too (60 boxes of 4 for 245 eggs); smaller ones are too often one off some
 quotient by chance."""
-
-Case = TypeVar("Case")
-"""What one step is taken on: a value, or a pair of values."""
 
 if TYPE_CHECKING:
     from stepchat.core.tasks.wordprob.recompute import RolePass
@@ -54,32 +51,33 @@ def check_not_reasoned(p: RolePass, i: int) -> None:
     computed = [n for n in _computed(p, i) if n.values[0] != value]
     pool = [n for n in [*_stated(p), *computed, *siblings] if n.values[0] != value]
     for a in pool:
-        _decline_if_step(p, i, one_off, a.values, a.new, str(a.values[0]))
+        _decline_if_step(p, i, one_off, [(v,) for v in a.values], (a.new,), str(a.values[0]))
         for b in [*siblings, *computed]:
             if a is b:
                 continue
-            pairs = tuple(zip(a.values, b.values, strict=True))
-            _decline_if_step(p, i, partial(_one_step_of, near=near), pairs, (a.new, b.new),
+            pairs = list(zip(a.values, b.values, strict=True))
+            _decline_if_step(p, i, partial(one_step, near=near), pairs, (a.new, b.new),
                              f"{a.values[0]} and {b.values[0]}")
 
 
 def _decline_if_step(
-    p: RolePass, i: int, step: Callable[[Case], Mapping[str, Fraction]], cases: Sequence[Case],
-    now: Case, what: str,
+    p: RolePass, i: int, step: Callable[..., Mapping[str, Fraction]],
+    cases: Sequence[tuple[Fraction, ...]], now: tuple[Fraction, ...], what: str,
 ) -> None:
-    """Decline if `step` gives the number's value by one operation in the cached solution
-    (`cases[0]`) and in every instance, and another value than the number's reading now.
+    """Decline if `step` gives the number's value by one operation on the values of the
+    cached solution (`cases[0]`) and of every instance, and another value than the
+    number's reading on the new values (`now`).
     The cached solution is tried first: it rules out almost every operation alone."""
     value, read_now = p.roles[i].old, p.roles[i].new
-    ops = [op for op, result in step(cases[0]).items() if result == value]
+    ops = [op for op, result in step(*cases[0]).items() if result == value]
     for case in cases[1:]:
         if not ops:
             return
-        found = step(case)
+        found = step(*case)
         ops = [op for op in ops if found.get(op) == value]
     if not ops:
         return
-    given = step(now)
+    given = step(*now)
     for op in ops:
         if given.get(op) != read_now:
             raise Declined(f"{p.sol.atoms[i].text} could be computed from {what} ({op}): "
@@ -141,10 +139,6 @@ def _siblings(p: RolePass, i: int) -> list[Number]:
             continue
         found.append(Number((role.old, *role.seen), role.new))
     return found
-
-
-def _one_step_of(pair: tuple[Fraction, Fraction], near: bool) -> Mapping[str, Fraction]:
-    return one_step(*pair, near)
 
 
 @lru_cache(maxsize=1024)

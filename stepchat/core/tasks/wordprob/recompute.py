@@ -198,13 +198,11 @@ class RolePass:
         """The slots and results each number could stand for in this solution alone."""
         self.final_atoms: set[int] = set()
         """Numbers that restate the final answer ("#### 10")."""
-        self.sub_values: dict[tuple[Expr, frozenset[int]], orders.Value | None] = {}
-        """Each sub-expression's values as the checks read them (`orders.sub_value`),
-        remembered once the roles are set: several checks read the same quotients and
-        factors."""
         self.value_pairs: dict[tuple[Expr, frozenset[int]],
                                tuple[Fraction, Fraction] | None] = {}
-        """The same for the cached and new values alone (`orders.old_and_new`)."""
+        """Each sub-expression's cached and new values as the checks read them
+        (`orders.old_and_new`), remembered once the roles are set: the candidate counts,
+        parts and signs of a solution share most of their nodes."""
 
     # ------------------------------------------------------------------ roles
 
