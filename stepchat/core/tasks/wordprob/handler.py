@@ -30,6 +30,7 @@ from stepchat.core.settings import PipelineSettings
 from stepchat.core.tasks.base import Generation, ModelRequest, Routed, Task
 from stepchat.core.tasks.text_task import TextConstraints, TextHandler
 from stepchat.core.tasks.wordprob.atoms import decimal_mark
+from stepchat.core.tasks.wordprob.bases import bases
 from stepchat.core.tasks.wordprob.evidence import (
     Instance,
     Witness,
@@ -198,18 +199,20 @@ class WordProblemHandler:
         another solved on their side (English numbers variants: 104 to 113 of 476 served,
         none wrong). Each try passes every rule on its own; trying several serves only what
         one of them would serve had it been stored last."""
-        texts = [s.text for s in steps]
-        first: Declined | NotSame | None = None
-        for base, others in _bases(Instance(cached.request, tuple(texts)), cached.earlier):
+        entry = Instance(cached.request, tuple(s.text for s in steps))
+        reason: Declined | NotSame | None = None
+        for base in bases(entry, cached.earlier, task.prompt):
             try:
-                alignment = align(base.request, task.prompt, *base.steps,
-                                  varying=varying_positions(base.request, others))
-                return _recompute(list(base.steps), alignment,
-                                  witnesses(base.request, base.steps, others))
+                if not isinstance(base.alignment, Alignment):
+                    raise base.alignment
+                return _recompute(list(base.instance.steps), base.alignment,
+                                  witnesses(base.instance.request, base.instance.steps,
+                                            base.others))
             except (Declined, NotSame) as exc:
-                first = first or exc
-        assert first is not None
-        raise first
+                if reason is None or base.instance is entry:
+                    reason = exc
+        assert reason is not None
+        raise reason
 
     def _recomputed_once(
         self, task: WordProblemTask, cached: WordProblemConstraints, steps: Sequence[Step]
@@ -346,16 +349,6 @@ class WordProblemHandler:
         if why:
             gen.notes.append(f"not recomputed from the cache: {why}")
         return self.generate(task, gen)
-
-
-def _bases(
-    entry: Instance, earlier: Sequence[Instance]
-) -> list[tuple[Instance, tuple[Instance, ...]]]:
-    """Every solved instance of the problem as the one to recompute from, the entry first,
-    each with the others as its witnesses; an instance whose solution has another number of
-    steps cannot stand for the entry's steps."""
-    every = [entry, *(i for i in earlier if len(i.steps) == len(entry.steps))]
-    return [(base, tuple(i for i in every if i is not base)) for base in every]
 
 
 def _recompute(
