@@ -15,9 +15,36 @@ engines again (a model switched in the app, a test run) would keep all of it.
 from __future__ import annotations
 
 import gc
+import time
 
 
 def settle() -> None:
     """Exclude every object alive now from later garbage collections."""
     gc.collect()
     gc.freeze()
+
+
+class PauseClock:
+    """Milliseconds the garbage collector has held the process up since this clock was
+    made: what a bench puts beside a request's time, so that a slow one can be told from
+    a collection that happened to fall inside it."""
+
+    def __init__(self) -> None:
+        self.paused_ms = 0.0
+        self._began: float | None = None
+        gc.callbacks.append(self._on_collection)
+
+    def __enter__(self) -> PauseClock:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        """Stop counting: the collector keeps no reference to the clock."""
+        if self._on_collection in gc.callbacks:
+            gc.callbacks.remove(self._on_collection)
+
+    def _on_collection(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._began = time.perf_counter()
+        elif self._began is not None:
+            self.paused_ms += 1000 * (time.perf_counter() - self._began)
+            self._began = None

@@ -46,6 +46,23 @@ def test_stepcache_serves_variants_and_never_a_wrong_number(templates: TemplateS
     assert "stand-in" in table_md(summarise(judged))
 
 
+def test_the_slowest_served_variant_says_where_its_time_went(
+    templates: TemplateSource,
+) -> None:
+    requests = of_kinds(workload(templates, "eng", seed=7, per_kind=3, limit=12), "numbers")
+    judged = run_language(requests, ["stepcache"], bundled=None, embedder=HashedEmbedder(),
+                          new_store=MemoryStore, settings=DEFAULT_SETTINGS)
+    served = [j for j in judged if j.from_cache]
+    assert served
+    for j in served:
+        assert set(j.stages) == {"embed", "retrieve", "verify", "collector"}
+        assert j.stages["embed"] + j.stages["retrieve"] + j.stages["verify"] <= j.local_ms + 0.01
+    summary = summarise(judged)
+    worst = summary["eng"]["stepcache"]["numbers"]["slowest_served"]
+    assert worst["local_ms"] == round(max(j.local_ms for j in served), 2)
+    assert f"numbers: slowest served {worst['id']}, " in table_md(summary)
+
+
 def test_a_folder_without_templates_is_one_clear_error(tmp_path: Path) -> None:
     with pytest.raises(TemplateError, match="no templates"):
         TemplateSource(tmp_path)

@@ -12,7 +12,7 @@
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from stepchat.bench.wordprob.reference import ReferenceBackend
@@ -37,6 +37,8 @@ class WordServed:
     note: str = ""
     corrections: int = 0
     model_ms: float = 0.0
+    stages: dict[str, float] = field(default_factory=dict)
+    """Where `local_ms` went, by stage (embed, retrieve, verify), where the arm tells."""
 
 
 class ModelArm:
@@ -105,6 +107,7 @@ class StepCacheWordArm:
             answer.text, answer.hit, answer.tokens.prompt + answer.tokens.generated,
             t.total_ms - t.generate_ms, note or (answer.skip_reason or ""),
             model_ms=t.generate_ms,
+            stages={k: v for k, v in t.as_record().items() if k not in ("generate", "total")},
         )
 
 

@@ -17,7 +17,7 @@ import statistics
 import sys
 from collections import defaultdict
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +30,7 @@ from stepchat.bench.wordprob.templates import TemplateError, TemplateSource
 from stepchat.bench.wordprob.variants import KINDS, WordRequest, requests_for
 from stepchat.core.ports import Backend, Embedder, Store
 from stepchat.core.settings import PipelineSettings
+from stepchat.heap import PauseClock, settle
 
 DEFAULT_LANGUAGES = ("eng", "spa", "deu", "fra", "dan")
 STAND_IN = ("reference = a stand-in for a strong model: it replies with the template's (or "
@@ -51,6 +52,9 @@ class Judged:
     note: str
     position: int = 0
     """The variant's place among its template's variants of its kind, from 0."""
+    stages: dict[str, float] = field(default_factory=dict)
+    """Where `local_ms` went (embed, retrieve, verify), and `collector`: how long garbage
+    collections held the process up meanwhile."""
 
 
 def find_templates(path: Path | None) -> TemplateSource:
@@ -103,32 +107,40 @@ def run_language(
 ) -> list[Judged]:
     solutions = {r.prompt: r.solution for r in requests if r.solution}
     out: list[Judged] = []
-    for name in arms:
-        reference = ReferenceBackend(solutions, counter)
-        arm = make_word_arm(name, bundled=bundled, reference=reference, embedder=embedder,
-                            store=new_store(), settings=settings)
-        allowed = None
-        if name == "nocache" and nocache_templates is not None:
-            allowed = sorted({r.template for r in requests})[:nocache_templates]
-        for request in requests:
-            if allowed is not None and request.template not in allowed:
-                continue
-            served = arm.serve(request.prompt)
-            right = None if request.answer is None else is_right(
-                served.text, request.answer, request.language)
-            if request.answer is not None and not is_right(
-                request.solution, request.answer, request.language
-            ):
-                # The template's own solution disagrees with its #answer (a translation
-                # slip such as Danish 0026's `time_period == "week"`): nothing to judge.
-                right = None
-            judged = Judged(name, request.language, request.template, request.kind, request.id,
-                            served.from_cache, right, served.tokens, served.local_ms,
-                            served.corrections, served.note, request.position)
-            out.append(judged)
-            if on_done is not None:
-                on_done(judged)
+    with PauseClock() as clock:
+        for name in arms:
+            reference = ReferenceBackend(solutions, counter)
+            arm = make_word_arm(name, bundled=bundled, reference=reference, embedder=embedder,
+                                store=new_store(), settings=settings)
+            allowed = None
+            if name == "nocache" and nocache_templates is not None:
+                allowed = sorted({r.template for r in requests})[:nocache_templates]
+            for request in requests:
+                if allowed is not None and request.template not in allowed:
+                    continue
+                judged = _judge(name, arm, request, clock)
+                out.append(judged)
+                if on_done is not None:
+                    on_done(judged)
     return out
+
+
+def _judge(name: str, arm: Any, request: WordRequest, clock: PauseClock) -> Judged:
+    """`request` served by the arm and judged against the template's #answer."""
+    paused = clock.paused_ms
+    served = arm.serve(request.prompt)
+    stages = {**served.stages, "collector": round(clock.paused_ms - paused, 3)}
+    right = None if request.answer is None else is_right(
+        served.text, request.answer, request.language)
+    if request.answer is not None and not is_right(
+        request.solution, request.answer, request.language
+    ):
+        # The template's own solution disagrees with its #answer (a translation slip such
+        # as Danish 0026's `time_period == "week"`): nothing to judge.
+        right = None
+    return Judged(name, request.language, request.template, request.kind, request.id,
+                  served.from_cache, right, served.tokens, served.local_ms,
+                  served.corrections, served.note, request.position, stages)
 
 
 def summarise(judged: Sequence[Judged]) -> dict[str, Any]:
@@ -156,8 +168,18 @@ def summarise(judged: Sequence[Judged]) -> dict[str, Any]:
             "corrected_answers": sum(1 for j in items if j.corrections),
             "corrections": sum(j.corrections for j in items),
             "by_position": by_position(items),
+            "slowest_served": _slowest(served),
         }
     return table
+
+
+def _slowest(served: Sequence[Judged]) -> dict[str, Any] | None:
+    """The served request that took longest and where its time went: an outlier is told
+    from a garbage collection that fell inside it, or a slow store, by its stages."""
+    if not served:
+        return None
+    worst = max(served, key=lambda j: j.local_ms)
+    return {"id": worst.id, "local_ms": round(worst.local_ms, 2), "stages": worst.stages}
 
 
 POSITIONS = 5
@@ -204,6 +226,7 @@ def table_md(summary: dict[str, Any]) -> str:
                     f"{row['served_wrong']} | {right} | {wrong} | {row['tokens']:,} | {ms} |")
         lines.append("")
         lines += _position_lines(arms)
+        lines += _slowest_lines(arms)
     return "\n".join(lines)
 
 
@@ -219,6 +242,20 @@ def _position_lines(arms: dict[str, Any]) -> list[str]:
                 f"{g['from']}-{g['to']}: {g['served_right']}/{g['requests']}"
                 f" ({100 * g['served_right'] / g['requests']:.0f}%)" for g in groups)
             lines.append(f"- {arm}, {kind}: served and right by variant position: {shares}")
+    return [*lines, ""] if lines else []
+
+
+def _slowest_lines(arms: dict[str, Any]) -> list[str]:
+    """The slowest served request per arm and kind, with the stages of its time."""
+    lines = []
+    for arm, kinds in arms.items():
+        for kind in KINDS:
+            worst = (kinds.get(kind) or {}).get("slowest_served")
+            if not worst or not worst["stages"]:
+                continue
+            stages = ", ".join(f"{k} {v:.1f}" for k, v in worst["stages"].items())
+            lines.append(f"- {arm}, {kind}: slowest served {worst['id']}, "
+                         f"{worst['local_ms']} ms ({stages})")
     return [*lines, ""] if lines else []
 
 
@@ -255,7 +292,6 @@ def run(args: argparse.Namespace) -> int:
     quiet_environment()
     from stepchat.bench.stores import temp_stores
     from stepchat.config import load_config
-    from stepchat.heap import settle
     from stepchat.runtime import load_embedder, load_model_and_embedder
 
     config = load_config()
