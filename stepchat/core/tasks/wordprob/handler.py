@@ -198,7 +198,8 @@ class WordProblemHandler:
         words, a tie or a wrap the new values would flip against one instance holds against
         another solved on their side (English numbers variants: 104 to 113 of 476 served,
         none wrong). Each try passes every rule on its own; trying several serves only what
-        one of them would serve had it been stored last."""
+        one of them would serve had it been stored last, whatever the order they are tried
+        in (`bases.py`: the one whose stated values are in the new order first)."""
         entry = Instance(cached.request, tuple(s.text for s in steps))
         reason: Declined | NotSame | None = None
         for base in bases(entry, cached.earlier, task.prompt):
