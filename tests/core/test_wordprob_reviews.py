@@ -138,7 +138,12 @@ closes them are in docs/word-problems.md:
   calls priced in cents or split over two lines, and a level as a decimal share of one
   (`(30 + 20) × 0.025`, `60 × 2%` of a full charge). Its other 6 are still served and
   listed: a level written with the word for percent, not the sign (4), and eggs sold
-  only by the full dozen, a condition no computation shows (2).
+  only by the full dozen, a condition no computation shows (2);
+- `wordprob_found30.jsonl`: the thirtieth review, of the order bases are tried in: two
+  instances in whole euros, one with its prices swapped (a wrong answer whose arithmetic
+  holds), and a new request at 4,5 €. Each was read beside the other with the default
+  decimal point and so dropped as a witness of the other for a request written with the
+  comma: which answer was served depended on which base came first.
 """
 
 from __future__ import annotations
@@ -169,7 +174,7 @@ REVIEWS = {"wordprob_found3.jsonl": 30, "wordprob_found4.jsonl": 25,
            "wordprob_found22.jsonl": 12, "wordprob_found23.jsonl": 20,
            "wordprob_found24.jsonl": 5, "wordprob_found26.jsonl": 38,
            "wordprob_found27.jsonl": 19, "wordprob_found28.jsonl": 21,
-           "wordprob_found29.jsonl": 8}
+           "wordprob_found29.jsonl": 8, "wordprob_found30.jsonl": 2}
 """Each review's file and how many findings it holds."""
 
 CASES = [(name, json.loads(line)) for name in REVIEWS
