@@ -143,7 +143,13 @@ closes them are in docs/word-problems.md:
   instances in whole euros, one with its prices swapped (a wrong answer whose arithmetic
   holds), and a new request at 4,5 €. Each was read beside the other with the default
   decimal point and so dropped as a witness of the other for a request written with the
-  comma: which answer was served depended on which base came first.
+  comma: which answer was served depended on which base came first;
+- `wordprob_found31.jsonl`: the thirty-first review, of that fix: the same with the
+  contradicting instance written with the other decimal mark ("16,5 €" for a request in
+  whole euros, "9.5 €" for one at "4,5 €"), in Spanish, German, French and English. An
+  instance now witnesses whatever mark a new request is written with; two more, where the
+  contradicting instance and the wrong one are written with different marks and so never
+  read beside each other, are listed in docs/word-problems-open.jsonl.
 """
 
 from __future__ import annotations
@@ -174,7 +180,8 @@ REVIEWS = {"wordprob_found3.jsonl": 30, "wordprob_found4.jsonl": 25,
            "wordprob_found22.jsonl": 12, "wordprob_found23.jsonl": 20,
            "wordprob_found24.jsonl": 5, "wordprob_found26.jsonl": 38,
            "wordprob_found27.jsonl": 19, "wordprob_found28.jsonl": 21,
-           "wordprob_found29.jsonl": 8, "wordprob_found30.jsonl": 2}
+           "wordprob_found29.jsonl": 8, "wordprob_found30.jsonl": 2,
+           "wordprob_found31.jsonl": 23}
 """Each review's file and how many findings it holds."""
 
 CASES = [(name, json.loads(line)) for name in REVIEWS

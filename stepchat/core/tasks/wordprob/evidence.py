@@ -20,7 +20,6 @@ makes the request decline, never a different answer.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -65,16 +64,14 @@ class Instance:
 
 @dataclass(frozen=True)
 class Witness:
-    """An earlier instance read in the cached instance's places."""
+    """An earlier instance read in the cached instance's places, with the decimal mark the
+    two agree on. What it shows holds however a new request writes its decimals: it is set
+    aside only where the cached request reads otherwise beside the new request (its slots
+    then differ), never for the mark alone. Dropped for a mark, an instance hid what it
+    contradicts: a solved instance with its prices swapped served a request written
+    "4,5 €" because the one that showed the right roles was written in whole euros, or
+    with "16.5"."""
 
-    mark: str | None
-    """The decimal mark both were read with; None where no number of either request or
-    solution has a mark between digits, so they read alike with either mark: such an
-    instance witnesses a new request written with either. Were it dropped for the mark its
-    pair happened to default to, what it shows would count against one base and not
-    against another, and a request that one instance contradicts could be served from
-    the other (two solved instances in whole euros, one with prices swapped, and a new
-    request at 4,5 €)."""
     slots: dict[SlotKey, Fraction]
     """The value of each slot of the cached request in this instance."""
     words: dict[int, str]
@@ -148,7 +145,6 @@ def _witness(request: str, steps: tuple[str, ...], instance: Instance) -> Witnes
     if not _same_statements(mine, theirs, alignment.renames, alignment.currency):
         return None
     return Witness(
-        None if _markless(request, instance.request, *steps, *instance.steps) else mark,
         {slot.key: slot.new.value or Fraction(0) for slot in alignment.slots},
         words,
         tuple(a.value if a.kind == "num" else None for a in theirs),
@@ -157,15 +153,6 @@ def _witness(request: str, steps: tuple[str, ...], instance: Instance) -> Witnes
                   and common_reading(cached_atoms[i].text, word) is not None),
         frozenset(i for i, _ in alignment.renamed_at if i not in alignment.word_at),
     )
-
-
-def _markless(*texts: str) -> bool:
-    """No number in `texts` has a point or a comma between digits: they read alike with
-    either decimal mark."""
-    return not any(_BETWEEN_DIGITS.search(text) for text in texts)
-
-
-_BETWEEN_DIGITS = re.compile(r"\d[.,]\d")
 
 
 def _differing_words(mine: Sequence[Atom], theirs: Sequence[Atom]) -> dict[int, str] | None:

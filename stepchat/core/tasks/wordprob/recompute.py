@@ -151,8 +151,7 @@ def recompute(
     foot, 3 in a yard), so a solution with a constant is renamed only where an instance
     solved with the new words shows the constant staying."""
     solution = Solution(steps, mark)
-    usable = [w for w in witnesses
-              if w.mark in (mark, None) and all(s.key in w.slots for s in slots)]
+    usable = [w for w in witnesses if all(s.key in w.slots for s in slots)]
     pass_ = RolePass(solution, list(slots), usable, tuple(renamed_at), list(factors))
     pass_.run()
     pass_.check()
