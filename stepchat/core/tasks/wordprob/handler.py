@@ -30,7 +30,7 @@ from stepchat.core.settings import PipelineSettings
 from stepchat.core.tasks.base import Generation, ModelRequest, Routed, Task
 from stepchat.core.tasks.text_task import TextConstraints, TextHandler
 from stepchat.core.tasks.wordprob.atoms import decimal_mark
-from stepchat.core.tasks.wordprob.bases import bases
+from stepchat.core.tasks.wordprob.bases import Base, bases
 from stepchat.core.tasks.wordprob.evidence import (
     Instance,
     Witness,
@@ -204,11 +204,7 @@ class WordProblemHandler:
         reason: Declined | NotSame | None = None
         for base in bases(entry, cached.earlier, task.prompt):
             try:
-                if not isinstance(base.alignment, Alignment):
-                    raise base.alignment
-                return _recompute(list(base.instance.steps), base.alignment,
-                                  witnesses(base.instance.request, base.instance.steps,
-                                            base.others))
+                return _recompute_from(base)
             except (Declined, NotSame) as exc:
                 if reason is None or base.instance is entry:
                     reason = exc
@@ -350,6 +346,15 @@ class WordProblemHandler:
         if why:
             gen.notes.append(f"not recomputed from the cache: {why}")
         return self.generate(task, gen)
+
+
+def _recompute_from(base: Base) -> Outcome:
+    """The new request recomputed from `base`'s solution, the other instances witnesses."""
+    if not isinstance(base.alignment, Alignment):
+        raise base.alignment
+    instance = base.instance
+    return _recompute(list(instance.steps), base.alignment,
+                      witnesses(instance.request, instance.steps, base.others))
 
 
 def _recompute(
