@@ -16,7 +16,7 @@ import json
 import statistics
 import sys
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -230,32 +230,37 @@ def table_md(summary: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _each_kind(arms: dict[str, Any], key: str) -> Iterator[tuple[str, str, Any]]:
+    """(arm, kind, row[key]) for every row of the table that has a value under `key`."""
+    for arm, kinds in arms.items():
+        for kind in KINDS:
+            value = (kinds.get(kind) or {}).get(key)
+            if value:
+                yield arm, kind, value
+
+
 def _position_lines(arms: dict[str, Any]) -> list[str]:
     """Served and right by the variants' position, where there are several groups."""
     lines = []
-    for arm, kinds in arms.items():
-        for kind in KINDS:
-            groups = (kinds.get(kind) or {}).get("by_position") or []
-            if len(groups) < 2:
-                continue
-            shares = ", ".join(
-                f"{g['from']}-{g['to']}: {g['served_right']}/{g['requests']}"
-                f" ({100 * g['served_right'] / g['requests']:.0f}%)" for g in groups)
-            lines.append(f"- {arm}, {kind}: served and right by variant position: {shares}")
+    for arm, kind, groups in _each_kind(arms, "by_position"):
+        if len(groups) < 2:
+            continue
+        shares = ", ".join(
+            f"{g['from']}-{g['to']}: {g['served_right']}/{g['requests']}"
+            f" ({100 * g['served_right'] / g['requests']:.0f}%)" for g in groups)
+        lines.append(f"- {arm}, {kind}: served and right by variant position: {shares}")
     return [*lines, ""] if lines else []
 
 
 def _slowest_lines(arms: dict[str, Any]) -> list[str]:
     """The slowest served request per arm and kind, with the stages of its time."""
     lines = []
-    for arm, kinds in arms.items():
-        for kind in KINDS:
-            worst = (kinds.get(kind) or {}).get("slowest_served")
-            if not worst or not worst["stages"]:
-                continue
-            stages = ", ".join(f"{k} {v:.1f}" for k, v in worst["stages"].items())
-            lines.append(f"- {arm}, {kind}: slowest served {worst['id']}, "
-                         f"{worst['local_ms']} ms ({stages})")
+    for arm, kind, worst in _each_kind(arms, "slowest_served"):
+        if not worst["stages"]:
+            continue
+        stages = ", ".join(f"{k} {v:.1f}" for k, v in worst["stages"].items())
+        lines.append(f"- {arm}, {kind}: slowest served {worst['id']}, "
+                     f"{worst['local_ms']} ms ({stages})")
     return [*lines, ""] if lines else []
 
 
