@@ -43,27 +43,14 @@ def test_a_sum_that_reaches_a_clock_or_calendar_modulus_declines() -> None:
     with pytest.raises(Declined, match="crosses 12"):
         recompute(cached, "3 + 5 = 8.\n#### 8",
                   new.replace("month 9", "month 10").replace("6 months", "3 months"))
+    with pytest.raises(Declined, match="crosses 7"):
+        recompute(cached, "3 + 5 = 8.\n#### 8",
+                  cached.replace("month 3", "month 2").replace("5 months", "4 months"))
     seen = [(cached.replace("month 3", "month 1").replace("5 months", "2 months"),
              "1 + 2 = 3.\n#### 3")]
     assert recompute(cached, "3 + 5 = 8.\n#### 8",
                      cached.replace("month 3", "month 4").replace("5 months", "6 months"),
                      seen)[-1] == "#### 10"
-
-
-def test_a_result_once_past_a_cycle_length_is_no_position_on_that_cycle() -> None:
-    """30 people cannot be a weekday or a month: a right answer past 7, 12, 24 and 28 shows
-    the result wraps round none of them, so a smaller one is served. One past 30, which
-    neither the cached answer nor the instance was, still declines."""
-    cached = ("A bus leaves with 18 people and picks up 12 more at the station. How many "
-              "people are on the bus?")
-    solution = "18 + 12 = 30 people.\n#### 30"
-    seen = [(cached.replace("18 people", "10 people").replace("12 more", "5 more"),
-             "10 + 5 = 15 people.\n#### 15")]
-    smaller = cached.replace("18 people", "4 people").replace("12 more", "2 more")
-    assert recompute(cached, solution, smaller, seen)[-1] == "#### 6"
-    larger = cached.replace("18 people", "25 people").replace("12 more", "9 more")
-    with pytest.raises(Declined, match="crosses 30"):
-        recompute(cached, solution, larger, seen)
 
 
 @pytest.mark.parametrize(("cached", "solution", "new"), [

@@ -82,12 +82,6 @@ class Value:
             for k, v in enumerate(self.seen)
         )
 
-    def was_past(self, modulus: Fraction) -> bool:
-        """Whether the cached answer or an instance had the value past `modulus`. A right
-        answer past a cycle's length is no position on that cycle (there is no day 35 of
-        a month, no 27 o'clock), so it cannot wrap round that cycle whatever it becomes."""
-        return any(v is not None and v > modulus for v in (self.old, *self.seen))
-
     def keeps_side(self, modulus: Fraction, *, length_inside: bool) -> bool:
         """Whether the value is on the side of a cycle's length `modulus` now where it was
         (or where an instance had it).
@@ -187,7 +181,7 @@ def _check_wraps(p: RolePass, results: dict[int, Value]) -> None:
     """A result that no later computation uses (a time, a date, a heading or a counter
     reading is an answer, not an operand) and that is neither money nor a percent (which
     keeps its side of 100, below) keeps its side of every cycle length it was within,
-    whatever operation gave it. A cycle it was once past is no cycle it is a position on."""
+    whatever operation gave it."""
     operands = {s for i, role in p.roles.items() if p.in_computation(i) and i not in p.results
                 for s in role.sources}
     for j, value in results.items():
@@ -196,7 +190,7 @@ def _check_wraps(p: RolePass, results: dict[int, Value]) -> None:
         expr = p.results[j].expr
         counts_on = isinstance(expr, Bin) and expr.op == "+"
         for modulus in (*MODULI, *(COUNTERS if counts_on else ())):
-            if not value.was_past(modulus) and not value.keeps_side(modulus, length_inside=True):
+            if not value.keeps_side(modulus, length_inside=True):
                 raise Declined(f"{value.text} crosses {modulus} where it did not: a time, a "
                                "date, a heading or a counter would wrap round")
 
