@@ -15,9 +15,10 @@ import importlib.util
 import json
 import statistics
 import sys
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +27,7 @@ from stepchat.bench.wordprob.arms import WORD_ARMS, make_word_arm
 from stepchat.bench.wordprob.checker import is_right
 from stepchat.bench.wordprob.instances import InstancesError, read_instances
 from stepchat.bench.wordprob.reference import ReferenceBackend
-from stepchat.bench.wordprob.templates import TemplateError, TemplateSource
+from stepchat.bench.wordprob.templates import Ignored, TemplateError, TemplateSource
 from stepchat.bench.wordprob.variants import KINDS, WordRequest, requests_for
 from stepchat.core.ports import Backend, Embedder, Store
 from stepchat.core.settings import PipelineSettings
@@ -72,15 +73,31 @@ def find_templates(path: Path | None) -> TemplateSource:
 
 
 def workload(source: TemplateSource, language: str, *, seed: int, per_kind: int,
-             limit: int | None) -> list[WordRequest]:
+             limit: int | None, counts: Counter[str] | None = None) -> list[WordRequest]:
+    """The requests of the first `limit` templates of `language` the package offers (not
+    those it marks ignore); `counts` gets how many templates were read, left out as the
+    package marks them ignore, and skipped because this reader cannot instantiate them."""
+    counts = Counter() if counts is None else counts
     requests: list[WordRequest] = []
-    for index, (ident, read) in enumerate(source.templates(language)):
-        if limit is not None and index >= limit:
+    for ident, read in source.templates(language):
+        if limit is not None and counts["read"] + counts["skipped"] >= limit:
             break
         try:
-            requests.extend(requests_for(read(), seed, per_kind))
+            template = read()
+            made = list(requests_for(template, seed, per_kind,
+                                     partial(source.original, template)))
+        except Ignored:
+            counts["ignored"] += 1
+            continue
         except Exception as exc:  # a template this reader cannot instantiate is skipped
+            counts["skipped"] += 1
             print(f"stepchat bench: {language}/{ident} skipped: {exc}", file=sys.stderr)
+            continue
+        requests.extend(made)
+        counts["read"] += 1
+    if counts["ignored"]:
+        print(f"stepchat bench: {language}: {counts['ignored']} templates the package marks "
+              "ignore (not translated) left out", file=sys.stderr)
     return requests
 
 
@@ -198,11 +215,18 @@ def by_position(items: Sequence[Judged]) -> list[dict[str, int]]:
             for g, group in sorted(groups.items())]
 
 
-def table_md(summary: dict[str, Any]) -> str:
+def table_md(summary: dict[str, Any], templates: dict[str, dict[str, int]] | None = None) -> str:
+    """The tables, per language; `templates` gives per language how many templates were
+    read, left out as the package marks them ignore, and skipped by this reader."""
     lines = [f"_{STAND_IN}._", ""]
     for language, arms in summary.items():
-        lines += [f"### {language}", "",
-                  "| arm | kind | requests | served from cache | served and right | "
+        lines += [f"### {language}", ""]
+        counts = (templates or {}).get(language)
+        if counts:
+            lines += [f"Templates: {counts.get('read', 0)} read, {counts.get('ignored', 0)} "
+                      "left out (the package marks them ignore: not translated), "
+                      f"{counts.get('skipped', 0)} skipped by this reader.", ""]
+        lines += ["| arm | kind | requests | served from cache | served and right | "
                   "served and wrong | right (all) | wrong (all) | tokens | "
                   "local ms p50 / p95 / max |",
                   "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
@@ -270,6 +294,7 @@ def run(args: argparse.Namespace) -> int:
 
     languages = [x.strip() for x in (args.languages or ",".join(DEFAULT_LANGUAGES)).split(",")
                  if x.strip()]
+    template_counts: dict[str, Counter[str]] = defaultdict(Counter)
     try:
         if args.instances is not None:
             languages = languages[:1] if args.languages else ["eng"]
@@ -284,7 +309,8 @@ def run(args: argparse.Namespace) -> int:
 
             def requests_in(language: str) -> list[WordRequest]:
                 return workload(templates, language, seed=args.word_seed,
-                                per_kind=args.variants, limit=args.limit)
+                                per_kind=args.variants, limit=args.limit,
+                                counts=template_counts[language])
     except (TemplateError, InstancesError) as exc:
         print(f"stepchat bench: {exc}", file=sys.stderr)
         return 2
@@ -333,10 +359,11 @@ def run(args: argparse.Namespace) -> int:
     meta = {"templates": source, "languages": languages, "arms": arms,
             "kinds": args.word_kinds or "all",
             "variants_per_kind": args.variants, "seed": args.word_seed,
-            "nocache_templates": args.nocache_templates, "stand_in": STAND_IN}
+            "nocache_templates": args.nocache_templates, "stand_in": STAND_IN,
+            "templates_per_language": {k: dict(v) for k, v in template_counts.items()}}
     (out / "wordprob.json").write_text(json.dumps({"config": meta, "summary": summary},
                                                   indent=2, ensure_ascii=False) + "\n")
-    table = table_md(summary)
+    table = table_md(summary, meta["templates_per_language"])
     (out / "wordprob.md").write_text("# stepchat bench --word-problems\n\n" + table + "\n")
     print(table)
     print(f"stepchat bench: wrote {out}/wordprob.md, wordprob.json, wordprob-requests.jsonl",

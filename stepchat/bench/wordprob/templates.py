@@ -35,6 +35,12 @@ class TemplateError(ValueError):
     """A template this reader cannot instantiate."""
 
 
+class Ignored(TemplateError):
+    """A template the package itself marks `ignore = true` (its translation is missing or
+    not checked: the question is often still English). The package's own loader leaves
+    them out, and so does the bench."""
+
+
 @dataclass(frozen=True)
 class InitLine:
     names: tuple[str, ...]
@@ -54,6 +60,8 @@ class Template:
     answer_expr: str
     answer_template: str
     replacements: dict[str, Any] = field(default_factory=dict)
+    source_language: str = "eng"
+    """The language it was translated from (the package's `source-language`)."""
 
     @property
     def slot_defaults(self) -> dict[str, str]:
@@ -86,7 +94,12 @@ class TemplateSource:
         return (self._root / name[len(DATA_PREFIX):]).read_bytes()
 
     def languages(self) -> list[str]:
-        return sorted({n[len(DATA_PREFIX):].split("/")[0] for n in self._names})
+        """The languages the package offers: a folder with an `ignore` file is left out."""
+        found = {n[len(DATA_PREFIX):].split("/")[0] for n in self._names}
+        return sorted(lang for lang in found if not self._ignored_language(lang))
+
+    def _ignored_language(self, language: str) -> bool:
+        return f"{DATA_PREFIX}{language}/ignore" in self._names
 
     def templates(self, language: str) -> Iterator[tuple[str, Callable[[], Template]]]:
         """Each template's name, and how to read it: a template that cannot be read (a
@@ -95,14 +108,34 @@ class TemplateSource:
         names = sorted(n for n in self._names if n.startswith(prefix) and n.endswith(".toml"))
         if not names:
             raise TemplateError(f"no templates for language {language!r}")
+        if self._ignored_language(language):
+            raise TemplateError(f"the package marks language {language!r} ignore "
+                                "(not translated)")
         replacements = json.loads(self._read(f"{DATA_PREFIX}{language}/replacements.json"))
         for name in names:
             ident = name.rsplit("/", 1)[1][:-5]
             yield ident, partial(self._template, language, ident, name, replacements)
 
+    def original(self, template: Template) -> Template | None:
+        """The template `template` was translated from (the same problem in its source
+        language), None for one that is its own source or whose source cannot be read."""
+        if template.source_language == template.language:
+            return None
+        language, ident = template.source_language, template.ident
+        name = f"{DATA_PREFIX}{language}/symbolic/{ident}.toml"
+        if name not in self._names:
+            return None
+        try:
+            replacements = json.loads(self._read(f"{DATA_PREFIX}{language}/replacements.json"))
+            return self._template(language, ident, name, replacements)
+        except (TemplateError, ValueError, KeyError, IndexError):
+            return None
+
     def _template(self, language: str, ident: str, name: str,
                   replacements: dict[str, Any]) -> Template:
         data = tomllib.loads(self._read(name).decode("utf-8"))
+        if data.get("ignore"):
+            raise Ignored("the package marks it ignore (not translated)")
         if "question_annotated" not in data:
             raise TemplateError("no annotated question")
         return parse(language, ident, data, replacements)
@@ -137,8 +170,11 @@ def parse(language: str, ident: str, data: dict[str, Any], replacements: dict[st
         conditions = [c.strip().lstrip("-").strip() for c in block.strip().splitlines()
                       if c.strip().lstrip("-").strip() not in ("", "True")]
     answer_expr = annotated.split("#answer:")[1].strip()
+    if answer_expr.startswith("{") and answer_expr.endswith("}") and answer_expr.count("{") == 1:
+        answer_expr = answer_expr[1:-1].strip()  # a translation wrote it as an answer hole
     return Template(language, ident, question, init, conditions, answer_expr,
-                    str(data["answer_annotated"]).strip("\n"), replacements)
+                    str(data["answer_annotated"]).strip("\n"), replacements,
+                    str(data.get("source-language", "eng")))
 
 
 # ---------------------------------------------------------------------------- evaluating
@@ -165,6 +201,16 @@ def _plural(n: Any, *forms: str) -> str:
     if m % 10 in (2, 3, 4) and m % 100 not in (12, 13, 14):
         return forms[1]
     return forms[2]
+
+
+def _accusative_uk(weekday: str) -> str:
+    """A Ukrainian weekday after "у" ("on"): the feminine ones in -а/-я take -у/-ю
+    (середа -> у середу, п'ятниця -> у п'ятницю), the masculine ones do not change."""
+    if weekday.endswith("а"):
+        return weekday[:-1] + "у"
+    if weekday.endswith("я"):
+        return weekday[:-1] + "ю"
+    return weekday
 
 
 def _fraction(value: Any) -> Any:
@@ -225,6 +271,10 @@ class Sampler:
             "float": float, "round": round, "str": str, "len": len, "list": list,
             "Fraction": _fraction, "plural": _plural, "ensure_int": lambda v: round(v),
             "to_title": lambda t: t[:1].upper() + t[1:],
+            # The Ukrainian templates' own names for the one/few/many agreement above.
+            "ukr_plural_measurements": _plural,
+            "ukr_month_form_on_number": lambda n: _plural(n, "місяць", "місяці", "місяців"),
+            "ukr_weekday_to_when": _accusative_uk,
         }
 
     def evaluate(self, expression: str, names: dict[str, Any], listing: bool = False) -> Any:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -71,10 +71,13 @@ def _capitalise(text: str) -> str:
 class Instantiator:
     """Defaults, samples and renders for one template."""
 
-    def __init__(self, template: Template, seed: int) -> None:
+    def __init__(self, template: Template, seed: int,
+                 original: Callable[[], Template | None] | None = None) -> None:
         self.t = template
+        self.seed = seed
         self.rng = random.Random(f"{seed}/{template.language}/{template.ident}")
         self.sampler = Sampler(self.rng, template.replacements)
+        self._original = original
         self.defaults = self._defaults()
 
     def _defaults(self) -> dict[str, Any]:
@@ -97,10 +100,27 @@ class Instantiator:
                         values.update({k: v for k, v in candidate.items() if k not in values})
                         break
                 else:
-                    raise TemplateError(f"{self.t.ident}: no choice matches {known}")
+                    values.update(self._untranslated(line.names, known))
                 continue
             values.update(assign(line.names, self.sampler.evaluate(line.expression, values)))
         return values
+
+    def _untranslated(self, names: tuple[str, ...], known: dict[str, Any]) -> dict[str, Any]:
+        """The hidden values of an init line whose visible default is in none of its
+        choices: a translation often words the default ("두 배", twice) otherwise than its
+        list does ("두 번"). The problem's original template has the same line with a
+        default its list holds, so the hidden values (2) come from there; the question
+        keeps its own words."""
+        hidden = [n for n in names if n not in known and n != "_"]
+        original = self._original() if self._original is not None else None
+        if original is not None and hidden:
+            try:
+                defaults = Instantiator(original, self.seed).defaults
+            except (TemplateError, ValueError, TypeError, KeyError, IndexError):
+                defaults = {}
+            if all(n in defaults for n in hidden):
+                return {"_": "", **{n: defaults[n] for n in hidden}}
+        raise TemplateError(f"{self.t.ident}: no choice matches {known}")
 
     def _line_kind(self, names: tuple[str, ...], expression: str) -> str:
         if "multi_times" in expression:
@@ -156,7 +176,15 @@ class Instantiator:
                          for line in text.splitlines() if line.strip())
 
     def answer(self, values: dict[str, Any]) -> float:
-        return float(self.sampler.evaluate(self.t.answer_expr, values))
+        """The template's `#answer`; where a translation broke it (`mult_var[1]` on a
+        number), the final `#### {expression}` of its own annotated solution."""
+        try:
+            return float(self.sampler.evaluate(self.t.answer_expr, values))
+        except Exception:
+            final = re.findall(r"####\s*\{([^{}]+)\}", self.t.answer_template)
+            if not final:
+                raise
+            return float(self.sampler.evaluate(final[-1], values))
 
     def trap(self) -> str | None:
         """The first question with one meaning word changed outside every slot."""
@@ -170,9 +198,13 @@ class Instantiator:
         return None
 
 
-def requests_for(template: Template, seed: int, per_kind: int) -> Iterator[WordRequest]:
-    """The first request, `per_kind` variants of each kind, and a trap where one exists."""
-    inst = Instantiator(template, seed)
+def requests_for(
+    template: Template, seed: int, per_kind: int,
+    original: Callable[[], Template | None] | None = None,
+) -> Iterator[WordRequest]:
+    """The first request, `per_kind` variants of each kind, and a trap where one exists;
+    `original` reads the template it was translated from (for defaults its lists lack)."""
+    inst = Instantiator(template, seed, original)
     base = f"{template.language}-{template.ident}"
     first = inst.defaults
     yield WordRequest(f"{base}-first", template.language, template.ident, "first",
