@@ -12,7 +12,7 @@ import pytest
 
 from stepchat.bench.wordprob.checker import is_right
 from stepchat.bench.wordprob.run import workload
-from stepchat.bench.wordprob.templates import TemplateError, TemplateSource
+from stepchat.bench.wordprob.templates import TemplateError, TemplateSource, marathi_form
 from stepchat.bench.wordprob.variants import Instantiator, requests_for
 
 
@@ -73,8 +73,10 @@ def test_no_original_value_is_still_one_clear_skip(tmp_path: Path) -> None:
     assert counts == Counter({"skipped": 1})
 
 
-@pytest.mark.parametrize(("language", "ident"), [("ukr", "0000"), ("ukr", "0006"), ("ukr", "0021")])
-def test_ukrainian_agreement_helpers_are_read(
+@pytest.mark.parametrize(("language", "ident"), [
+    ("ukr", "0000"), ("ukr", "0006"), ("ukr", "0021"), ("mar", "0043"), ("mar", "0075"),
+])
+def test_ukrainian_and_marathi_agreement_helpers_are_read(
     templates: TemplateSource, language: str, ident: str,
 ) -> None:
     requests = list(requests_for(dict(templates.templates(language))[ident](), 42, 2))
@@ -82,6 +84,13 @@ def test_ukrainian_agreement_helpers_are_read(
     for request in requests:
         if request.answer is not None:
             assert is_right(request.solution, request.answer, language), request.id
+
+
+def test_marathi_adjectives_in_a_and_e_inflect_and_others_do_not() -> None:
+    assert [marathi_form("अर्धा", f) for f in ("neut", "fem", "oblique")] == [
+        "अर्धे", "अर्धी", "अर्ध्या"]
+    assert marathi_form("पांढरा", "obl") == "पांढऱ्या"
+    assert marathi_form("लाल", "obl") == "लाल"
 
 
 def test_an_answer_written_as_a_hole_or_broken_by_a_translation_is_read(

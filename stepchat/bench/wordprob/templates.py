@@ -213,6 +213,23 @@ def _accusative_uk(weekday: str) -> str:
     return weekday
 
 
+_MARATHI_ENDINGS = {"masc": "ा", "neut": "े", "plural": "े", "pl": "े", "fem": "ी",
+                    "oblique": "्या", "obl": "्या"}
+
+
+def marathi_form(word: str, form: str) -> str:
+    """A Marathi adjective in `form`: one ending in -ā or -e inflects (अर्धा, अर्धे,
+    अर्धी, अर्ध्या; निळा, निळ्या), with र written ऱ before -्या (पांढऱ्या); any other
+    (लाल, गुलाबी, a fraction in words) does not change."""
+    ending = _MARATHI_ENDINGS.get(form)
+    if ending is None or not word.endswith(("ा", "े")):
+        return word
+    stem = word[:-1]
+    if ending == "्या" and stem.endswith("र"):
+        stem = stem[:-1] + "ऱ"
+    return stem + ending
+
+
 def _fraction(value: Any) -> Any:
     """The templates' `Fraction`: a number in an answer (`size//n * Fraction(x)`), shown
     as `4/5` in a question; a float is the fraction it approximates."""
@@ -275,6 +292,7 @@ class Sampler:
             "ukr_plural_measurements": _plural,
             "ukr_month_form_on_number": lambda n: _plural(n, "місяць", "місяці", "місяців"),
             "ukr_weekday_to_when": _accusative_uk,
+            "mar_fraction_form": marathi_form, "mar_color_form": marathi_form,
         }
 
     def evaluate(self, expression: str, names: dict[str, Any], listing: bool = False) -> Any:
