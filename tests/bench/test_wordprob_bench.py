@@ -129,3 +129,17 @@ def test_later_variants_of_a_problem_are_served_more(templates: TemplateSource) 
     assert early["served_right"] + late["served_right"] == row["served_right"]
     assert late["served_right"] / late["requests"] > early["served_right"] / early["requests"]
     assert "numbers: served and right by variant position: 1-5: " in table_md(summary)
+
+
+@pytest.mark.parametrize("language", ["rus", "hin", "ara", "tur"])
+def test_traps_in_other_scripts_are_never_served(
+    templates: TemplateSource, language: str,
+) -> None:
+    """The bench's own meaning-word pairs reach beyond the five languages the rules were
+    built on: a trap is the first request with one of them changed, and none is served."""
+    requests = of_kinds(workload(templates, language, seed=42, per_kind=1, limit=30), "trap")
+    traps = [r for r in requests if r.kind == "trap"]
+    assert len(traps) >= 3
+    judged = run_language(requests, ["stepcache"], bundled=None, embedder=HashedEmbedder(),
+                          new_store=MemoryStore, settings=DEFAULT_SETTINGS)
+    assert summarise(judged)[language]["stepcache"]["trap"]["served"] == 0

@@ -44,6 +44,20 @@ TRAPS: dict[str, list[tuple[str, str]]] = {
             ("double", "triple")],
     "dan": [("flere", "færre"), ("færre", "flere"), ("mere", "mindre"), ("hver", "i alt"),
             ("dobbelt", "tredobbelt")],
+    "ita": [("più", "meno"), ("meno", "più"), ("ogni", "in totale"), ("doppio", "triplo")],
+    "nld": [("meer", "minder"), ("minder", "meer"), ("elke", "in totaal"),
+            ("dubbel", "driedubbel")],
+    "por": [("mais", "menos"), ("menos", "mais"), ("cada", "no total"), ("dobro", "triplo")],
+    "swe": [("mer", "mindre"), ("fler", "färre"), ("färre", "fler"), ("varje", "totalt")],
+    "nob": [("mer", "mindre"), ("flere", "færre"), ("færre", "flere"), ("hver", "totalt")],
+    "tur": [("daha fazla", "daha az"), ("daha az", "daha fazla"), ("her", "toplam")],
+    "ind": [("lebih banyak", "lebih sedikit"), ("setiap", "total")],
+    "rus": [("больше", "меньше"), ("меньше", "больше"), ("каждый", "всего"),
+            ("вдвое", "втрое"), ("осталось", "использовано")],
+    "ukr": [("більше", "менше"), ("менше", "більше"), ("кожен", "всього"),
+            ("кожна", "всього")],
+    "hin": [("अधिक", "कम"), ("कम", "अधिक"), ("ज़्यादा", "कम"), ("प्रत्येक", "कुल")],
+    "ara": [("أكثر", "أقل"), ("أقل", "أكثر"), ("كل", "إجمالي")],
 }
 """Meaning words for traps, per language: the bench's own list; the rule has none."""
 
