@@ -87,6 +87,8 @@ class TemplateSource:
             raise TemplateError(f"{path}: not a wheel or a directory of templates")
         if not self._names:
             raise TemplateError(f"{path}: no GSM-Symbolic templates inside")
+        self._present = frozenset(self._names)
+        self._replacements: dict[str, dict[str, Any]] = {}
 
     def _read(self, name: str) -> bytes:
         if self._zip is not None:
@@ -99,7 +101,15 @@ class TemplateSource:
         return sorted(lang for lang in found if not self._ignored_language(lang))
 
     def _ignored_language(self, language: str) -> bool:
-        return f"{DATA_PREFIX}{language}/ignore" in self._names
+        return f"{DATA_PREFIX}{language}/ignore" in self._present
+
+    def _replacements_of(self, language: str) -> dict[str, Any]:
+        """A language's named value lists, read once: every template of the language, and
+        every translation's original, uses them."""
+        if language not in self._replacements:
+            self._replacements[language] = json.loads(
+                self._read(f"{DATA_PREFIX}{language}/replacements.json"))
+        return self._replacements[language]
 
     def templates(self, language: str) -> Iterator[tuple[str, Callable[[], Template]]]:
         """Each template's name, and how to read it: a template that cannot be read (a
@@ -111,7 +121,7 @@ class TemplateSource:
         if self._ignored_language(language):
             raise TemplateError(f"the package marks language {language!r} ignore "
                                 "(not translated)")
-        replacements = json.loads(self._read(f"{DATA_PREFIX}{language}/replacements.json"))
+        replacements = self._replacements_of(language)
         for name in names:
             ident = name.rsplit("/", 1)[1][:-5]
             yield ident, partial(self._template, language, ident, name, replacements)
@@ -123,11 +133,10 @@ class TemplateSource:
             return None
         language, ident = template.source_language, template.ident
         name = f"{DATA_PREFIX}{language}/symbolic/{ident}.toml"
-        if name not in self._names:
+        if name not in self._present:
             return None
         try:
-            replacements = json.loads(self._read(f"{DATA_PREFIX}{language}/replacements.json"))
-            return self._template(language, ident, name, replacements)
+            return self._template(language, ident, name, self._replacements_of(language))
         except (TemplateError, ValueError, KeyError, IndexError):
             return None
 

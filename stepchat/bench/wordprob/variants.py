@@ -16,6 +16,7 @@ import random
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from stepchat.bench.wordprob.templates import (
@@ -125,16 +126,26 @@ class Instantiator:
         list does ("두 번"). The problem's original template has the same line with a
         default its list holds, so the hidden values (2) come from there; the question
         keeps its own words."""
-        hidden = [n for n in names if n not in known and n != "_"]
-        original = self._original() if self._original is not None else None
-        if original is not None and hidden:
-            try:
-                defaults = Instantiator(original, self.seed).defaults
-            except (TemplateError, ValueError, TypeError, KeyError, IndexError):
-                defaults = {}
-            if all(n in defaults for n in hidden):
-                return {"_": "", **{n: defaults[n] for n in hidden}}
+        unused = {"_": ""} if "_" in names else {}  # a value the line discards
+        hidden = [n for n in names if n not in known and n not in unused]
+        if not hidden:
+            return unused
+        defaults = self._original_defaults
+        if all(n in defaults for n in hidden):
+            return {**unused, **{n: defaults[n] for n in hidden}}
         raise TemplateError(f"{self.t.ident}: no choice matches {known}")
+
+    @cached_property
+    def _original_defaults(self) -> dict[str, Any]:
+        """The defaults of the template this one was translated from, read once; empty
+        where there is none or it cannot be instantiated."""
+        original = self._original() if self._original is not None else None
+        if original is None:
+            return {}
+        try:
+            return Instantiator(original, self.seed).defaults
+        except (TemplateError, ValueError, TypeError, KeyError, IndexError):
+            return {}
 
     def _line_kind(self, names: tuple[str, ...], expression: str) -> str:
         if "multi_times" in expression:
