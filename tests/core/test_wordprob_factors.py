@@ -137,3 +137,58 @@ def test_a_word_beside_a_count_one_off_a_stated_value_is_reasoning() -> None:
                 "75 + 520 = 595 seconds.\n#### 595")
     with pytest.raises(Declined, match=r"could be computed from 4 \(one less\)"):
         recompute(cached, solution, cached.replace("4 pieces", "6 pieces"))
+
+
+BIKES = ("The shop has 15 bikes for sale and sells 4 of them on Monday. How many wheels "
+         "do the bikes left in the shop have together?")
+BIKES_SOLUTION = "Bikes left: 15 - 4 = 11.\nWheels: 11 * 2 = 22.\n#### 22"
+BIKES_SEEN = (BIKES.replace("15 bikes", "40 bikes").replace("sells 4", "sells 10"),
+              "Bikes left: 40 - 10 = 30.\nWheels: 30 * 2 = 60.\n#### 60")
+"""An instance with every value more than doubled: no one capacity would count two of
+both 4 and 10, of 15 and 40, or of 11 and 30."""
+
+
+def test_a_factor_no_word_accounts_for_is_kept_where_instances_show_it_constant() -> None:
+    """A 2 used as a multiplier with no word of the table to account for it (a word of a
+    language without one, or the wheels of a bike): one solution cannot tell it from a
+    count that changes with the values, an instance with other values can."""
+    new = BIKES.replace("15 bikes", "23 bikes").replace("sells 4", "sells 9")
+    with pytest.raises(Declined, match="constant of the solution"):
+        recompute(BIKES, BIKES_SOLUTION, new)
+    assert recompute(BIKES, BIKES_SOLUTION, new, [BIKES_SEEN])[-1] == "#### 28"
+
+
+def test_a_factor_needs_every_changed_value_changed_by_an_instance() -> None:
+    new = BIKES.replace("15 bikes", "23 bikes").replace("sells 4", "sells 9")
+    only_bikes = (BIKES.replace("15 bikes", "19 bikes"),
+                  "Bikes left: 19 - 4 = 15.\nWheels: 15 * 2 = 30.\n#### 30")
+    with pytest.raises(Declined):
+        recompute(BIKES, BIKES_SOLUTION, new, [only_bikes])
+
+
+@pytest.mark.parametrize(("written", "seen"), [("11 * 4 = 44", "30 * 4 = 120"),
+                                              ("11 + 2 = 13", "30 + 2 = 32")])
+def test_only_a_double_or_a_part_is_taken_for_an_unread_word(written: str, seen: str) -> None:
+    """Four times is also four Mondays in a month, and a 2 added is no factor: such
+    constants decline whatever the instances show."""
+    solution = f"Bikes left: 15 - 4 = 11.\nWheels: {written}.\n#### {written.split()[-1]}"
+    instance = (BIKES_SEEN[0], f"Bikes left: 40 - 10 = 30.\nWheels: {seen}.\n"
+                f"#### {seen.split()[-1]}")
+    new = BIKES.replace("15 bikes", "23 bikes").replace("sells 4", "sells 9")
+    with pytest.raises(Declined):
+        recompute(BIKES, solution, new, [instance])
+
+
+STAY = ("Ana stays in the city for 10 days and buys weekly bus passes for $30 each. How "
+        "much does she pay for the passes?")
+STAY_SOLUTION = "She needs 2 passes.\n2 * 30 = 60.\n#### 60"
+
+
+def test_a_factor_that_could_count_a_changed_value_declines() -> None:
+    """Two passes of a week each cover 10 days and 12, not 16: instances whose values one
+    capacity (7) counts alike show nothing of a value it counts otherwise."""
+    def stay(days: int, price: int) -> str:
+        return STAY.replace("10 days", f"{days} days").replace("$30", f"${price}")
+    seen = [(stay(12, 25), "She needs 2 passes.\n2 * 25 = 50.\n#### 50")]
+    with pytest.raises(Declined, match="count of 10 by a capacity"):
+        recompute(STAY, STAY_SOLUTION, stay(16, 20), seen)

@@ -40,13 +40,19 @@ def test_a_constant_no_unit_gives_declines_without_two_instances() -> None:
         recompute(ages(16, 40), ages_solution(16, 40), ages(14, 50))
 
 
-def test_instances_that_kept_a_constant_no_unit_gives_do_not_make_it_pass() -> None:
+def test_instances_keep_a_constant_no_unit_gives_only_where_no_capacity_counts_alike() -> None:
     """A count, a rounding or a number of full boxes stays the same across chosen
-    instances by coincidence (3 buses for 85, 90 and 100 people): instances only show the
-    constant did not change for their values."""
-    asked = [(16, 40), (10, 30), (12, 26), (14, 40)]
+    instances by coincidence (3 buses for 85, 90 and 100 people): instances show the
+    constant did not change for their values only. The average's 2 is kept for values
+    that every capacity counting two of the instances' values counts two of too (Mia at
+    40, between 26 and 40), and declines beyond them (Mia at 60: a capacity of 25 counts
+    two of 26 to 50, three of 60)."""
+    asked = [(16, 40), (10, 30), (12, 26), (14, 40), (30, 60)]
     engine = engine_for([(ages(g, m), ages_solution(g, m)) for g, m in asked])
-    assert [engine.answer(ages(g, m)).hit for g, m in asked] == [False] * 4
+    answers = [engine.answer(ages(g, m)) for g, m in asked]
+    assert [a.hit for a in answers] == [False, False, False, True, False]
+    assert answers[3].text.endswith("#### 47")
+    assert "a capacity the request does not state" in " ".join(answers[4].notes)
 
 
 PENS = "Ana buys {boxes} boxes of {each} pens for her class. How many pens does she have?"

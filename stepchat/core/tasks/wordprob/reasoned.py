@@ -159,3 +159,61 @@ def one_step(a: Fraction, b: Fraction, near: bool = False) -> Mapping[str, Fract
         found |= {"gcd": Fraction(gcd(x, y)), "lcm": Fraction(x * y // gcd(x, y)),
                   "remainder": Fraction(x % y)}
     return MappingProxyType(found)
+
+
+@dataclass(frozen=True)
+class Span:
+    """The capacities `u` (any positive number) between two ends, each end in or out."""
+
+    low: Fraction
+    low_in: bool
+    high: Fraction
+    high_in: bool
+
+    @property
+    def empty(self) -> bool:
+        return self.low > self.high or (self.low == self.high and not (
+            self.low_in and self.high_in))
+
+    def meet(self, other: Span) -> Span:
+        low = max((self.low, not self.low_in), (other.low, not other.low_in))
+        high = min((self.high, self.high_in), (other.high, other.high_in))
+        return Span(low[0], not low[1], high[0], high[1])
+
+    def within(self, other: Span) -> bool:
+        return self.meet(other) == self
+
+
+def capacities(value: Fraction, count: int, rounding: str) -> Span:
+    """The capacities u for which `value` holds `count` of them: full ones (floor) or
+    enough to cover it (ceil); `count` is at least 2."""
+    if rounding == "full":  # count <= value / u < count + 1
+        return Span(value / (count + 1), False, value / count, True)
+    return Span(value / count, True, value / (count - 1), False)  # count - 1 < value / u <= count
+
+
+def check_not_counted(p: RolePass, i: int) -> None:
+    """Decline if the number at atom `i`, a multiplier or divisor that no word accounts
+    for, could be a count of a changed value by a capacity the request never states (two
+    buses for 70 students, two weekly passes for a 10-day stay, twice the fee above a
+    threshold written in words): in the cached solution and every earlier instance one
+    capacity gives that count, and with the new values it gives another. Instances whose
+    values no single capacity counts alike refute it."""
+    value = p.roles[i].old
+    if value.denominator != 1 or value < 2:
+        return
+    count = int(value)
+    for number in [*_stated(p), *_computed(p, i)]:
+        cases = number.values
+        if number.new == cases[0] and len(set(cases)) == 1:
+            continue
+        if min(*cases, number.new) <= 0:
+            continue
+        for rounding in ("full", "cover"):
+            span = capacities(cases[0], count, rounding)
+            for case in cases[1:]:
+                span = span.meet(capacities(case, count, rounding))
+            if not span.empty and not span.within(capacities(number.new, count, rounding)):
+                raise Declined(f"{p.sol.atoms[i].text} could be a count of {cases[0]} by a "
+                               "capacity the request does not state: it changes with the "
+                               "values")
