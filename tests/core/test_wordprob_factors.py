@@ -144,8 +144,7 @@ BIKES = ("The shop has 15 bikes for sale and sells 4 of them on Monday. How many
 BIKES_SOLUTION = "Bikes left: 15 - 4 = 11.\nWheels: 11 * 2 = 22.\n#### 22"
 BIKES_SEEN = (BIKES.replace("15 bikes", "40 bikes").replace("sells 4", "sells 10"),
               "Bikes left: 40 - 10 = 30.\nWheels: 30 * 2 = 60.\n#### 60")
-"""An instance with every value more than doubled: no one capacity would count two of
-both 4 and 10, of 15 and 40, or of 11 and 30."""
+"""An instance with every value above the new request's, the cached request's below."""
 
 
 def test_a_factor_no_word_accounts_for_is_kept_where_instances_show_it_constant() -> None:
@@ -185,10 +184,10 @@ STAY_SOLUTION = "She needs 2 passes.\n2 * 30 = 60.\n#### 60"
 
 
 def test_a_factor_that_could_count_a_changed_value_declines() -> None:
-    """Two passes of a week each cover 10 days and 12, not 16: instances whose values one
-    capacity (7) counts alike show nothing of a value it counts otherwise."""
+    """Two passes of a week each cover 10 days and 12, not 16: solved cases show the 2
+    constant between their values only."""
     def stay(days: int, price: int) -> str:
         return STAY.replace("10 days", f"{days} days").replace("$30", f"${price}")
     seen = [(stay(12, 25), "She needs 2 passes.\n2 * 25 = 50.\n#### 50")]
-    with pytest.raises(Declined, match="count of 10 by a capacity"):
+    with pytest.raises(Declined, match="no two solved cases hold the new values"):
         recompute(STAY, STAY_SOLUTION, stay(16, 20), seen)

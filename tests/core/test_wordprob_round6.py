@@ -44,15 +44,14 @@ def test_instances_keep_a_constant_no_unit_gives_only_where_no_capacity_counts_a
     """A count, a rounding or a number of full boxes stays the same across chosen
     instances by coincidence (3 buses for 85, 90 and 100 people): instances show the
     constant did not change for their values only. The average's 2 is kept for values
-    that every capacity counting two of the instances' values counts two of too (Mia at
-    40, between 26 and 40), and declines beyond them (Mia at 60: a capacity of 25 counts
-    two of 26 to 50, three of 60)."""
+    between two solved cases' (14 and 40: between 10 and 30, and 16 and 40), and declines
+    beyond them (Mia at 60)."""
     asked = [(16, 40), (10, 30), (12, 26), (14, 40), (30, 60)]
     engine = engine_for([(ages(g, m), ages_solution(g, m)) for g, m in asked])
     answers = [engine.answer(ages(g, m)) for g, m in asked]
     assert [a.hit for a in answers] == [False, False, False, True, False]
     assert answers[3].text.endswith("#### 47")
-    assert "a capacity the request does not state" in " ".join(answers[4].notes)
+    assert "no two solved cases hold the new values" in " ".join(answers[4].notes)
 
 
 PENS = "Ana buys {boxes} boxes of {each} pens for her class. How many pens does she have?"

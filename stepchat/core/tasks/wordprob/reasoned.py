@@ -161,59 +161,25 @@ def one_step(a: Fraction, b: Fraction, near: bool = False) -> Mapping[str, Fract
     return MappingProxyType(found)
 
 
-@dataclass(frozen=True)
-class Span:
-    """The capacities `u` (any positive number) between two ends, each end in or out."""
 
-    low: Fraction
-    low_in: bool
-    high: Fraction
-    high_in: bool
+def check_between(p: RolePass, i: int) -> None:
+    """Decline unless the new values lie between those of two solved cases (the cached
+    request and its earlier instances), number by number: one case at or below each new
+    value and one at or above it, the same two cases for every number that varies.
 
-    @property
-    def empty(self) -> bool:
-        return self.low > self.high or (self.low == self.high and not (
-            self.low_in and self.high_in))
-
-    def meet(self, other: Span) -> Span:
-        low = max((self.low, not self.low_in), (other.low, not other.low_in))
-        high = min((self.high, self.high_in), (other.high, other.high_in))
-        return Span(low[0], not low[1], high[0], high[1])
-
-    def within(self, other: Span) -> bool:
-        return self.meet(other) == self
-
-
-def capacities(value: Fraction, count: int, rounding: str) -> Span:
-    """The capacities u for which `value` holds `count` of them: full ones (floor) or
-    enough to cover it (ceil); `count` is at least 2."""
-    if rounding == "full":  # count <= value / u < count + 1
-        return Span(value / (count + 1), False, value / count, True)
-    return Span(value / count, True, value / (count - 1), False)  # count - 1 < value / u <= count
-
-
-def check_not_counted(p: RolePass, i: int) -> None:
-    """Decline if the number at atom `i`, a multiplier or divisor that no word accounts
-    for, could be a count of a changed value by a capacity the request never states (two
-    buses for 70 students, two weekly passes for a 10-day stay, twice the fee above a
-    threshold written in words): in the cached solution and every earlier instance one
-    capacity gives that count, and with the new values it gives another. Instances whose
-    values no single capacity counts alike refute it."""
-    value = p.roles[i].old
-    if value.denominator != 1 or value < 2:
+    For a kept number (atom `i`) that no word accounts for. Instances show such a number
+    constant for their own values only: it may be a count the values decide (two buses
+    for 70 students, two weekly passes for a 10-day stay, two of three prices above "a
+    tenner") or a factor a threshold in words turns on ("double for more than a dozen",
+    in a language whose number words this reader does not read). Whatever rises or falls
+    with each value, in the same direction for all of them, is the same between two
+    cases where it is the same at both."""
+    numbers = [n for n in [*_stated(p), *_computed(p, i)] if len({*n.values, n.new}) > 1]
+    if not numbers:
         return
-    count = int(value)
-    for number in [*_stated(p), *_computed(p, i)]:
-        cases = number.values
-        if number.new == cases[0] and len(set(cases)) == 1:
-            continue
-        if min(*cases, number.new) <= 0:
-            continue
-        for rounding in ("full", "cover"):
-            span = capacities(cases[0], count, rounding)
-            for case in cases[1:]:
-                span = span.meet(capacities(case, count, rounding))
-            if not span.empty and not span.within(capacities(number.new, count, rounding)):
-                raise Declined(f"{p.sol.atoms[i].text} could be a count of {cases[0]} by a "
-                               "capacity the request does not state: it changes with the "
-                               "values")
+    cases = range(len(numbers[0].values))
+    if not any(all(n.values[low] <= n.new <= n.values[high] for n in numbers)
+               for low in cases for high in cases):
+        raise Declined(f"{p.sol.atoms[i].text} is kept with no word to account for it, and "
+                       "no two solved cases hold the new values between them: a count or a "
+                       "threshold in words may change with them")

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 
 from stepchat.core.tasks.wordprob.guards import Declined, shown_constant
 from stepchat.core.tasks.wordprob.multwords import FactorWord
-from stepchat.core.tasks.wordprob.reasoned import check_not_counted, check_not_reasoned
+from stepchat.core.tasks.wordprob.reasoned import check_between, check_not_reasoned
 from stepchat.core.tasks.wordprob.solution import Num, Operand, operands
 
 if TYPE_CHECKING:
@@ -93,7 +93,7 @@ def unread_factors(p: RolePass, accounted_: set[int]) -> set[int]:
                 if not set(covered) & accounted_ and all(
                     shown_constant(p, a) for a in covered
                 ):
-                    check_not_counted(p, covered[0])
+                    check_between(p, covered[0])
                     found.update(covered)
     return found
 
