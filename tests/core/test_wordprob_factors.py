@@ -141,53 +141,24 @@ def test_a_word_beside_a_count_one_off_a_stated_value_is_reasoning() -> None:
 
 BIKES = ("The shop has 15 bikes for sale and sells 4 of them on Monday. How many wheels "
          "do the bikes left in the shop have together?")
-BIKES_SOLUTION = "Bikes left: 15 - 4 = 11.\nWheels: 11 * 2 = 22.\n#### 22"
-BIKES_SEEN = (BIKES.replace("15 bikes", "40 bikes").replace("sells 4", "sells 10"),
-              "Bikes left: 40 - 10 = 30.\nWheels: 30 * 2 = 60.\n#### 60")
-"""An instance with every value above the new request's, the cached request's below."""
 
 
-def test_a_factor_no_word_accounts_for_is_kept_where_instances_show_it_constant() -> None:
-    """A 2 used as a multiplier with no word of the table to account for it (a word of a
-    language without one, or the wheels of a bike): one solution cannot tell it from a
-    count that changes with the values, an instance with other values can."""
-    new = BIKES.replace("15 bikes", "23 bikes").replace("sells 4", "sells 9")
+def bikes(stock: int, sold: int) -> str:
+    return BIKES.replace("15 bikes", f"{stock} bikes").replace("sells 4", f"sells {sold}")
+
+
+def bikes_solution(stock: int, sold: int) -> str:
+    left = stock - sold
+    return f"Bikes left: {stock} - {sold} = {left}.\nWheels: {left} * 2 = {2 * left}.\n" \
+        f"#### {2 * left}"
+
+
+def test_a_factor_no_word_accounts_for_declines_between_any_instances() -> None:
+    """A 2 that no word of the table states (the wheels of a bike, or a "half" in a
+    language with no table) is kept by no number of instances, even ones whose values
+    surround the new request's: a 2 that a threshold in words turns on, a count of
+    weekend days or of even house numbers was kept by such instances and wrong between
+    them (round sixteen, the thirty-fourth and thirty-fifth reviews)."""
+    seen = [(bikes(s, k), bikes_solution(s, k)) for s, k in ((40, 10), (12, 2))]
     with pytest.raises(Declined, match="constant of the solution"):
-        recompute(BIKES, BIKES_SOLUTION, new)
-    assert recompute(BIKES, BIKES_SOLUTION, new, [BIKES_SEEN])[-1] == "#### 28"
-
-
-def test_a_factor_needs_every_changed_value_changed_by_an_instance() -> None:
-    new = BIKES.replace("15 bikes", "23 bikes").replace("sells 4", "sells 9")
-    only_bikes = (BIKES.replace("15 bikes", "19 bikes"),
-                  "Bikes left: 19 - 4 = 15.\nWheels: 15 * 2 = 30.\n#### 30")
-    with pytest.raises(Declined):
-        recompute(BIKES, BIKES_SOLUTION, new, [only_bikes])
-
-
-@pytest.mark.parametrize(("written", "seen"), [("11 * 4 = 44", "30 * 4 = 120"),
-                                              ("11 + 2 = 13", "30 + 2 = 32")])
-def test_only_a_double_or_a_part_is_taken_for_an_unread_word(written: str, seen: str) -> None:
-    """Four times is also four Mondays in a month, and a 2 added is no factor: such
-    constants decline whatever the instances show."""
-    solution = f"Bikes left: 15 - 4 = 11.\nWheels: {written}.\n#### {written.split()[-1]}"
-    instance = (BIKES_SEEN[0], f"Bikes left: 40 - 10 = 30.\nWheels: {seen}.\n"
-                f"#### {seen.split()[-1]}")
-    new = BIKES.replace("15 bikes", "23 bikes").replace("sells 4", "sells 9")
-    with pytest.raises(Declined):
-        recompute(BIKES, solution, new, [instance])
-
-
-STAY = ("Ana stays in the city for 10 days and buys weekly bus passes for $30 each. How "
-        "much does she pay for the passes?")
-STAY_SOLUTION = "She needs 2 passes.\n2 * 30 = 60.\n#### 60"
-
-
-def test_a_factor_that_could_count_a_changed_value_declines() -> None:
-    """Two passes of a week each cover 10 days and 12, not 16: solved cases show the 2
-    constant between their values only."""
-    def stay(days: int, price: int) -> str:
-        return STAY.replace("10 days", f"{days} days").replace("$30", f"${price}")
-    seen = [(stay(12, 25), "She needs 2 passes.\n2 * 25 = 50.\n#### 50")]
-    with pytest.raises(Declined, match="no two solved cases hold the new values"):
-        recompute(STAY, STAY_SOLUTION, stay(16, 20), seen)
+        recompute(bikes(15, 4), bikes_solution(15, 4), bikes(23, 9), seen)

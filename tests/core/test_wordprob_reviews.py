@@ -150,14 +150,15 @@ closes them are in docs/word-problems.md:
   instance now witnesses whatever mark a new request is written with; two more, where the
   contradicting instance and the wrong one are written with different marks and so never
   read beside each other, are listed in docs/word-problems-open.jsonl;
-- `wordprob_found34.jsonl`: the thirty-fourth review, of a 2 or a part 1/q kept with no
-  word to account for it where instances showed it constant: a threshold in number words
-  this reader does not read turning a doubling or a part on (Swahili, Hindi, Icelandic,
-  Maltese, Malay, Turkish, Thai, Vietnamese, Polish, Indonesian, Hebrew, Korean, English
-  "a dozen"), a count of prices above "a tenner", weekend days in n days from a Saturday.
-  Such a number is now kept only for values between two solved cases'. Two more, where a
-  table word ("doubled") or a stated two is turned on by a threshold in words, were
-  served before the change too and are listed in docs/word-problems-open.jsonl.
+- `wordprob_found34.jsonl` and `wordprob_found35.jsonl`: the thirty-fourth and
+  thirty-fifth reviews, of a rule tried in round sixteen and backed out: a 2 or a part
+  1/q that no word of the tables accounts for, kept where instances showed it constant
+  (34: a threshold in number words this reader does not read turning a doubling or a
+  part on, in twelve languages and English "a dozen"; a count of prices above "a
+  tenner"; weekend days in n days from a Saturday), then only between two solved cases'
+  values (35: a ratio, a difference or an "or" of conditions that rise with one value
+  and fall with another; a weekday, a parity, a band). Five more were served before the
+  rule too and are listed in docs/word-problems-open.jsonl.
 """
 
 from __future__ import annotations
@@ -189,7 +190,8 @@ REVIEWS = {"wordprob_found3.jsonl": 30, "wordprob_found4.jsonl": 25,
            "wordprob_found24.jsonl": 5, "wordprob_found26.jsonl": 38,
            "wordprob_found27.jsonl": 19, "wordprob_found28.jsonl": 21,
            "wordprob_found29.jsonl": 8, "wordprob_found30.jsonl": 2,
-           "wordprob_found31.jsonl": 23, "wordprob_found34.jsonl": 22}
+           "wordprob_found31.jsonl": 23, "wordprob_found34.jsonl": 22,
+           "wordprob_found35.jsonl": 14}
 """Each review's file and how many findings it holds."""
 
 CASES = [(name, json.loads(line)) for name in REVIEWS

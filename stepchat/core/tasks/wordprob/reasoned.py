@@ -159,27 +159,3 @@ def one_step(a: Fraction, b: Fraction, near: bool = False) -> Mapping[str, Fract
         found |= {"gcd": Fraction(gcd(x, y)), "lcm": Fraction(x * y // gcd(x, y)),
                   "remainder": Fraction(x % y)}
     return MappingProxyType(found)
-
-
-
-def check_between(p: RolePass, i: int) -> None:
-    """Decline unless the new values lie between those of two solved cases (the cached
-    request and its earlier instances), number by number: one case at or below each new
-    value and one at or above it, the same two cases for every number that varies.
-
-    For a kept number (atom `i`) that no word accounts for. Instances show such a number
-    constant for their own values only: it may be a count the values decide (two buses
-    for 70 students, two weekly passes for a 10-day stay, two of three prices above "a
-    tenner") or a factor a threshold in words turns on ("double for more than a dozen",
-    in a language whose number words this reader does not read). Whatever rises or falls
-    with each value, in the same direction for all of them, is the same between two
-    cases where it is the same at both."""
-    numbers = [n for n in [*_stated(p), *_computed(p, i)] if len({*n.values, n.new}) > 1]
-    if not numbers:
-        return
-    cases = range(len(numbers[0].values))
-    if not any(all(n.values[low] <= n.new <= n.values[high] for n in numbers)
-               for low in cases for high in cases):
-        raise Declined(f"{p.sol.atoms[i].text} is kept with no word to account for it, and "
-                       "no two solved cases hold the new values between them: a count or a "
-                       "threshold in words may change with them")

@@ -37,7 +37,7 @@ from stepchat.core.tasks.wordprob.reasoned import check_not_reasoned
 from stepchat.core.tasks.wordprob.scripts import is_word
 from stepchat.core.tasks.wordprob.solution import operands as places
 from stepchat.core.tasks.wordprob.values import CALENDAR_CONSTANTS, UNIT_CONSTANTS
-from stepchat.core.tasks.wordprob.wordfactors import accounted, unread_factors
+from stepchat.core.tasks.wordprob.wordfactors import accounted
 
 if TYPE_CHECKING:
     from stepchat.core.tasks.wordprob.recompute import RolePass
@@ -48,7 +48,6 @@ def check_shown(p: RolePass, changed: set[int]) -> None:
     _check_meaning(p, changed)
     _check_unchanged_terms(p)
     by_words = accounted(p, p.factors)
-    by_words |= unread_factors(p, by_words)
     table = UNIT_CONSTANTS - CALENDAR_CONSTANTS if _whole_changed(p) else UNIT_CONSTANTS
     operands: set[tuple[str, int]] = set()
     constants: set[Fraction] = set()

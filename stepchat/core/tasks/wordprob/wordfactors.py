@@ -25,9 +25,9 @@ from collections import Counter
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from stepchat.core.tasks.wordprob.guards import Declined, shown_constant
+from stepchat.core.tasks.wordprob.guards import Declined
 from stepchat.core.tasks.wordprob.multwords import FactorWord
-from stepchat.core.tasks.wordprob.reasoned import check_between, check_not_reasoned
+from stepchat.core.tasks.wordprob.reasoned import check_not_reasoned
 from stepchat.core.tasks.wordprob.solution import Num, Operand, operands
 
 if TYPE_CHECKING:
@@ -60,42 +60,6 @@ def accounted(p: RolePass, factors: list[FactorWord]) -> set[int]:
     for _, covered in kept:
         check_not_reasoned(p, covered[0])
     return {a for _, covered in kept for a in covered}
-
-
-UNREAD_TIMES = frozenset({2})
-"""The multipliers a word the reader has no table for may stand for: "twice" and
-"double". A larger one may be a count the words give otherwise (four Mondays in a
-month, three meals a day) that depends on the values."""
-UNREAD_PARTS = range(2, 11)
-"""The parts such a word may stand for: a half to a tenth, with any numerator below."""
-
-
-def unread_factors(p: RolePass, accounted_: set[int]) -> set[int]:
-    """Constants used as a multiplier or fraction word would be (`x * 2`, `x * 1/3`,
-    `x / 4`) that no word this reader knows accounts for (most languages have no table
-    here: Hindi "आधा", Maltese "darbtejn"), kept where every earlier instance changed the
-    values around them (`guards.shown_constant`). Without such instances nothing is
-    shown: a "half" and a gcd of 2 read alike in one solution."""
-    found: set[int] = set()
-    for statement in p.statements:
-        if not statement.links:
-            continue
-        for part in statement.parts:
-            for place in operands(part.expr):
-                use = _use(p, place)
-                if use is None:
-                    continue
-                (kind, value, _), covered = use
-                if (kind == "times" and value not in UNREAD_TIMES) or (
-                    kind == "part" and value not in UNREAD_PARTS
-                ):
-                    continue
-                if not set(covered) & accounted_ and all(
-                    shown_constant(p, a) for a in covered
-                ):
-                    check_between(p, covered[0])
-                    found.update(covered)
-    return found
 
 
 def _values_of(use: Use) -> set[Fraction]:
