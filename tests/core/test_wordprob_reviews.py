@@ -158,7 +158,14 @@ closes them are in docs/word-problems.md:
   tenner"; weekend days in n days from a Saturday), then only between two solved cases'
   values (35: a ratio, a difference or an "or" of conditions that rise with one value
   and fall with another; a weekday, a parity, a band). Five more were served before the
-  rule too and are listed in docs/word-problems-open.jsonl.
+  rule too and are listed in docs/word-problems-open.jsonl;
+- `wordprob_found36.jsonl`: the thirty-sixth review, of multiplier and fraction words
+  tabled in fifteen more languages, tried in round sixteen and backed out: a table word
+  in another sense (a double room, halfway, a semi-final, a quarter of an hour, a room),
+  a word of one language's table in another language's text ("robo", "dobra", "halva"),
+  or a real factor word about another quantity, each accounting for a count the solution
+  reasons out in two steps (weekend nights, even house numbers, multiples of three). Eight
+  more were served before the tables too and are listed in docs/word-problems-open.jsonl.
 """
 
 from __future__ import annotations
@@ -191,7 +198,8 @@ REVIEWS = {"wordprob_found3.jsonl": 30, "wordprob_found4.jsonl": 25,
            "wordprob_found27.jsonl": 19, "wordprob_found28.jsonl": 21,
            "wordprob_found29.jsonl": 8, "wordprob_found30.jsonl": 2,
            "wordprob_found31.jsonl": 23, "wordprob_found34.jsonl": 22,
-           "wordprob_found35.jsonl": 14}
+           "wordprob_found35.jsonl": 14,
+           "wordprob_found36.jsonl": 40}
 """Each review's file and how many findings it holds."""
 
 CASES = [(name, json.loads(line)) for name in REVIEWS
