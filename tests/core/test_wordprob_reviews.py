@@ -201,8 +201,7 @@ REVIEWS = {"wordprob_found3.jsonl": 30, "wordprob_found4.jsonl": 25,
            "wordprob_found27.jsonl": 19, "wordprob_found28.jsonl": 21,
            "wordprob_found29.jsonl": 8, "wordprob_found30.jsonl": 2,
            "wordprob_found31.jsonl": 23, "wordprob_found34.jsonl": 22,
-           "wordprob_found35.jsonl": 14,
-           "wordprob_found36.jsonl": 42}
+           "wordprob_found35.jsonl": 14, "wordprob_found36.jsonl": 42}
 """Each review's file and how many findings it holds."""
 
 CASES = [(name, json.loads(line)) for name in REVIEWS

@@ -36,10 +36,11 @@ if TYPE_CHECKING:
 def check_not_reasoned(p: RolePass, i: int) -> None:
     """Decline if the number at atom `i` (kept, or read as a number word) is one or two
     steps from the values: one step from a single stated value or result (one less or
-    more, double, half: posts and gaps, pieces and cuts), or one step from a stated value
-    or result against a number of its own computation, a result or a stated value (a
-    count of full boxes of a computed total; the multiples of a stated four among 12
-    tickets, 12 / 4), its own value apart (3 is the gcd of 3 and 12); in the
+    more, double, half: posts and gaps, pieces and cuts), or one step from any two of the
+    stated values, the results and the numbers of its own computation (a count of full
+    boxes of a computed total; the games won from games played and lost; the multiples of
+    a stated four among 12 tickets, 12 / 4), its own value apart (3 is the gcd of 3 and
+    12); in the
     cached solution and in every earlier instance alike (an instance where that step
     gives another value refutes it: it changed that step's values and the number stayed),
     and that step gives another value with the new values than the number's reading
@@ -48,13 +49,11 @@ def check_not_reasoned(p: RolePass, i: int) -> None:
     if i not in p.place or any(v is not None and v != value for v in p.written(i)):
         return
     near = not p.roles[i].sources and value >= NEAR_FROM
-    siblings = [n for n in _siblings(p, i) if n.values[0] != value]
-    computed = [n for n in _computed(p, i) if n.values[0] != value]
-    stated = [n for n in _stated(p) if n.values[0] != value]
-    pool = [*stated, *computed, *siblings]
+    pool = [n for n in [*_stated(p), *_computed(p, i), *_siblings(p, i)]
+            if n.values[0] != value]
     for a in pool:
         _decline_if_step(p, i, one_off, [(v,) for v in a.values], (a.new,), str(a.values[0]))
-        for b in [*siblings, *computed, *stated]:
+        for b in pool:
             if a is b:
                 continue
             pairs = list(zip(a.values, b.values, strict=True))
