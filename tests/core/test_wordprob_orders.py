@@ -26,10 +26,11 @@ def test_a_threshold_the_solution_does_not_use_keeps_its_order_against_results()
 
 
 def test_a_result_computed_for_a_choice_keeps_its_order() -> None:
-    cached = ("Ana has 3 bags of 12 apples and Bob has 2 bags of 5 apples. The one with more "
+    # Bags of 14, not 12: an unchanged 12 is also 2 + 10, a sum the values give.
+    cached = ("Ana has 3 bags of 14 apples and Bob has 2 bags of 5 apples. The one with more "
               "apples gives 2 apples to Carl. How many apples does that person have left?")
-    solution = ("Ana has 3 * 12 = 36 apples.\nBob has 2 * 5 = 10 apples.\n"
-                "Ana has more, so she has 36 - 2 = 34 apples left.\n#### 34")
+    solution = ("Ana has 3 * 14 = 42 apples.\nBob has 2 * 5 = 10 apples.\n"
+                "Ana has more, so she has 42 - 2 = 40 apples left.\n#### 40")
     new = (cached.replace("3 bags", "4 bags").replace("2 bags of 5", "3 bags of 17")
            .replace("gives 2", "gives 3"))
     with pytest.raises(Declined, match="is not used after"):

@@ -168,7 +168,13 @@ closes them are in docs/word-problems.md:
   reasons out in two steps (weekend nights, even house numbers, multiples of three). Eight
   more were served before the tables too: two (the multiples of a stated four among the
   tickets, 12 / 4) now decline with the sixteenth's and are here, six are listed in
-  docs/word-problems-open.jsonl.
+  docs/word-problems-open.jsonl;
+- `wordprob_found37.jsonl`: the thirty-seventh review, of the one-step check that now
+  pairs any two values: a kept 12 (a unit of the table) that is the sum of two stated
+  values or their product, written only as the total (`12 * 40` for 4 and 8 hours), in
+  six languages and with decimal commas. Sums and products are steps now. Eight more,
+  two steps from the values (multiples of a stated four in a range) or a sum of three,
+  are listed in docs/word-problems-open.jsonl.
 """
 
 from __future__ import annotations
@@ -201,7 +207,8 @@ REVIEWS = {"wordprob_found3.jsonl": 30, "wordprob_found4.jsonl": 25,
            "wordprob_found27.jsonl": 19, "wordprob_found28.jsonl": 21,
            "wordprob_found29.jsonl": 8, "wordprob_found30.jsonl": 2,
            "wordprob_found31.jsonl": 23, "wordprob_found34.jsonl": 22,
-           "wordprob_found35.jsonl": 14, "wordprob_found36.jsonl": 42}
+           "wordprob_found35.jsonl": 14, "wordprob_found36.jsonl": 42,
+           "wordprob_found37.jsonl": 9}
 """Each review's file and how many findings it holds."""
 
 CASES = [(name, json.loads(line)) for name in REVIEWS

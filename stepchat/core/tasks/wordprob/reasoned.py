@@ -144,12 +144,13 @@ def _siblings(p: RolePass, i: int) -> list[Number]:
 
 @lru_cache(maxsize=1024)
 def one_step(a: Fraction, b: Fraction, near: bool = False) -> Mapping[str, Fraction]:
-    """What one step of reasoning on `a` against `b` gives, by name: their difference, the
+    """What one step of reasoning on `a` against `b` gives, by name: their difference, sum
+    and product (hours of two days written only as their total, `12 * 40`), the
     quotient a / b (exact, rounded down or up, and with `near` one more or one less: posts
     and intervals, or a count one off), gcd, lcm and the remainder of a by b. Remembered
     for the last thousand pairs (a pass tries the same pairs against every number; more
     would lengthen every garbage collection) and so read-only."""
-    found = {"difference": abs(a - b)}
+    found = {"difference": abs(a - b), "sum": a + b, "product": a * b}
     if b:
         down, up = floor(a / b), ceil(a / b)
         found |= {"quotient": a / b, "full count": Fraction(down), "count to cover": Fraction(up)}
