@@ -17,6 +17,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -93,8 +94,16 @@ def test_an_upstream_failure_reaches_clients_as_a_fixed_message_and_an_id(
     assert len(logged) == 1 and SECRET in logged[0] and "HTTP 500" in logged[0]
 
 
-def _lines(caplog: pytest.LogCaptureFixture) -> list[str]:
-    return [r.getMessage() for r in caplog.records if r.name == "stepchat.serve.access"]
+def _lines(caplog: pytest.LogCaptureFixture, count: int = 0) -> list[str]:
+    """The access lines logged so far, waiting up to five seconds for `count` of them: the
+    server writes a request's line after its response has gone, so a client can read the
+    response before the line exists."""
+    deadline = time.monotonic() + 5
+    while True:
+        found = [r.getMessage() for r in caplog.records if r.name == "stepchat.serve.access"]
+        if len(found) >= count or time.monotonic() > deadline:
+            return found
+        time.sleep(0.01)
 
 
 LINE = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d (?P<rest>.*)")
@@ -113,7 +122,7 @@ def test_one_line_per_request_with_status_path_latency_and_tokens(
     httpx.post(chat, content=b"{}", headers={"Content-Type": "text/plain"}, timeout=30)
     httpx.get(base_url.removesuffix("/v1") + "/health", timeout=30)
     rests = []
-    for line in _lines(caplog):
+    for line in _lines(caplog, count=4):
         matched = LINE.fullmatch(line)
         assert matched is not None, line
         rests.append(re.sub(r" \d+ ms", " N ms", matched.group("rest")))
