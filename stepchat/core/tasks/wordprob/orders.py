@@ -7,7 +7,7 @@ earlier instance, which was solved with that order) had it:
   then it buys at shop A) was computed to be compared; it keeps its order against every
   stated value and result. A stated value the solution never uses (a bus ticket of $20
   against a taxi fare) keeps its order against every result too;
-- a choice between two values of one kind, used both: `exchanges.py`;
+- every other order words may compare: `compared.py`;
 - a wrap or an unstated threshold: a result no later computation uses, not money, that
   stayed on one side of a cycle length (24 hours, 12 months, 28 to 31 days, 52 weeks,
   360 degrees, 60 minutes, 7 days; the length itself is inside) may be a time of day, a

@@ -121,6 +121,40 @@ def _percents(p: RolePass, number: Num) -> frozenset[int]:
     return frozenset({number.atom}) if is_percent(p, number.atom) else frozenset()
 
 
+def groupings(p: RolePass, expr: Expr) -> Iterator[Expr]:
+    """Each operation of `expr` as written, each group of a product's factors over each
+    number it divides by (`40 × 18 / 4` is also `40 × (18 / 4)`) and each group of a
+    sum's terms (`50 + 20 + 25` is also `50 + (20 + 25)`), through the results it uses:
+    the quantities a computation forms on the way, which words may name and compare."""
+    yield from _inner(expr)
+    yield from _divisions(p, expr)
+    for node in _inner(expr):
+        if node.op in "+-":
+            yield from _term_groups(_terms(p, node, False))
+
+
+def _term_groups(terms: list[tuple[bool, Expr]]) -> Iterator[Expr]:
+    """Each group of two or more of `terms`, as the terms added less the terms taken off;
+    a group of terms all taken off is what they take off together (`30 - 5 - 8`: 5 + 8)."""
+    if len(terms) > MAX_FACTORS:
+        return
+    for size in range(2, len(terms)):
+        for group in combinations(terms, size):
+            added = [t for minus, t in group if not minus]
+            taken = [t for minus, t in group if minus]
+            total = _summed_terms(added or taken)
+            if added and taken:
+                total = Bin("-", total, _summed_terms(taken))
+            yield total
+
+
+def _summed_terms(terms: list[Expr]) -> Expr:
+    total = terms[0]
+    for term in terms[1:]:
+        total = Bin("+", total, term)
+    return total
+
+
 def _divisions(p: RolePass, expr: Expr) -> Iterator[Bin]:
     """Each division as written, and each group of factors of a product over each factor
     it is divided by, through the results it uses: `3 × 24 / 6` is also `3 × (24 / 6)`."""

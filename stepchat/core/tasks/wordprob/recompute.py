@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cached_property
 
-from stepchat.core.tasks.wordprob import exchanges, guards, orders, quantities, shown
+from stepchat.core.tasks.wordprob import compared, guards, orders, quantities, shown
 from stepchat.core.tasks.wordprob.atoms import Atom, ambiguous_group
 from stepchat.core.tasks.wordprob.evidence import Witness
 from stepchat.core.tasks.wordprob.guards import Declined
@@ -159,6 +159,7 @@ def recompute(
         guards.check_renamed(pass_, names, words)
     # Last: every other reason to decline is the more telling one.
     shown.check_followed(pass_, frozenset(i for i, _ in renamed_at if i not in word_at))
+    compared.check_compared(pass_)
     return pass_.outcome(renames or {}, currency or {})
 
 
@@ -168,11 +169,8 @@ class RolePass:
     def __init__(
         self, solution: Solution, slots: list[Slot], witnesses: Sequence[Witness] = (),
         renamed_at: tuple[tuple[int, str], ...] = (), factors: list[FactorWord] | None = None,
-        forced: dict[int, Fraction] | None = None,
     ) -> None:
         self.sol = solution
-        self.forced = forced or {}
-        """Results given a new value instead of their computation's (values exchanged)."""
         self.factors = factors or []
         self.slots = slots
         self.witnesses = list(witnesses)
@@ -312,7 +310,7 @@ class RolePass:
         if self.sol.atoms[i].value != old:
             self._check_slip(i, part, old)
             self.corrections += 1
-        self.roles[i] = Role(old, self.forced.get(i, new), frozenset({("result", i)}), seen)
+        self.roles[i] = Role(old, new, frozenset({("result", i)}), seen)
 
     def _check_slip(self, i: int, part: Part, value: Fraction) -> None:
         """A result that does not hold is a slip to correct only when everything that
@@ -440,7 +438,6 @@ class RolePass:
             shown.check_shown(self, changed)
             orders.check_orders(self)
             quantities.check_quantities(self)
-            exchanges.check_exchanges(self)
         if changed or self.corrections:
             guards.check_unreadable(self)
             guards.check_constants(self, changed)

@@ -1,0 +1,83 @@
+"""Orders a solution's words may compare, kept as the cached answer had them.
+
+Recomputation redoes the arithmetic of a cached answer; a choice its words made does not
+have to hold for new values: "she sells more on Saturday than on Sunday, so she gets the
+bonus", "the pens cost more in total than the notebooks, so the discount applies", "shop
+A has the lower price per pen". Such a choice compares two quantities of the problem:
+stated values, results the solution writes, or parts of a computation it never writes on
+their own (`3 × 20` against `4 × 5` inside one sum, a price per pen `18 / 4` inside
+`40 × 18 / 4`). This reader does not read the words, so it cannot tell which orders a
+choice rests on, and it keeps them all: every pair among the stated values, the results
+and the parts of each computation (`quantities.groupings`) keeps the order it had in the
+cached answer. What is forgiven is closed:
+- orders that one earlier instance, solved with the same solution and the same words, had
+  at once, every changed pair together: instances that each show one changed pair apart
+  show nothing of a condition on two of them.
+Nothing else is. Exchanging the two values to see whether the answer moves proves
+nothing: a bonus for selling more on Saturday than on Sunday is added the same way
+whichever day sold more. Two values that become equal decline even where an instance had
+a tie: a rule in words for a tie (a draw, the same price) is its own rule.
+
+An instance is taken when it matches the new request on the changed pairs, whatever it
+had on the others; one that must match on every pair would decline a quarter of what is
+served. An "or" of a changed comparison and an unchanged one that the instance had the
+other way is the gap left (`docs/word-problems.md`, "What is not done").
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import TYPE_CHECKING
+
+from stepchat.core.tasks.wordprob.guards import Declined
+from stepchat.core.tasks.wordprob.orders import (
+    Value,
+    computing_parts,
+    had_every_order,
+    result_values,
+    slot_values,
+    sub_value,
+)
+from stepchat.core.tasks.wordprob.quantities import groupings
+from stepchat.core.tasks.wordprob.solution import Bin, Expr, Neg
+from stepchat.core.tasks.wordprob.values import order
+
+if TYPE_CHECKING:
+    from stepchat.core.tasks.wordprob.recompute import RolePass
+
+
+def check_compared(p: RolePass) -> None:
+    values = [*slot_values(p).values(), *result_values(p).values(), *_part_values(p)]
+    flipped = [(a, b) for a, b in combinations(values, 2) if not a.kept_order(b)]
+    if not flipped:
+        return
+    for a, b in flipped:
+        if order(a.new, b.new) == 0:
+            raise Declined(f"{a.text} and {b.text} become equal: a rule in words for a tie "
+                           "(a draw, the same price) would not hold")
+    if had_every_order(flipped, len(p.witnesses)):
+        return
+    a, b = flipped[0]
+    raise Declined(f"{a.text} and {b.text} changed their order: a choice the words made "
+                   "between them would not hold")
+
+
+def _part_values(p: RolePass) -> list[Value]:
+    """Each part of each computation, once, named by how the solution writes it."""
+    found: dict[Expr, Value] = {}
+    for expr in computing_parts(p):
+        for part in groupings(p, expr):
+            if part not in found:
+                value = sub_value(p, part)
+                if value is not None:
+                    found[part] = Value(_written(p, part), value.old, value.new, value.seen)
+    return list(found.values())
+
+
+def _written(p: RolePass, expr: Expr) -> str:
+    """`expr` in the solution's own numbers, bracketed where it groups: `(18 / 4)`."""
+    if isinstance(expr, Neg):
+        return f"-{_written(p, expr.operand)}"
+    if isinstance(expr, Bin):
+        return f"({_written(p, expr.left)} {expr.op} {_written(p, expr.right)})"
+    return p.sol.atoms[expr.atom].text
