@@ -177,7 +177,19 @@ closes them are in docs/word-problems.md:
   values or their product, written only as the total (`12 * 40` for 4 and 8 hours), in
   six languages and with decimal commas. Sums and products are steps now. Eight more,
   two steps from the values (multiples of a stated four in a range) or a sum of three,
-  are listed in docs/word-problems-open.jsonl.
+  are listed in docs/word-problems-open.jsonl;
+- `wordprob_found38.jsonl`: the thirty-eighth review, of the rule that keeps every order
+  among stated values, results and parts of computations (round seventeen): conditions
+  in words on quantities no computation forms. Those that now decline: a group of a
+  product's factors with no division (hours a week in `10 × 5 × 6`), one term of a sum a
+  product multiplies (Monday's pens in `(3 + 4) × 5`) and a sum of six terms, closed by
+  class; the others (a multiple, a ratio, a difference of differences, a sum by person
+  where the solution sums by kind) decline only because their values also change an
+  order the rule keeps. The twelve still served (an average, units that differ, a half)
+  are listed in docs/word-problems-open.jsonl;
+- `wordprob_open_declined.jsonl`: requests once listed in docs/word-problems-open.jsonl
+  that round seventeen declines only because their values change an order it keeps, or
+  make two quantities equal; their classes stay open (docs/word-problems.md).
 """
 
 from __future__ import annotations
@@ -211,7 +223,8 @@ REVIEWS = {"wordprob_found3.jsonl": 30, "wordprob_found4.jsonl": 25,
            "wordprob_found29.jsonl": 8, "wordprob_found30.jsonl": 2,
            "wordprob_found31.jsonl": 23, "wordprob_found34.jsonl": 22,
            "wordprob_found35.jsonl": 14, "wordprob_found36.jsonl": 42,
-           "wordprob_found37.jsonl": 9}
+           "wordprob_found37.jsonl": 9, "wordprob_found38.jsonl": 30,
+           "wordprob_open_declined.jsonl": 14}
 """Each review's file and how many findings it holds."""
 
 CASES = [(name, json.loads(line)) for name in REVIEWS

@@ -47,8 +47,9 @@ if TYPE_CHECKING:
     from stepchat.core.tasks.wordprob.recompute import RolePass
 
 MAX_FACTORS = 5
-"""Factors of one product whose every grouping is read; a longer product is read as
-written and factor by factor."""
+"""Factors of one product, or terms of one sum, whose every grouping is read. A longer
+product is read as written and factor by factor where counts are checked; where orders
+are compared, it declines."""
 
 
 def check_quantities(p: RolePass) -> None:
@@ -122,36 +123,65 @@ def _percents(p: RolePass, number: Num) -> frozenset[int]:
 
 
 def groupings(p: RolePass, expr: Expr) -> Iterator[Expr]:
-    """Each operation of `expr` as written, each group of a product's factors over each
-    number it divides by (`40 × 18 / 4` is also `40 × (18 / 4)`) and each group of a
-    sum's terms (`50 + 20 + 25` is also `50 + (20 + 25)`), through the results it uses:
-    the quantities a computation forms on the way, which words may name and compare."""
+    """The quantities a computation forms on the way, which words may name and compare,
+    through the results it uses: each operation as written; each group of a product's
+    factors (`10 × 5 × 6` is also `10 × (5 × 6)`), over each number it divides by too
+    (`40 × 18 / 4` is also `40 × (18 / 4)`); each term of a sum a product multiplies,
+    times the other factors (`(3 + 4) × 5` is also `3 × 5` and `4 × 5`); each group of a
+    sum's terms (`50 + 20 + 25` is also `50 + (20 + 25)`). A sum or a product of more
+    than `MAX_FACTORS` numbers declines: its groups are too many to compare."""
     yield from _inner(expr)
     yield from _divisions(p, expr)
+    for chain in _chains(expr):
+        above, _ = _flat(p, chain)
+        yield from _products(above)
+        yield from _distributed(p, above)
     for node in _inner(expr):
         if node.op in "+-":
             yield from _term_groups(_terms(p, node, False))
 
 
+def _products(factors: list[Expr]) -> Iterator[Expr]:
+    """Each group of two or more of `factors`, short of all of them, multiplied."""
+    if len(factors) > MAX_FACTORS:
+        raise Declined(f"a product of {len(factors)} factors: every group of it cannot be "
+                       "compared")
+    for size in range(2, len(factors)):
+        for group in combinations(factors, size):
+            yield _joined("*", list(group))
+
+
+def _distributed(p: RolePass, factors: list[Expr]) -> Iterator[Expr]:
+    """Each term of a sum among `factors`, times the other factors."""
+    for k, factor in enumerate(factors):
+        rest = factors[:k] + factors[k + 1:]
+        terms = _terms(p, factor, False)
+        if rest and len(terms) > 1:
+            for _, term in terms:
+                yield _joined("*", [term, *rest])
+
+
 def _term_groups(terms: list[tuple[bool, Expr]]) -> Iterator[Expr]:
-    """Each group of two or more of `terms`, as the terms added less the terms taken off;
-    a group of terms all taken off is what they take off together (`30 - 5 - 8`: 5 + 8)."""
+    """Each group of two or more of `terms`, short of all of them, as the terms added less
+    the terms taken off; a group of terms all taken off is what they take off together
+    (`30 - 5 - 8`: 5 + 8)."""
     if len(terms) > MAX_FACTORS:
-        return
+        raise Declined(f"a sum of {len(terms)} terms: every group of it cannot be compared")
     for size in range(2, len(terms)):
         for group in combinations(terms, size):
             added = [t for minus, t in group if not minus]
             taken = [t for minus, t in group if minus]
-            total = _summed_terms(added or taken)
+            total = _joined("+", added or taken)
             if added and taken:
-                total = Bin("-", total, _summed_terms(taken))
+                total = Bin("-", total, _joined("+", taken))
             yield total
 
 
-def _summed_terms(terms: list[Expr]) -> Expr:
-    total = terms[0]
-    for term in terms[1:]:
-        total = Bin("+", total, term)
+def _joined(op: str, parts: list[Expr]) -> Expr:
+    """`parts` joined by `op`, left to right."""
+    total = parts[0]
+    for part in parts[1:]:
+        total = Bin(op, total, part)
     return total
 
 
@@ -167,9 +197,7 @@ def _divisions(p: RolePass, expr: Expr) -> Iterator[Bin]:
             list(group) for size in range(1, len(above) + 1)
             for group in combinations(above, size)]
         for group in groups:
-            product = group[0]
-            for factor in group[1:]:
-                product = Bin("*", product, factor)
+            product = _joined("*", group)
             yield from (Bin("/", product, b) for b in below)
 
 
