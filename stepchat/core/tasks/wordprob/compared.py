@@ -32,8 +32,9 @@ from typing import TYPE_CHECKING
 from stepchat.core.tasks.wordprob.guards import Declined
 from stepchat.core.tasks.wordprob.orders import (
     Value,
-    computing_parts,
     had_every_order,
+    is_percent,
+    numbers,
     result_values,
     slot_values,
     sub_value,
@@ -63,14 +64,22 @@ def check_compared(p: RolePass) -> None:
 
 
 def _part_values(p: RolePass) -> list[Value]:
-    """Each part of each computation, once, named by how the solution writes it."""
-    found: dict[Expr, Value] = {}
-    for expr in computing_parts(p):
-        for part in groupings(p, expr):
-            if part not in found:
-                value = sub_value(p, part)
-                if value is not None:
-                    found[part] = Value(_written(p, part), value.old, value.new, value.seen)
+    """Each part of each computation, once, named by how the solution writes it, with the
+    percents of a statement that reads them as hundredths read so (`800 × 10%` is 80)."""
+    found: dict[tuple[Expr, frozenset[int]], Value] = {}
+    for s_index, statement in enumerate(p.statements):
+        if not statement.links:
+            continue
+        for whole in statement.parts:
+            hundredths = frozenset(
+                a for a in whole.numbers if p.scaled[s_index] and is_percent(p, a))
+            for part in groupings(p, whole.expr):
+                key = (part, hundredths & frozenset(numbers(part)))
+                if key not in found:
+                    value = sub_value(p, *key)
+                    if value is not None:
+                        found[key] = Value(_written(p, part), value.old, value.new,
+                                           value.seen)
     return list(found.values())
 
 

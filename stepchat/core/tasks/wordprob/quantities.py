@@ -125,40 +125,45 @@ def _percents(p: RolePass, number: Num) -> frozenset[int]:
 def groupings(p: RolePass, expr: Expr) -> Iterator[Expr]:
     """The quantities a computation forms on the way, which words may name and compare,
     through the results it uses: each operation as written; each group of a product's
-    factors (`10 × 5 × 6` is also `10 × (5 × 6)`), over each number it divides by too
-    (`40 × 18 / 4` is also `40 × (18 / 4)`); each term of a sum a product multiplies,
-    times the other factors (`(3 + 4) × 5` is also `3 × 5` and `4 × 5`); each group of a
-    sum's terms (`50 + 20 + 25` is also `50 + (20 + 25)`). A sum or a product of more
-    than `MAX_FACTORS` numbers declines: its groups are too many to compare."""
+    factors, over each group of the numbers it divides by (`10 × 5 × 6` is also
+    `10 × (5 × 6)`, `40 × 18 / 4` also `40 × (18 / 4)`), with one term of a sum among
+    the factors in place of the sum (`(3 + 4) × 5 × 2` is also `3 × 5`, `(200 + 40) / 4`
+    also `200 / 4`); each group of a sum's terms (`50 + 20 + 25` is also
+    `50 + (20 + 25)`). A sum, or a product with its divisors, of more than `MAX_FACTORS`
+    numbers declines: its groups are too many to compare."""
     yield from _inner(expr)
-    yield from _divisions(p, expr)
     for chain in _chains(expr):
-        above, _ = _flat(p, chain)
-        yield from _products(above)
-        yield from _distributed(p, above)
+        yield from _factor_groups(p, *_flat(p, chain))
     for node in _inner(expr):
         if node.op in "+-":
             yield from _term_groups(_terms(p, node, False))
 
 
-def _products(factors: list[Expr]) -> Iterator[Expr]:
-    """Each group of two or more of `factors`, short of all of them, multiplied."""
-    if len(factors) > MAX_FACTORS:
-        raise Declined(f"a product of {len(factors)} factors: every group of it cannot be "
-                       "compared")
-    for size in range(2, len(factors)):
-        for group in combinations(factors, size):
-            yield _joined("*", list(group))
+def _factor_groups(p: RolePass, above: list[Expr], below: list[Expr]) -> Iterator[Expr]:
+    """Each group of `above` (one of its sums, or one term of it, in each), multiplied
+    and divided by each group of `below`: every quantity the product forms."""
+    if len(above) + len(below) > MAX_FACTORS:
+        raise Declined(f"a product of {len(above) + len(below)} numbers: every group of it "
+                       "cannot be compared")
+    divisors = [list(group) for size in range(len(below) + 1)
+                for group in combinations(below, size)]
+    for size in range(1, len(above) + 1):
+        for group in combinations(above, size):
+            for factors in _with_one_term(p, list(group)):
+                for divisor in divisors:
+                    if len(factors) + len(divisor) > 1:
+                        product = _joined("*", factors)
+                        yield Bin("/", product, _joined("*", divisor)) if divisor else product
 
 
-def _distributed(p: RolePass, factors: list[Expr]) -> Iterator[Expr]:
-    """Each term of a sum among `factors`, times the other factors."""
+def _with_one_term(p: RolePass, factors: list[Expr]) -> Iterator[list[Expr]]:
+    """`factors` as they are, and with each term of each sum among them in its place."""
+    yield factors
     for k, factor in enumerate(factors):
-        rest = factors[:k] + factors[k + 1:]
         terms = _terms(p, factor, False)
-        if rest and len(terms) > 1:
+        if len(terms) > 1:
             for _, term in terms:
-                yield _joined("*", [term, *rest])
+                yield [*factors[:k], term, *factors[k + 1:]]
 
 
 def _term_groups(terms: list[tuple[bool, Expr]]) -> Iterator[Expr]:

@@ -24,6 +24,9 @@ from typing import TYPE_CHECKING
 
 from stepchat.core.tasks.wordprob.guards import Declined
 
+Ratio = tuple[int, int]
+"""A value as its numerator and denominator."""
+
 NEAR_FROM = 7
 """A constant this large (a unit: 7, 12, 24, 60...) that is a count one off a quotient is
 reasoning too (60 boxes of 4 for 245 eggs); smaller ones are too often one off some
@@ -51,14 +54,28 @@ def check_not_reasoned(p: RolePass, i: int) -> None:
     near = not p.roles[i].sources and value >= NEAR_FROM
     pool = [n for n in [*_stated(p), *_computed(p, i), *_siblings(p, i)]
             if n.values[0] != value]
+    wanted = (value.numerator, value.denominator)
     for a in pool:
         _decline_if_step(p, i, one_off, [(v,) for v in a.values], (a.new,), str(a.values[0]))
         for b in pool:
-            if a is b:
+            if a is b or wanted not in _step_values(p, a.values[0], b.values[0], near):
                 continue
             pairs = list(zip(a.values, b.values, strict=True))
             _decline_if_step(p, i, partial(one_step, near=near), pairs, (a.new, b.new),
                              f"{a.values[0]} and {b.values[0]}")
+
+
+def _step_values(p: RolePass, a: Fraction, b: Fraction, near: bool) -> frozenset[Ratio]:
+    """Every value one step on `a` against `b` gives, as numerator and denominator,
+    remembered for the pass: a request with thirty stated values tries each of their pairs
+    against every kept number, and hashing plain integers is what keeps that quick."""
+    key = (a.numerator, a.denominator, b.numerator, b.denominator, near)
+    found = p.step_values.get(key)
+    if found is None:
+        found = frozenset((v.numerator, v.denominator)
+                          for v in one_step(a, b, near).values())
+        p.step_values[key] = found
+    return found
 
 
 def _decline_if_step(

@@ -201,6 +201,10 @@ class RolePass:
         """Each sub-expression's cached and new values as the checks read them
         (`orders.old_and_new`), remembered once the roles are set: the candidate counts,
         parts and signs of a solution share most of their nodes."""
+        self.step_values: dict[tuple[int, int, int, int, bool],
+                               frozenset[tuple[int, int]]] = {}
+        """What one step of reasoning gives on each pair of cached values
+        (`reasoned.check_not_reasoned`), remembered for the pass."""
 
     # ------------------------------------------------------------------ roles
 
