@@ -26,6 +26,7 @@ other way is the gap left (`docs/word-problems.md`, "What is not done").
 
 from __future__ import annotations
 
+from fractions import Fraction
 from itertools import combinations
 from typing import TYPE_CHECKING
 
@@ -35,6 +36,7 @@ from stepchat.core.tasks.wordprob.orders import (
     had_every_order,
     is_percent,
     numbers,
+    old_and_new,
     result_values,
     slot_values,
     sub_value,
@@ -48,10 +50,14 @@ if TYPE_CHECKING:
 
 
 def check_compared(p: RolePass) -> None:
-    values = [*slot_values(p).values(), *result_values(p).values(), *_part_values(p)]
+    stated_and_results = [*slot_values(p).values(), *result_values(p).values()]
+    parts = _parts(p)
+    olds = [v.old for v in stated_and_results] + [old for _, old, _ in parts.values()]
+    news = [v.new for v in stated_and_results] + [new for _, _, new in parts.values()]
+    if _ranks(olds) == _ranks(news):
+        return  # every pair in its order: the common case, without comparing each pair
+    values = stated_and_results + _part_values(p, parts)
     flipped = [(a, b) for a, b in combinations(values, 2) if not a.kept_order(b)]
-    if not flipped:
-        return
     for a, b in flipped:
         if order(a.new, b.new) == 0:
             raise Declined(f"{a.text} and {b.text} become equal: a rule in words for a tie "
@@ -63,10 +69,28 @@ def check_compared(p: RolePass) -> None:
                    "between them would not hold")
 
 
-def _part_values(p: RolePass) -> list[Value]:
-    """Each part of each computation, once, named by how the solution writes it, with the
-    percents of a statement that reads them as hundredths read so (`800 × 10%` is 80)."""
-    found: dict[tuple[Expr, frozenset[int]], Value] = {}
+def _ranks(values: list[Fraction]) -> list[int]:
+    """Each value's place among `values`, equal values at one place: two lists of values
+    have every pair in the same order exactly when their places are the same."""
+    ordered = sorted(range(len(values)), key=values.__getitem__)
+    ranks = [0] * len(values)
+    place = 0
+    for k, index in enumerate(ordered):
+        if k and values[index] != values[ordered[k - 1]]:
+            place += 1
+        ranks[index] = place
+    return ranks
+
+
+Part = tuple[Expr, frozenset[int]]
+"""A part of a computation and the numbers in it read as hundredths."""
+
+
+def _parts(p: RolePass) -> dict[Part, tuple[str, Fraction, Fraction]]:
+    """Each part of each computation, once, named by how the solution writes it, with its
+    cached and new values; the percents of a statement that reads them as hundredths are
+    read so (`800 × 10%` is 80)."""
+    found: dict[Part, tuple[str, Fraction, Fraction]] = {}
     for s_index, statement in enumerate(p.statements):
         if not statement.links:
             continue
@@ -76,11 +100,21 @@ def _part_values(p: RolePass) -> list[Value]:
             for part in groupings(p, whole.expr):
                 key = (part, hundredths & frozenset(numbers(part)))
                 if key not in found:
-                    value = sub_value(p, *key)
-                    if value is not None:
-                        found[key] = Value(_written(p, part), value.old, value.new,
-                                           value.seen)
-    return list(found.values())
+                    pair = old_and_new(p, *key)
+                    if pair is not None:
+                        found[key] = (_written(p, part), *pair)
+    return found
+
+
+def _part_values(p: RolePass, parts: dict[Part, tuple[str, Fraction, Fraction]]) -> list[Value]:
+    """The parts with their values in each earlier instance too: read only where an order
+    changed, since instances then decide."""
+    found = []
+    for key, (text, _, _) in parts.items():
+        value = sub_value(p, *key)
+        if value is not None:
+            found.append(Value(text, value.old, value.new, value.seen))
+    return found
 
 
 def _written(p: RolePass, expr: Expr) -> str:
