@@ -18,10 +18,12 @@ nothing: a bonus for selling more on Saturday than on Sunday is added the same w
 whichever day sold more. Two values that become equal decline even where an instance had
 a tie: a rule in words for a tie (a draw, the same price) is its own rule.
 
-An instance is taken when it matches the new request on the changed pairs, whatever it
-had on the others; one that must match on every pair would decline a quarter of what is
-served. An "or" of a changed comparison and an unchanged one that the instance had the
-other way is the gap left (`docs/word-problems.md`, "What is not done").
+The gaps left (`docs/word-problems.md`, "What is not done"): a quantity no computation
+forms is not compared (a multiple, "more than twice as many"; an average; a ratio never
+written; minutes against hours). And an instance is taken when it matches the new request
+on the changed pairs, whatever it had on the others, so an "or" of a changed comparison
+and an unchanged one that the instance had the other way is served; an instance that must
+match on every pair would decline a quarter of what is served.
 """
 
 from __future__ import annotations
