@@ -28,6 +28,8 @@ match on every pair would decline a quarter of what is served.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import replace
 from fractions import Fraction
 from itertools import combinations
 from typing import TYPE_CHECKING
@@ -54,8 +56,8 @@ if TYPE_CHECKING:
 def check_compared(p: RolePass) -> None:
     stated_and_results = [*slot_values(p).values(), *result_values(p).values()]
     parts = _parts(p)
-    olds = [v.old for v in stated_and_results] + [old for _, old, _ in parts.values()]
-    news = [v.new for v in stated_and_results] + [new for _, _, new in parts.values()]
+    olds = [v.old for v in stated_and_results] + [old for old, _ in parts.values()]
+    news = [v.new for v in stated_and_results] + [new for _, new in parts.values()]
     if _ranks(olds) == _ranks(news):
         return  # every pair in its order: the common case, without comparing each pair
     values = stated_and_results + _part_values(p, parts)
@@ -88,11 +90,10 @@ Part = tuple[Expr, frozenset[int]]
 """A part of a computation and the numbers in it read as hundredths."""
 
 
-def _parts(p: RolePass) -> dict[Part, tuple[str, Fraction, Fraction]]:
-    """Each part of each computation, once, named by how the solution writes it, with its
-    cached and new values; the percents of a statement that reads them as hundredths are
-    read so (`800 × 10%` is 80)."""
-    found: dict[Part, tuple[str, Fraction, Fraction]] = {}
+def _parts(p: RolePass) -> dict[Part, tuple[Fraction, Fraction]]:
+    """Each part of each computation, once, with its cached and new values; the percents
+    of a statement that reads them as hundredths are read so (`800 × 10%` is 80)."""
+    found: dict[Part, tuple[Fraction, Fraction]] = {}
     for s_index, statement in enumerate(p.statements):
         if not statement.links:
             continue
@@ -104,18 +105,18 @@ def _parts(p: RolePass) -> dict[Part, tuple[str, Fraction, Fraction]]:
                 if key not in found:
                     pair = old_and_new(p, *key)
                     if pair is not None:
-                        found[key] = (_written(p, part), *pair)
+                        found[key] = pair
     return found
 
 
-def _part_values(p: RolePass, parts: dict[Part, tuple[str, Fraction, Fraction]]) -> list[Value]:
-    """The parts with their values in each earlier instance too: read only where an order
-    changed, since instances then decide."""
+def _part_values(p: RolePass, parts: Iterable[Part]) -> list[Value]:
+    """The parts named by how the solution writes them, with their values in each earlier
+    instance too: read only where an order changed, since instances then decide."""
     found = []
-    for key, (text, _, _) in parts.items():
+    for key in parts:
         value = sub_value(p, *key)
         if value is not None:
-            found.append(Value(text, value.old, value.new, value.seen))
+            found.append(replace(value, text=_written(p, key[0])))
     return found
 
 

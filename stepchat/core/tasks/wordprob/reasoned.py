@@ -43,8 +43,7 @@ def check_not_reasoned(p: RolePass, i: int) -> None:
     stated values, the results and the numbers of its own computation (a count of full
     boxes of a computed total; the games won from games played and lost; the multiples of
     a stated four among 12 tickets, 12 / 4), its own value apart (3 is the gcd of 3 and
-    12); in the
-    cached solution and in every earlier instance alike (an instance where that step
+    12); in the cached solution and in every earlier instance alike (an instance where that step
     gives another value refutes it: it changed that step's values and the number stayed),
     and that step gives another value with the new values than the number's reading
     gives (where they agree, both readings serve the same answer)."""
