@@ -192,7 +192,9 @@ closes them are in docs/word-problems.md:
   pay), one term of a sum that is divided (`(200 + 40) / 4`: the rent per friend) and a
   term of a sum times only some of the other factors. Three more, a result computed on a
   line that reads a percent as hundredths and then used in a product (hours a week
-  behind a take-home pay), are listed in docs/word-problems-open.jsonl;
+  behind a take-home pay), were listed in docs/word-problems-open.jsonl until round
+  eighteen followed such results into the products they enter; they are here with three
+  look-alikes whose values make no tie;
 - `wordprob_open_declined.jsonl`: requests once listed in docs/word-problems-open.jsonl
   that round seventeen declines only because their values change an order it keeps, or
   make two quantities equal; their classes stay open (docs/word-problems.md).
@@ -230,7 +232,7 @@ REVIEWS = {"wordprob_found3.jsonl": 30, "wordprob_found4.jsonl": 25,
            "wordprob_found31.jsonl": 23, "wordprob_found34.jsonl": 22,
            "wordprob_found35.jsonl": 14, "wordprob_found36.jsonl": 42,
            "wordprob_found37.jsonl": 9, "wordprob_found38.jsonl": 30,
-           "wordprob_found39.jsonl": 12,
+           "wordprob_found39.jsonl": 18,
            "wordprob_open_declined.jsonl": 14}
 """Each review's file and how many findings it holds."""
 

@@ -91,22 +91,26 @@ Part = tuple[Expr, frozenset[int]]
 
 
 def _parts(p: RolePass) -> dict[Part, tuple[Fraction, Fraction]]:
-    """Each part of each computation, once, with its cached and new values; the percents
-    of a statement that reads them as hundredths are read so (`800 × 10%` is 80)."""
+    """Each part of each computation, once, with its cached and new values; a percent is
+    read as hundredths where its own line reads it so (`800 × 10%` is 80)."""
     found: dict[Part, tuple[Fraction, Fraction]] = {}
-    for s_index, statement in enumerate(p.statements):
+    for statement in p.statements:
         if not statement.links:
             continue
         for whole in statement.parts:
-            hundredths = frozenset(
-                a for a in whole.numbers if p.scaled[s_index] and is_percent(p, a))
             for part in groupings(p, whole.expr):
-                key = (part, hundredths & frozenset(numbers(part)))
+                key = (part, frozenset(a for a in numbers(part) if _as_hundredths(p, a)))
                 if key not in found:
                     pair = old_and_new(p, *key)
                     if pair is not None:
                         found[key] = pair
     return found
+
+
+def _as_hundredths(p: RolePass, atom: int) -> bool:
+    """Whether the number at `atom` is a percent its own line reads as hundredths (a part
+    may take numbers from the earlier lines whose results it uses)."""
+    return p.scaled[p.place[atom][0]] and is_percent(p, atom)
 
 
 def _part_values(p: RolePass, parts: Iterable[Part]) -> list[Value]:

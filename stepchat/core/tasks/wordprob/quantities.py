@@ -129,14 +129,16 @@ def groupings(p: RolePass, expr: Expr) -> Iterator[Expr]:
     `10 × (5 × 6)`, `40 × 18 / 4` also `40 × (18 / 4)`), with one term of a sum among
     the factors in place of the sum (`(3 + 4) × 5 × 2` is also `3 × 5`, `(200 + 40) / 4`
     also `200 / 4`); each group of a sum's terms (`50 + 20 + 25` is also
-    `50 + (20 + 25)`). A sum, or a product with its divisors, of more than `MAX_FACTORS`
-    numbers declines: its groups are too many to compare."""
+    `50 + (20 + 25)`). Results of lines that read a percent as hundredths are followed
+    too (`9 × 10 × 80% = 72`, then `72 × 5`: also `9 × 5`); the caller reads each percent
+    the way its own line does. A sum, or a product with its divisors, of more than
+    `MAX_FACTORS` numbers declines: its groups are too many to compare."""
     yield from _inner(expr)
     for chain in _chains(expr):
-        yield from _factor_groups(p, *_flat(p, chain))
+        yield from _factor_groups(p, *_flat(p, chain, scaled_too=True))
     for node in _inner(expr):
         if node.op in "+-":
-            yield from _term_groups(_terms(p, node, False))
+            yield from _term_groups(_terms(p, node, False, scaled_too=True))
 
 
 def _factor_groups(p: RolePass, above: list[Expr], below: list[Expr]) -> Iterator[Expr]:
@@ -160,7 +162,7 @@ def _with_one_term(p: RolePass, factors: list[Expr]) -> Iterator[list[Expr]]:
     """`factors` as they are, and with each term of each sum among them in its place."""
     yield factors
     for k, factor in enumerate(factors):
-        terms = _terms(p, factor, False)
+        terms = _terms(p, factor, False, scaled_too=True)
         if len(terms) > 1:
             for _, term in terms:
                 yield [*factors[:k], term, *factors[k + 1:]]
@@ -229,28 +231,34 @@ def _factors(expr: Expr) -> Iterator[Expr]:
         yield expr
 
 
-def _flat(p: RolePass, expr: Expr) -> tuple[list[Expr], list[Expr]]:
+def _flat(
+    p: RolePass, expr: Expr, *, scaled_too: bool = False
+) -> tuple[list[Expr], list[Expr]]:
     """The factors a product and quotient multiplies by and divides by; an earlier result
     that is itself a product or quotient counts as its factors (`100% / 40 = 2.5%` too,
-    where the percent sign is only written, not read as hundredths)."""
+    where the percent sign is only written, not read as hundredths; `scaled_too`: where
+    it is read so as well)."""
     if isinstance(expr, Bin) and expr.op in "*/":
-        above, below = _flat(p, expr.left)
-        right_above, right_below = _flat(p, expr.right)
+        above, below = _flat(p, expr.left, scaled_too=scaled_too)
+        right_above, right_below = _flat(p, expr.right, scaled_too=scaled_too)
         if expr.op == "*":
             return above + right_above, below + right_below
         return above + right_below, below + right_above
     if isinstance(expr, Num):
-        made = _made_by(p, expr.atom)
+        made = _made_by(p, expr.atom, scaled_too=scaled_too)
         if made is not None and isinstance(made, Bin) and made.op in "*/":
-            return _flat(p, made)
+            return _flat(p, made, scaled_too=scaled_too)
     return [expr], []
 
 
-def _made_by(p: RolePass, atom: int) -> Expr | None:
+def _made_by(p: RolePass, atom: int, *, scaled_too: bool = False) -> Expr | None:
     """The expression of the earlier result the number at `atom` restates, where its
-    statement reads no percent as hundredths."""
+    statement reads no percent as hundredths (or, `scaled_too`, any statement: for a
+    caller that reads each percent as its own line does)."""
     j = restated_result(p, atom)
-    return None if j is None or p.scaled[p.place[j][0]] else p.results[j].expr
+    if j is None or (p.scaled[p.place[j][0]] and not scaled_too):
+        return None
+    return p.results[j].expr
 
 
 def _inner(expr: Expr) -> Iterator[Bin]:
@@ -330,18 +338,21 @@ def _flips(p: RolePass, expr: Expr) -> bool:
     return value is not None and not value.keeps(ZERO)
 
 
-def _terms(p: RolePass, expr: Expr, minus: bool) -> list[tuple[bool, Expr]]:
+def _terms(
+    p: RolePass, expr: Expr, minus: bool, *, scaled_too: bool = False
+) -> list[tuple[bool, Expr]]:
     """The terms of a sum or difference, each with whether it is taken off, through the
-    sums and differences of earlier results it uses (`$25 + $30 = $55`, then `$55 - $40`)."""
+    sums and differences of earlier results it uses (`$25 + $30 = $55`, then `$55 - $40`;
+    `scaled_too` as for `_flat`)."""
     if isinstance(expr, Neg):
-        return _terms(p, expr.operand, not minus)
+        return _terms(p, expr.operand, not minus, scaled_too=scaled_too)
     if isinstance(expr, Bin) and expr.op in "+-":
-        return [*_terms(p, expr.left, minus),
-                *_terms(p, expr.right, minus != (expr.op == "-"))]
+        return [*_terms(p, expr.left, minus, scaled_too=scaled_too),
+                *_terms(p, expr.right, minus != (expr.op == "-"), scaled_too=scaled_too)]
     if isinstance(expr, Num):
-        made = _made_by(p, expr.atom)
+        made = _made_by(p, expr.atom, scaled_too=scaled_too)
         if isinstance(made, Bin | Neg) and (isinstance(made, Neg) or made.op in "+-"):
-            return _terms(p, made, minus)
+            return _terms(p, made, minus, scaled_too=scaled_too)
     return [(minus, expr)]
 
 
