@@ -185,8 +185,10 @@ closes them are in docs/word-problems.md:
   product multiplies (Monday's pens in `(3 + 4) × 5`) and a sum of six terms, closed by
   class; the others (a multiple, a ratio, a difference of differences, a sum by person
   where the solution sums by kind) decline only because their values also change an
-  order the rule keeps. The twelve still served (an average, units that differ, a half)
-  are listed in docs/word-problems-open.jsonl;
+  order the rule keeps. Of the twelve then still served, six (an average, a "more than
+  half as many") are here since round eighteen compares the mean of each sum and each
+  value times each multiplier or part word the solution does not use; the other six
+  (units that differ) are listed in docs/word-problems-open.jsonl;
 - `wordprob_found39.jsonl`: the thirty-ninth review, of the same rule: a percent inside
   a computation compared without reading it as hundredths (`800 × 10%` against a base
   pay), one term of a sum that is divided (`(200 + 40) / 4`: the rent per friend) and a
@@ -195,9 +197,21 @@ closes them are in docs/word-problems.md:
   behind a take-home pay), were listed in docs/word-problems-open.jsonl until round
   eighteen followed such results into the products they enter; they are here with three
   look-alikes whose values make no tie;
+- `wordprob_found40.jsonl`: the fortieth review, of round eighteen's first form (means
+  of sums, multiples by unused multiplier words, percent lines followed): a multiplier
+  word applied to a part or a mean, and a multiplier written as a stated number ("three
+  times", "3 times") the solution does not take, closed by comparing each value plus and
+  times each stated value no computation takes. The sixteen requests of the seventeenth
+  review's "witness keeps the number word" class, once listed, closed by the same
+  comparison (the word times the digit beside it), are at the end of
+  `wordprob_found17.jsonl`. The review's 26 still served (a multiplier word of a
+  language with no table, a compound multiplier phrase, a product's result inside a
+  sum that is multiplied, a mean the solution never sums) are listed in
+  docs/word-problems-open.jsonl;
 - `wordprob_open_declined.jsonl`: requests once listed in docs/word-problems-open.jsonl
-  that round seventeen declines only because their values change an order it keeps, or
-  make two quantities equal; their classes stay open (docs/word-problems.md).
+  that round seventeen (fourteen) or eighteen (ten) declines only because their values
+  change an order it keeps, or make two quantities equal; their classes stay open
+  (docs/word-problems.md).
 """
 
 from __future__ import annotations
@@ -222,7 +236,7 @@ REVIEWS = {"wordprob_found3.jsonl": 30, "wordprob_found4.jsonl": 25,
            "wordprob_found10.jsonl": 51, "wordprob_found11.jsonl": 8,
            "wordprob_found12.jsonl": 34, "wordprob_found13.jsonl": 13,
            "wordprob_found14.jsonl": 26, "wordprob_found15.jsonl": 15,
-           "wordprob_found16.jsonl": 75, "wordprob_found17.jsonl": 58,
+           "wordprob_found16.jsonl": 75, "wordprob_found17.jsonl": 74,
            "wordprob_found18.jsonl": 21, "wordprob_found19.jsonl": 22,
            "wordprob_found20.jsonl": 3, "wordprob_found21.jsonl": 14,
            "wordprob_found22.jsonl": 12, "wordprob_found23.jsonl": 20,
@@ -231,9 +245,9 @@ REVIEWS = {"wordprob_found3.jsonl": 30, "wordprob_found4.jsonl": 25,
            "wordprob_found29.jsonl": 8, "wordprob_found30.jsonl": 2,
            "wordprob_found31.jsonl": 23, "wordprob_found34.jsonl": 22,
            "wordprob_found35.jsonl": 14, "wordprob_found36.jsonl": 42,
-           "wordprob_found37.jsonl": 9, "wordprob_found38.jsonl": 30,
-           "wordprob_found39.jsonl": 18,
-           "wordprob_open_declined.jsonl": 14}
+           "wordprob_found37.jsonl": 9, "wordprob_found38.jsonl": 36,
+           "wordprob_found39.jsonl": 18, "wordprob_found40.jsonl": 18,
+           "wordprob_open_declined.jsonl": 24}
 """Each review's file and how many findings it holds."""
 
 CASES = [(name, json.loads(line)) for name in REVIEWS

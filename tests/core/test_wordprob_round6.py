@@ -71,7 +71,9 @@ def test_a_restated_result_keeps_its_order_against_the_stated_values() -> None:
     seen = [(APPLES.format(bags=2, each=3, ana=10),
              "Bob has 2 * 3 = 6 apples.\n"
              "Ana has 10 apples, more than 6, so she gives 10 - 6 = 4 to Carl.\n#### 4")]
-    assert recompute(cached, APPLES_SOLUTION, APPLES.format(bags=2, each=5, ana=19),
+    # Only Ana's apples change: "The one" is a stated value no computation takes, and
+    # its sums and products with the others keep their orders too (round eighteen).
+    assert recompute(cached, APPLES_SOLUTION, APPLES.format(bags=3, each=4, ana=21),
                      seen)[-1] == "#### 9"
     with pytest.raises(Declined, match="order against"):
         recompute(cached, APPLES_SOLUTION, APPLES.format(bags=4, each=5, ana=18))

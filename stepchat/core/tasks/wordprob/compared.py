@@ -9,7 +9,10 @@ their own (`3 × 20` against `4 × 5` inside one sum, a price per pen `18 / 4` i
 `40 × 18 / 4`). This reader does not read the words, so it cannot tell which orders a
 choice rests on, and it keeps them all: every pair among the stated values, the results
 and the parts of each computation (`quantities.groupings`) keeps the order it had in the
-cached answer. What is forgiven is closed:
+cached answer; so do two quantities a condition may name that no computation forms: the
+mean of each sum (`(24 + 15 + 30) / 3`, "more than the average of the three") and each
+value times each multiplier or part word the solution does not use ("more than half as
+many cups on Saturday as on Sunday"). What is forgiven is closed:
 - orders that one earlier instance, solved with the same solution and the same words, had
   at once, every changed pair together: instances that each show one changed pair apart
   show nothing of a condition on two of them.
@@ -18,9 +21,9 @@ nothing: a bonus for selling more on Saturday than on Sunday is added the same w
 whichever day sold more. Two values that become equal decline even where an instance had
 a tie: a rule in words for a tie (a draw, the same price) is its own rule.
 
-The gaps left (`docs/word-problems.md`, "What is not done"): a quantity no computation
-forms is not compared (a multiple, "more than twice as many"; an average; a ratio never
-written; minutes against hours). And an instance is taken when it matches the new request
+The gaps left (`docs/word-problems.md`, "What is not done"): another quantity no
+computation forms is not compared (a ratio never written; minutes against hours; a
+difference of differences). And an instance is taken when it matches the new request
 on the changed pairs, whatever it had on the others, so an "or" of a changed comparison
 and an unchanged one that the instance had the other way is served; an instance that must
 match on every pair would decline a quarter of what is served.
@@ -44,23 +47,33 @@ from stepchat.core.tasks.wordprob.orders import (
     result_values,
     slot_values,
     sub_value,
+    unused_slots,
 )
-from stepchat.core.tasks.wordprob.quantities import groupings
+from stepchat.core.tasks.wordprob.quantities import added_terms, groupings
 from stepchat.core.tasks.wordprob.solution import Bin, Expr, Neg
 from stepchat.core.tasks.wordprob.values import order
+from stepchat.core.tasks.wordprob.wordfactors import unused
 
 if TYPE_CHECKING:
     from stepchat.core.tasks.wordprob.recompute import RolePass
 
 
+MAX_COMPARED = 1500
+"""Quantities whose every pair is read in the earlier instances where an order changed;
+past it the request declines: the pairs grow as its square (1,500 take about a second)."""
+
+
 def check_compared(p: RolePass) -> None:
-    stated_and_results = [*slot_values(p).values(), *result_values(p).values()]
+    stated = slot_values(p)
     parts = _parts(p)
-    olds = [v.old for v in stated_and_results] + [old for old, _ in parts.values()]
-    news = [v.new for v in stated_and_results] + [new for _, new in parts.values()]
-    if _ranks(olds) == _ranks(news):
+    means = _means(p, parts)
+    quick = _derived(p, stated, _compared(p, stated, parts, means, with_instances=False))
+    if _ranks([v.old for v in quick]) == _ranks([v.new for v in quick]):
         return  # every pair in its order: the common case, without comparing each pair
-    values = stated_and_results + _part_values(p, parts)
+    if len(quick) > MAX_COMPARED:
+        raise Declined(f"an order changed among {len(quick)} quantities: too many to ask "
+                       "the earlier instances which of them a choice in words may rest on")
+    values = _derived(p, stated, _compared(p, stated, parts, means, with_instances=True))
     flipped = [(a, b) for a, b in combinations(values, 2) if not a.kept_order(b)]
     for a, b in flipped:
         if order(a.new, b.new) == 0:
@@ -73,10 +86,64 @@ def check_compared(p: RolePass) -> None:
                    "between them would not hold")
 
 
+def _compared(
+    p: RolePass, stated: dict[int, Value], parts: dict[Part, tuple[Fraction, Fraction]],
+    means: dict[Part, int], *, with_instances: bool,
+) -> list[Value]:
+    """The stated values, the results, the parts and the means. The parts' and means'
+    values in the earlier instances are read only `with_instances`: only where an order
+    changed do the instances decide, and reading them is most of the check's time."""
+    values = [*stated.values(), *result_values(p).values()]
+    if with_instances:
+        return values + _part_values(p, parts) + _mean_values(p, means)
+    values = [Value(v.text, v.old, v.new, ()) for v in values]
+    values += [Value("", old, new, ()) for old, new in parts.values()]
+    return values + [Value("", parts[key][0] / size, parts[key][1] / size, ())
+                     for key, size in means.items()]
+
+
+def _derived(p: RolePass, stated: dict[int, Value], values: list[Value]) -> list[Value]:
+    """`values` and what a condition may make of them that no computation forms: each
+    value times each multiplier or part word the solution does not use ("more than twice
+    as many", "less than half as much"; a word the solution uses has formed its
+    quantity), and each value plus and times each stated value the solution does not use
+    ("more than 3 times as many", "20 more than Ana"; a difference or quotient against a
+    third value is the same comparison as a sum or product against it)."""
+    factors = sorted({Fraction(w.value) if w.kind == "times" else Fraction(w.numerator, w.value)
+                      for w in unused(p, p.factors)} - {Fraction(1)})
+    found = list(values)
+    for factor in factors:
+        found += [_combined(_constant(factor, v), v, "*") for v in values]
+    places = list(stated)  # `values` begins with the stated values, in this order
+    for k in unused_slots(p):
+        value = values[places.index(k)]
+        found += [_combined(value, v, op) for v in values if v is not value for op in "+*"]
+    return found
+
+
+def _combined(left: Value, right: Value, op: str) -> Value:
+    """`left op right` in the cached answer, the new one and each instance."""
+    def at(a: Fraction, b: Fraction) -> Fraction:
+        return a + b if op == "+" else a * b
+    seen = tuple(None if a is None or b is None else at(a, b)
+                 for a, b in zip(left.seen, right.seen, strict=True))
+    return Value(f"{left.text} {'×' if op == '*' else op} {right.text}",
+                 at(left.old, right.old), at(left.new, right.new), seen)
+
+
+def _constant(value: Fraction, like: Value) -> Value:
+    """A word's factor as a value that is the same everywhere `like` is read."""
+    return Value(f"{value}", value, value, (value,) * len(like.seen))
+
+
 def _ranks(values: list[Fraction]) -> list[int]:
     """Each value's place among `values`, equal values at one place: two lists of values
     have every pair in the same order exactly when their places are the same."""
-    ordered = sorted(range(len(values)), key=values.__getitem__)
+    # Rounding to a float keeps the order (it never inverts two values), so the float
+    # sorts and the exact value only breaks a float's ties: exact, without comparing
+    # fractions a million times.
+    keys = [(float(v), v) for v in values]
+    ordered = sorted(range(len(values)), key=keys.__getitem__)
     ranks = [0] * len(values)
     place = 0
     for k, index in enumerate(ordered):
@@ -104,6 +171,24 @@ def _parts(p: RolePass) -> dict[Part, tuple[Fraction, Fraction]]:
                     pair = old_and_new(p, *key)
                     if pair is not None:
                         found[key] = pair
+    return found
+
+
+def _means(p: RolePass, parts: dict[Part, tuple[Fraction, Fraction]]) -> dict[Part, int]:
+    """Each part that adds its terms, with how many: "more than the average of the three"
+    compares one term with the sum over three, which no computation forms."""
+    return {key: size for key in parts if (size := added_terms(p, key[0]))}
+
+
+def _mean_values(p: RolePass, means: dict[Part, int]) -> list[Value]:
+    """The means, with their values in each earlier instance (read as `_part_values`)."""
+    found = []
+    for (part, hundredths), size in means.items():
+        value = sub_value(p, part, hundredths)
+        if value is not None:
+            found.append(Value(f"{_written(p, part)} / {size}", value.old / size,
+                               value.new / size,
+                               tuple(None if s is None else s / size for s in value.seen)))
     return found
 
 

@@ -157,12 +157,7 @@ def result_values(p: RolePass) -> dict[int, Value]:
 
 
 def _check_choices(p: RolePass, slots: dict[int, Value], results: dict[int, Value]) -> None:
-    used: set[tuple[str, int]] = set()
-    for i, role in p.roles.items():
-        # A restatement in words is no use: "B costs $3" before `40 * 3` is how a choice
-        # is written, not a computation that takes the value.
-        if p.in_computation(i) or i in p.final_atoms:
-            used |= {s for s in role.sources if s != ("result", i)}
+    used = _used(p)
     unused = [v for k, v in slots.items() if ("slot", k) not in used]
     unused += [v for j, v in results.items() if ("result", j) not in used]
     if not unused:
@@ -175,6 +170,29 @@ def _check_choices(p: RolePass, slots: dict[int, Value], results: dict[int, Valu
         raise Declined(f"{value.text} is not used after it is stated or computed "
                        f"and its order against {other.text} changed: a choice made "
                        "in words would not hold")
+
+
+def _used(p: RolePass) -> set[tuple[str, int]]:
+    """The stated values and results a computation or the final answer takes."""
+    used: set[tuple[str, int]] = set()
+    for i, role in p.roles.items():
+        # A restatement in words is no use: "B costs $3" before `40 * 3` is how a choice
+        # is written, not a computation that takes the value.
+        if p.in_computation(i) or i in p.final_atoms:
+            used |= {s for s in role.sources if s != ("result", i)}
+    return used
+
+
+def unused_slots(p: RolePass) -> list[int]:
+    """The stated values (slot indices, with a value) no computation is shown to take: a
+    value that may only be compared in words ("more than 3 times as many"). A number
+    that two stated values could give (the 3 of "3 times as much" and of "more than 3
+    times as many") shows neither taken."""
+    used = {s for s in _used(p) if s[0] == "slot" and any(
+        sum(1 for kind, _ in role.sources if kind == "slot") == 1
+        for role in p.roles.values() if s in role.sources)}
+    return [k for k, s in enumerate(p.slots)
+            if ("slot", k) not in used and s.old.value is not None and s.new.value is not None]
 
 
 def _check_wraps(p: RolePass, results: dict[int, Value]) -> None:

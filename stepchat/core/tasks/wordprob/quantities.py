@@ -168,6 +168,13 @@ def _with_one_term(p: RolePass, factors: list[Expr]) -> Iterator[list[Expr]]:
                 yield [*factors[:k], term, *factors[k + 1:]]
 
 
+def added_terms(p: RolePass, expr: Expr) -> int:
+    """How many terms a sum adds, through the sums of earlier results it uses (as
+    `groupings` reads them); 0 where it is no sum or takes a term off."""
+    terms = _terms(p, expr, False, scaled_too=True)
+    return len(terms) if len(terms) > 1 and not any(minus for minus, _ in terms) else 0
+
+
 def _term_groups(terms: list[tuple[bool, Expr]]) -> Iterator[Expr]:
     """Each group of two or more of `terms`, short of all of them, as the terms added less
     the terms taken off; a group of terms all taken off is what they take off together

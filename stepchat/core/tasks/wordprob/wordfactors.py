@@ -39,17 +39,10 @@ Use = tuple[str, int, int]
 
 def accounted(p: RolePass, factors: list[FactorWord]) -> set[int]:
     """The constant atoms the words account for; Declined when words and uses disagree."""
-    words = Counter(_stated_use(w) for w in factors if not (w.kind == "times" and w.stated))
+    words = Counter(_stated_use(w) for w in _worded(factors))
     if not words:
         return set()
-    every = [
-        found for statement in p.statements if statement.links
-        for part in statement.parts for place in operands(part.expr)
-        if (found := _use(p, place)) is not None
-    ]
-    numerators = {a for _, covered in every for a in covered[1:]}
-    kept = [(use, covered) for use, covered in every if covered[0] not in numerators]
-    kept = [(use, covered) for use, covered in kept if use in words]
+    kept = [(use, covered) for use, covered in _uses(p) if use in words]
     uses = Counter(use for use, _ in kept)
     written = _written_values(p)
     for use in words:
@@ -60,6 +53,31 @@ def accounted(p: RolePass, factors: list[FactorWord]) -> set[int]:
     for _, covered in kept:
         check_not_reasoned(p, covered[0])
     return {a for _, covered in kept for a in covered}
+
+
+def unused(p: RolePass, factors: list[FactorWord]) -> list[FactorWord]:
+    """The words the solution makes no use of as they say: a "more than twice as many"
+    in a condition, which no computation writes."""
+    made = {use for use, _ in _uses(p)}
+    return [w for w in _worded(factors) if _stated_use(w) not in made]
+
+
+def _worded(factors: list[FactorWord]) -> list[FactorWord]:
+    """The words that state their value themselves: a cardinal the request states as a
+    value ("3 times") is that value, which changes, not a word."""
+    return [w for w in factors if not (w.kind == "times" and w.stated)]
+
+
+def _uses(p: RolePass) -> list[tuple[Use, list[int]]]:
+    """Each constant used as a multiplier or a part, with the atoms it covers; a
+    numerator counts with its divisor, not on its own."""
+    every = [
+        found for statement in p.statements if statement.links
+        for part in statement.parts for place in operands(part.expr)
+        if (found := _use(p, place)) is not None
+    ]
+    numerators = {a for _, covered in every for a in covered[1:]}
+    return [(use, covered) for use, covered in every if covered[0] not in numerators]
 
 
 def _values_of(use: Use) -> set[Fraction]:
