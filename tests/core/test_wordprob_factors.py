@@ -64,11 +64,13 @@ HALF = ("Ana has 18 cookies and gives half of them to Bob. Then she bakes 7 more
                                      "1/2 * 18 = 9"])
 def test_half_accounts_for_a_divisor_or_a_factor_of_one_half(written: str) -> None:
     solution = f"She gives away {written} cookies.\nShe has 9 + 7 = 16 cookies.\n#### 16"
-    new = HALF.replace("18 cookies", "26 cookies").replace("7 more", "5 more")
+    # Nine more: half of the 13 she keeps stays under it, as half of 9 was under 7 (a
+    # word's multiple of every value keeps its order, round eighteen).
+    new = HALF.replace("18 cookies", "26 cookies").replace("7 more", "9 more")
     seen = [(HALF.replace("18 cookies", "10 cookies").replace("7 more", "3 more"),
              f"She gives away {written.replace('18', '10').replace('9', '5')} cookies.\n"
              "She has 5 + 3 = 8 cookies.\n#### 8")]
-    assert recompute(HALF, solution, new, seen)[-1] == "#### 18"
+    assert recompute(HALF, solution, new, seen)[-1] == "#### 22"
 
 
 def test_a_word_used_otherwise_than_it_says_declines() -> None:

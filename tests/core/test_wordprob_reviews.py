@@ -208,8 +208,15 @@ closes them are in docs/word-problems.md:
   language with no table, a compound multiplier phrase, a product's result inside a
   sum that is multiplied, a mean the solution never sums) are listed in
   docs/word-problems-open.jsonl;
+- `wordprob_found41.jsonl`: the forty-first review, of round eighteen's rule: a stated
+  value no computation takes plus a word's multiple ("ten more than twice as many"), a
+  percent no computation takes read at face value ("more than 15% of the bill"), and a
+  multiplier or part word whose count a constant no word states took over (a round
+  trip's 2, a bill split in two), closed by class. Two more, a value a computation
+  takes named again in a condition ("an extra hour"), are listed in
+  docs/word-problems-open.jsonl;
 - `wordprob_open_declined.jsonl`: requests once listed in docs/word-problems-open.jsonl
-  that round seventeen (fourteen) or eighteen (ten) declines only because their values
+  that round seventeen (fourteen) or eighteen (twelve) declines only because their values
   change an order it keeps, or make two quantities equal; their classes stay open
   (docs/word-problems.md).
 """
@@ -246,8 +253,8 @@ REVIEWS = {"wordprob_found3.jsonl": 30, "wordprob_found4.jsonl": 25,
            "wordprob_found31.jsonl": 23, "wordprob_found34.jsonl": 22,
            "wordprob_found35.jsonl": 14, "wordprob_found36.jsonl": 42,
            "wordprob_found37.jsonl": 9, "wordprob_found38.jsonl": 36,
-           "wordprob_found39.jsonl": 18, "wordprob_found40.jsonl": 18,
-           "wordprob_open_declined.jsonl": 24}
+           "wordprob_found39.jsonl": 18, "wordprob_found40.jsonl": 18, "wordprob_found41.jsonl": 5,
+           "wordprob_open_declined.jsonl": 26}
 """Each review's file and how many findings it holds."""
 
 CASES = [(name, json.loads(line)) for name in REVIEWS

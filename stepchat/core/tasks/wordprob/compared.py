@@ -9,10 +9,11 @@ their own (`3 × 20` against `4 × 5` inside one sum, a price per pen `18 / 4` i
 `40 × 18 / 4`). This reader does not read the words, so it cannot tell which orders a
 choice rests on, and it keeps them all: every pair among the stated values, the results
 and the parts of each computation (`quantities.groupings`) keeps the order it had in the
-cached answer; so do two quantities a condition may name that no computation forms: the
-mean of each sum (`(24 + 15 + 30) / 3`, "more than the average of the three") and each
-value times each multiplier or part word the solution does not use ("more than half as
-many cups on Saturday as on Sunday"). What is forgiven is closed:
+cached answer; so do quantities a condition may name that no computation forms: the
+mean of each sum (`(24 + 15 + 30) / 3`, "more than the average of the three"), each
+value times each multiplier or part word of the request ("more than half as many cups
+on Saturday as on Sunday"), and each of these plus and times each stated value no
+computation takes ("more than 3 times as many"). What is forgiven is closed:
 - orders that one earlier instance, solved with the same solution and the same words, had
   at once, every changed pair together: instances that each show one changed pair apart
   show nothing of a condition on two of them.
@@ -23,7 +24,8 @@ a tie: a rule in words for a tie (a draw, the same price) is its own rule.
 
 The gaps left (`docs/word-problems.md`, "What is not done"): another quantity no
 computation forms is not compared (a ratio never written; minutes against hours; a
-difference of differences). And an instance is taken when it matches the new request
+difference of differences; a value a computation takes, named again in a condition: "an
+extra hour"). And an instance is taken when it matches the new request
 on the changed pairs, whatever it had on the others, so an "or" of a changed comparison
 and an unchanged one that the instance had the other way is served; an instance that must
 match on every pair would decline a quarter of what is served.
@@ -31,16 +33,13 @@ match on every pair would decline a quarter of what is served.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import replace
 from fractions import Fraction
-from itertools import combinations
 from typing import TYPE_CHECKING
 
 from stepchat.core.tasks.wordprob.guards import Declined
 from stepchat.core.tasks.wordprob.orders import (
     Value,
-    had_every_order,
     is_percent,
     numbers,
     old_and_new,
@@ -51,8 +50,7 @@ from stepchat.core.tasks.wordprob.orders import (
 )
 from stepchat.core.tasks.wordprob.quantities import added_terms, groupings
 from stepchat.core.tasks.wordprob.solution import Bin, Expr, Neg
-from stepchat.core.tasks.wordprob.values import order
-from stepchat.core.tasks.wordprob.wordfactors import unused
+from stepchat.core.tasks.wordprob.wordfactors import worded
 
 if TYPE_CHECKING:
     from stepchat.core.tasks.wordprob.recompute import RolePass
@@ -74,16 +72,44 @@ def check_compared(p: RolePass) -> None:
         raise Declined(f"an order changed among {len(quick)} quantities: too many to ask "
                        "the earlier instances which of them a choice in words may rest on")
     values = _derived(p, stated, _compared(p, stated, parts, means, with_instances=True))
-    flipped = [(a, b) for a, b in combinations(values, 2) if not a.kept_order(b)]
-    for a, b in flipped:
-        if order(a.new, b.new) == 0:
-            raise Declined(f"{a.text} and {b.text} become equal: a rule in words for a tie "
-                           "(a draw, the same price) would not hold")
-    if had_every_order(flipped, len(p.witnesses)):
+    olds, news = _ranks([v.old for v in values]), _ranks([v.new for v in values])
+    flipped = _flipped(olds, news)
+    for i, j in flipped:
+        if news[i] == news[j]:
+            raise Declined(f"{values[i].text} and {values[j].text} become equal: a rule in "
+                           "words for a tie (a draw, the same price) would not hold")
+    if any(_had_every_order(values, w, news, flipped) for w in range(len(p.witnesses))):
         return
-    a, b = flipped[0]
-    raise Declined(f"{a.text} and {b.text} changed their order: a choice the words made "
-                   "between them would not hold")
+    i, j = flipped[0]
+    raise Declined(f"{values[i].text} and {values[j].text} changed their order: a choice the "
+                   "words made between them would not hold")
+
+
+def _flipped(olds: list[int], news: list[int]) -> list[tuple[int, int]]:
+    """The pairs of places whose order differs between `olds` and `news`, first place
+    first, in order. Read as two sign matrices: a request can have a million pairs."""
+    import numpy as np  # only where an order changed: the common case never needs it
+
+    old, new = np.array(olds), np.array(news)
+    differ = np.sign(old[:, None] - old[None, :]) != np.sign(new[:, None] - new[None, :])
+    first, second = np.nonzero(np.triu(differ, 1))
+    return list(zip(first.tolist(), second.tolist(), strict=True))
+
+
+def _had_every_order(values: list[Value], instance: int, news: list[int],
+                     pairs: list[tuple[int, int]]) -> bool:
+    """Whether one earlier instance had every pair of places in the order it has now."""
+    import numpy as np
+
+    present = [(k, seen) for k, v in enumerate(values)
+               if (seen := v.seen[instance]) is not None]
+    places = np.full(len(values), -1)
+    for (k, _), place in zip(present, _ranks([seen for _, seen in present]), strict=True):
+        places[k] = place
+    first, second = np.array(pairs).T
+    now = np.sign(np.array(news)[first] - np.array(news)[second])
+    had = np.sign(places[first] - places[second])
+    return bool(np.all((places[first] >= 0) & (places[second] >= 0) & (had == now)))
 
 
 def _compared(
@@ -95,7 +121,7 @@ def _compared(
     changed do the instances decide, and reading them is most of the check's time."""
     values = [*stated.values(), *result_values(p).values()]
     if with_instances:
-        return values + _part_values(p, parts) + _mean_values(p, means)
+        return values + _part_values(p, parts) + _mean_values(p, parts, means)
     values = [Value(v.text, v.old, v.new, ()) for v in values]
     values += [Value("", old, new, ()) for old, new in parts.values()]
     return values + [Value("", parts[key][0] / size, parts[key][1] / size, ())
@@ -104,21 +130,32 @@ def _compared(
 
 def _derived(p: RolePass, stated: dict[int, Value], values: list[Value]) -> list[Value]:
     """`values` and what a condition may make of them that no computation forms: each
-    value times each multiplier or part word the solution does not use ("more than twice
-    as many", "less than half as much"; a word the solution uses has formed its
-    quantity), and each value plus and times each stated value the solution does not use
-    ("more than 3 times as many", "20 more than Ana"; a difference or quotient against a
-    third value is the same comparison as a sum or product against it)."""
+    value times each multiplier or part word of the request ("more than twice as many",
+    "less than half as much"), used by the solution or not: a constant no word states (a
+    round trip's 2) can take a word's place in the count of uses; then each of these plus
+    and times each stated value the solution does not use ("more than 3 times as many",
+    "ten more than twice as many"; a difference or quotient against a third value is the
+    same comparison as a sum or product against it)."""
     factors = sorted({Fraction(w.value) if w.kind == "times" else Fraction(w.numerator, w.value)
-                      for w in unused(p, p.factors)} - {Fraction(1)})
+                      for w in worded(p.factors)} - {Fraction(1)})
     found = list(values)
     for factor in factors:
         found += [_combined(_constant(factor, v), v, "*") for v in values]
     places = list(stated)  # `values` begins with the stated values, in this order
+    made = list(found)  # "more than ten more than twice as many": a multiple, then a sum
     for k in unused_slots(p):
-        value = values[places.index(k)]
-        found += [_combined(value, v, op) for v in values if v is not value for op in "+*"]
+        for value in _readings(p, k, values[places.index(k)]):
+            found += [_combined(value, v, op) for v in made if v is not value for op in "+*"]
     return found
+
+
+def _readings(p: RolePass, k: int, value: Value) -> list[Value]:
+    """The stated value at slot `k`, and, for a percent, its hundredths too ("more than
+    15% of the bill" is 0.15 times it)."""
+    if not p.slots[k].old.percent:
+        return [value]
+    return [value, Value(value.text, value.old / 100, value.new / 100,
+                         tuple(None if s is None else s / 100 for s in value.seen))]
 
 
 def _combined(left: Value, right: Value, op: str) -> Value:
@@ -142,7 +179,10 @@ def _ranks(values: list[Fraction]) -> list[int]:
     # Rounding to a float keeps the order (it never inverts two values), so the float
     # sorts and the exact value only breaks a float's ties: exact, without comparing
     # fractions a million times.
-    keys = [(float(v), v) for v in values]
+    try:
+        keys: list[tuple[float, Fraction]] | list[Fraction] = [(float(v), v) for v in values]
+    except OverflowError:  # past a float's range: the exact values alone
+        keys = values
     ordered = sorted(range(len(values)), key=keys.__getitem__)
     ranks = [0] * len(values)
     place = 0
@@ -180,15 +220,14 @@ def _means(p: RolePass, parts: dict[Part, tuple[Fraction, Fraction]]) -> dict[Pa
     return {key: size for key in parts if (size := added_terms(p, key[0]))}
 
 
-def _mean_values(p: RolePass, means: dict[Part, int]) -> list[Value]:
+def _mean_values(p: RolePass, parts: dict[Part, tuple[Fraction, Fraction]],
+                 means: dict[Part, int]) -> list[Value]:
     """The means, with their values in each earlier instance (read as `_part_values`)."""
     found = []
-    for (part, hundredths), size in means.items():
-        value = sub_value(p, part, hundredths)
-        if value is not None:
-            found.append(Value(f"{_written(p, part)} / {size}", value.old / size,
-                               value.new / size,
-                               tuple(None if s is None else s / size for s in value.seen)))
+    for key, size in means.items():
+        value = _part_value(p, key, parts[key])
+        found.append(Value(f"{value.text} / {size}", value.old / size, value.new / size,
+                           tuple(None if s is None else s / size for s in value.seen)))
     return found
 
 
@@ -198,15 +237,19 @@ def _as_hundredths(p: RolePass, atom: int) -> bool:
     return p.scaled[p.place[atom][0]] and is_percent(p, atom)
 
 
-def _part_values(p: RolePass, parts: Iterable[Part]) -> list[Value]:
+def _part_values(p: RolePass, parts: dict[Part, tuple[Fraction, Fraction]]) -> list[Value]:
     """The parts named by how the solution writes them, with their values in each earlier
     instance too: read only where an order changed, since instances then decide."""
-    found = []
-    for key in parts:
-        value = sub_value(p, *key)
-        if value is not None:
-            found.append(replace(value, text=_written(p, key[0])))
-    return found
+    return [_part_value(p, key, pair) for key, pair in parts.items()]
+
+
+def _part_value(p: RolePass, key: Part, pair: tuple[Fraction, Fraction]) -> Value:
+    """One part; where an earlier instance cannot be read (a division by zero there), no
+    instance vouches for its orders, and it is still compared."""
+    value = sub_value(p, *key)
+    if value is None:
+        value = Value("", *pair, (None,) * len(p.witnesses))
+    return replace(value, text=_written(p, key[0]))
 
 
 def _written(p: RolePass, expr: Expr) -> str:

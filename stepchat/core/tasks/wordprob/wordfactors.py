@@ -39,7 +39,7 @@ Use = tuple[str, int, int]
 
 def accounted(p: RolePass, factors: list[FactorWord]) -> set[int]:
     """The constant atoms the words account for; Declined when words and uses disagree."""
-    words = Counter(_stated_use(w) for w in _worded(factors))
+    words = Counter(_stated_use(w) for w in worded(factors))
     if not words:
         return set()
     kept = [(use, covered) for use, covered in _uses(p) if use in words]
@@ -55,14 +55,7 @@ def accounted(p: RolePass, factors: list[FactorWord]) -> set[int]:
     return {a for _, covered in kept for a in covered}
 
 
-def unused(p: RolePass, factors: list[FactorWord]) -> list[FactorWord]:
-    """The words the solution makes no use of as they say: a "more than twice as many"
-    in a condition, which no computation writes."""
-    made = {use for use, _ in _uses(p)}
-    return [w for w in _worded(factors) if _stated_use(w) not in made]
-
-
-def _worded(factors: list[FactorWord]) -> list[FactorWord]:
+def worded(factors: list[FactorWord]) -> list[FactorWord]:
     """The words that state their value themselves: a cardinal the request states as a
     value ("3 times") is that value, which changes, not a word."""
     return [w for w in factors if not (w.kind == "times" and w.stated)]
