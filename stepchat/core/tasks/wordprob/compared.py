@@ -121,7 +121,8 @@ def _compared(
     changed do the instances decide, and reading them is most of the check's time."""
     values = [*stated.values(), *result_values(p).values()]
     if with_instances:
-        return values + _part_values(p, parts) + _mean_values(p, parts, means)
+        part_values = {key: _part_value(p, key, pair) for key, pair in parts.items()}
+        return values + list(part_values.values()) + _mean_values(part_values, means)
     values = [Value(v.text, v.old, v.new, ()) for v in values]
     values += [Value("", old, new, ()) for old, new in parts.values()]
     return values + [Value("", parts[key][0] / size, parts[key][1] / size, ())
@@ -220,12 +221,11 @@ def _means(p: RolePass, parts: dict[Part, tuple[Fraction, Fraction]]) -> dict[Pa
     return {key: size for key in parts if (size := added_terms(p, key[0]))}
 
 
-def _mean_values(p: RolePass, parts: dict[Part, tuple[Fraction, Fraction]],
-                 means: dict[Part, int]) -> list[Value]:
-    """The means, with their values in each earlier instance (read as `_part_values`)."""
+def _mean_values(parts: dict[Part, Value], means: dict[Part, int]) -> list[Value]:
+    """The means, with their values in each earlier instance, from their sums'."""
     found = []
     for key, size in means.items():
-        value = _part_value(p, key, parts[key])
+        value = parts[key]
         found.append(Value(f"{value.text} / {size}", value.old / size, value.new / size,
                            tuple(None if s is None else s / size for s in value.seen)))
     return found
@@ -237,15 +237,11 @@ def _as_hundredths(p: RolePass, atom: int) -> bool:
     return p.scaled[p.place[atom][0]] and is_percent(p, atom)
 
 
-def _part_values(p: RolePass, parts: dict[Part, tuple[Fraction, Fraction]]) -> list[Value]:
-    """The parts named by how the solution writes them, with their values in each earlier
-    instance too: read only where an order changed, since instances then decide."""
-    return [_part_value(p, key, pair) for key, pair in parts.items()]
-
-
 def _part_value(p: RolePass, key: Part, pair: tuple[Fraction, Fraction]) -> Value:
-    """One part; where an earlier instance cannot be read (a division by zero there), no
-    instance vouches for its orders, and it is still compared."""
+    """One part, named by how the solution writes it, with its values in each earlier
+    instance (read only where an order changed, since instances then decide); where an
+    instance cannot be read (a division by zero there), no instance vouches for its
+    orders, and it is still compared."""
     value = sub_value(p, *key)
     if value is None:
         value = Value("", *pair, (None,) * len(p.witnesses))

@@ -172,15 +172,18 @@ def _check_choices(p: RolePass, slots: dict[int, Value], results: dict[int, Valu
                        "in words would not hold")
 
 
+def _taken(p: RolePass) -> Iterator[set[tuple[str, int]]]:
+    """What each number a computation or the final answer uses may stand for. A
+    restatement in words is no use: "B costs $3" before `40 * 3` is how a choice is
+    written, not a computation that takes the value."""
+    for i, role in p.roles.items():
+        if p.in_computation(i) or i in p.final_atoms:
+            yield {s for s in role.sources if s != ("result", i)}
+
+
 def _used(p: RolePass) -> set[tuple[str, int]]:
     """The stated values and results a computation or the final answer takes."""
-    used: set[tuple[str, int]] = set()
-    for i, role in p.roles.items():
-        # A restatement in words is no use: "B costs $3" before `40 * 3` is how a choice
-        # is written, not a computation that takes the value.
-        if p.in_computation(i) or i in p.final_atoms:
-            used |= {s for s in role.sources if s != ("result", i)}
-    return used
+    return set().union(*_taken(p))
 
 
 def unused_slots(p: RolePass) -> list[int]:
@@ -188,11 +191,13 @@ def unused_slots(p: RolePass) -> list[int]:
     value that may only be compared in words ("more than 3 times as many"). A number
     that two stated values could give (the 3 of "3 times as much" and of "more than 3
     times as many") shows neither taken."""
-    used = {s for s in _used(p) if s[0] == "slot" and any(
-        sum(1 for kind, _ in role.sources if kind == "slot") == 1
-        for role in p.roles.values() if s in role.sources)}
+    shown = set()
+    for sources in _taken(p):
+        slots = [k for kind, k in sources if kind == "slot"]
+        if len(slots) == 1:
+            shown.add(slots[0])
     return [k for k, s in enumerate(p.slots)
-            if ("slot", k) not in used and s.old.value is not None and s.new.value is not None]
+            if k not in shown and s.old.value is not None and s.new.value is not None]
 
 
 def _check_wraps(p: RolePass, results: dict[int, Value]) -> None:
