@@ -43,6 +43,57 @@ def test_an_ordinal_is_no_part_and_a_short_cardinal_multiplies_only_in_its_langu
     assert read("It comes down to times like these") == []
 
 
+def read_all(text: str) -> list[tuple[str, str, int, int, bool]]:
+    return [(f.text, f.kind, f.value, f.numerator, f.accounts)
+            for f in factor_words(atoms(text))]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("fewer than two-thirds as many", [("thirds", "part", 3, 2, True)]),
+    ("fewer than a seventh as many", [("seventh", "part", 7, 1, False)]),
+    ("menos de la tercera parte de", [("tercera parte", "part", 3, 1, False)]),
+    ("dos terceras partes", [("terceras partes", "part", 3, 2, False)]),
+    ("meno della metà e tre volte", [("metà", "part", 2, 1, False),
+                                     ("tre volte", "times", 3, 1, False)]),
+    ("mais do dobro e menos da metade", [("dobro", "times", 2, 1, False),
+                                         ("metade", "part", 2, 1, False)]),
+    ("minder dan de helft, twee keer zoveel", [("helft", "part", 2, 1, False),
+                                               ("twee keer", "times", 2, 1, False)]),
+    ("более чем вдвое, в два раза, три пятых", [("вдвое", "times", 2, 1, False),
+                                                ("два раза", "times", 2, 1, False),
+                                                ("пятых", "part", 5, 3, False)]),
+    ("दोगुने से ज़्यादा, दो तिहाई", [("दोगुने", "times", 2, 1, False),
+                                   ("तिहाई", "part", 3, 2, False)]),
+    ("أكثر من ضعف عدد، بنصف، ثلاثة أضعاف", [("ضعف", "times", 2, 1, False),
+                                           ("بنصف", "part", 2, 1, False),
+                                           ("ثلاثة أضعاف", "times", 3, 1, False)]),
+    ("不到一半，两倍，三分之二", [("半", "part", 2, 1, False), ("两 倍", "times", 2, 1, False),
+                       ("三分之二", "part", 3, 2, False)]),
+])
+def test_more_words_are_read_to_compare_only(
+    text: str, expected: list[tuple[str, str, int, int, bool]]
+) -> None:
+    assert read_all(text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "the twenty-third day", "a terça-feira e a quinta-feira", "十二倍 and 2倍", "пятый день",
+    "أربع مربع", "the third day",
+])
+def test_ordinals_numerals_and_look_alikes_state_no_factor(text: str) -> None:
+    assert read_all(text) == []
+
+
+@pytest.mark.parametrize(("text", "percent"), [
+    ("2 percent a minute", True), ("What percent is it", False), ("15 per cent of it", True),
+    ("15 Prozent davon", True), ("15 por ciento", True), ("15 процентов", True),
+    ("fifteen percent of the bill", True), ("2 percentage points", False),
+    ("15 people", False),
+])
+def test_a_number_before_a_word_for_percent_is_a_percent(text: str, percent: bool) -> None:
+    assert atoms(text)[0].percent is percent
+
+
 TWICE = ("Bob has 15 marbles. Ana has twice as many marbles as Bob, and she buys 8 more "
          "marbles at the shop. How many marbles does Ana have now?")
 TWICE_SOLUTION = "Ana has 2 * 15 = 30 marbles.\nThen 30 + 8 = 38 marbles.\n#### 38"

@@ -140,9 +140,10 @@ closes them are in docs/word-problems.md:
 - `wordprob_found29.jsonl`: the twenty-ninth review, of quantities.py: a price in words
   inside a computation whose result is money (`$70 / 4 × 3 × $2`), a credit taken off
   calls priced in cents or split over two lines, and a level as a decimal share of one
-  (`(30 + 20) × 0.025`, `60 × 2%` of a full charge). Its other 6 are still served and
-  listed: a level written with the word for percent, not the sign (4), and eggs sold
-  only by the full dozen, a condition no computation shows (2);
+  (`(30 + 20) × 0.025`, `60 × 2%` of a full charge). Three more, a level written with the
+  word for percent, not the sign, are here since round nineteen reads a number before a
+  word for percent as a percent; two are still listed: eggs sold only by the full
+  dozen, a condition no computation shows;
 - `wordprob_found30.jsonl`: the thirtieth review, of the order bases are tried in: two
   instances in whole euros, one with its prices swapped (a wrong answer whose arithmetic
   holds), and a new request at 4,5 €. Each was read beside the other with the default
@@ -170,8 +171,10 @@ closes them are in docs/word-problems.md:
   or a real factor word about another quantity, each accounting for a count the solution
   reasons out in two steps (weekend nights, even house numbers, multiples of three). Eight
   more were served before the tables too: two (the multiples of a stated four among the
-  tickets, 12 / 4) now decline with the sixteenth's and are here, six are listed in
-  docs/word-problems-open.jsonl;
+  tickets, 12 / 4) now decline with the sixteenth's and are here, six were listed in
+  docs/word-problems-open.jsonl; one of them, an unused Portuguese "metade" beside a
+  count, is here since round nineteen reads the fifteen languages' words to compare
+  (never to account for a constant);
 - `wordprob_found37.jsonl`: the thirty-seventh review, of the one-step check that now
   pairs any two values: a kept 12 (a unit of the table) that is the sum of two stated
   values or their product, written only as the total (`12 * 40` for 4 and 8 hours), in
@@ -204,10 +207,11 @@ closes them are in docs/word-problems.md:
   times each stated value no computation takes. The sixteen requests of the seventeenth
   review's "witness keeps the number word" class, once listed, closed by the same
   comparison (the word times the digit beside it), are at the end of
-  `wordprob_found17.jsonl`. The review's 26 still served (a multiplier word of a
-  language with no table, a compound multiplier phrase, a product's result inside a
-  sum that is multiplied, a mean the solution never sums) are listed in
-  docs/word-problems-open.jsonl;
+  `wordprob_found17.jsonl`. Of the review's 26 then still served, 16 are at the end of
+  this file since round nineteen: multiplier and part words of languages with no
+  table, read to compare only, and compound phrases ("a third more": a part over the
+  whole, 1 + p/q). The others (a product's result inside a sum that is multiplied, a
+  mean the solution never sums) are listed in docs/word-problems-open.jsonl;
 - `wordprob_found41.jsonl`: the forty-first review, of round eighteen's rule: a stated
   value no computation takes plus a word's multiple ("ten more than twice as many"), a
   percent no computation takes read at face value ("more than 15% of the bill"), and a
@@ -215,6 +219,10 @@ closes them are in docs/word-problems.md:
   trip's 2, a bill split in two), closed by class. Two more, a value a computation
   takes named again in a condition ("an extra hour"), are listed in
   docs/word-problems-open.jsonl;
+- `wordprob_found42.jsonl`: the forty-second review's findings that round nineteen
+  closes by class: a part word the tables lacked ("a seventh"), a table part written
+  hyphenated ("two-thirds"), a part phrase of an ordinal and a word for part ("la
+  tercera parte") and a percent written with a word ("fifteen percent");
 - `wordprob_open_declined.jsonl`: requests once listed in docs/word-problems-open.jsonl
   that round seventeen (fourteen) or eighteen (twelve) declines only because their values
   change an order it keeps, or make two quantities equal; their classes stay open
@@ -249,11 +257,12 @@ REVIEWS = {"wordprob_found3.jsonl": 30, "wordprob_found4.jsonl": 25,
            "wordprob_found22.jsonl": 12, "wordprob_found23.jsonl": 20,
            "wordprob_found24.jsonl": 5, "wordprob_found26.jsonl": 38,
            "wordprob_found27.jsonl": 19, "wordprob_found28.jsonl": 21,
-           "wordprob_found29.jsonl": 8, "wordprob_found30.jsonl": 2,
+           "wordprob_found29.jsonl": 11, "wordprob_found30.jsonl": 2,
            "wordprob_found31.jsonl": 23, "wordprob_found34.jsonl": 22,
-           "wordprob_found35.jsonl": 14, "wordprob_found36.jsonl": 42,
+           "wordprob_found35.jsonl": 14, "wordprob_found36.jsonl": 43,
            "wordprob_found37.jsonl": 9, "wordprob_found38.jsonl": 36,
-           "wordprob_found39.jsonl": 18, "wordprob_found40.jsonl": 18, "wordprob_found41.jsonl": 5,
+           "wordprob_found39.jsonl": 18, "wordprob_found40.jsonl": 34, "wordprob_found41.jsonl": 5,
+           "wordprob_found42.jsonl": 4,
            "wordprob_open_declined.jsonl": 26}
 """Each review's file and how many findings it holds."""
 

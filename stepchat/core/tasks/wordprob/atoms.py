@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
 from typing import Literal
 
 from stepchat.core.tasks.wordprob.markup import Markup
+from stepchat.core.tasks.wordprob.numwords import readings
 from stepchat.core.tasks.wordprob.scripts import is_mark, joins_numbers, one_atom_each
 
 Kind = Literal["num", "word", "op", "lp", "rp", "eq", "rel", "mark"]
@@ -228,6 +229,32 @@ def _read_atoms(text: str, mark: str) -> list[Atom]:
         else:
             out.append(Atom("mark", i, i + 1, char, spaced=spaced))
         i += 1
+    return _percent_words(out)
+
+
+_PERCENT_WORDS = frozenset((
+    "percent", "percents", "prozent", "procent", "percento", "porciento", "процент",
+    "процента", "процентов", "відсоток", "відсотки", "відсотків", "procentů", "procenta",
+    "prosent", "prosenttia", "százalék", "प्रतिशत", "بالمائة", "بالمئة", "パーセント"))
+"""Words that say "percent" alone ("15 percent", "15 Prozent", "15 процентов")."""
+_PERCENT_PAIRS = frozenset({("per", "cent"), ("por", "ciento"), ("pour", "cent"),
+                            ("per", "cento"), ("por", "cento"), ("في", "المائة"),
+                            ("في", "المئة")})
+"""Two words that say it ("15 per cent", "15 por ciento", "15 pour cent")."""
+
+
+def _percent_words(out: list[Atom]) -> list[Atom]:
+    """A number followed by a word for percent is a percent, as with its sign: "adds 2
+    percent" per minute is a level that stops at 100, "more than fifteen percent of the
+    bill" is 0.15 times it. A number word is marked too; only a number's mark is read."""
+    for i, atom in enumerate(out[:-1]):
+        number = atom.kind == "num" or (atom.kind == "word" and bool(readings(atom.text)))
+        if atom.percent or not number:
+            continue
+        after = out[i + 1].text.lower()
+        pair = (after, out[i + 2].text.lower()) if i + 2 < len(out) else None
+        if out[i + 1].kind == "word" and (after in _PERCENT_WORDS or pair in _PERCENT_PAIRS):
+            out[i] = replace(atom, percent=True)
     return out
 
 

@@ -137,8 +137,7 @@ def _derived(p: RolePass, stated: dict[int, Value], values: list[Value]) -> list
     and times each stated value the solution does not use ("more than 3 times as many",
     "ten more than twice as many"; a difference or quotient against a third value is the
     same comparison as a sum or product against it)."""
-    factors = sorted({Fraction(w.value) if w.kind == "times" else Fraction(w.numerator, w.value)
-                      for w in worded(p.factors)} - {Fraction(1)})
+    factors = sorted(_word_factors(p) - {Fraction(1)})
     found = list(values)
     for factor in factors:
         found += [_combined(_constant(factor, v), v, "*") for v in values]
@@ -147,6 +146,20 @@ def _derived(p: RolePass, stated: dict[int, Value], values: list[Value]) -> list
     for k in unused_slots(p):
         for value in _readings(p, k, values[places.index(k)]):
             found += [_combined(value, v, op) for v in made if v is not value for op in "+*"]
+    return found
+
+
+def _word_factors(p: RolePass) -> set[Fraction]:
+    """What the request's multiplier and part words multiply by: n, p/q, and a part over
+    the whole, 1 + p/q ("a third more" than a value is 4/3 of it, "one and a half times"
+    3/2 of it)."""
+    found: set[Fraction] = set()
+    for word in worded(p.factors):
+        if word.kind == "times":
+            found.add(Fraction(word.value))
+        else:
+            part = Fraction(word.numerator, word.value)
+            found |= {part, 1 + part}
     return found
 
 

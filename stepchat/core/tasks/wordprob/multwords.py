@@ -15,6 +15,13 @@ constant of the solution ("twice as many" for the 2 of `2 * 15`, "half" for the 
 A word that is also an ordinal ("third", "cuarto", "cinquième": the third day, a room)
 reads as a part only after an indefinite article or a cardinal. A word whose languages
 disagree on its value is not read.
+
+Two tiers. The first five languages' words may account for a constant. Every other word
+here (Italian, Portuguese, Dutch, Russian, Hindi, Arabic and Chinese words, parts such as
+"a seventh", "la tercera parte", "三分之二") is read only to compare: a condition in words
+on "more than double" or "fewer than half" of a value keeps its order (`compared`),
+which can only make a request decline. Accounting for a constant with them was tried and
+backed out: a word in another sense beside a reasoned count served wrong answers.
 """
 
 from __future__ import annotations
@@ -25,7 +32,8 @@ from functools import lru_cache
 from typing import Literal
 
 from stepchat.core.tasks.wordprob.atoms import Atom
-from stepchat.core.tasks.wordprob.numwords import readings
+from stepchat.core.tasks.wordprob.numwords import readings, stated_values
+from stepchat.core.tasks.wordprob.scripts import one_atom_each
 
 FactorKind = Literal["times", "part"]
 
@@ -40,7 +48,7 @@ _TIMES: dict[str, str] = {
     "fr": "double:2 doublé:2 doublée:2 doubles:2 triple:3 triplé:3 triplée:3 quadruple:4",
     "da": "dobbelt:2 dobbelte:2 fordoblet:2 tredobbelt:3 tredobbelte:3 firdobbelt:4",
 }
-"""Words that multiply by n."""
+"""Words that multiply by n and may account for a constant (`wordfactors`)."""
 
 _PARTS: dict[str, str] = {
     "en": "half:2 halves:2 halved:2 third:3 thirds:3 quarter:4 quarters:4 fourth:4 "
@@ -55,12 +63,74 @@ _PARTS: dict[str, str] = {
           "tredjedel:3 tredjedele:3 tredjedelen:3 fjerdedel:4 fjerdedele:4 fjerdedelen:4 "
           "kvart:4 femtedel:5 femtedele:5 femtedelen:5 tiendedel:10 tiendedele:10",
 }
-"""Words that take the q-th part (1/q; p/q after a cardinal p)."""
+"""Words that take the q-th part (1/q; p/q after a cardinal p) and may account for a
+constant."""
+
+_TIMES_COMPARED: dict[str, str] = {
+    "it": "doppio:2 doppia:2 doppi:2 doppie:2 raddoppia:2 raddoppiato:2 raddoppiata:2 "
+          "triplo:3 tripla:3 tripli:3 triplica:3 triplicato:3 quadruplo:4",
+    "pt": "dobro:2 dobra:2 dobrou:2 dobrado:2 duplo:2 dupla:2 triplo:3 tripla:3 "
+          "triplicou:3 quádruplo:4",
+    "nl": "dubbel:2 dubbele:2 verdubbelt:2 verdubbeld:2 verdubbelen:2 tweemaal:2 "
+          "driedubbel:3 driedubbele:3 driemaal:3 verdrievoudigd:3 viermaal:4",
+    "ru": "вдвое:2 удвоил:2 удвоила:2 удвоили:2 удвоенное:2 удвоенный:2 удвоенная:2 "
+          "удвоенного:2 удвоенной:2 удвоенному:2 двойное:2 двойной:2 двойная:2 втрое:3 "
+          "утроил:3 утроила:3 утроенное:3 вчетверо:4",
+    "hi": "दोगुना:2 दोगुने:2 दोगुनी:2 दुगना:2 दुगने:2 दुगनी:2 दुगुना:2 दुगुने:2 दुगुनी:2 "
+          "तिगुना:3 तिगुने:3 तिगुनी:3 चौगुना:4 चौगुने:4 चौगुनी:4",
+    "ar": "ضعف:2 ضعفي:2 ضعفا:2 مضاعف:2",
+}
+"""Multipliers read only to compare: "more than double Ana's" keeps its order.
+
+A word read only to compare makes a request decline where an order it may state
+changed, and never serves one: it accounts for no constant. A table word accounts for
+a constant whatever the word is about, and in languages beyond the first five their
+words in another sense ("camera doppia", "ضعف" for weakness, Croatian "dobro" as
+Portuguese double) stood beside a count the solution reasons out (`docs/word-problems.md`,
+the thirty-sixth review); so did a seventh beside the 7 days of a week."""
+
+_PARTS_COMPARED: dict[str, str] = {
+    "en": "seventh:7 sevenths:7 ninth:9 ninths:9 twelfth:12 twelfths:12 hundredth:100 "
+          "hundredths:100",
+    "es": "séptimo:7 séptimos:7 noveno:9 novenos:9",
+    "de": "siebtel:7 neuntel:9 zwölftel:12 hundertstel:100",
+    "fr": "septième:7 septièmes:7 neuvième:9 neuvièmes:9 douzième:12 douzièmes:12 "
+          "centième:100 centièmes:100",
+    "da": "sjettedel:6 sjettedele:6 syvendedel:7 syvendedele:7 ottendedel:8 ottendedele:8 "
+          "niendedel:9 niendedele:9",
+    "it": "metà:2 terzo:3 terzi:3 quarto:4 quarti:4 quinto:5 quinti:5 sesto:6 sesti:6 "
+          "settimo:7 settimi:7 ottavo:8 ottavi:8 nono:9 noni:9 decimo:10 decimi:10",
+    "pt": "metade:2 terço:3 terços:3 quarto:4 quartos:4 quinto:5 quintos:5 sexto:6 "
+          "sextos:6 sétimo:7 sétimos:7 oitavo:8 oitavos:8 nono:9 nonos:9 décimo:10 "
+          "décimos:10",
+    "nl": "helft:2 half:2 halve:2 derde:3 derden:3 kwart:4 vierde:4 vierden:4 vijfde:5 "
+          "vijfden:5 zesde:6 zesden:6 zevende:7 achtste:8 achtsten:8 negende:9 tiende:10 "
+          "tienden:10",
+    "ru": "половина:2 половины:2 половине:2 половину:2 половиной:2 треть:3 трети:3 "
+          "третью:3 третей:3 четверть:4 четверти:4 четвертью:4 четвертей:4 пятая:5 "
+          "пятую:5 пятой:5 пятых:5 шестая:6 шестую:6 шестых:6 седьмая:7 седьмую:7 "
+          "седьмых:7 восьмая:8 восьмую:8 восьмых:8 девятая:9 девятых:9 десятая:10 "
+          "десятую:10 десятых:10",
+    "hi": "आधा:2 आधे:2 आधी:2 तिहाई:3 चौथाई:4",
+    "ar": "نصف:2 ثلث:3 ربع:4",
+    "zh": "半:2",
+}
+"""Parts read only to compare ("fewer than a seventh", "меньше половины")."""
 
 _ORDINAL_TOO: dict[str, str] = {
-    "en": "third thirds fourth fourths fifth fifths sixth sixths eighth eighths tenth tenths",
-    "es": "cuarto cuartos quinto quintos sexto sextos octavo octavos décimo décimos",
-    "fr": "cinquième cinquièmes sixième sixièmes huitième huitièmes dixième dixièmes",
+    "en": "third thirds fourth fourths fifth fifths sixth sixths seventh sevenths eighth "
+          "eighths ninth ninths tenth tenths twelfth twelfths hundredth hundredths",
+    "es": "cuarto cuartos quinto quintos sexto sextos séptimo séptimos octavo octavos "
+          "noveno novenos décimo décimos",
+    "fr": "cinquième cinquièmes sixième sixièmes septième septièmes huitième huitièmes "
+          "neuvième neuvièmes dixième dixièmes douzième douzièmes centième centièmes",
+    "it": "terzo terzi quarto quarti quinto quinti sesto sesti settimo settimi ottavo "
+          "ottavi nono noni decimo decimi",
+    "pt": "terço quarto quartos quinto quintos sexto sextos sétimo sétimos oitavo oitavos "
+          "nono nonos décimo décimos",
+    "nl": "derde vierde vijfde zesde zevende achtste negende tiende",
+    "ru": "пятая пятую пятой пятых шестая шестую шестых седьмая седьмую седьмых восьмая "
+          "восьмую восьмых девятая девятых десятая десятую десятых",
 }
 """Parts that are also ordinals (or rooms): read only after an article or a cardinal."""
 
@@ -70,24 +140,56 @@ _ARTICLES: dict[str, str] = {
     "de": "ein eine einen einem einer eines",
     "fr": "un une",
     "da": "en et",
+    "it": "un uno una",
+    "pt": "um uma",
+    "nl": "een",
 }
 """Indefinite articles: "a third" is a part, "the third" an ordinal."""
 
 _TIMES_AFTER: dict[str, str] = {
-    "en": "times", "es": "veces", "de": "mal", "fr": "fois", "da": "gange",
+    "en": "times", "es": "veces", "de": "mal", "fr": "fois", "da": "gange", "it": "volte",
+    "pt": "vezes", "nl": "keer maal", "ru": "раза раз", "hi": "गुना गुने गुनी",
+    "ar": "أضعاف", "zh": "倍",
 }
-"""Words after a cardinal that make it a multiplier ("to gange": 2 times)."""
+"""Words after a cardinal that make it a multiplier ("to gange", "два раза", "两倍": 2
+times)."""
+
+_PART_NOUNS: dict[str, str] = {"es": "parte partes", "it": "parte parti", "pt": "parte partes"}
+_ORDINAL_PARTS: dict[str, str] = {
+    "es": "tercera:3 terceras:3 cuarta:4 cuartas:4 quinta:5 quintas:5 sexta:6 sextas:6 "
+          "séptima:7 octava:8 novena:9 décima:10",
+    "it": "terza:3 terze:3 quarta:4 quarte:4 quinta:5 quinte:5 sesta:6 settima:7 "
+          "ottava:8 nona:9 decima:10",
+    "pt": "terça:3 terças:3 quarta:4 quartas:4 quinta:5 quintas:5 sexta:6 sextas:6 "
+          "sétima:7 oitava:8 nona:9 décima:10",
+}
+"""Ordinals that take the q-th part before a word for "part" ("la tercera parte", "a
+quarta parte", "due terze parti"), and nowhere else (a weekday: "quinta-feira")."""
+
+_ARABIC_CLITICS = ("وال", "بال", "فال", "كال", "لل", "ال", "و", "ف", "ب", "ل", "ك")
+_ARABIC_SUFFIXES = ("هما", "هم", "ها", "ه")
+"""What Arabic writes joined to a word: a conjunction, a preposition and the article
+before it ("بنصف", "النصف"), a pronoun after it ("نصفها")."""
+
+HAN_PART = ("分", "之")
+"""The Han form of a part: q 分之 p is p/q ("三分之一", "四分之三")."""
 
 
-def _table() -> dict[str, frozenset[tuple[FactorKind, int, str]]]:
-    """Every word of both tables, with what it states in each language that has it."""
-    found: dict[str, set[tuple[FactorKind, int, str]]] = {}
-    sources: tuple[tuple[dict[str, str], FactorKind], ...] = ((_TIMES, "times"), (_PARTS, "part"))
-    for source, kind in sources:
+Entry = tuple[FactorKind, int, str, bool]
+"""What a table word states in one language: kind, value, language, and whether it may
+account for a constant."""
+
+
+def _table(
+    sources: tuple[tuple[dict[str, str], FactorKind, bool], ...]
+) -> dict[str, frozenset[Entry]]:
+    """Every word of the tables, with what it states in each language that has it."""
+    found: dict[str, set[Entry]] = {}
+    for source, kind, accounts in sources:
         for language, text in source.items():
             for item in text.split():
                 word, _, value = item.partition(":")
-                found.setdefault(word, set()).add((kind, int(value), language))
+                found.setdefault(word, set()).add((kind, int(value), language, accounts))
     return {w: frozenset(v) for w, v in found.items()}
 
 
@@ -95,10 +197,26 @@ def _words(source: dict[str, str]) -> frozenset[str]:
     return frozenset(w for text in source.values() for w in text.split())
 
 
-_READS = _table()
+def _languages_of(source: dict[str, str]) -> dict[str, frozenset[str]]:
+    """Each word of `source` with the languages that have it."""
+    found: dict[str, set[str]] = {}
+    for language, text in source.items():
+        for word in text.split():
+            found.setdefault(word, set()).add(language)
+    return {word: frozenset(languages) for word, languages in found.items()}
+
+
+TABLE_LANGUAGES = frozenset(_TIMES) | frozenset(_PARTS) | frozenset(_TIMES_AFTER)
+"""The languages whose multiplier and part words this reader reads."""
+_READS = _table(((_TIMES, "times", True), (_PARTS, "part", True),
+                 (_TIMES_COMPARED, "times", False), (_PARTS_COMPARED, "part", False)))
+_ORDINAL_READS = _table(((_ORDINAL_PARTS, "part", False),))
+ACCOUNTING = frozenset(_TIMES) | frozenset(_PARTS)
+"""The languages whose words may account for a constant; the others' only compare."""
 _ORDINALS = _words(_ORDINAL_TOO)
-_ARTICLE_LANGUAGES = {w: lang for lang, text in _ARTICLES.items() for w in text.split()}
-_TIMES_LANGUAGE = {word: language for language, word in _TIMES_AFTER.items()}
+_ARTICLE_LANGUAGES = _languages_of(_ARTICLES)
+_TIMES_LANGUAGES = _languages_of(_TIMES_AFTER)
+_NOUN_LANGUAGES = _languages_of(_PART_NOUNS)
 
 
 @dataclass(frozen=True)
@@ -115,21 +233,54 @@ class FactorWord:
     """p of a part p/q (1 unless a cardinal stands before it)."""
     stated: bool = False
     """The numerator or multiplier is a cardinal the request states as a value already."""
+    accounts: bool = False
+    """The word may account for a constant of the solution (`wordfactors`); else it is
+    read only to compare (`compared`)."""
+
+
+def _entries(word: str) -> frozenset[Entry]:
+    """What the tables have for `word`; an Arabic word also without what is joined to
+    it, where the bare word is in the table."""
+    lower = word.lower()
+    found = _READS.get(lower)
+    if found is not None or not _is_arabic(lower):
+        return found or frozenset()
+    for stem in _arabic_stems(lower):
+        if stem in _READS:
+            return _READS[stem]
+    return frozenset()
+
+
+def _is_arabic(word: str) -> bool:
+    return any("\u0600" <= ch <= "\u06ff" for ch in word)
+
+
+def _arabic_stems(word: str) -> list[str]:
+    """`word` without one joined prefix, one joined pronoun, or both."""
+    fronts = [word] + [word[len(c):] for c in _ARABIC_CLITICS if word.startswith(c)]
+    return [stem for front in fronts
+            for stem in [front] + [front[:-len(x)] for x in _ARABIC_SUFFIXES
+                                   if front.endswith(x) and len(front) > len(x) + 1]]
 
 
 @lru_cache(maxsize=4096)
-def reading(word: str) -> tuple[FactorKind, int] | None:
-    """What one word states on its own, or None (no such word, or languages disagree)."""
-    found = {(kind, value) for kind, value, _ in _READS.get(word.lower(), ())}
+def reading(word: str) -> tuple[FactorKind, int, bool] | None:
+    """What one word states on its own and whether it may account for a constant, or
+    None (no such word, or languages disagree)."""
+    return _one_reading(_entries(word))
+
+
+def _one_reading(entries: frozenset[Entry]) -> tuple[FactorKind, int, bool] | None:
+    found = {(kind, value) for kind, value, _, _ in entries}
     if len(found) != 1:
         return None
     (kind, value), = found
-    return kind, value
+    return kind, value, any(accounts for *_, accounts in entries)
 
 
 def languages(word: str) -> frozenset[str]:
     """The languages whose table has `word`."""
-    return frozenset(language for _, _, language in _READS.get(word.lower(), ()))
+    return frozenset(language for _, _, language, _ in _entries(word))
 
 
 def _cardinal(word: Atom | None, among: frozenset[str]) -> int | None:
@@ -141,6 +292,21 @@ def _cardinal(word: Atom | None, among: frozenset[str]) -> int | None:
     return values.pop() if len(values) == 1 else None
 
 
+def _han_cardinal(items: Sequence[Atom], i: int) -> int | None:
+    """The value of a Han numeral at `i` that stands alone (no numeral beside it: "十二"
+    is two atoms and neither is its value): "两" before "倍", "三" before "分之"."""
+    def numeral(k: int) -> int | None:
+        if not 0 <= k < len(items) or items[k].kind != "word":
+            return None
+        values = stated_values(items[k].text) if one_atom_each(items[k].text[:1]) else set()
+        return values.pop() if len(values) == 1 else None
+
+    value = numeral(i)
+    if value is None or numeral(i - 1) is not None or numeral(i + 1) is not None:
+        return None
+    return value
+
+
 def factor_words(items: Sequence[Atom], stated: frozenset[int] = frozenset()) -> list[FactorWord]:
     """The multipliers and parts `items` (a request's atoms) state. `stated` are the
     positions of words the request already reads as stated cardinal values."""
@@ -148,27 +314,73 @@ def factor_words(items: Sequence[Atom], stated: frozenset[int] = frozenset()) ->
     for i, atom in enumerate(items):
         if atom.kind != "word":
             continue
-        before = items[i - 1] if i else None
-        lower = atom.text.lower()
-        if lower in _TIMES_LANGUAGE:
-            n = _cardinal(before, frozenset({_TIMES_LANGUAGE[lower]}))
-            if n is not None and n >= 2:
-                found.append(FactorWord(i - 1, f"{before.text} {atom.text}" if before else "",
-                                        "times", n, stated=(i - 1) in stated))
-            continue
-        read = reading(atom.text)
-        if read is None:
-            continue
-        kind, value = read
-        if kind == "times":
-            found.append(FactorWord(i, atom.text, kind, value))
-            continue
-        among = languages(atom.text)
-        p = _cardinal(before, among)
-        article = before is not None and before.kind == "word" and (
-            _ARTICLE_LANGUAGES.get(before.text.lower()) in among)
-        if lower in _ORDINALS and p is None and not article:
-            continue
-        found.append(FactorWord(i, atom.text, kind, value, p or 1,
-                                stated=p is not None and (i - 1) in stated))
+        word = (_times_word(items, i, stated) or _han_part(items, i)
+                or _ordinal_part(items, i, stated) or _part_or_times(items, i, stated))
+        if word is not None:
+            found.append(word)
     return found
+
+
+def _times_word(items: Sequence[Atom], i: int, stated: frozenset[int]) -> FactorWord | None:
+    """A cardinal before a times word: "to gange", "два раза", "两倍"."""
+    among = _TIMES_LANGUAGES.get(items[i].text.lower())
+    if among is None or i == 0:
+        return None
+    before = items[i - 1]
+    n = _cardinal(before, among) if not one_atom_each(before.text[:1]) else None
+    if n is None and "zh" in among:
+        n = _han_cardinal(items, i - 1)
+    if n is None or n < 2:
+        return None
+    return FactorWord(i - 1, f"{before.text} {items[i].text}", "times", n,
+                      stated=(i - 1) in stated, accounts=bool(among & ACCOUNTING))
+
+
+def _han_part(items: Sequence[Atom], i: int) -> FactorWord | None:
+    """q 分之 p, read at the 分: "三分之二" is 2/3."""
+    if tuple(a.text for a in items[i:i + 2]) != HAN_PART:
+        return None
+    q, p = _han_cardinal(items, i - 1), _han_cardinal(items, i + 2)
+    if q is None or p is None or not 0 < p < q:
+        return None
+    return FactorWord(i, "".join(a.text for a in items[i - 1:i + 3]), "part", q, p)
+
+
+def _ordinal_part(items: Sequence[Atom], i: int, stated: frozenset[int]) -> FactorWord | None:
+    """An ordinal before a word for "part": "la tercera parte", "due terze parti"."""
+    entries = _ORDINAL_READS.get(items[i].text.lower())
+    after = items[i + 1] if i + 1 < len(items) else None
+    if entries is None or after is None or after.kind != "word":
+        return None
+    among = frozenset(lang for _, _, lang, _ in entries) & _NOUN_LANGUAGES.get(
+        after.text.lower(), frozenset())
+    read = _one_reading(frozenset(e for e in entries if e[2] in among))
+    if read is None:
+        return None
+    p = _cardinal(items[i - 1] if i else None, among)
+    return FactorWord(i, f"{items[i].text} {after.text}", "part", read[1], p or 1,
+                      stated=p is not None and (i - 1) in stated, accounts=read[2])
+
+
+def _part_or_times(items: Sequence[Atom], i: int, stated: frozenset[int]) -> FactorWord | None:
+    """A word of the tables: "twice", "half", "two thirds", "two-thirds", "a quarter"."""
+    atom = items[i]
+    read = reading(atom.text)
+    if read is None:
+        return None
+    kind, value, accounts = read
+    if kind == "times":
+        return FactorWord(i, atom.text, kind, value, accounts=accounts)
+    among = languages(atom.text)
+    at = i - 1
+    if i >= 2 and items[i - 1].text == "-" and _cardinal(items[i - 2], among) is not None:
+        at = i - 2  # "two-thirds"
+    before = items[at] if at >= 0 else None
+    p = _cardinal(before, among)
+    article = before is not None and before.kind == "word" and bool(
+        _ARTICLE_LANGUAGES.get(before.text.lower(), frozenset()) & among)
+    ordinal = atom.text.lower() in _ORDINALS
+    if ordinal and ((p is None and not article) or (p is not None and p >= value)):
+        return None  # "the third day", "the twenty-third"
+    return FactorWord(i, atom.text, kind, value, p or 1, stated=p is not None and at in stated,
+                      accounts=accounts)

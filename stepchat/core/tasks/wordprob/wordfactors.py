@@ -39,7 +39,7 @@ Use = tuple[str, int, int]
 
 def accounted(p: RolePass, factors: list[FactorWord]) -> set[int]:
     """The constant atoms the words account for; Declined when words and uses disagree."""
-    words = Counter(_stated_use(w) for w in worded(factors))
+    words = Counter(_stated_use(w) for w in worded(factors) if w.accounts)
     if not words:
         return set()
     kept = [(use, covered) for use, covered in _uses(p) if use in words]
