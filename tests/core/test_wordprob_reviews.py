@@ -210,8 +210,9 @@ closes them are in docs/word-problems.md:
   `wordprob_found17.jsonl`. Of the review's 26 then still served, 16 are at the end of
   this file since round nineteen: multiplier and part words of languages with no
   table, read to compare only, and compound phrases ("a third more": a part over the
-  whole, 1 + p/q). The others (a product's result inside a sum that is multiplied, a
-  mean the solution never sums) are listed in docs/word-problems-open.jsonl;
+  whole, 1 + p/q); so are its 5 of a product's result inside a sum that is multiplied
+  (`(10 × 20 + 8) × 7` is also `10 × 7`). The others (a mean the solution never sums)
+  are listed in docs/word-problems-open.jsonl;
 - `wordprob_found41.jsonl`: the forty-first review, of round eighteen's rule: a stated
   value no computation takes plus a word's multiple ("ten more than twice as many"), a
   percent no computation takes read at face value ("more than 15% of the bill"), and a
@@ -261,7 +262,7 @@ REVIEWS = {"wordprob_found3.jsonl": 30, "wordprob_found4.jsonl": 25,
            "wordprob_found31.jsonl": 23, "wordprob_found34.jsonl": 22,
            "wordprob_found35.jsonl": 14, "wordprob_found36.jsonl": 43,
            "wordprob_found37.jsonl": 9, "wordprob_found38.jsonl": 36,
-           "wordprob_found39.jsonl": 18, "wordprob_found40.jsonl": 34, "wordprob_found41.jsonl": 5,
+           "wordprob_found39.jsonl": 18, "wordprob_found40.jsonl": 39, "wordprob_found41.jsonl": 5,
            "wordprob_found42.jsonl": 4,
            "wordprob_open_declined.jsonl": 26}
 """Each review's file and how many findings it holds."""

@@ -159,13 +159,28 @@ def _factor_groups(p: RolePass, above: list[Expr], below: list[Expr]) -> Iterato
 
 
 def _with_one_term(p: RolePass, factors: list[Expr]) -> Iterator[list[Expr]]:
-    """`factors` as they are, and with each term of each sum among them in its place."""
+    """`factors` as they are, and with each term of each sum among them in its place, or
+    each group of that term's factors where the term is a product (`(10 × 20 + 8) × 7` is
+    also `10 × 7`: the hours of 10 a day for 7 days, beside 20 boxes an hour)."""
     yield factors
     for k, factor in enumerate(factors):
         terms = _terms(p, factor, False, scaled_too=True)
         if len(terms) > 1:
             for _, term in terms:
-                yield [*factors[:k], term, *factors[k + 1:]]
+                for part in _term_factor_groups(p, term):
+                    yield [*factors[:k], part, *factors[k + 1:]]
+
+
+def _term_factor_groups(p: RolePass, term: Expr) -> Iterator[Expr]:
+    """The term, and each smaller group of its factors where it is a product with no
+    divisor, through the results it uses."""
+    yield term
+    above, below = _flat(p, term, scaled_too=True)
+    if below or not 1 < len(above) <= MAX_FACTORS:
+        return
+    for size in range(1, len(above)):
+        for group in combinations(above, size):
+            yield _joined("*", list(group))
 
 
 def added_terms(p: RolePass, expr: Expr) -> int:
