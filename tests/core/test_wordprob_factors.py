@@ -49,7 +49,7 @@ def read_all(text: str) -> list[tuple[str, str, int, int, bool]]:
 
 
 @pytest.mark.parametrize(("text", "expected"), [
-    ("fewer than two-thirds as many", [("thirds", "part", 3, 2, True)]),
+    ("fewer than two-thirds as many", [("thirds", "part", 3, 2, False)]),
     ("fewer than a seventh as many", [("seventh", "part", 7, 1, False)]),
     ("menos de la tercera parte de", [("tercera parte", "part", 3, 1, False)]),
     ("dos terceras partes", [("terceras partes", "part", 3, 2, False)]),
@@ -74,6 +74,26 @@ def test_more_words_are_read_to_compare_only(
     text: str, expected: list[tuple[str, str, int, int, bool]]
 ) -> None:
     assert read_all(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("threefold", [("threefold", "times", 3, 1)]),
+    ("anderthalbmal so viele", [("anderthalbmal", "part", 2, 3)]),
+    ("в полтора раза", [("полтора", "part", 2, 3)]),
+    ("ढाई गुना", [("ढाई", "part", 2, 5)]),
+    ("ضعفين", [("ضعفين", "times", 2, 1)]),
+    ("two and a half times", [("half", "part", 2, 1), ("two and a half", "part", 2, 5)]),
+    ("в два с половиной раза", [("половиной", "part", 2, 1),
+                                ("два с половиной", "part", 2, 5)]),
+    ("una volta e mezza", [("mezza", "part", 2, 1), ("una volta e mezza", "part", 2, 3)]),
+    ("deux fois plus et un tiers", [("deux fois", "times", 2, 1), ("tiers", "part", 3, 1)]),
+])
+def test_mixed_multiples_are_read_to_compare(
+    text: str, expected: list[tuple[str, str, int, int]]
+) -> None:
+    assert read(text) == expected
+    assert not any(f.accounts for f in factor_words(atoms(text))
+                   if f.text not in ("half", "deux fois", "tiers"))
 
 
 @pytest.mark.parametrize("text", [

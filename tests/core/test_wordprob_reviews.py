@@ -224,6 +224,14 @@ closes them are in docs/word-problems.md:
   closes by class: a part word the tables lacked ("a seventh"), a table part written
   hyphenated ("two-thirds"), a part phrase of an ordinal and a word for part ("la
   tercera parte") and a percent written with a word ("fifteen percent");
+- `wordprob_found43.jsonl`: the forty-third review, of round nineteen's first form: a
+  hyphenated part ("One-third of the leaflets") accounting for a count the solution
+  reasons out (even houses in a range, `90 / 3`), now read to compare only; a result
+  computed from percents but not written as one (`20 + 45 / 5`, the hour a battery
+  losing 5 percent an hour is empty) spared the wrap check as a percent level, with the
+  sign or the new word for percent; and multiples no table read ("threefold", "two and
+  a half times", "anderthalbmal", "в полтора раза", "ضعفين", "ढाई गुना", "una volta e
+  mezza"), now read to compare;
 - `wordprob_open_declined.jsonl`: requests once listed in docs/word-problems-open.jsonl
   that round seventeen (fourteen) or eighteen (twelve) declines only because their values
   change an order it keeps, or make two quantities equal; their classes stay open
@@ -263,7 +271,7 @@ REVIEWS = {"wordprob_found3.jsonl": 30, "wordprob_found4.jsonl": 25,
            "wordprob_found35.jsonl": 14, "wordprob_found36.jsonl": 43,
            "wordprob_found37.jsonl": 9, "wordprob_found38.jsonl": 36,
            "wordprob_found39.jsonl": 18, "wordprob_found40.jsonl": 39, "wordprob_found41.jsonl": 5,
-           "wordprob_found42.jsonl": 4,
+           "wordprob_found42.jsonl": 4, "wordprob_found43.jsonl": 34,
            "wordprob_open_declined.jsonl": 26}
 """Each review's file and how many findings it holds."""
 

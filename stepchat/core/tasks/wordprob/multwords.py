@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import lru_cache
 from typing import Literal
 
@@ -98,10 +99,10 @@ _PARTS_COMPARED: dict[str, str] = {
           "centième:100 centièmes:100",
     "da": "sjettedel:6 sjettedele:6 syvendedel:7 syvendedele:7 ottendedel:8 ottendedele:8 "
           "niendedel:9 niendedele:9",
-    "it": "metà:2 terzo:3 terzi:3 quarto:4 quarti:4 quinto:5 quinti:5 sesto:6 sesti:6 "
-          "settimo:7 settimi:7 ottavo:8 ottavi:8 nono:9 noni:9 decimo:10 decimi:10",
-    "pt": "metade:2 terço:3 terços:3 quarto:4 quartos:4 quinto:5 quintos:5 sexto:6 "
-          "sextos:6 sétimo:7 sétimos:7 oitavo:8 oitavos:8 nono:9 nonos:9 décimo:10 "
+    "it": "metà:2 mezzo:2 mezza:2 terzo:3 terzi:3 quarto:4 quarti:4 quinto:5 quinti:5 "
+          "sesto:6 sesti:6 settimo:7 settimi:7 ottavo:8 ottavi:8 nono:9 noni:9 decimo:10 decimi:10",
+    "pt": "metade:2 meio:2 meia:2 terço:3 terços:3 quarto:4 quartos:4 quinto:5 quintos:5 "
+          "sexto:6 sextos:6 sétimo:7 sétimos:7 oitavo:8 oitavos:8 nono:9 nonos:9 décimo:10 "
           "décimos:10",
     "nl": "helft:2 half:2 halve:2 derde:3 derden:3 kwart:4 vierde:4 vierden:4 vijfde:5 "
           "vijfden:5 zesde:6 zesden:6 zevende:7 achtste:8 achtsten:8 negende:9 tiende:10 "
@@ -166,6 +167,19 @@ _ORDINAL_PARTS: dict[str, str] = {
 """Ordinals that take the q-th part before a word for "part" ("la tercera parte", "a
 quarta parte", "due terze parti"), and nowhere else (a weekday: "quinta-feira")."""
 
+_MIXED_COMPARED: dict[str, str] = {
+    "en": "twofold:2 threefold:3 fourfold:4 fivefold:5 tenfold:10",
+    "de": "anderthalb:3/2 anderthalbmal:3/2 anderthalbfach:3/2 zweieinhalb:5/2 "
+          "zweieinhalbmal:5/2 dreieinhalb:7/2 dreieinhalbmal:7/2",
+    "nl": "anderhalf:3/2 anderhalve:3/2 tweeënhalf:5/2 tweevoudig:2 drievoudig:3",
+    "da": "halvanden:3/2 halvandet:3/2",
+    "ru": "полтора:3/2 полторы:3/2 полутора:3/2",
+    "hi": "डेढ़:3/2 ढाई:5/2",
+    "ar": "مثلي:2 مثلا:2 ضعفين:2 ضعفان:2 ثلثي:2/3 ثلثا:2/3",
+}
+"""Multiples that are no whole number, and folds, read to compare ("anderthalbmal so
+viele", "в полтора раза больше", the Arabic duals "ضعفين" and "ثلثي")."""
+
 _ARABIC_CLITICS = ("وال", "بال", "فال", "كال", "لل", "ال", "و", "ف", "ب", "ل", "ك")
 _ARABIC_SUFFIXES = ("هما", "هم", "ها", "ه")
 """What Arabic writes joined to a word: a conjunction, a preposition and the article
@@ -214,6 +228,8 @@ _ORDINAL_READS = _table(((_ORDINAL_PARTS, "part", False),))
 ACCOUNTING = frozenset(_TIMES) | frozenset(_PARTS)
 """The languages whose words may account for a constant; the others' only compare."""
 _ORDINALS = _words(_ORDINAL_TOO)
+_MIXED_READS = {word.partition(":")[0]: Fraction(word.partition(":")[2])
+                for text in _MIXED_COMPARED.values() for word in text.split()}
 _ARTICLE_LANGUAGES = _languages_of(_ARTICLES)
 _TIMES_LANGUAGES = _languages_of(_TIMES_AFTER)
 _NOUN_LANGUAGES = _languages_of(_PART_NOUNS)
@@ -314,11 +330,52 @@ def factor_words(items: Sequence[Atom], stated: frozenset[int] = frozenset()) ->
     for i, atom in enumerate(items):
         if atom.kind != "word":
             continue
-        word = (_times_word(items, i, stated) or _han_part(items, i)
+        word = (_times_word(items, i, stated) or _han_part(items, i) or _mixed(items, i)
                 or _ordinal_part(items, i, stated) or _part_or_times(items, i, stated))
         if word is not None:
             found.append(word)
+            found.extend(_and_a_part(items, word))
     return found
+
+
+def _mixed(items: Sequence[Atom], i: int) -> FactorWord | None:
+    """A word for a multiple that is no whole number ("anderthalb", "полтора", "ढाई") or a
+    fold ("threefold"): a part p/q with p above q, or a multiplier, read to compare."""
+    value = _MIXED_READS.get(items[i].text.lower())
+    if value is None:
+        return None
+    if value.denominator == 1:
+        return FactorWord(i, items[i].text, "times", int(value))
+    return FactorWord(i, items[i].text, "part", value.denominator, value.numerator)
+
+
+def _and_a_part(items: Sequence[Atom], word: FactorWord) -> list[FactorWord]:
+    """A whole number one or two words before a part of one ("two and a half times",
+    "два с половиной раза", "two and one-half"): the mixed number n + 1/q, read to
+    compare."""
+    if word.kind != "part" or word.numerator != 1:
+        return []
+    start = word.position
+    before = items[start - 1] if start else None
+    if before is not None and before.text == "-":
+        start -= 2  # "one-half"
+    elif before is not None and before.kind == "word" and before.text.lower() in _ARTICLE_LANGUAGES:
+        start -= 1  # "a half"
+    # a word between, then the whole number: "two and a half", "una volta e mezza"
+    for k in (start - 2, start - 3):
+        n = _whole(items[k]) if k >= 0 else None
+        if n is not None and n >= 1:
+            return [FactorWord(k, " ".join(a.text for a in items[k:word.position + 1]), "part",
+                               word.value, n * word.value + 1)]
+    return []
+
+
+def _whole(atom: Atom) -> int | None:
+    """A whole number a digit or a cardinal word in one reading states."""
+    if atom.kind == "num" and atom.value is not None and atom.value.denominator == 1:
+        return int(atom.value)
+    values = {v for _, v in readings(atom.text)} if atom.kind == "word" else set()
+    return values.pop() if len(values) == 1 else None
 
 
 def _times_word(items: Sequence[Atom], i: int, stated: frozenset[int]) -> FactorWord | None:
@@ -383,4 +440,4 @@ def _part_or_times(items: Sequence[Atom], i: int, stated: frozenset[int]) -> Fac
     if ordinal and ((p is None and not article) or (p is not None and p >= value)):
         return None  # "the third day", "the twenty-third"
     return FactorWord(i, atom.text, kind, value, p or 1, stated=p is not None and at in stated,
-                      accounts=accounts)
+                      accounts=accounts and at == i - 1)  # "two-thirds" only compares

@@ -202,13 +202,15 @@ def unused_slots(p: RolePass) -> list[int]:
 
 def _check_wraps(p: RolePass, results: dict[int, Value]) -> None:
     """A result that no later computation uses (a time, a date, a heading or a counter
-    reading is an answer, not an operand) and that is neither money nor a percent (which
-    keeps its side of 100, below) keeps its side of every cycle length it was within,
-    whatever operation gave it."""
+    reading is an answer, not an operand) and that is neither money nor written as a
+    percent (which keeps its side of 100, below) keeps its side of every cycle length it
+    was within, whatever operation gave it. A result computed from percents but not
+    written as one is checked both ways: `20 + 45% / 5%` is the hour a battery losing 5
+    percent an hour is empty, which wraps past 24."""
     operands = {s for i, role in p.roles.items() if p.in_computation(i) and i not in p.results
                 for s in role.sources}
     for j, value in results.items():
-        if p.sol.atoms[j].currency or _of_percents(p, j) or ("result", j) in operands:
+        if p.sol.atoms[j].currency or p.sol.atoms[j].percent or ("result", j) in operands:
             continue
         expr = p.results[j].expr
         counts_on = isinstance(expr, Bin) and expr.op == "+"
