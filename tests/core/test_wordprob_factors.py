@@ -85,7 +85,16 @@ def test_more_words_are_read_to_compare_only(
     ("two and a half times", [("half", "part", 2, 1), ("two and a half", "part", 2, 5)]),
     ("в два с половиной раза", [("половиной", "part", 2, 1),
                                 ("два с половиной", "part", 2, 5)]),
-    ("una volta e mezza", [("mezza", "part", 2, 1), ("una volta e mezza", "part", 2, 3)]),
+    ("una volta e mezza", [("mezza", "part", 2, 1)]),  # 1 + 1/2 is compared anyway
+    ("to en halv gange", [("halv", "part", 2, 1), ("to en halv", "part", 2, 5)]),
+    ("sixfold", [("sixfold", "times", 6, 1)]),
+    ("das Zweieinhalbfache", [("Zweieinhalbfache", "part", 2, 5)]),
+    ("dreiviertel", [("dreiviertel", "part", 4, 3)]),
+    ("пятикратное", [("пятикратное", "times", 5, 1)]),
+    ("साढ़े तीन गुना", [("साढ़े", "part", 2, 7), ("तीन गुना", "times", 3, 1)]),
+    ("두 배보다 적으면, 절반의", [("두 배보다", "times", 2, 1), ("절반의", "part", 2, 1)]),
+    ("dwa razy więcej", [("dwa razy", "times", 2, 1)]),
+    ("翻一番", [("翻", "times", 2, 1)]),
     ("deux fois plus et un tiers", [("deux fois", "times", 2, 1), ("tiers", "part", 3, 1)]),
 ])
 def test_mixed_multiples_are_read_to_compare(
@@ -93,7 +102,7 @@ def test_mixed_multiples_are_read_to_compare(
 ) -> None:
     assert read(text) == expected
     assert not any(f.accounts for f in factor_words(atoms(text))
-                   if f.text not in ("half", "deux fois", "tiers"))
+                   if f.text not in ("half", "deux fois", "tiers", "halv"))
 
 
 @pytest.mark.parametrize("text", [

@@ -232,6 +232,14 @@ closes them are in docs/word-problems.md:
   sign or the new word for percent; and multiples no table read ("threefold", "two and
   a half times", "anderthalbmal", "в полтора раза", "ضعفين", "ढाई गुना", "una volta e
   mezza"), now read to compare;
+- `wordprob_found44.jsonl`: the forty-fourth review, of round nineteen's second form
+  (254 requests; nothing served that the round's base declines): multiples and parts
+  that no list read, in twelve languages ("sixfold", "zehnmal", "das Anderthalbfache",
+  "dreiviertel", "driekwart", "femdobbelt", "to en halv gange", "впятеро",
+  "двукратное", "सवा गुना", "مرتين", "翻一番", Korean "두 배보다" with its particle,
+  Polish "dwa razy"), closed by generating compounds from CLDR's cardinals
+  (`multcompounds.py`), by reading a word without the particles Korean joins to it and
+  by tables for Korean and Polish, all read to compare;
 - `wordprob_open_declined.jsonl`: requests once listed in docs/word-problems-open.jsonl
   that round seventeen (fourteen) or eighteen (twelve) declines only because their values
   change an order it keeps, or make two quantities equal; their classes stay open
@@ -272,6 +280,7 @@ REVIEWS = {"wordprob_found3.jsonl": 30, "wordprob_found4.jsonl": 25,
            "wordprob_found37.jsonl": 9, "wordprob_found38.jsonl": 36,
            "wordprob_found39.jsonl": 18, "wordprob_found40.jsonl": 39, "wordprob_found41.jsonl": 5,
            "wordprob_found42.jsonl": 4, "wordprob_found43.jsonl": 34,
+           "wordprob_found44.jsonl": 78,
            "wordprob_open_declined.jsonl": 26}
 """Each review's file and how many findings it holds."""
 

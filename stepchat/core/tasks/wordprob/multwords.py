@@ -30,13 +30,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Literal
+from typing import Literal, TypeVar
 
 from stepchat.core.tasks.wordprob.atoms import Atom
-from stepchat.core.tasks.wordprob.numwords import readings, stated_values
+from stepchat.core.tasks.wordprob.multcompounds import compounds
+from stepchat.core.tasks.wordprob.numwords import readings, spelled, stated_values
 from stepchat.core.tasks.wordprob.scripts import one_atom_each
 
 FactorKind = Literal["times", "part"]
+T = TypeVar("T")
 
 _TIMES: dict[str, str] = {
     "en": "twice:2 double:2 doubled:2 doubles:2 triple:3 tripled:3 triples:3 thrice:3 "
@@ -150,7 +152,7 @@ _ARTICLES: dict[str, str] = {
 _TIMES_AFTER: dict[str, str] = {
     "en": "times", "es": "veces", "de": "mal", "fr": "fois", "da": "gange", "it": "volte",
     "pt": "vezes", "nl": "keer maal", "ru": "раза раз", "hi": "गुना गुने गुनी",
-    "ar": "أضعاف", "zh": "倍",
+    "ar": "أضعاف مرات", "zh": "倍", "ko": "배", "pl": "razy",
 }
 """Words after a cardinal that make it a multiplier ("to gange", "два раза", "两倍": 2
 times)."""
@@ -167,24 +169,19 @@ _ORDINAL_PARTS: dict[str, str] = {
 """Ordinals that take the q-th part before a word for "part" ("la tercera parte", "a
 quarta parte", "due terze parti"), and nowhere else (a weekday: "quinta-feira")."""
 
-_MIXED_COMPARED: dict[str, str] = {
-    "en": "twofold:2 threefold:3 fourfold:4 fivefold:5 tenfold:10",
-    "de": "anderthalb:3/2 anderthalbmal:3/2 anderthalbfach:3/2 zweieinhalb:5/2 "
-          "zweieinhalbmal:5/2 dreieinhalb:7/2 dreieinhalbmal:7/2",
-    "nl": "anderhalf:3/2 anderhalve:3/2 tweeënhalf:5/2 tweevoudig:2 drievoudig:3",
-    "da": "halvanden:3/2 halvandet:3/2",
-    "ru": "полтора:3/2 полторы:3/2 полутора:3/2",
-    "hi": "डेढ़:3/2 ढाई:5/2",
-    "ar": "مثلي:2 مثلا:2 ضعفين:2 ضعفان:2 ثلثي:2/3 ثلثا:2/3",
-}
-"""Multiples that are no whole number, and folds, read to compare ("anderthalbmal so
-viele", "в полтора раза больше", the Arabic duals "ضعفين" and "ثلثي")."""
-
 _ARABIC_CLITICS = ("وال", "بال", "فال", "كال", "لل", "ال", "و", "ف", "ب", "ل", "ك")
+_KOREAN_PARTICLES = ("보다", "에서", "으로", "의", "을", "를", "이", "가", "은", "는", "에",
+                     "로", "만", "도", "과", "와")
+"""Korean particles joined after a word ("두 배보다": than twice)."""
 _ARABIC_SUFFIXES = ("هما", "هم", "ها", "ه")
 """What Arabic writes joined to a word: a conjunction, a preposition and the article
 before it ("بنصف", "النصف"), a pronoun after it ("نصفها")."""
 
+ADDED_BEFORE = {"साढ़े": Fraction(1, 2), "सवा": Fraction(1, 4), "पौने": Fraction(-1, 4)}
+"""Hindi words before a cardinal that add to it ("साढ़े तीन गुना": three and a half times,
+"पौने दो": one and three quarters)."""
+HAN_FAN = ("翻", "番")
+"""翻 n 番: doubled n times ("翻一番" is twice, "翻两番" four times)."""
 HAN_PART = ("分", "之")
 """The Han form of a part: q 分之 p is p/q ("三分之一", "四分之三")."""
 
@@ -228,8 +225,7 @@ _ORDINAL_READS = _table(((_ORDINAL_PARTS, "part", False),))
 ACCOUNTING = frozenset(_TIMES) | frozenset(_PARTS)
 """The languages whose words may account for a constant; the others' only compare."""
 _ORDINALS = _words(_ORDINAL_TOO)
-_MIXED_READS = {word.partition(":")[0]: Fraction(word.partition(":")[2])
-                for text in _MIXED_COMPARED.values() for word in text.split()}
+
 _ARTICLE_LANGUAGES = _languages_of(_ARTICLES)
 _TIMES_LANGUAGES = _languages_of(_TIMES_AFTER)
 _NOUN_LANGUAGES = _languages_of(_PART_NOUNS)
@@ -255,28 +251,34 @@ class FactorWord:
 
 
 def _entries(word: str) -> frozenset[Entry]:
-    """What the tables have for `word`; an Arabic word also without what is joined to
-    it, where the bare word is in the table."""
-    lower = word.lower()
-    found = _READS.get(lower)
-    if found is not None or not _is_arabic(lower):
-        return found or frozenset()
-    for stem in _arabic_stems(lower):
-        if stem in _READS:
-            return _READS[stem]
-    return frozenset()
+    """What the tables have for `word`, or for it without what is joined to it
+    (`_stems`)."""
+    return _first(_READS, word) or frozenset()
 
 
-def _is_arabic(word: str) -> bool:
-    return any("\u0600" <= ch <= "\u06ff" for ch in word)
+def _first(table: dict[str, T], word: str) -> T | None:
+    """`table`'s value for the first of `word`'s stems it has."""
+    for stem in _stems(word.lower()):
+        if stem in table:
+            return table[stem]
+    return None
 
 
-def _arabic_stems(word: str) -> list[str]:
-    """`word` without one joined prefix, one joined pronoun, or both."""
-    fronts = [word] + [word[len(c):] for c in _ARABIC_CLITICS if word.startswith(c)]
-    return [stem for front in fronts
-            for stem in [front] + [front[:-len(x)] for x in _ARABIC_SUFFIXES
-                                   if front.endswith(x) and len(front) > len(x) + 1]]
+@lru_cache(maxsize=4096)
+def _stems(word: str) -> tuple[str, ...]:
+    """`word`, then, for a script that joins words to what is about them, the word
+    without them: Arabic's conjunctions, prepositions and article before it and its
+    pronouns after ("بنصف", "النصف", "نصفها"); Korean's particles after it ("배보다",
+    "절반의")."""
+    if any("\u0600" <= ch <= "\u06ff" for ch in word):
+        fronts = [word] + [word[len(c):] for c in _ARABIC_CLITICS if word.startswith(c)]
+        return tuple(stem for front in fronts
+                     for stem in [front] + [front[:-len(x)] for x in _ARABIC_SUFFIXES
+                                            if front.endswith(x) and len(front) > len(x) + 1])
+    if any("\uac00" <= ch <= "\ud7a3" for ch in word):
+        return (word, *(word[:-len(x)] for x in _KOREAN_PARTICLES
+                        if word.endswith(x) and len(word) > len(x)))
+    return (word,)
 
 
 @lru_cache(maxsize=4096)
@@ -301,10 +303,13 @@ def languages(word: str) -> frozenset[str]:
 
 def _cardinal(word: Atom | None, among: frozenset[str]) -> int | None:
     """The value of a cardinal word in one of the languages `among`, None if it reads as
-    none or as several: "to" is two before Danish "gange", and nothing before "half"."""
+    none or as several: "to" is two before Danish "gange", and nothing before "half". A
+    Latin word is read in CLDR's languages too here, where the word after it is of one
+    of them (Polish "dwa razy")."""
     if word is None or word.kind != "word":
         return None
-    values = {v for lang, v in readings(word.text) if lang in among}
+    found = (*readings(word.text), *spelled().get(word.text.lower(), ()))
+    values = {v for lang, v in found if lang in among}
     return values.pop() if len(values) == 1 else None
 
 
@@ -339,9 +344,16 @@ def factor_words(items: Sequence[Atom], stated: frozenset[int] = frozenset()) ->
 
 
 def _mixed(items: Sequence[Atom], i: int) -> FactorWord | None:
-    """A word for a multiple that is no whole number ("anderthalb", "полтора", "ढाई") or a
-    fold ("threefold"): a part p/q with p above q, or a multiplier, read to compare."""
-    value = _MIXED_READS.get(items[i].text.lower())
+    """A compound word for a multiple or a part ("sixfold", "anderthalbmal", "полтора",
+    "dreiviertel", `multcompounds`), read to compare; a word of the tables is read there."""
+    lower = items[i].text.lower()
+    value = None if lower in _READS else _first(compounds(), lower)
+    after = _whole(items[i + 1]) if i + 1 < len(items) else None
+    if lower in ADDED_BEFORE and after is not None:
+        value = after + ADDED_BEFORE[lower]  # "साढ़े तीन": three and a half
+    if lower == HAN_FAN[0] and tuple(a.text for a in items[i + 2:i + 3]) == HAN_FAN[1:]:
+        n = _han_cardinal(items, i + 1)
+        value = Fraction(2) ** n if n is not None and n <= 4 else None  # "翻一番": doubled
     if value is None:
         return None
     if value.denominator == 1:
@@ -350,9 +362,9 @@ def _mixed(items: Sequence[Atom], i: int) -> FactorWord | None:
 
 
 def _and_a_part(items: Sequence[Atom], word: FactorWord) -> list[FactorWord]:
-    """A whole number one or two words before a part of one ("two and a half times",
-    "два с половиной раза", "two and one-half"): the mixed number n + 1/q, read to
-    compare."""
+    """A whole number n of two or more, up to two words before a part of one ("two and
+    a half times", "два с половиной раза", "two and one-half", "to en halv"): the mixed
+    number n + 1/q, read to compare."""
     if word.kind != "part" or word.numerator != 1:
         return []
     start = word.position
@@ -362,9 +374,9 @@ def _and_a_part(items: Sequence[Atom], word: FactorWord) -> list[FactorWord]:
     elif before is not None and before.kind == "word" and before.text.lower() in _ARTICLE_LANGUAGES:
         start -= 1  # "a half"
     # a word between, then the whole number: "two and a half", "una volta e mezza"
-    for k in (start - 2, start - 3):
+    for k in (start - 1, start - 2, start - 3):
         n = _whole(items[k]) if k >= 0 else None
-        if n is not None and n >= 1:
+        if n is not None and n >= 2:  # one and a part is 1 + p/q already (`compared`)
             return [FactorWord(k, " ".join(a.text for a in items[k:word.position + 1]), "part",
                                word.value, n * word.value + 1)]
     return []
@@ -380,7 +392,7 @@ def _whole(atom: Atom) -> int | None:
 
 def _times_word(items: Sequence[Atom], i: int, stated: frozenset[int]) -> FactorWord | None:
     """A cardinal before a times word: "to gange", "два раза", "两倍"."""
-    among = _TIMES_LANGUAGES.get(items[i].text.lower())
+    among = _first(_TIMES_LANGUAGES, items[i].text)
     if among is None or i == 0:
         return None
     before = items[i - 1]
