@@ -105,6 +105,17 @@ def test_mixed_multiples_are_read_to_compare(
                    if f.text not in ("half", "deux fois", "tiers", "halv"))
 
 
+@pytest.mark.parametrize(("text", "accounts"), [
+    ("un quinto del grupo", True), ("um quinto do grupo", False), ("dos quintos", True),
+    ("dois quintos", False), ("un cuarto de hora", True),
+])
+def test_a_shared_part_accounts_only_in_an_accounting_language_context(
+    text: str, accounts: bool
+) -> None:
+    """"quinto" is Spanish and Portuguese; "um" and "dois" are Portuguese only."""
+    assert [f.accounts for f in factor_words(atoms(text))] == [accounts]
+
+
 @pytest.mark.parametrize("text", [
     "the twenty-third day", "a terça-feira e a quinta-feira", "十二倍 and 2倍", "пятый день",
     "أربع مربع", "the third day",

@@ -452,4 +452,18 @@ def _part_or_times(items: Sequence[Atom], i: int, stated: frozenset[int]) -> Fac
     if ordinal and ((p is None and not article) or (p is not None and p >= value)):
         return None  # "the third day", "the twenty-third"
     return FactorWord(i, atom.text, kind, value, p or 1, stated=p is not None and at in stated,
-                      accounts=accounts and at == i - 1)  # "two-thirds" only compares
+                      accounts=accounts and at == i - 1  # "two-thirds" only compares
+                      and _read_in(before, among & ACCOUNTING, p, ordinal))
+
+
+def _read_in(before: Atom | None, among: frozenset[str], p: int | None, ordinal: bool) -> bool:
+    """Whether the word before a part reads, in the languages `among`, as the part was
+    read: its numerator p the same, or the article an ordinal needs. A part shared with
+    a language read only to compare ("quinto", Spanish and Portuguese) accounts only
+    where its context is of an accounting language: "um quinto" is Portuguese."""
+    if p is not None:
+        return _cardinal(before, among) == p
+    if not ordinal:
+        return True
+    return before is not None and bool(
+        _ARTICLE_LANGUAGES.get(before.text.lower(), frozenset()) & among)
