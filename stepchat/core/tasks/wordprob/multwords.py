@@ -34,6 +34,7 @@ from typing import Literal, TypeVar
 
 from stepchat.core.tasks.wordprob.atoms import Atom
 from stepchat.core.tasks.wordprob.multcompounds import compounds
+from stepchat.core.tasks.wordprob.numwords import LANGUAGES as TEXT2NUM_LANGUAGES
 from stepchat.core.tasks.wordprob.numwords import readings, spelled, stated_values
 from stepchat.core.tasks.wordprob.scripts import one_atom_each
 
@@ -308,7 +309,9 @@ def _cardinal(word: Atom | None, among: frozenset[str]) -> int | None:
     of them (Polish "dwa razy")."""
     if word is None or word.kind != "word":
         return None
-    found = (*readings(word.text), *spelled().get(word.text.lower(), ()))
+    found = readings(word.text)
+    if among - frozenset(TEXT2NUM_LANGUAGES):  # CLDR's table is read only for a language of its own
+        found = (*found, *spelled().get(word.text.lower(), ()))
     values = {v for lang, v in found if lang in among}
     return values.pop() if len(values) == 1 else None
 
