@@ -248,12 +248,13 @@ def _percent_words(out: list[Atom]) -> list[Atom]:
     percent" per minute is a level that stops at 100, "more than fifteen percent of the
     bill" is 0.15 times it. A number word is marked too; only a number's mark is read."""
     for i, atom in enumerate(out[:-1]):
-        number = atom.kind == "num" or (atom.kind == "word" and bool(readings(atom.text)))
-        if atom.percent or not number:
-            continue
         after = out[i + 1].text.lower()
         pair = (after, out[i + 2].text.lower()) if i + 2 < len(out) else None
-        if out[i + 1].kind == "word" and (after in _PERCENT_WORDS or pair in _PERCENT_PAIRS):
+        if atom.percent or out[i + 1].kind != "word" or not (
+            after in _PERCENT_WORDS or pair in _PERCENT_PAIRS
+        ):
+            continue
+        if atom.kind == "num" or (atom.kind == "word" and readings(atom.text)):
             out[i] = replace(atom, percent=True)
     return out
 

@@ -171,12 +171,12 @@ _ORDINAL_PARTS: dict[str, str] = {
 quarta parte", "due terze parti"), and nowhere else (a weekday: "quinta-feira")."""
 
 _ARABIC_CLITICS = ("وال", "بال", "فال", "كال", "لل", "ال", "و", "ف", "ب", "ل", "ك")
-_KOREAN_PARTICLES = ("보다", "에서", "으로", "의", "을", "를", "이", "가", "은", "는", "에",
-                     "로", "만", "도", "과", "와")
-"""Korean particles joined after a word ("두 배보다": than twice)."""
 _ARABIC_SUFFIXES = ("هما", "هم", "ها", "ه")
 """What Arabic writes joined to a word: a conjunction, a preposition and the article
 before it ("بنصف", "النصف"), a pronoun after it ("نصفها")."""
+_KOREAN_PARTICLES = ("보다", "에서", "으로", "의", "을", "를", "이", "가", "은", "는", "에",
+                     "로", "만", "도", "과", "와")
+"""Korean particles joined after a word ("두 배보다": than twice)."""
 
 ADDED_BEFORE = {"साढ़े": Fraction(1, 2), "सवा": Fraction(1, 4), "पौने": Fraction(-1, 4)}
 """Hindi words before a cardinal that add to it ("साढ़े तीन गुना": three and a half times,
@@ -218,8 +218,6 @@ def _languages_of(source: dict[str, str]) -> dict[str, frozenset[str]]:
     return {word: frozenset(languages) for word, languages in found.items()}
 
 
-TABLE_LANGUAGES = frozenset(_TIMES) | frozenset(_PARTS) | frozenset(_TIMES_AFTER)
-"""The languages whose multiplier and part words this reader reads."""
 _READS = _table(((_TIMES, "times", True), (_PARTS, "part", True),
                  (_TIMES_COMPARED, "times", False), (_PARTS_COMPARED, "part", False)))
 _ORDINAL_READS = _table(((_ORDINAL_PARTS, "part", False),))
@@ -228,6 +226,8 @@ ACCOUNTING = frozenset(_TIMES) | frozenset(_PARTS)
 _ORDINALS = _words(_ORDINAL_TOO)
 
 _ARTICLE_LANGUAGES = _languages_of(_ARTICLES)
+_TEXT2NUM = frozenset(TEXT2NUM_LANGUAGES)
+"""Languages whose cardinals text2num reads; CLDR's table is read only for the others."""
 _TIMES_LANGUAGES = _languages_of(_TIMES_AFTER)
 _NOUN_LANGUAGES = _languages_of(_PART_NOUNS)
 
@@ -310,7 +310,7 @@ def _cardinal(word: Atom | None, among: frozenset[str]) -> int | None:
     if word is None or word.kind != "word":
         return None
     found = readings(word.text)
-    if among - frozenset(TEXT2NUM_LANGUAGES):  # CLDR's table is read only for a language of its own
+    if among - _TEXT2NUM:  # a language text2num does not read: CLDR's table
         found = (*found, *spelled().get(word.text.lower(), ()))
     values = {v for lang, v in found if lang in among}
     return values.pop() if len(values) == 1 else None
@@ -349,19 +349,27 @@ def factor_words(items: Sequence[Atom], stated: frozenset[int] = frozenset()) ->
 def _mixed(items: Sequence[Atom], i: int) -> FactorWord | None:
     """A compound word for a multiple or a part ("sixfold", "anderthalbmal", "полтора",
     "dreiviertel", `multcompounds`), read to compare; a word of the tables is read there."""
-    lower = items[i].text.lower()
-    value = None if lower in _READS else _first(compounds(), lower)
-    after = _whole(items[i + 1]) if i + 1 < len(items) else None
-    if lower in ADDED_BEFORE and after is not None:
-        value = after + ADDED_BEFORE[lower]  # "साढ़े तीन": three and a half
-    if lower == HAN_FAN[0] and tuple(a.text for a in items[i + 2:i + 3]) == HAN_FAN[1:]:
-        n = _han_cardinal(items, i + 1)
-        value = Fraction(2) ** n if n is not None and n <= 4 else None  # "翻一番": doubled
+    value = _mixed_value(items, i)
     if value is None:
         return None
     if value.denominator == 1:
         return FactorWord(i, items[i].text, "times", int(value))
     return FactorWord(i, items[i].text, "part", value.denominator, value.numerator)
+
+
+def _mixed_value(items: Sequence[Atom], i: int) -> Fraction | None:
+    """What the word at `i` multiplies by as a compound, a Hindi word before a cardinal
+    ("साढ़े तीन": three and a half) or 翻 n 番 ("翻一番": doubled); None for anything else."""
+    lower = items[i].text.lower()
+    after = _whole(items[i + 1]) if lower in ADDED_BEFORE and i + 1 < len(items) else None
+    if after is not None:
+        return after + ADDED_BEFORE[lower]  # alone, "सवा" is a compound: 1¼
+    if lower == HAN_FAN[0]:
+        if tuple(a.text for a in items[i + 2:i + 3]) != HAN_FAN[1:]:
+            return None
+        n = _han_cardinal(items, i + 1)
+        return Fraction(2) ** n if n is not None and n <= 4 else None
+    return None if lower in _READS else _first(compounds(), lower)
 
 
 def _and_a_part(items: Sequence[Atom], word: FactorWord) -> list[FactorWord]:
@@ -374,7 +382,7 @@ def _and_a_part(items: Sequence[Atom], word: FactorWord) -> list[FactorWord]:
     before = items[start - 1] if start else None
     if before is not None and before.text == "-":
         start -= 2  # "one-half"
-    elif before is not None and before.kind == "word" and before.text.lower() in _ARTICLE_LANGUAGES:
+    elif _is_article(before, None):
         start -= 1  # "a half"
     # a word between, then the whole number: "two and a half", "una volta e mezza"
     for k in (start - 1, start - 2, start - 3):
@@ -449,8 +457,7 @@ def _part_or_times(items: Sequence[Atom], i: int, stated: frozenset[int]) -> Fac
         at = i - 2  # "two-thirds"
     before = items[at] if at >= 0 else None
     p = _cardinal(before, among)
-    article = before is not None and before.kind == "word" and bool(
-        _ARTICLE_LANGUAGES.get(before.text.lower(), frozenset()) & among)
+    article = _is_article(before, among)
     ordinal = atom.text.lower() in _ORDINALS
     if ordinal and ((p is None and not article) or (p is not None and p >= value)):
         return None  # "the third day", "the twenty-third"
@@ -466,7 +473,13 @@ def _read_in(before: Atom | None, among: frozenset[str], p: int | None, ordinal:
     where its context is of an accounting language: "um quinto" is Portuguese."""
     if p is not None:
         return _cardinal(before, among) == p
-    if not ordinal:
-        return True
-    return before is not None and bool(
-        _ARTICLE_LANGUAGES.get(before.text.lower(), frozenset()) & among)
+    return not ordinal or _is_article(before, among)
+
+
+def _is_article(word: Atom | None, among: frozenset[str] | None) -> bool:
+    """Whether `word` is an indefinite article of one of the languages `among` (of any
+    language where None)."""
+    if word is None or word.kind != "word":
+        return False
+    languages_ = _ARTICLE_LANGUAGES.get(word.text.lower(), frozenset())
+    return bool(languages_ if among is None else languages_ & among)
