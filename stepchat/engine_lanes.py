@@ -96,8 +96,8 @@ def engine_on(
 
     return StepCache(
         backend, base.embedder, base.store, settings=settings or base.settings, clock=base.clock,
-        entry_serials=base.entry_serials,
-        kinds=base.kinds,
+        entry_serials=base.entry_serials, kinds=base.kinds,
+        after_model_call=base.after_model_call,
     )
 
 

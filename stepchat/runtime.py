@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
 from stepchat.config import CacheLimits, Config, ServerSpec
 from stepchat.core.ports import Backend, Clock, Embedder, MaintainedStore, Store, StoreError
-from stepchat.heap import settle
+from stepchat.heap import collect_if_due, settle
 
 if TYPE_CHECKING:
     from stepchat.core.pipeline import StepCache
@@ -225,6 +225,6 @@ def build_cache(
     known = parts.backend.model_id in config.models
     settings = config.pipeline_for(parts.backend.model_id) if known else config.pipeline
     cache = StepCache(parts.backend, parts.embedder, parts.store, settings=settings,
-                      clock=clock, entry_serials=entry_serials)
+                      clock=clock, entry_serials=entry_serials, after_model_call=collect_if_due)
     settle()  # sympy, the checks' tables and the task handlers live as long as the engine
     return cache

@@ -38,6 +38,7 @@ from stepchat.core.types import (
     is_hit_path,
     step_record,
 )
+from stepchat.heap import collect_if_due
 from stepchat.store.memory import MemoryStore
 
 __all__ = ["ARM_NAMES", "Shared", "make_arm"]
@@ -189,7 +190,8 @@ class StepCacheArm:
         self.name = name
         self.reuse = reuse
         self.store = shared.new_store() if reuse else MemoryStore()
-        self.engine = StepCache(shared.backend, shared.embedder, self.store, settings=settings)
+        self.engine = StepCache(shared.backend, shared.embedder, self.store, settings=settings,
+                                after_model_call=collect_if_due)  # as the app and server do
 
     def serve(self, prompt: str) -> Served:
         answer = self.engine.answer(prompt, read_cache=self.reuse, write_cache=self.reuse)

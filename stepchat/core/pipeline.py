@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -161,10 +161,14 @@ class StepCache:
         clock: Clock | None = None,
         kinds: TaskKinds = BUILT_IN,
         entry_serials: Iterator[int] | None = None,
+        after_model_call: Callable[[], None] | None = None,
     ) -> None:
         """`entry_serials` numbers the entries this engine stores (a part of their ids;
         the process's numbering when None); engines built from this one share it. Tests
-        give each app its own, from 0, so ids are the same on every run (snapshots)."""
+        give each app its own, from 0, so ids are the same on every run (snapshots).
+        `after_model_call` runs after each answer the model wrote, where a pause of tens
+        of milliseconds is lost in the seconds the model took: the process's put-off
+        garbage collection (`stepchat.heap.collect_if_due`), never in a served answer."""
         self.backend = backend
         self.embedder = embedder
         self.store = store
@@ -173,6 +177,7 @@ class StepCache:
         self.kinds = kinds
         self.handlers = kinds.build(settings)
         self.entry_serials = _ENTRY_SERIAL if entry_serials is None else entry_serials
+        self.after_model_call = after_model_call
 
     def _entry_id(self, prompt: str, now: float) -> str:
         """Unique per engine and stable under a fixed clock (deterministic snapshots)."""
@@ -270,6 +275,8 @@ class StepCache:
         if write_cache:
             self._keep(request, answer, route)
         answer.notes.extend(self.store.drain_notes())
+        if request.gen.calls and self.after_model_call is not None:
+            self.after_model_call()
         answer.timings.total_ms = request.total.ms()
         request.emit(DoneEvent(answer))
         return answer

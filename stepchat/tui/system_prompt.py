@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from stepchat.engine_lanes import engine_on
+
 if TYPE_CHECKING:
     from stepchat.core.pipeline import StepCache
 
@@ -18,8 +20,5 @@ def with_system_prompt(cache: StepCache, system_prompt: str | None) -> StepCache
     """`cache`, or an engine like it with `system_prompt` (None: keep the configured one)."""
     if system_prompt is None or system_prompt == cache.settings.system_prompt:
         return cache
-    from stepchat.core.pipeline import StepCache
-
     settings = replace(cache.settings, system_prompt=system_prompt)
-    return StepCache(cache.backend, cache.embedder, cache.store, settings=settings,
-                     clock=cache.clock, entry_serials=cache.entry_serials)
+    return engine_on(cache, cache.backend, settings)

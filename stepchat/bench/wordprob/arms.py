@@ -23,6 +23,7 @@ from stepchat.core.settings import PipelineSettings
 from stepchat.core.tasks.base import Generation
 from stepchat.core.tasks.wordprob.handler import WordProblemHandler
 from stepchat.core.types import ChatMessage, StepStatus
+from stepchat.heap import collect_if_due
 
 WORD_ARMS = ("nocache", "gptcache", "reference", "stepcache")
 
@@ -96,7 +97,8 @@ class GPTCacheWordArm:
 class StepCacheWordArm:
     def __init__(self, reference: ReferenceBackend, embedder: Embedder, store: Store,
                  settings: PipelineSettings) -> None:
-        self.engine = StepCache(reference, embedder, store, settings=settings)
+        self.engine = StepCache(reference, embedder, store, settings=settings,
+                                after_model_call=collect_if_due)  # as the app and server do
         self.name = "stepcache"
 
     def serve(self, prompt: str) -> WordServed:
