@@ -309,3 +309,14 @@ def test_key_overlap_threshold_is_a_setting() -> None:
     lenient = make(replies, json_min_key_overlap=0.5)
     lenient.answer(PERSON.format(name="Alice", age=30, city="Paris"))
     assert lenient.answer(added).path == CachePath.PATCHED
+
+
+def test_the_pause_point_runs_after_a_model_answer_and_never_after_a_served_one() -> None:
+    calls: list[str] = []
+    backend = ScriptedBackend(["Paris is the capital of France."])
+    cache = StepCache(backend, HashedEmbedder(), MemoryStore(),
+                      after_model_call=lambda: calls.append("pause"))
+    first = cache.answer("What is the capital of France? Answer in one sentence.")
+    assert not first.hit and calls == ["pause"]
+    again = cache.answer("What is the capital of France? Answer in one sentence.")
+    assert again.hit and calls == ["pause"]

@@ -38,6 +38,10 @@ from stepchat.core.tasks.wordprob.slot import Slot
 from stepchat.core.textgate.normalize import reduce_text
 
 MIN_NUMBERS = 1
+MIN_NUMBER_WORDS = 2
+"""Number words that claim a prompt with no digit ("A plague infects ten people; each
+infects six others"): one alone is as often a word of another language ("due", "fire",
+"once") or an article as a quantity."""
 MIN_WORDS = 10
 MAX_TOKENS = 800
 NOUN_CAPITALS = 0.2
@@ -50,7 +54,7 @@ def read_atoms(prompt: str, mark: str | None = None) -> list[Atom]:
 
 
 def is_word_problem(prompt: str) -> bool:
-    """Numbers the prompt states and prose around them.
+    """Numbers the prompt states, in digits or number words, and prose around them.
 
     Read from the text gate's reduction of the prompt, so that two prompts the gate takes
     for the same request (a "please", a question mark, a contraction apart) are claimed
@@ -64,7 +68,17 @@ def is_word_problem(prompt: str) -> bool:
         return False
     numbers = sum(1 for t in tokens if any(c.isdigit() for c in t.text))
     words = sum(word_count(t.text) for t in tokens if t.kind == "word")
-    return numbers >= MIN_NUMBERS and words >= MIN_WORDS
+    if words < MIN_WORDS:
+        return False
+    return numbers >= MIN_NUMBERS or sum(
+        1 for t in tokens if t.kind == "word" and _counts(t.text)
+    ) >= MIN_NUMBER_WORDS
+
+
+def _counts(word: str) -> bool:
+    """A word that reads as a cardinal of at least 2 in some language: "one" and "un" are
+    as often an article or a pronoun as a count."""
+    return any(value >= 2 for _, value in readings(word))
 
 
 def signature(prompt: str) -> str:
