@@ -91,3 +91,27 @@ def test_a_follow_up_claimed_as_a_word_problem_reads_the_earlier_turns() -> None
     sent = backend.calls[-1]
     assert [m.content for m in sent if m.role != "system"] == [APOLLO, APOLLO_ANSWER, follow_up]
     assert answer.stored_entry is None
+
+
+@pytest.mark.parametrize("prompt", [
+    "A plague infects ten people. Every day, each infected person infects six others. How "
+    "many people are infected after three days?",
+    "Una plaga infecta a diez personas. Cada día, cada persona infectada infecta a otras seis. "
+    "¿Cuántas personas están infectadas después de tres días?",
+    "Eine Seuche infiziert zehn Menschen. Jeden Tag steckt jeder Infizierte sechs weitere an. "
+    "Wie viele Menschen sind nach drei Tagen infiziert?",
+    "Эпидемия заражает десять человек. Каждый день каждый заражённый заражает ещё шесть "
+    "человек. Сколько людей заражено через три дня?",
+])
+def test_a_prompt_that_writes_its_numbers_in_words_is_claimed(prompt: str) -> None:
+    assert is_word_problem(prompt)
+
+
+@pytest.mark.parametrize("prompt", [
+    # "to" is Danish for 2 and "once" Spanish for 11: one word, or one said twice, is no count
+    "I want to go to the market to buy bread once more before it closes tonight, any tips?",
+    "Could you write me a short poem about the sea and the wind in autumn, please?",
+    "Un poème sur la mer et le vent d'automne, avec une rime à la fin de chaque vers.",
+])
+def test_a_word_that_reads_as_a_number_in_another_language_claims_nothing(prompt: str) -> None:
+    assert not is_word_problem(prompt)

@@ -18,7 +18,7 @@ whether the solution's constants depend on it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
@@ -39,9 +39,8 @@ from stepchat.core.textgate.normalize import reduce_text
 
 MIN_NUMBERS = 1
 MIN_NUMBER_WORDS = 2
-"""Number words that claim a prompt with no digit ("A plague infects ten people; each
-infects six others"): one alone is as often a word of another language ("due", "fire",
-"once") or an article as a quantity."""
+"""Different number words of one language that claim a prompt with no digit ("A plague
+infects ten people; each infects six others")."""
 MIN_WORDS = 10
 MAX_TOKENS = 800
 NOUN_CAPITALS = 0.2
@@ -70,15 +69,21 @@ def is_word_problem(prompt: str) -> bool:
     words = sum(word_count(t.text) for t in tokens if t.kind == "word")
     if words < MIN_WORDS:
         return False
-    return numbers >= MIN_NUMBERS or sum(
-        1 for t in tokens if t.kind == "word" and _counts(t.text)
-    ) >= MIN_NUMBER_WORDS
+    return numbers >= MIN_NUMBERS or _counts_in_one_language(
+        t.text for t in tokens if t.kind == "word"
+    )
 
 
-def _counts(word: str) -> bool:
-    """A word that reads as a cardinal of at least 2 in some language: "one" and "un" are
-    as often an article or a pronoun as a count."""
-    return any(value >= 2 for _, value in readings(word))
+def _counts_in_one_language(words: Iterable[str]) -> bool:
+    """Whether `MIN_NUMBER_WORDS` different words read as cardinals of at least 2 in one
+    language. One word alone, or said twice, is as often a word of another language
+    (English "to" is Danish 2, "once" Spanish 11) or an article ("one", "un") as a count."""
+    found: dict[str, set[str]] = {}
+    for word in words:
+        for language, value in readings(word):
+            if value >= 2:
+                found.setdefault(language, set()).add(word.lower())
+    return any(len(counted) >= MIN_NUMBER_WORDS for counted in found.values())
 
 
 def signature(prompt: str) -> str:
