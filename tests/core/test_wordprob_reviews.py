@@ -240,6 +240,12 @@ closes them are in docs/word-problems.md:
   Polish "dwa razy"), closed by generating compounds from CLDR's cardinals
   (`multcompounds.py`), by reading a word without the particles Korean joins to it and
   by tables for Korean and Polish, all read to compare;
+- `wordprob_found46.jsonl`: the forty-sixth review, of round twenty's prompts in number
+  words (186 requests in fourteen languages): a changed scale word read in the wrong
+  scale, "eine Million" to "eine Billion" read as 10^9 (English first) where German,
+  Danish and Portugal's Portuguese count 10^12, with or without a digit beside it;
+  closed by not reading words of a billion and more, and by reading a changed number
+  word only where every language that reads both words gives them the same values;
 - `wordprob_open_declined.jsonl`: requests once listed in docs/word-problems-open.jsonl
   that round seventeen (fourteen) or eighteen (twelve) declines only because their values
   change an order it keeps, or make two quantities equal; their classes stay open
@@ -280,7 +286,7 @@ REVIEWS = {"wordprob_found3.jsonl": 30, "wordprob_found4.jsonl": 25,
            "wordprob_found37.jsonl": 9, "wordprob_found38.jsonl": 36,
            "wordprob_found39.jsonl": 18, "wordprob_found40.jsonl": 39, "wordprob_found41.jsonl": 5,
            "wordprob_found42.jsonl": 4, "wordprob_found43.jsonl": 34,
-           "wordprob_found44.jsonl": 78,
+           "wordprob_found44.jsonl": 78, "wordprob_found46.jsonl": 8,
            "wordprob_open_declined.jsonl": 26}
 """Each review's file and how many findings it holds."""
 

@@ -17,6 +17,11 @@ from stepchat.core.tasks.wordprob.scripts import is_latin, is_word, one_atom_eac
 
 LANGUAGES = ("en", "es", "de", "fr", "da", "pt", "nl", "it")
 MAX_WORD = 24
+SCALES_DIFFER_FROM = 10**9
+"""Words for this much and more are not read: the short and long scales give them two
+values by country ("billion" is 10^9 in English and 10^12 in German, Danish and French;
+Portuguese "bilião" is 10^12 in Portugal, which text2num reads as Brazil's "bilhão",
+10^9), and nothing in a text says which scale it counts in."""
 
 
 @lru_cache(maxsize=4096)
@@ -34,15 +39,16 @@ def readings(word: str) -> tuple[tuple[str, int], ...]:
 
 
 def common_reading(old: str, new: str) -> tuple[int, int] | None:
-    """The values of two words that are cardinals in one language, or None. Read as
-    `readings` reads one word: a changed word is a number exactly where it would state
-    its value unchanged, so an earlier instance that changed it shows a number changed
-    only where the cached word is a stated value too."""
+    """The values of two words that are cardinals in one language, or None; None too
+    where two languages that read both give them other values (no such pair is known
+    below a billion, but a text's language is not read, so agreement is what shows the
+    values). Read as `readings` reads one word: a changed word is a number exactly where
+    it would state its value unchanged, so an earlier instance that changed it shows a
+    number changed only where the cached word is a stated value too."""
     new_by_language = dict(readings(new))
-    for language, value in readings(old):
-        if language in new_by_language:
-            return value, new_by_language[language]
-    return None
+    found = {(value, new_by_language[language])
+             for language, value in readings(old) if language in new_by_language}
+    return found.pop() if len(found) == 1 else None
 
 
 @lru_cache(maxsize=4096)
@@ -59,7 +65,8 @@ def _text2num_readings(word: str) -> tuple[tuple[str, int], ...]:
             value = text2num(word.lower(), language)
         except (ValueError, TypeError):
             continue
-        found.append((language, int(value)))
+        if value < SCALES_DIFFER_FROM:
+            found.append((language, int(value)))
     return tuple(found)
 
 
