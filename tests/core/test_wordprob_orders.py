@@ -26,11 +26,12 @@ def test_a_threshold_the_solution_does_not_use_keeps_its_order_against_results()
 
 
 def test_a_result_computed_for_a_choice_keeps_its_order() -> None:
-    # Bags of 14, not 12: an unchanged 12 is also 2 + 10, a sum the values give.
-    cached = ("Ana has 3 bags of 14 apples and Bob has 2 bags of 5 apples. The one with more "
+    # Bags of 19: an unchanged 12 is also 2 + 10, a sum the values give, 13 is 3 + 10, and
+    # 14 is also the 2 bags converted as weeks into days.
+    cached = ("Ana has 3 bags of 19 apples and Bob has 2 bags of 5 apples. The one with more "
               "apples gives 2 apples to Carl. How many apples does that person have left?")
-    solution = ("Ana has 3 * 14 = 42 apples.\nBob has 2 * 5 = 10 apples.\n"
-                "Ana has more, so she has 42 - 2 = 40 apples left.\n#### 40")
+    solution = ("Ana has 3 * 19 = 57 apples.\nBob has 2 * 5 = 10 apples.\n"
+                "Ana has more, so she has 57 - 2 = 55 apples left.\n#### 55")
     new = (cached.replace("3 bags", "4 bags").replace("2 bags of 5", "3 bags of 17")
            .replace("gives 2", "gives 3"))
     with pytest.raises(Declined, match="is not used after"):

@@ -246,6 +246,10 @@ closes them are in docs/word-problems.md:
   Danish and Portugal's Portuguese count 10^12, with or without a digit beside it;
   closed by not reading words of a billion and more, and by reading a changed number
   word only where every language that reads both words gives them the same values;
+- `wordprob_found47.jsonl`: the forty-seventh review, of round twenty's final form (234
+  requests in eleven languages): a scale word with an ending read as more of the number
+  (Danish "millionen", "the million", read as 1,000,001; served by the base too), closed
+  by reading a word of a hundred or more only where CLDR spells its value with it;
 - `wordprob_open_declined.jsonl`: requests once listed in docs/word-problems-open.jsonl
   that round seventeen (fourteen) or eighteen (twelve) declines only because their values
   change an order it keeps, or make two quantities equal; their classes stay open
@@ -287,7 +291,8 @@ REVIEWS = {"wordprob_found3.jsonl": 30, "wordprob_found4.jsonl": 25,
            "wordprob_found39.jsonl": 18, "wordprob_found40.jsonl": 39, "wordprob_found41.jsonl": 5,
            "wordprob_found42.jsonl": 4, "wordprob_found43.jsonl": 34,
            "wordprob_found44.jsonl": 78, "wordprob_found46.jsonl": 8,
-           "wordprob_open_declined.jsonl": 26}
+           "wordprob_found47.jsonl": 4,
+           "wordprob_open_declined.jsonl": 24}
 """Each review's file and how many findings it holds."""
 
 CASES = [(name, json.loads(line)) for name in REVIEWS

@@ -12,11 +12,15 @@ from __future__ import annotations
 
 import unicodedata
 from functools import lru_cache
+from typing import Any
 
 from stepchat.core.tasks.wordprob.scripts import is_latin, is_word, one_atom_each
 
 LANGUAGES = ("en", "es", "de", "fr", "da", "pt", "nl", "it")
 MAX_WORD = 24
+SCALE_FROM = 100
+"""From this value on, a word text2num reads is read only where CLDR spells the value
+with it (`_spelled_with`)."""
 SCALES_DIFFER_FROM = 10**9
 """Words for this much and more are not read: the short and long scales give them two
 values by country ("billion" is 10^9 in English and 10^12 in German, Danish and French;
@@ -62,12 +66,48 @@ def _text2num_readings(word: str) -> tuple[tuple[str, int], ...]:
     found = []
     for language in LANGUAGES:
         try:
-            value = text2num(word.lower(), language)
+            value = int(text2num(word.lower(), language))
         except (ValueError, TypeError):
             continue
-        if value < SCALES_DIFFER_FROM:
-            found.append((language, int(value)))
+        if value >= SCALES_DIFFER_FROM:
+            continue
+        if value >= SCALE_FROM and not _spelled_with(word.lower(), language, value):
+            continue
+        found.append((language, value))
     return tuple(found)
+
+
+@lru_cache(maxsize=1024)
+def _spelled_with(word: str, language: str, value: int) -> bool:
+    """Whether CLDR spells `value` in `language` with `word` as one of its words. text2num
+    reads whatever follows a scale word as more of the number, but that is as often a
+    plural ("cientos", "miles", "Millionen", "cents": hundreds, thousands of something,
+    no count) or an ending ("millionen" is Danish for "the million", which it reads as
+    1,000,001) as the units of a compound; CLDR spells each value one way."""
+    try:
+        from unicode_rbnf import FormatPurpose
+        from unicode_rbnf.engine import RbnfError
+    except ImportError:  # pragma: no cover - a dependency of the package
+        return False
+    engine = _cldr(language)
+    if engine is None:
+        return False
+    try:
+        result = engine.format_number(value, purpose=FormatPurpose.CARDINAL)
+    except RbnfError:
+        return False
+    return any(word in text.lower().split() for text in result.text_by_ruleset.values())
+
+
+@lru_cache(maxsize=len(LANGUAGES))
+def _cldr(language: str) -> Any:
+    """CLDR's spelling rules of `language`, or None where it has none."""
+    from unicode_rbnf import RbnfEngine
+
+    try:
+        return RbnfEngine.for_language(language)
+    except Exception:  # a language CLDR lacks: nothing is spelled
+        return None
 
 
 def _spelled_readings(word: str) -> tuple[tuple[str, int], ...]:

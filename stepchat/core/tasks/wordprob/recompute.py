@@ -47,6 +47,7 @@ from stepchat.core.tasks.wordprob.solution import (
     solution_atoms,
     statements,
 )
+from stepchat.core.tasks.wordprob.values import IDENTITY_VALUES, UNIT_CONSTANTS
 
 __all__ = ["Declined", "Outcome", "RolePass", "Slot", "recompute"]
 
@@ -89,6 +90,22 @@ class Solution:
         self.definitions = _definitions(self.atoms, self.step_of)
         """Steps that only name a number (`Pierson = 278 points`): a restatement, as a
         line that computes is, never reasoning in words."""
+
+
+CONVERTED = "converted"
+"""The role of a number that is a stated value times a unit constant, converted nowhere in
+writing ("3 dozen eggs" used as 36): beside a stated value of the same value it makes the
+number fit two (a shelf numbered 36 as well); it is never recomputed."""
+
+
+def _converted(old: Fraction, new: Fraction, seen: tuple[Fraction, ...], value: Fraction,
+               k: int) -> list[_Option]:
+    """The stated value at slot `k` converted to a smaller unit, where that gives `value`:
+    3 dozen as 36, 2 hours as 120 minutes. A stated 1 converted is the unit's own
+    constant, a role of its own already. Into a larger unit (180 minutes as 3 hours) is not
+    read: a small number is one of too many quotients (14 / 7 beside a stated 2)."""
+    return [(old * unit, new * unit, tuple(v * unit for v in seen), (CONVERTED, k))
+            for unit in UNIT_CONSTANTS if old * unit == value and old not in IDENTITY_VALUES]
 
 
 def _definitions(items: Sequence[Atom], step_of: Sequence[int]) -> set[int]:
@@ -400,6 +417,8 @@ class RolePass:
                 options.append((old, new, seen, ("slot", k)))
             elif slot.old.percent and not atom.percent and old / 100 == value:
                 options.append((old / 100, new / 100, tuple(v / 100 for v in seen), ("slot", k)))
+            else:
+                options += _converted(old, new, seen, value, k)
         for j in self.results:
             later_on_its_line = j > i and self.sol.step_of[j] == self.sol.step_of[i] and (
                 not self.in_computation(i))
@@ -416,9 +435,14 @@ class RolePass:
             return final
         value = atom.value or Fraction(0)
         options = self._options(i, value, atom)
-        self.candidates[i] = {o[3] for o in options if o[3] is not None}
+        self.candidates[i] = {o[3] for o in options if o[3] is not None and o[3][0] != CONVERTED}
         written = self.written(i)
         kept = [o for o in options if o[2] == written]
+        if not any(o[3] is not None and o[3][0] == "slot" for o in kept):
+            # A conversion counts beside a stated value of the same value (a shelf numbered
+            # 36 beside 3 dozen eggs); beside a result or a constant it is a coincidence
+            # (`4 * 15 = 60` beside $5 a month; 7 days beside 700 beds / 100).
+            kept = [o for o in kept if o[3] is None or o[3][0] != CONVERTED] or kept
         if not kept:
             raise Declined(f"{atom.text} fits no role in an earlier instance of the problem")
         outcomes = {(o[0], o[1]) for o in kept}
@@ -428,10 +452,16 @@ class RolePass:
             outcomes = {(o[0], o[1]) for o in kept}
             if len(outcomes) > 1:
                 raise Declined(f"{atom.text} fits two roles with different values")
-        elif len({(o[0], o[1]) for o in options}) > 1:
-            self.decided.add(i)
+        elif len({(o[0], o[1]) for o in options if o[3] is None or o[3][0] != CONVERTED}) > 1:
+            self.decided.add(i)  # a conversion the instances refute decides nothing
         (old, new), = outcomes
         sources = frozenset(o[3] for o in kept if o[3] is not None and (o[0], o[1]) == (old, new))
+        # Beside a stated value or a result that agrees with it everywhere, a conversion
+        # adds nothing; on its own it is a reading recomputation does not make.
+        if sources and all(kind == CONVERTED for kind, _ in sources):
+            raise Declined(f"{atom.text} follows a stated value in another unit, converted "
+                           "nowhere in the solution: what it counts is reasoning in words")
+        sources = frozenset(source for source in sources if source[0] != CONVERTED)
         return Role(old, new, sources, written if self.witnesses else ())  # type: ignore[arg-type]
 
     # ------------------------------------------------------------------ checks
