@@ -73,8 +73,10 @@ closes them are in docs/word-problems.md:
   sixteenth's (at first a line test): squares, cubes and products of number words, a
   word with a scale word, a word times or plus a changed digit, which lie on no line. Its
   other 30, coincidences arranged in every earlier instance (a digit equal to a product
-  of a kept word and a changed digit, or to a unit conversion), are still served and
-  listed in docs/word-problems-open.jsonl;
+  of a kept word and a changed digit, or to a unit conversion), were listed in
+  docs/word-problems-open.jsonl; the 11 of a stated value converted into a smaller unit
+  (3 dozen eggs as 36 beside a shelf numbered 36), closed in round twenty by reading
+  that conversion as a role of the number, are at the end of this file;
 - `wordprob_found18.jsonl`: the eighteenth review, of recomputing from any kept instance:
   a meaning word ("cheaper", "older", "more than eight") renamed against an instance
   solved with another word, keeping that instance's numbers, and an order or a wrap
