@@ -24,7 +24,9 @@ from tests.wordprob_cases import FOG, FOG_SEEN, FOG_SOLUTION, fog, fog_solution,
 
 def test_numbers_are_recomputed_through_every_step() -> None:
     new = fog(7, 2, 24)
-    with pytest.raises(Declined, match="shows it following"):
+    # Alone, the cached answer cannot show what its 42 follows: the stated 42, or the 3
+    # converted (3 fortnights are 42 days), and a word it does not read may state 42 too.
+    with pytest.raises(Declined, match=r"shows it following|fits two roles"):
         recompute(FOG, FOG_SOLUTION, new)
     assert recompute(FOG, FOG_SOLUTION, new, FOG_SEEN) == [
         "The city will be covered in 24/2 = 12 intervals of 7 minutes.",
@@ -92,7 +94,7 @@ def test_a_number_rounded_in_words_declines() -> None:
 def test_a_whole_result_must_stay_whole_unless_it_is_money() -> None:
     new = FOG.replace("3 miles", "5 miles")
     with pytest.raises(Declined, match="whole"):
-        recompute(FOG, FOG_SOLUTION, new)
+        recompute(FOG, FOG_SOLUTION, new, FOG_SEEN)
 
 
 def test_decimal_commas_and_currency_after_the_number() -> None:

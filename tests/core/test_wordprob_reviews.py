@@ -252,6 +252,14 @@ closes them are in docs/word-problems.md:
   requests in eleven languages): a scale word with an ending read as more of the number
   (Danish "millionen", "the million", read as 1,000,001; served by the base too), closed
   by reading a word of a hundred or more only where CLDR spells its value with it;
+- `wordprob_found48.jsonl`: the forty-eighth review, of round twenty's converted role
+  (356 requests in five languages): every request the round's base serves wrong that
+  this round declines (147 of its 149): conversions the first table lacked (pounds of
+  ounces, gross, scores, fortnights, quincenas, miles of feet, pud of funt) beside a
+  stated value planted in every instance, conversions into a larger unit and
+  conversions of a result; closed by the wider table of conversions, read both ways from
+  a factor of 24 on, and by converting results too; the other 2 (a unit's value beside a
+  result of the same value) are listed;
 - `wordprob_open_declined.jsonl`: requests once listed in docs/word-problems-open.jsonl
   that round seventeen (fourteen) or eighteen (twelve) declines only because their values
   change an order it keeps, or make two quantities equal; their classes stay open
@@ -293,8 +301,8 @@ REVIEWS = {"wordprob_found3.jsonl": 30, "wordprob_found4.jsonl": 25,
            "wordprob_found39.jsonl": 18, "wordprob_found40.jsonl": 39, "wordprob_found41.jsonl": 5,
            "wordprob_found42.jsonl": 4, "wordprob_found43.jsonl": 34,
            "wordprob_found44.jsonl": 78, "wordprob_found46.jsonl": 8,
-           "wordprob_found47.jsonl": 4,
-           "wordprob_open_declined.jsonl": 24}
+           "wordprob_found47.jsonl": 4, "wordprob_found48.jsonl": 147,
+           "wordprob_open_declined.jsonl": 26}
 """Each review's file and how many findings it holds."""
 
 CASES = [(name, json.loads(line)) for name in REVIEWS

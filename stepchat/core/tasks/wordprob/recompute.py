@@ -47,7 +47,7 @@ from stepchat.core.tasks.wordprob.solution import (
     solution_atoms,
     statements,
 )
-from stepchat.core.tasks.wordprob.values import IDENTITY_VALUES, UNIT_CONSTANTS
+from stepchat.core.tasks.wordprob.values import CONVERSIONS, IDENTITY_VALUES
 
 __all__ = ["Declined", "Outcome", "RolePass", "Slot", "recompute"]
 
@@ -93,19 +93,34 @@ class Solution:
 
 
 CONVERTED = "converted"
-"""The role of a number that is a stated value times a unit constant, converted nowhere in
-writing ("3 dozen eggs" used as 36): beside a stated value of the same value it makes the
-number fit two (a shelf numbered 36 as well); it is never recomputed."""
+"""The role of a number that is a stated value or a result converted by a unit in words,
+with no computation written ("3 dozen eggs" used as 36, "180 minutes" as 3 hours): beside
+a stated value of the same value it makes the number fit two (a shelf numbered 36 as
+well); it is never recomputed. Beside a result it is not read: a product the solution
+writes (`4 * 15 = 60`) is its first factor converted by the second whenever that one is
+a unit's value."""
+
+
+DIVIDED_FROM = 24
+"""The smallest factor a value is also read as divided by: a quotient by a smaller one is
+one of too many (14 / 7 beside a stated 2, 50 / 10 beside a stated $5)."""
 
 
 def _converted(old: Fraction, new: Fraction, seen: tuple[Fraction, ...], value: Fraction,
-               k: int) -> list[_Option]:
-    """The stated value at slot `k` converted to a smaller unit, where that gives `value`:
-    3 dozen as 36, 2 hours as 120 minutes. A stated 1 converted is the unit's own
-    constant, a role of its own already. Into a larger unit (180 minutes as 3 hours) is not
-    read: a small number is one of too many quotients (14 / 7 beside a stated 2)."""
-    return [(old * unit, new * unit, tuple(v * unit for v in seen), (CONVERTED, k))
-            for unit in UNIT_CONSTANTS if old * unit == value and old not in IDENTITY_VALUES]
+               source: int) -> list[_Option]:
+    """The value converted by each factor of `CONVERSIONS` where that gives `value`: 3
+    dozen as 36, 2 hours as 120 minutes, and by a factor from `DIVIDED_FROM` on, into the
+    larger unit too: 180 minutes as 3 hours. A 0 or a 1 converted is the unit's own
+    constant, a role of its own already."""
+    if old in IDENTITY_VALUES:
+        return []
+    found: list[_Option] = []
+    for unit in CONVERSIONS:
+        for factor in (unit, 1 / unit) if unit >= DIVIDED_FROM else (unit,):
+            if old * factor == value:
+                found.append((value, new * factor, tuple(v * factor for v in seen),
+                              (CONVERTED, source)))
+    return found
 
 
 def _definitions(items: Sequence[Atom], step_of: Sequence[int]) -> set[int]:
@@ -425,6 +440,9 @@ class RolePass:
             if (j < i or later_on_its_line) and self.sol.atoms[j].value == value:
                 role = self.roles[j]
                 options.append((role.old, role.new, role.seen, ("result", j)))
+            elif j < i:
+                role = self.roles[j]
+                options += _converted(role.old, role.new, role.seen, value, -1 - j)
         options.append((value, value, self._constant(value), None))
         return options
 

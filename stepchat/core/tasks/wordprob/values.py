@@ -20,6 +20,15 @@ UNIT_CONSTANTS = frozenset(Fraction(v) for v in (7, 12, 24, 52, 60, 100, 365, 10
 minutes, per cent, days, thousands, seconds in an hour): the closed table of constants a
 solution may use with changed values."""
 
+CONVERSIONS = UNIT_CONSTANTS | frozenset(Fraction(v) for v in (
+    8, 10, 14, 15, 16, 20, 25, 30, 36, 40, 144, 168, 500, 1024, 1440, 2000, 5280,
+))
+"""Factors a solution may convert a value by in words, with no computation written: the
+table's units and pints, decades, fortnights, quarter hours and quincenas, ounces, scores,
+quarters, months of days, yards of inches, pounds, gross, hours in a week, reams, kibi,
+minutes in a day, tons of pounds, feet in a mile. Read only to make a number fit one more
+role (which can only make a request decline), never to account for a constant."""
+
 CALENDAR_CONSTANTS = frozenset(Fraction(v) for v in (24, 52, 60, 365, 3600))
 """Constants of the table whose value depends on the date: 366 days in a leap year, 53
 of some weekdays in a year, 23 or 25 hours on a day the clocks change, 61 seconds in a
