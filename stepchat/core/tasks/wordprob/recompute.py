@@ -112,15 +112,13 @@ def _converted(old: Fraction, new: Fraction, seen: tuple[Fraction, ...], value: 
     dozen as 36, 2 hours as 120 minutes, and by a factor from `DIVIDED_FROM` on, into the
     larger unit too: 180 minutes as 3 hours. A 0 or a 1 converted is the unit's own
     constant, a role of its own already."""
-    if old in IDENTITY_VALUES:
+    if old in IDENTITY_VALUES or not value:
         return []
-    found: list[_Option] = []
-    for unit in CONVERSIONS:
-        for factor in (unit, 1 / unit) if unit >= DIVIDED_FROM else (unit,):
-            if old * factor == value:
-                found.append((value, new * factor, tuple(v * factor for v in seen),
-                              (CONVERTED, source)))
-    return found
+    factors = [value / old] if value / old in CONVERSIONS else []
+    if old / value >= DIVIDED_FROM and old / value in CONVERSIONS:
+        factors.append(value / old)
+    return [(value, new * factor, tuple(v * factor for v in seen), (CONVERTED, source))
+            for factor in factors]
 
 
 def _definitions(items: Sequence[Atom], step_of: Sequence[int]) -> set[int]:
