@@ -92,33 +92,20 @@ class Solution:
         line that computes is, never reasoning in words."""
 
 
-CONVERTED = "converted"
-"""The role of a number that is a stated value or a result converted by a unit in words,
-with no computation written ("3 dozen eggs" used as 36, "180 minutes" as 3 hours): beside
-a stated value of the same value it makes the number fit two (a shelf numbered 36 as
-well); it is never recomputed. Beside a result it is not read: a product the solution
-writes (`4 * 15 = 60`) is its first factor converted by the second whenever that one is
-a unit's value."""
-
-
 DIVIDED_FROM = 24
 """The smallest factor a value is also read as divided by: a quotient by a smaller one is
 one of too many (14 / 7 beside a stated 2, 50 / 10 beside a stated $5)."""
 
 
-def _converted(old: Fraction, new: Fraction, seen: tuple[Fraction, ...], value: Fraction,
-               source: int) -> list[_Option]:
-    """The value converted by each factor of `CONVERSIONS` where that gives `value`: 3
-    dozen as 36, 2 hours as 120 minutes, and by a factor from `DIVIDED_FROM` on, into the
-    larger unit too: 180 minutes as 3 hours. A 0 or a 1 converted is the unit's own
-    constant, a role of its own already."""
+def _conversion(old: Fraction, value: Fraction) -> Fraction | None:
+    """The factor of `CONVERSIONS` that turns `old` into `value` (3 dozen into 36, 2 hours
+    into 120 minutes; from `DIVIDED_FROM` on, into the larger unit too: 180 minutes into 3
+    hours), or None. A 0 or a 1 converted is the unit's own constant, a role already."""
     if old in IDENTITY_VALUES or not value:
-        return []
-    factors = [value / old] if value / old in CONVERSIONS else []
-    if old / value >= DIVIDED_FROM and old / value in CONVERSIONS:
-        factors.append(value / old)
-    return [(value, new * factor, tuple(v * factor for v in seen), (CONVERTED, source))
-            for factor in factors]
+        return None
+    factor = value / old
+    up = factor in CONVERSIONS
+    return factor if up or (1 / factor >= DIVIDED_FROM and 1 / factor in CONVERSIONS) else None
 
 
 def _definitions(items: Sequence[Atom], step_of: Sequence[int]) -> set[int]:
@@ -430,19 +417,38 @@ class RolePass:
                 options.append((old, new, seen, ("slot", k)))
             elif slot.old.percent and not atom.percent and old / 100 == value:
                 options.append((old / 100, new / 100, tuple(v / 100 for v in seen), ("slot", k)))
-            else:
-                options += _converted(old, new, seen, value, k)
         for j in self.results:
             later_on_its_line = j > i and self.sol.step_of[j] == self.sol.step_of[i] and (
                 not self.in_computation(i))
             if (j < i or later_on_its_line) and self.sol.atoms[j].value == value:
                 role = self.roles[j]
                 options.append((role.old, role.new, role.seen, ("result", j)))
-            elif j < i:
-                role = self.roles[j]
-                options += _converted(role.old, role.new, role.seen, value, -1 - j)
         options.append((value, value, self._constant(value), None))
         return options
+
+    def _conversions(self, i: int, value: Fraction,
+                     written: tuple[Fraction | None, ...]) -> set[tuple[Fraction, Fraction]]:
+        """The cached and new values of each stated value and earlier result that a
+        factor of `CONVERSIONS` turns into `value` in the cached answer and into what
+        atom `i` has in every earlier instance: a conversion in words ("3 dozen eggs"
+        used as 36) that nothing the solution writes tells from a stated value of the same
+        value (a shelf numbered 36). It is read only beside a stated value: a product the
+        solution writes (`4 * 15 = 60`) is its first factor converted by the second
+        whenever that one is a unit's value, and a constant of the table beside one (7
+        days beside 700 beds / 100) is a coincidence of the table's own."""
+        found = set()
+        values = [(slot.old.value, slot.new.value, tuple(w.slots[slot.key] for w in self.witnesses))
+                  for slot in self.slots]
+        values += [(self.roles[j].old, self.roles[j].new, self.roles[j].seen)
+                   for j in self.results if j < i]
+        for old, new, seen in values:
+            assert old is not None and new is not None
+            factor = _conversion(old, value)
+            if factor is not None and tuple(
+                None if v is None else v * factor for v in seen
+            ) == written:
+                found.add((value, new * factor))
+        return found
 
     def _role(self, i: int, atom: Atom) -> Role:
         final = self._final_answer(i, atom)
@@ -451,14 +457,9 @@ class RolePass:
             return final
         value = atom.value or Fraction(0)
         options = self._options(i, value, atom)
-        self.candidates[i] = {o[3] for o in options if o[3] is not None and o[3][0] != CONVERTED}
+        self.candidates[i] = {o[3] for o in options if o[3] is not None}
         written = self.written(i)
         kept = [o for o in options if o[2] == written]
-        if not any(o[3] is not None and o[3][0] == "slot" for o in kept):
-            # A conversion counts beside a stated value of the same value (a shelf numbered
-            # 36 beside 3 dozen eggs); beside a result or a constant it is a coincidence
-            # (`4 * 15 = 60` beside $5 a month; 7 days beside 700 beds / 100).
-            kept = [o for o in kept if o[3] is None or o[3][0] != CONVERTED] or kept
         if not kept:
             raise Declined(f"{atom.text} fits no role in an earlier instance of the problem")
         outcomes = {(o[0], o[1]) for o in kept}
@@ -468,16 +469,15 @@ class RolePass:
             outcomes = {(o[0], o[1]) for o in kept}
             if len(outcomes) > 1:
                 raise Declined(f"{atom.text} fits two roles with different values")
-        elif len({(o[0], o[1]) for o in options if o[3] is None or o[3][0] != CONVERTED}) > 1:
-            self.decided.add(i)  # a conversion the instances refute decides nothing
+        elif len({(o[0], o[1]) for o in options}) > 1:
+            self.decided.add(i)
         (old, new), = outcomes
         sources = frozenset(o[3] for o in kept if o[3] is not None and (o[0], o[1]) == (old, new))
-        # Beside a stated value or a result that agrees with it everywhere, a conversion
-        # adds nothing; on its own it is a reading recomputation does not make.
-        if sources and all(kind == CONVERTED for kind, _ in sources):
-            raise Declined(f"{atom.text} follows a stated value in another unit, converted "
-                           "nowhere in the solution: what it counts is reasoning in words")
-        sources = frozenset(source for source in sources if source[0] != CONVERTED)
+        if any(kind == "slot" for kind, _ in sources) and any(
+            pair != (old, new) for pair in self._conversions(i, value, written)
+        ):
+            raise Declined(f"{atom.text} fits two roles with different values: a stated "
+                           "value, and another value or a result converted in words")
         return Role(old, new, sources, written if self.witnesses else ())  # type: ignore[arg-type]
 
     # ------------------------------------------------------------------ checks
