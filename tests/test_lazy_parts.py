@@ -151,7 +151,10 @@ def test_a_loaded_part_is_kept_out_of_later_collections() -> None:
         lazy.embed("a request")
         assert gc.get_freeze_count() >= len(weights)
         frozen = gc.get_freeze_count()
-        lazy.embed("another request")  # loaded once: nothing more to freeze
-        assert gc.get_freeze_count() == frozen
+        # Loaded once: a second request freezes nothing, not even what was allocated since.
+        # The frozen count may shrink (a frozen object freed by its refcount), never grow.
+        since = [[k] for k in range(1000)]
+        lazy.embed("another request")
+        assert gc.get_freeze_count() < frozen + len(since)
     finally:
         gc.unfreeze()
