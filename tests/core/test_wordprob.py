@@ -145,11 +145,21 @@ def test_a_renamed_word_with_a_constant_in_the_solution_declines() -> None:
                   new)
 
 
-def test_capitals_of_common_nouns_are_not_names() -> None:
-    cached = ("Lena arbeitet 8 Stunden am Tag und verdient 12 Euro pro Stunde bei der Arbeit. "
-              "Wie viel verdient Lena?")
+LENA = ("Lena arbeitet 8 Stunden am Tag und verdient 12 Euro pro Stunde bei der Arbeit. "
+        "Wie viel verdient Lena?")
+
+
+def test_a_capitalised_noun_is_no_name() -> None:
+    with pytest.raises(NotSame, match="no given name"):
+        recompute(LENA, "8 * 12 = 96 Euro.\n#### 96", LENA.replace("pro Stunde", "pro Woche"))
+
+
+def test_where_capitals_mark_nouns_even_a_given_name_is_not_renamed() -> None:
+    """German capitalises every noun, so a capital shows nothing of a name, and a noun
+    can be a given name too (Rose, Mark)."""
     with pytest.raises(NotSame, match="capitals"):
-        recompute(cached, "8 * 12 = 96 Euro.\n#### 96", cached.replace("pro Stunde", "pro Woche"))
+        recompute(LENA.replace("Lena", "Maria"), "8 * 12 = 96 Euro.\n#### 96",
+                  LENA.replace("Lena", "Sofia"))
 
 
 def test_a_fresh_answer_is_corrected_and_carried_through() -> None:

@@ -101,7 +101,7 @@ def test_a_capitalised_word_written_once_is_no_name(old: str, new: str) -> None:
                           new.split()[-1] if "Japan" in new else new.split()[0])
     text = text.replace("12", "13").replace("5", "6")
     why = (r"written neither in the solution|proper noun|capital right after another word"
-           r"|carries meaning")
+           r"|carries meaning|no given name")
     with pytest.raises(NotSame, match=why):
         recompute(cached, "12 + 5 = 17 stamps.\n#### 17", text)
 

@@ -36,7 +36,8 @@ closes them are in docs/word-problems.md:
   "half of", "percent", "7²", "√144", "5½", a fraction "2 / 5" of a whole in words), a
   number word after a dash or a bracket renamed as a name, and 折 written as a percent.
   One more, a number word capitalised right after another word against the spelling of
-  its language, is still served and listed in docs/word-problems-open.jsonl;
+  its language ("Trzech"), is at the end of this file since round twenty-one renames only
+  given names;
 - `wordprob_found11.jsonl`: the eleventh review: amounts in two currencies in one
   computation (`$2 + 50¢ = $2.50`, `¥600 + $7`) "corrected" to the sum of their numbers;
 - `wordprob_found12.jsonl`: the twelfth review: right results whose units the solution
@@ -86,15 +87,18 @@ closes them are in docs/word-problems.md:
   eighteenth's: an order or a wrap vouched for by an instance whose capitalised word at a
   sentence's start ("Younger children") or whose unused number word ("four digits") was
   another, and weekdays, months and countries renamed as names ("Sat" to "Mon", Indonesian
-  "Sabtu", "France" beside "European stamps"). Its other 10, names whose meaning the
-  solution uses (a pronoun's gender, alphabetical order, a planet's day), are still
-  served and listed in docs/word-problems-open.jsonl;
+  "Sabtu", "France" beside "European stamps"). Of its other 10, names whose meaning the
+  solution uses, 8 (a pronoun's gender, a planet's day) are at the end of this file since
+  round twenty-one renames only given names of one gender and reads planets as meaning
+  words; 2 (alphabetical order, a name's length) are listed in
+  docs/word-problems-open.jsonl;
 - `wordprob_found20.jsonl`: the twentieth review's number word that is an operand and
   also sets where a counter rolls over ("four digits" beside "three digits"). Its other
-  22 are still served and listed: names and adjectives that carry meaning outside the
-  closed lists (holidays, cities, seasons, periods, titles, nationalities, weekday
-  abbreviations), a wrapped result that a later step uses, and cycle lengths outside the
-  closed list (26 letters, a 5-day school week);
+  22, 15 (names and adjectives that carry meaning outside the closed lists: holidays,
+  cities, seasons, periods, titles, nationalities, weekday abbreviations) are at the end
+  of this file since round twenty-one renames only given names of one gender; the others
+  (a wrapped result that a later step uses, cycle lengths outside the closed list: 26
+  letters, a 5-day school week) are listed;
 - `wordprob_found21.jsonl`: the twenty-first review, of values outside the templates'
   ranges and against their conditions, in 17 languages: a number joined to the letter
   before it (Arabic "بـ48", Ethiopic "የ900", Shona "re300") was read as its first digit
@@ -285,12 +289,12 @@ from tests.core.test_wordprob_found2 import assert_declined_or_right, final, rep
 REVIEWS = {"wordprob_found3.jsonl": 30, "wordprob_found4.jsonl": 25,
            "wordprob_found5.jsonl": 21, "wordprob_found6.jsonl": 53, "wordprob_found7.jsonl": 60,
            "wordprob_found8.jsonl": 16, "wordprob_found9.jsonl": 53,
-           "wordprob_found10.jsonl": 51, "wordprob_found11.jsonl": 8,
+           "wordprob_found10.jsonl": 52, "wordprob_found11.jsonl": 8,
            "wordprob_found12.jsonl": 34, "wordprob_found13.jsonl": 13,
            "wordprob_found14.jsonl": 26, "wordprob_found15.jsonl": 15,
            "wordprob_found16.jsonl": 75, "wordprob_found17.jsonl": 74,
-           "wordprob_found18.jsonl": 21, "wordprob_found19.jsonl": 22,
-           "wordprob_found20.jsonl": 3, "wordprob_found21.jsonl": 14,
+           "wordprob_found18.jsonl": 21, "wordprob_found19.jsonl": 30,
+           "wordprob_found20.jsonl": 18, "wordprob_found21.jsonl": 14,
            "wordprob_found22.jsonl": 12, "wordprob_found23.jsonl": 20,
            "wordprob_found24.jsonl": 5, "wordprob_found26.jsonl": 38,
            "wordprob_found27.jsonl": 19, "wordprob_found28.jsonl": 21,

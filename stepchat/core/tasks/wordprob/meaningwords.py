@@ -1,7 +1,8 @@
 """Capitalised words that carry meaning, so a change of one is never a rename of a name.
 
 Two closed lists. Compass points, weekdays and months (with English abbreviations: "Sat",
-"Feb") and nationalities or languages, in the languages whose word problems the cache serves
+"Feb"), seasons, planets and zodiac signs (given names too: Summer, Venus, Leo) and
+nationalities or languages, in the languages whose word problems the cache serves
 most (English, German, Spanish, French), written here; and the weekdays, months and
 territories of every language CLDR describes, in full (`calendar_and_places.txt`, built by
 scripts/build_meaning_words.py: "Sabtu" to "Senin", "France" to "Peru"). "North" to "East"
@@ -45,8 +46,23 @@ _NATIONS = (
     "allemand espagnol italien japonais chinois européen européenne"
 )
 
+_SEASONS = (
+    "spring summer autumn fall winter frühling frühjahr sommer herbst primavera verano "
+    "otoño invierno printemps été automne hiver"
+)
+_SKY = (
+    "mercury venus earth mars jupiter saturn uranus neptune pluto moon sun "
+    "merkur erde neptun mond sonne mercurio tierra marte júpiter saturno urano neptuno "
+    "plutón luna sol mercure vénus terre saturne pluton lune soleil "
+    "aries taurus gemini cancer leo virgo libra scorpio sagittarius capricorn aquarius "
+    "pisces widder stier zwillinge krebs löwe jungfrau waage skorpion schütze steinbock "
+    "wassermann fische tauro géminis cáncer escorpio sagitario capricornio acuario piscis "
+    "bélier taureau gémeaux lion vierge balance scorpion sagittaire capricorne verseau "
+    "poissons"
+)
+
 MEANING_WORDS = frozenset(
-    " ".join((_COMPASS, _WEEKDAYS, _MONTHS, _NATIONS)).split()
+    " ".join((_COMPASS, _WEEKDAYS, _MONTHS, _NATIONS, _SEASONS, _SKY)).split()
 )
 
 

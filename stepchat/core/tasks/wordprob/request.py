@@ -30,6 +30,7 @@ from stepchat.core.tasks.wordprob.atoms import (
     figures,
     group_sign,
 )
+from stepchat.core.tasks.wordprob.givennames import is_given_name, same_gender
 from stepchat.core.tasks.wordprob.meaningwords import carries_meaning
 from stepchat.core.tasks.wordprob.multwords import FactorWord, factor_words
 from stepchat.core.tasks.wordprob.numwords import common_reading, readings, stated_values
@@ -242,8 +243,9 @@ def _named_there(
 
 
 def _check_name_place(a: Atom, b: Atom, old: Sequence[Atom], index: int) -> None:
-    """Only a word used as a name may be renamed: not a word of the closed list that
-    carries meaning (North, Monday, French), and not a word that starts a sentence and is
+    """Only a word used as a name may be renamed: two given names of one gender
+    (`givennames`), not a word of the closed list that carries meaning (North, Monday,
+    French, Summer), and not a word that starts a sentence and is
     followed by a number, which is how an instruction starts ("Add 5 apples"), never a
     sentence about a name ("Ana has 5"), nor a number word ("Четыре ученика пошли в кафе
     «Четыре медведя»": renamed, the count it states would stay with the digits)."""
@@ -251,6 +253,13 @@ def _check_name_place(a: Atom, b: Atom, old: Sequence[Atom], index: int) -> None
     for word in (a.text, b.text):
         if readings(word):
             raise NotSame(f"{a.text!r} -> {b.text!r}: {word!r} is a number word")
+    for word in (a.text, b.text):
+        if not is_given_name(word):
+            raise NotSame(f"{a.text!r} -> {b.text!r}: {word!r} is no given name this reader "
+                          "knows, and a place, a holiday or a sign can turn a choice")
+    if not same_gender(a.text, b.text):
+        raise NotSame(f"{a.text!r} -> {b.text!r}: not names of one gender, so a gendered "
+                      "word ('the girl', 'she') could point at another person")
     if not _mid_sentence(old, index) and index + 1 < len(old) and old[index + 1].kind == "num":
         raise NotSame(f"{a.text!r} -> {b.text!r}: a sentence that starts with a word and "
                       "a number gives an instruction, not a name")

@@ -1,0 +1,77 @@
+"""Build stepchat/core/tasks/wordprob/given_names.txt: the given names a rename may change,
+each with the genders it is given to.
+
+Source: the first-name lists of every locale of the `faker` package (MIT), 84 locales in
+40 scripts: `first_names_male`, `first_names_female`, and the lists a locale keeps without
+a gender (`first_names`, `first_names_nonbinary`). One line per name, casefolded, then a
+tab and its genders: `m`, `f`, `mf` (male in one locale and female in another, as Andrea
+is), or `-` (only in lists without a gender). Names of more than one word are left out: a
+rename changes one word.
+
+A word that changes between two requests is renamed as a person's name only when both
+words are on this list (`givennames.py`); a city, a holiday or a zodiac sign is not, so
+its change goes to the model.
+
+Run once, by hand, when the list should change (faker is no dependency):
+
+    pip install faker==40.63.0
+    python scripts/build_given_names.py
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import unicodedata
+from collections import defaultdict
+from pathlib import Path
+
+OUT = (Path(__file__).resolve().parents[1] / "stepchat" / "core" / "tasks" / "wordprob"
+       / "given_names.txt")
+
+GENDERED = {"first_names_male": "m", "first_names_female": "f"}
+UNGENDERED = ("first_names", "first_names_nonbinary")
+
+
+def _listed(provider: type, attribute: str) -> list[str]:
+    value = provider.__dict__.get(attribute)
+    if value is None:
+        for base in provider.__mro__[1:]:
+            value = base.__dict__.get(attribute)
+            if value is not None:
+                break
+    if value is None or isinstance(value, property):
+        return []
+    return [str(name) for name in (value.keys() if isinstance(value, dict) else value)]
+
+
+def names() -> dict[str, set[str]]:
+    import faker.providers.person as person
+
+    found: dict[str, set[str]] = defaultdict(set)
+    for module in pkgutil.iter_modules(person.__path__):
+        provider = importlib.import_module(f"{person.__name__}.{module.name}").Provider
+        for attribute, gender in GENDERED.items():
+            for name in _listed(provider, attribute):
+                found[name.casefold()].add(gender)
+        for attribute in UNGENDERED:
+            for name in _listed(provider, attribute):
+                found[name.casefold()]
+    return {name: genders for name, genders in found.items() if _one_word(name)}
+
+
+def _one_word(name: str) -> bool:
+    """Letters and the marks written on them (a Devanagari vowel sign), nothing else."""
+    return bool(name) and all(
+        c.isalpha() or unicodedata.category(c).startswith("M") for c in name)
+
+
+def main() -> None:
+    lines = [f"{name}\t{''.join(sorted(genders, reverse=True)) or '-'}"
+             for name, genders in sorted(names().items())]
+    OUT.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    print(f"wrote {OUT}: {len(lines)} names")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,41 @@
+"""Given names: the only words a request may rename as a person's name.
+
+A capitalised word that changes between two requests was once taken for a name unless a
+closed list said it carried meaning; a hostile reader then renamed Christmas to Diwali,
+Paris to Canberra, Leo to Pisces and "Sa" to "Th", and each change turned a choice the
+solution made in words. Now a rename is a name only where both words are given names of
+one gender (`given_names.txt`, the first names of 84 locales, built by
+scripts/build_given_names.py); any other change goes to the model, or is recomputed only
+from an instance solved with the new word.
+
+One gender each, the same for both: "the girl gives 2 apples to the boy" points at other
+people once Ana and Ben become Tom and Mia. A name given to both (Andrea, Alex) or listed
+without a gender cannot show which person a gendered word means, so it is not renamed.
+
+Forgiven, and only this: a given name that is also a word (Summer, Rose, Dawn, Paris) is
+taken as a name when it changes to another given name of its gender. Words of the closed
+lists of `meaningwords` (months, seasons, planets, zodiac signs) are never names.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib import resources
+
+
+@cache
+def _genders() -> dict[str, str]:
+    text = resources.files(__package__).joinpath("given_names.txt").read_text("utf-8")
+    return dict(line.split("\t") for line in text.splitlines() if line)
+
+
+def is_given_name(word: str) -> bool:
+    """Whether `word` is a listed first name (any case)."""
+    return word.casefold() in _genders()
+
+
+def same_gender(a: str, b: str) -> bool:
+    """Whether both names are given to one gender only, and the same one."""
+    genders = _genders()
+    first, second = genders.get(a.casefold()), genders.get(b.casefold())
+    return first is not None and first == second and first in ("m", "f")

@@ -1,0 +1,51 @@
+"""`givennames`: a rename is a person's name only between given names of one gender."""
+
+import pytest
+
+from stepchat.core.tasks.wordprob.givennames import is_given_name, same_gender
+from stepchat.core.tasks.wordprob.request import NotSame, align
+
+TWINS = ("At school {a} has 7 apples and {b} has 4 apples. The girl gives 2 apples to the "
+         "boy. How many apples does the girl have now? {a} and {b} are twins.")
+
+
+@pytest.mark.parametrize("name", ["Ana", "Tom", "Sofia", "Pablo", "Lucía", "Søren", "Мария",
+                                  "Αλέξανδρος", "秀英", "Mehmet"])
+def test_names_of_many_locales_and_scripts_are_given_names(name: str) -> None:
+    assert is_given_name(name)
+
+
+@pytest.mark.parametrize("word", ["Christmas", "Diwali", "Canberra", "Lyon", "Pisces",
+                                  "Jurassic", "Macbeth", "Maltese", "Sa", "Сб", "Morning"])
+def test_holidays_places_signs_and_periods_are_not(word: str) -> None:
+    assert not is_given_name(word)
+
+
+@pytest.mark.parametrize(("a", "b", "same"), [
+    ("Ana", "Mia", True), ("Tom", "Ben", True), ("Ana", "Tom", False),
+    ("Andrea", "Sofia", False),  # male in Italy, female elsewhere: no one gender
+    ("Ana", "Canberra", False),
+])
+def test_one_gender_each_and_the_same(a: str, b: str, same: bool) -> None:
+    assert same_gender(a, b) is same
+
+
+def test_names_renamed_within_their_genders_align() -> None:
+    alignment = align(TWINS.format(a="Ana", b="Ben"), TWINS.format(a="Mia", b="Tom"),
+                      "Ana gives 2 to Ben: 7 - 2 = 5.\n#### 5")
+    assert set(alignment.names) == {"Ana", "Ben"}
+
+
+def test_names_renamed_across_genders_do_not() -> None:
+    """"The girl" was Ana, with 7 apples; renamed Tom and Mia, she is Mia, with 4."""
+    with pytest.raises(NotSame, match="one gender"):
+        align(TWINS.format(a="Ana", b="Ben"), TWINS.format(a="Tom", b="Mia"),
+              "Ana gives 2 to Ben: 7 - 2 = 5.\n#### 5")
+
+
+def test_a_holiday_is_not_renamed_as_a_name() -> None:
+    text = ("{n} works 5 hours on {h} and 3 hours on Easter. Holidays on a fixed date pay "
+            "$20 an hour. How much does {n} earn? {h} and Easter were busy.")
+    with pytest.raises(NotSame, match="no given name"):
+        align(text.format(n="Ana", h="Christmas"), text.format(n="Eva", h="Diwali"),
+              "5 * 20 = 100\n#### 100")
