@@ -2,7 +2,7 @@
 
 import pytest
 
-from stepchat.core.tasks.wordprob.givennames import is_given_name, same_gender
+from stepchat.core.tasks.wordprob.givennames import changed_order, is_given_name, same_gender
 from stepchat.core.tasks.wordprob.request import NotSame, align
 
 TWINS = ("At school {a} has 7 apples and {b} has 4 apples. The girl gives 2 apples to the "
@@ -49,3 +49,18 @@ def test_a_holiday_is_not_renamed_as_a_name() -> None:
     with pytest.raises(NotSame, match="no given name"):
         align(text.format(n="Ana", h="Christmas"), text.format(n="Eva", h="Diwali"),
               "5 * 20 = 100\n#### 100")
+
+
+@pytest.mark.parametrize(("renames", "why"), [
+    ({"Ana": "Zoe", "Ben": "Cal"}, "alphabetical order"),
+    ({"Ana": "Alexandra", "Bella": "Mia"}, "order by length"),
+    ({"Bella": "Mia", "Tom": "Zoe"}, "order by length"),  # now a tie: a rule for a tie
+])
+def test_renamed_names_keep_their_orders_by_alphabet_and_length(
+    renames: dict[str, str], why: str
+) -> None:
+    assert why in (changed_order(renames) or "")
+
+
+def test_names_in_the_same_orders_pass() -> None:
+    assert changed_order({"Ana": "Eva", "Bella": "Sofia", "Tom": "Zoe"}) is None

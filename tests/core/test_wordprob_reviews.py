@@ -87,11 +87,11 @@ closes them are in docs/word-problems.md:
   eighteenth's: an order or a wrap vouched for by an instance whose capitalised word at a
   sentence's start ("Younger children") or whose unused number word ("four digits") was
   another, and weekdays, months and countries renamed as names ("Sat" to "Mon", Indonesian
-  "Sabtu", "France" beside "European stamps"). Of its other 10, names whose meaning the
-  solution uses, 8 (a pronoun's gender, a planet's day) are at the end of this file since
-  round twenty-one renames only given names of one gender and reads planets as meaning
-  words; 2 (alphabetical order, a name's length) are listed in
-  docs/word-problems-open.jsonl;
+  "Sabtu", "France" beside "European stamps"). Its other 10, names whose meaning the
+  solution uses (a pronoun's gender, a planet's day, alphabetical order, a name's
+  length), are at the end of this file since round twenty-one renames only given names
+  of one gender in their orders by alphabet and length, and reads planets as meaning
+  words;
 - `wordprob_found20.jsonl`: the twentieth review's number word that is an operand and
   also sets where a counter rolls over ("four digits" beside "three digits"). Its other
   22, 15 (names and adjectives that carry meaning outside the closed lists: holidays,
@@ -293,7 +293,7 @@ REVIEWS = {"wordprob_found3.jsonl": 30, "wordprob_found4.jsonl": 25,
            "wordprob_found12.jsonl": 34, "wordprob_found13.jsonl": 13,
            "wordprob_found14.jsonl": 26, "wordprob_found15.jsonl": 15,
            "wordprob_found16.jsonl": 75, "wordprob_found17.jsonl": 74,
-           "wordprob_found18.jsonl": 21, "wordprob_found19.jsonl": 30,
+           "wordprob_found18.jsonl": 21, "wordprob_found19.jsonl": 32,
            "wordprob_found20.jsonl": 18, "wordprob_found21.jsonl": 14,
            "wordprob_found22.jsonl": 12, "wordprob_found23.jsonl": 20,
            "wordprob_found24.jsonl": 5, "wordprob_found26.jsonl": 38,

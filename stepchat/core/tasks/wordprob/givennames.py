@@ -12,6 +12,10 @@ One gender each, the same for both: "the girl gives 2 apples to the boy" points 
 people once Ana and Ben become Tom and Mia. A name given to both (Andrea, Alex) or listed
 without a gender cannot show which person a gendered word means, so it is not renamed.
 
+What a name's letters can decide is kept: renamed names keep their alphabetical order and
+the order of their lengths among themselves ("the child whose name comes first in the
+alphabet", "the longer name").
+
 Forgiven, and only this: a given name that is also a word (Summer, Rose, Dawn, Paris) is
 taken as a name when it changes to another given name of its gender. Words of the closed
 lists of `meaningwords` (months, seasons, planets, zodiac signs) are never names.
@@ -19,8 +23,10 @@ lists of `meaningwords` (months, seasons, planets, zodiac signs) are never names
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from functools import cache
 from importlib import resources
+from typing import Any
 
 
 @cache
@@ -39,3 +45,25 @@ def same_gender(a: str, b: str) -> bool:
     genders = _genders()
     first, second = genders.get(a.casefold()), genders.get(b.casefold())
     return first is not None and first == second and first in ("m", "f")
+
+
+
+_ORDERS: tuple[tuple[str, Callable[[str], Any]], ...] = (
+    ("alphabetical order", str.casefold), ("order by length", len))
+
+
+def changed_order(renames: Mapping[str, str]) -> str | None:
+    """How the renamed names changed their order by alphabet or by length, or None."""
+    old = list(renames)
+    new = [renames[name] for name in old]
+    for what, key in _ORDERS:
+        if _places(old, key) != _places(new, key):
+            return (f"{', '.join(old)} renamed {', '.join(new)} changed their {what}: a "
+                    "rule in words may rest on it")
+    return None
+
+
+def _places(names: list[str], key: Callable[[str], Any]) -> list[tuple[int, int]]:
+    """Each name's place by `key`: how many names come before it and how many tie."""
+    keys = [key(name) for name in names]
+    return [(sum(k < mine for k in keys), sum(k == mine for k in keys)) for mine in keys]
