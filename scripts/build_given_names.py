@@ -4,9 +4,11 @@ each with the genders it is given to.
 Source: the first-name lists of every locale of the `faker` package (MIT), 84 locales in
 40 scripts: `first_names_male`, `first_names_female`, and the lists a locale keeps without
 a gender (`first_names`, `first_names_nonbinary`). One line per name, casefolded, then a
-tab and its genders: `m`, `f`, `mf` (male in one locale and female in another, as Andrea
-is), or `-` (only in lists without a gender). Names of more than one word are left out: a
-rename changes one word.
+tab and its gender: `m` or `f` where the gendered lists of at least two languages give it
+and none gives the other, `mf` where they disagree (Andrea is male in Italy and female
+elsewhere), `-` where fewer than two languages give one (a single locale's list can be
+wrong: Turkish Seda and Kikuyu Wangari are listed male). Names of more than one word are
+left out: a rename changes one word.
 
 A word that changes between two requests is renamed as a person's name only when both
 words are on this list (`givennames.py`); a city, a holiday or a zodiac sign is not, so
@@ -31,6 +33,8 @@ OUT = (Path(__file__).resolve().parents[1] / "stepchat" / "core" / "tasks" / "wo
 
 GENDERED = {"first_names_male": "m", "first_names_female": "f"}
 UNGENDERED = ("first_names", "first_names_nonbinary")
+MIN_LANGUAGES = 2
+"""Languages whose lists must give a name its gender before a rename trusts it."""
 
 
 def _listed(provider: type, attribute: str) -> list[str]:
@@ -45,19 +49,29 @@ def _listed(provider: type, attribute: str) -> list[str]:
     return [str(name) for name in (value.keys() if isinstance(value, dict) else value)]
 
 
-def names() -> dict[str, set[str]]:
+def names() -> dict[str, str]:
+    """Each listed name and its gender, written as the module docstring says."""
     import faker.providers.person as person
 
-    found: dict[str, set[str]] = defaultdict(set)
+    found: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
     for module in pkgutil.iter_modules(person.__path__):
         provider = importlib.import_module(f"{person.__name__}.{module.name}").Provider
+        language = module.name.split("_")[0]
         for attribute, gender in GENDERED.items():
             for name in _listed(provider, attribute):
-                found[name.casefold()].add(gender)
+                found[name.casefold()][gender].add(language)
         for attribute in UNGENDERED:
             for name in _listed(provider, attribute):
                 found[name.casefold()]
-    return {name: genders for name, genders in found.items() if _one_word(name)}
+    return {name: _gender(languages) for name, languages in found.items() if _one_word(name)}
+
+
+def _gender(languages: dict[str, set[str]]) -> str:
+    if len(languages) > 1:
+        return "mf"
+    if any(len(listed) >= MIN_LANGUAGES for listed in languages.values()):
+        return next(iter(languages))
+    return "-"
 
 
 def _one_word(name: str) -> bool:
@@ -67,8 +81,7 @@ def _one_word(name: str) -> bool:
 
 
 def main() -> None:
-    lines = [f"{name}\t{''.join(sorted(genders, reverse=True)) or '-'}"
-             for name, genders in sorted(names().items())]
+    lines = [f"{name}\t{gender}" for name, gender in sorted(names().items())]
     OUT.write_text("\n".join(lines) + "\n", encoding="utf-8")
     print(f"wrote {OUT}: {len(lines)} names")
 

@@ -64,3 +64,21 @@ def test_renamed_names_keep_their_orders_by_alphabet_and_length(
 
 def test_names_in_the_same_orders_pass() -> None:
     assert changed_order({"Ana": "Eva", "Bella": "Sofia", "Tom": "Zoe"}) is None
+
+
+def test_a_given_name_that_stays_declines() -> None:
+    """"od Daniela" to "od Roberta": the Polish genitive of one of the two men, renamed
+    alone, moves the apples to the other; a nickname beside the full name does the same."""
+    text = ("Daniel ma 41 jabłek w koszu, a jego kolega Robert ma 16 jabłek w torbie. Dziś "
+            "rano mała Ewa bierze 7 jabłek od {who} z kosza. Ile jabłek ma teraz w sumie "
+            "ten chłopiec?")
+    with pytest.raises(NotSame, match="given name that stays"):
+        align(text.format(who="Daniela"), text.format(who="Roberta"),
+              "Daniela: 41 - 7 = 34\n#### 34")
+
+
+@pytest.mark.parametrize("name", ["Seda", "Wangari", "Ирма"])
+def test_a_gender_one_language_gives_is_not_trusted(name: str) -> None:
+    """Turkish Seda, Kikuyu Wangari and Bulgarian Ирма are listed male in one locale."""
+    assert is_given_name(name)
+    assert not same_gender(name, name)

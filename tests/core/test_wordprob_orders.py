@@ -107,7 +107,7 @@ def test_a_capitalised_word_written_once_is_no_name(old: str, new: str) -> None:
 
 
 def test_a_name_beside_a_proper_noun_that_stays_declines() -> None:
-    cached = ("Ana has 12 old stamps from Rosa in her big album and she buys 5 more of "
+    cached = ("She has 12 old stamps from Rosa in her big album and she buys 5 more of "
               "those stamps at the market from a friend of hers in Spain. How many stamps "
               "does she have now in that album?")
     new = cached.replace("Rosa", "Lucia").replace("12", "13").replace("6 more", "7 more")

@@ -264,6 +264,18 @@ closes them are in docs/word-problems.md:
   conversions of a result; closed by the wider table of conversions, read both ways from
   a factor of 24 on, and by converting results too; the other 2 (a unit's value beside a
   result of the same value) are listed;
+- `wordprob_found49.jsonl`: the forty-ninth review, of round twenty-one's names (236
+  requests in nineteen languages; 224 served wrong on the round's first form, which
+  renamed given names of one gender): an inflected form or a nickname of one person
+  renamed alone while another form stays (Polish "od Daniela" to "od Roberta", Bill and
+  William), a gender that one locale's list gives (Turkish Seda, Kikuyu Wangari listed
+  male), calendar words outside the lists (Rajab, Ramazan, Akan day names, Spanish
+  feasts), states, and most namesakes, closed by class: no given name may stay beside a
+  rename, a gender must be given by two languages' lists and by none other, and the
+  closed lists gained other calendars and the states. Its other 35, namesakes whose
+  gender two languages agree on (Rose and Lily, Dawn and Eve), a brand, a name's letters
+  against a fixed letter or length, and German written with few capitals, are listed
+  in docs/word-problems-open.jsonl;
 - `wordprob_open_declined.jsonl`: requests once listed in docs/word-problems-open.jsonl
   that round seventeen (fourteen) or eighteen (twelve) declines only because their values
   change an order it keeps, or make two quantities equal; their classes stay open
@@ -306,6 +318,7 @@ REVIEWS = {"wordprob_found3.jsonl": 30, "wordprob_found4.jsonl": 25,
            "wordprob_found42.jsonl": 4, "wordprob_found43.jsonl": 34,
            "wordprob_found44.jsonl": 78, "wordprob_found46.jsonl": 8,
            "wordprob_found47.jsonl": 4, "wordprob_found48.jsonl": 147,
+           "wordprob_found49.jsonl": 189,
            "wordprob_open_declined.jsonl": 26}
 """Each review's file and how many findings it holds."""
 

@@ -221,7 +221,8 @@ def test_a_name_written_mid_sentence_where_instances_varied_is_renamed_as_a_name
 
 
 @pytest.mark.parametrize("word", ["Sabtu", "Senin", "Февраль", "Perú", "Japon", "ドイツ",
-                                  "Europe", "Sat", "Feb", "Montag", "Summer", "Venus", "Leo"])
+                                  "Europe", "Sat", "Feb", "Montag", "Summer", "Venus", "Leo",
+                                  "Rajab", "Ramazan", "Kofi", "Candelaria", "Virginia"])
 def test_weekdays_months_and_countries_of_every_language_carry_meaning(word: str) -> None:
     assert carries_meaning(word)
 

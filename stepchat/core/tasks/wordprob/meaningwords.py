@@ -1,9 +1,11 @@
 """Capitalised words that carry meaning, so a change of one is never a rename of a name.
 
 Two closed lists. Compass points, weekdays and months (with English abbreviations: "Sat",
-"Feb"), seasons, planets and zodiac signs (given names too: Summer, Venus, Leo) and
-nationalities or languages, in the languages whose word problems the cache serves
-most (English, German, Spanish, French), written here; and the weekdays, months and
+"Feb"), seasons, planets and zodiac signs (given names too: Summer, Venus, Leo), months
+of the Islamic and Hebrew calendars, Akan day names (Kofi, Ama), Spanish feasts that
+name days, the states of the United States, and nationalities or languages, in the
+languages whose word problems the cache serves most (English, German, Spanish, French),
+written here; and the weekdays, months and
 territories of every language CLDR describes, in full (`calendar_and_places.txt`, built by
 scripts/build_meaning_words.py: "Sabtu" to "Senin", "France" to "Peru"). "North" to "East"
 turns a distance, "Tuesday" to "Saturday" a count of weekdays, "French" to "Japanese" a sum
@@ -61,8 +63,28 @@ _SKY = (
     "poissons"
 )
 
+_OTHER_CALENDARS = (
+    # Islamic months (English and Turkish), Hebrew months, Akan day names (a person's name
+    # that says the weekday of birth), feasts that name Spanish days
+    "muharram safar rabi rabia jumada jumaada rajab shaban shaaban ramadan ramadhan "
+    "shawwal dhul qidah qadah hijjah muharrem safer rebiülevvel rebiülahir "
+    "cemaziyelevvel cemaziyelahir recep şaban ramazan şevval zilkade zilhicce "
+    "tishrei tishri cheshvan heshvan kislev tevet shevat adar nisan iyar sivan tammuz av "
+    "elul kwasi kwesi akwasi kwadwo kojo kwabena ebo kwaku kweku yaw kofi kwame akosua "
+    "adwoa abena akua yaa afua efua ama esi candelaria natividad asunción concepción "
+    "epifanía pascua navidad"
+)
+_STATES = (
+    "alabama alaska arizona arkansas california colorado connecticut delaware florida "
+    "georgia hawaii idaho illinois indiana iowa kansas kentucky louisiana maine maryland "
+    "massachusetts michigan minnesota mississippi missouri montana nebraska nevada ohio "
+    "oklahoma oregon pennsylvania tennessee texas utah vermont virginia washington "
+    "wisconsin wyoming carolina dakota"
+)
+
 MEANING_WORDS = frozenset(
-    " ".join((_COMPASS, _WEEKDAYS, _MONTHS, _NATIONS, _SEASONS, _SKY)).split()
+    " ".join((_COMPASS, _WEEKDAYS, _MONTHS, _NATIONS, _SEASONS, _SKY, _OTHER_CALENDARS,
+              _STATES)).split()
 )
 
 

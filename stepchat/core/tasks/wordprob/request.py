@@ -300,7 +300,8 @@ def _check_names(
     renames: dict[str, str], old: Sequence[Atom], new: Sequence[Atom],
     evidence: list[list[Atom]] | None,
 ) -> None:
-    """Renames are names: consistent both ways, capitals mark names in this text and, given
+    """Renames are names: consistent both ways, capitals mark names in this text, no given
+    name stays (a form of a renamed one, or another person's, may be written anywhere) and, given
     `evidence` (the cached solution; without it these tests wait for the solution):
     - each renamed word is written with its capital right after another word of the
       request (at a sentence's start, or after a dash or a bracket, a number word of a
@@ -315,6 +316,13 @@ def _check_names(
     if _capital_share(old) > NOUN_CAPITALS or _capital_share(new) > NOUN_CAPITALS:
         raise NotSame("capitals do not mark names in this text: "
                       f"{next(iter(renames))!r} changed")
+    stays = sorted({a.text for a in (*old, *new) if a.kind == "word" and a.is_title
+                    and a.text not in renames and a.text not in renames.values()
+                    and is_given_name(a.text)})
+    if stays:
+        raise NotSame(f"{next(iter(renames))!r} changed beside {stays[0]!r}, a given name "
+                      "that stays: it may be one person's other form (Daniel and Daniela, "
+                      "William and Bill), and the rename would move what happens to them")
     if evidence is None:
         return
     mid = {a.text for i, a in enumerate(old) if a.is_title and i and old[i - 1].kind == "word"}
