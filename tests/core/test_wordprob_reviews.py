@@ -276,6 +276,13 @@ closes them are in docs/word-problems.md:
   gender two languages agree on (Rose and Lily, Dawn and Eve), a brand, a name's letters
   against a fixed letter or length, and German written with few capitals, are listed
   in docs/word-problems-open.jsonl;
+- `wordprob_found50.jsonl`: the fiftieth review, of the forty-ninth's fixes (105
+  requests in eleven languages, 87 served wrong): a man's genitive that is itself a
+  woman's listed name (Czech, Slovak, Polish, Croatian, Slovenian Petr and Petra) renamed
+  to forms of two different men, a full name and its short form (William and Bill)
+  renamed to two people, and names the lists give the other gender than the problem's
+  culture (Nikita, Vanya); closed by class: two names that read as forms of one are
+  renamed only to two such forms, and at most one name of each gender is renamed;
 - `wordprob_open_declined.jsonl`: requests once listed in docs/word-problems-open.jsonl
   that round seventeen (fourteen) or eighteen (twelve) declines only because their values
   change an order it keeps, or make two quantities equal; their classes stay open
@@ -318,7 +325,7 @@ REVIEWS = {"wordprob_found3.jsonl": 30, "wordprob_found4.jsonl": 25,
            "wordprob_found42.jsonl": 4, "wordprob_found43.jsonl": 34,
            "wordprob_found44.jsonl": 78, "wordprob_found46.jsonl": 8,
            "wordprob_found47.jsonl": 4, "wordprob_found48.jsonl": 147,
-           "wordprob_found49.jsonl": 189,
+           "wordprob_found49.jsonl": 189, "wordprob_found50.jsonl": 87,
            "wordprob_open_declined.jsonl": 26}
 """Each review's file and how many findings it holds."""
 

@@ -14,7 +14,10 @@ without a gender cannot show which person a gendered word means, so it is not re
 
 What a name's letters can decide is kept: renamed names keep their alphabetical order and
 the order of their lengths among themselves ("the child whose name comes first in the
-alphabet", "the longer name").
+alphabet", "the longer name"), and two that read as forms of one name (Petr and Petra, a
+Czech man and his genitive, both listed) are renamed only to two such forms. At most one
+name of each gender is renamed: two of one gender may be one person, in full and by a
+short form (William and Bill, Natalia and Natasha), and "he" may mean either of two men.
 
 Forgiven, and only this: a given name that is also a word (Summer, Rose, Dawn, Paris) is
 taken as a name when it changes to another given name of its gender. Words of the closed
@@ -26,7 +29,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from functools import cache
 from importlib import resources
+from itertools import combinations
 from typing import Any
+
+FORM_STEM = 3
+"""Letters two names share at the start, all but at most two of the shorter (Slovak Peter,
+genitive Petra), for them to be read as forms of one name."""
 
 
 @cache
@@ -52,15 +60,32 @@ _ORDERS: tuple[tuple[str, Callable[[str], Any]], ...] = (
     ("alphabetical order", str.casefold), ("order by length", len))
 
 
-def changed_order(renames: Mapping[str, str]) -> str | None:
-    """How the renamed names changed their order by alphabet or by length, or None."""
+def broken_by_renaming(renames: Mapping[str, str]) -> str | None:
+    """How the renamed names changed their orders or their forms, or None; or that two of
+    them are of one gender."""
     old = list(renames)
     new = [renames[name] for name in old]
     for what, key in _ORDERS:
         if _places(old, key) != _places(new, key):
             return (f"{', '.join(old)} renamed {', '.join(new)} changed their {what}: a "
                     "rule in words may rest on it")
+    for a, b in combinations(old, 2):
+        if same_gender(a, b):
+            return (f"{a} and {b} are both renamed and of one gender: one may be the other's "
+                    "short form (William and Bill), or a gendered word may mean either")
+        if _forms_of_one(a, b) != _forms_of_one(renames[a], renames[b]):
+            return (f"{a}, {b} renamed {renames[a]}, {renames[b]}: one is another's form "
+                    "in one pair and not in the other (Petr and Petra, the Czech genitive)")
     return None
+
+
+def _forms_of_one(a: str, b: str) -> bool:
+    """Whether two names may be one name with another ending: in Czech, Polish or Serbian
+    a man's genitive is often a woman's name (Petr, Petra; Daniel, Daniela)."""
+    a, b = a.casefold(), b.casefold()
+    shortest = min(len(a), len(b))
+    shared = next((k for k in range(shortest) if a[k] != b[k]), shortest)
+    return shared >= FORM_STEM and shared >= shortest - 2
 
 
 def _places(names: list[str], key: Callable[[str], Any]) -> list[tuple[int, int]]:

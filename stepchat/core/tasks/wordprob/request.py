@@ -30,7 +30,7 @@ from stepchat.core.tasks.wordprob.atoms import (
     figures,
     group_sign,
 )
-from stepchat.core.tasks.wordprob.givennames import changed_order, is_given_name, same_gender
+from stepchat.core.tasks.wordprob.givennames import broken_by_renaming, is_given_name, same_gender
 from stepchat.core.tasks.wordprob.meaningwords import carries_meaning
 from stepchat.core.tasks.wordprob.multwords import FactorWord, factor_words
 from stepchat.core.tasks.wordprob.numwords import common_reading, readings, stated_values
@@ -218,7 +218,7 @@ def align(
     factors = tuple(set(factor_words(old_atoms, stated)) & set(factor_words(new_atoms, stated)))
     _check_renames({a: renames[a] for a in names | words}, old_atoms, new_atoms)
     _check_names({a: renames[a] for a in names}, old_atoms, new_atoms, evidence)
-    if (flipped := changed_order({a: renames[a] for a in names})) is not None:
+    if (flipped := broken_by_renaming({a: renames[a] for a in names})) is not None:
         raise NotSame(flipped)
     return Alignment(mark, tuple(slots), renames, currency, tuple(sorted(names)),
                      tuple(sorted(words)), tuple(renamed_at), tuple(word_at),
