@@ -1,5 +1,5 @@
-"""Build stepchat/core/tasks/wordprob/given_names.txt: the given names a rename may change,
-each with the genders it is given to.
+"""Build stepchat/core/tasks/wordprob/given_names.txt, the given names a rename may change,
+each with the genders it is given to, and ordinary_words.txt, words that are no names.
 
 Source: the first-name lists of every locale of the `faker` package (MIT), 84 locales in
 40 scripts: `first_names_male`, `first_names_female`, and the lists a locale keeps without
@@ -14,7 +14,12 @@ A word that changes between two requests is renamed as a person's name only when
 words are on this list (`givennames.py`); a city, a holiday or a zodiac sign is not, so
 its change goes to the model.
 
-Run once, by hand, when the list should change (faker is no dependency):
+ordinary_words.txt: the words of the `lorem` lists of every faker locale (about a thousand
+common words each in 32 locales: "how", "today", "wie", "combien"), casefolded, one a
+line. A capitalised word that stays beside a rename is taken for an ordinary word only
+where the texts also write it in lower case or it is on this list (`givennames.py`).
+
+Run once, by hand, when the lists should change (faker is no dependency):
 
     pip install faker==40.63.0
     python scripts/build_given_names.py
@@ -28,8 +33,9 @@ import unicodedata
 from collections import defaultdict
 from pathlib import Path
 
-OUT = (Path(__file__).resolve().parents[1] / "stepchat" / "core" / "tasks" / "wordprob"
-       / "given_names.txt")
+HERE = Path(__file__).resolve().parents[1] / "stepchat" / "core" / "tasks" / "wordprob"
+OUT = HERE / "given_names.txt"
+ORDINARY = HERE / "ordinary_words.txt"
 
 GENDERED = {"first_names_male": "m", "first_names_female": "f"}
 UNGENDERED = ("first_names", "first_names_nonbinary")
@@ -80,10 +86,23 @@ def _one_word(name: str) -> bool:
         c.isalpha() or unicodedata.category(c).startswith("M") for c in name)
 
 
+def ordinary_words() -> set[str]:
+    import faker.providers.lorem as lorem
+
+    found: set[str] = set()
+    for module in pkgutil.iter_modules(lorem.__path__):
+        provider = importlib.import_module(f"{lorem.__name__}.{module.name}").Provider
+        found.update(word.casefold() for word in _listed(provider, "word_list"))
+    return {word for word in found if _one_word(word)}
+
+
 def main() -> None:
     lines = [f"{name}\t{gender}" for name, gender in sorted(names().items())]
     OUT.write_text("\n".join(lines) + "\n", encoding="utf-8")
     print(f"wrote {OUT}: {len(lines)} names")
+    words = sorted(ordinary_words())
+    ORDINARY.write_text("\n".join(words) + "\n", encoding="utf-8")
+    print(f"wrote {ORDINARY}: {len(words)} words")
 
 
 if __name__ == "__main__":

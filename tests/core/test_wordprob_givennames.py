@@ -2,7 +2,12 @@
 
 import pytest
 
-from stepchat.core.tasks.wordprob.givennames import broken_by_renaming, is_given_name, same_gender
+from stepchat.core.tasks.wordprob.givennames import (
+    broken_by_renaming,
+    is_given_name,
+    is_ordinary_word,
+    same_gender,
+)
 from stepchat.core.tasks.wordprob.request import NotSame, align
 
 TWINS = ("At school {a} has 7 apples and {b} has 4 apples. The girl gives 2 apples to the "
@@ -96,3 +101,29 @@ def test_a_gender_one_language_gives_is_not_trusted(name: str) -> None:
     """Turkish Seda, Kikuyu Wangari and Bulgarian Ирма are listed male in one locale."""
     assert is_given_name(name)
     assert not same_gender(name, name)
+
+
+VLADIMIR = ("Vladimir has 13 stickers at school. Vova then buys 5 more stickers and gives 8 "
+            "of them to a friend. How many stickers does {who} have?")
+
+
+def test_a_form_of_a_renamed_name_that_stays_declines() -> None:
+    """Czech "Petrovi" (to Petr) is no listed name; left standing, it still means Petr."""
+    text = ("{n} měl 16 jablek. Petrovi dala babička ještě 8 jablek. Potom {n} snědl 6 "
+            "jablek. Kolik jablek má teď {n}?")
+    with pytest.raises(NotSame, match="form of a renamed name"):
+        align(text.format(n="Petr"), text.format(n="Pavel"),
+              "Petr: 16 + 8 - 6 = 18\n#### 18")
+
+
+def test_a_capitalised_word_that_stays_must_be_an_ordinary_word() -> None:
+    """Vova is Vladimir's short form: renamed Ivan, Vova is someone else."""
+    with pytest.raises(NotSame, match="never written in lower case"):
+        align(VLADIMIR.format(who="Vladimir"), VLADIMIR.replace("Vladimir", "Ivan").format(
+            who="Ivan"), "Vladimir: 13 + 5 - 8 = 10\n#### 10")
+
+
+@pytest.mark.parametrize("word", ["How", "Today", "Then", "Wie", "Combien"])
+def test_common_words_of_many_languages_are_ordinary(word: str) -> None:
+    assert is_ordinary_word(word)
+    assert not is_ordinary_word("Vova")

@@ -111,7 +111,7 @@ def test_a_name_beside_a_proper_noun_that_stays_declines() -> None:
               "those stamps at the market from a friend of hers in Spain. How many stamps "
               "does she have now in that album?")
     new = cached.replace("Rosa", "Lucia").replace("12", "13").replace("6 more", "7 more")
-    with pytest.raises(NotSame, match="proper noun that stays"):
+    with pytest.raises(NotSame, match=r"proper noun that stays|never written in lower case"):
         recompute(cached, "Rosa gives 12 + 5 = 17 stamps.\n#### 17", new)
 
 
@@ -137,3 +137,14 @@ def test_a_variant_is_recomputed_from_the_instance_that_had_its_orders() -> None
         recompute(cached, solution, new, [_shop(6, 5, 2, 3)])
     assert recompute(cached, solution, new, [tied]) == expected.splitlines()
     assert recompute(*tied, new, [(cached, solution)]) == expected.splitlines()
+
+
+TRAIN = ("A train leaves London at {a} am and arrives in York at {b} am. How long is the "
+         "journey, in hours and minutes (h.mm)?")
+
+
+def test_a_time_written_h_mm_keeps_its_minutes_below_60() -> None:
+    """10.45 - 8.15 = 2.30 holds as decimals; 10.15 - 8.45 would be 1.70, not 1.30."""
+    with pytest.raises(Declined, match="cross 60"):
+        recompute(TRAIN.format(a="8.15", b="10.45"), "Journey: 10.45 - 8.15 = 2.30\n#### 2.30",
+                  TRAIN.format(a="8.45", b="10.15"))

@@ -43,6 +43,18 @@ def _genders() -> dict[str, str]:
     return dict(line.split("\t") for line in text.splitlines() if line)
 
 
+@cache
+def _ordinary() -> frozenset[str]:
+    text = resources.files(__package__).joinpath("ordinary_words.txt").read_text("utf-8")
+    return frozenset(text.split())
+
+
+def is_ordinary_word(word: str) -> bool:
+    """Whether `word` is a common word of some language (`ordinary_words.txt`): a capital
+    at a sentence's start ("How", "Today") then marks no name."""
+    return word.casefold() in _ordinary()
+
+
 def is_given_name(word: str) -> bool:
     """Whether `word` is a listed first name (any case)."""
     return word.casefold() in _genders()
@@ -92,3 +104,12 @@ def _places(names: list[str], key: Callable[[str], Any]) -> list[tuple[int, int]
     """Each name's place by `key`: how many names come before it and how many tie."""
     keys = [key(name) for name in names]
     return [(sum(k < mine for k in keys), sum(k == mine for k in keys)) for mine in keys]
+
+
+def may_be_form(word: str, name: str) -> bool:
+    """Whether `word` may be a form of `name` another case or ending gives (Petrovi,
+    Piotrowi, Matille for Petr, Piotr, Matti; "jack" for Jack): the first letters of the
+    name, at least `FORM_STEM` of them or all of a shorter one."""
+    word, name = word.casefold(), name.casefold()
+    stem = min(FORM_STEM, len(name))
+    return word[:stem] == name[:stem]

@@ -14,6 +14,8 @@ earlier instance, which was solved with that order) had it:
   date or a heading, and a sum on one side of a power of ten a counter reading; on the
   other side, the answer wraps round (either way), which the arithmetic does not. The
   whole family declines, whatever operation gave it;
+- a time written h.mm: a result written with two decimals, not money, whose hundredths
+  stayed below 60, keeps them below 60 (10.15 - 8.45 is 1.30 of a clock, not 1.70);
 - a share: a part stays at most its whole. A quotient of at most 1 (3 red balls of 10), a
   stated decimal of at most 1 (a share of 0.25), a fraction written `3/4` in the request,
   and the numbers of a computation with a hundred in it (`20 × 25 / 100`, `45 / 50 × 100`)
@@ -23,6 +25,7 @@ earlier instance, which was solved with that order) had it:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -52,6 +55,8 @@ COUNTERS = tuple(Fraction(10) ** k for k in range(1, 7))
 """Where a counter of so many digits rolls over: a sum that counts on (620 + 85 people
 through a gate) keeps its order against them."""
 WHOLE = Fraction(1)
+MINUTES = Fraction(60)
+"""Where the two decimals of a time written h.mm (8.45 Uhr, 10.15 am) carry to the hour."""
 HUNDRED = Fraction(100)
 ZERO = Fraction(0)
 
@@ -218,6 +223,25 @@ def _check_wraps(p: RolePass, results: dict[int, Value]) -> None:
             if not value.keeps_side(modulus, length_inside=True):
                 raise Declined(f"{value.text} crosses {modulus} where it did not: a time, a "
                                "date, a heading or a counter would wrap round")
+        if _written_in_hundredths(p.sol.atoms[j].text) and not _hundredths(value).keeps_side(
+                MINUTES, length_inside=False):
+            raise Declined(f"{value.text} is written with two decimals and they cross 60 "
+                           "where they did not: a clock time or a duration written h.mm "
+                           "carries its minutes into the hour")
+
+
+def _written_in_hundredths(text: str) -> bool:
+    """Whether a number is written with exactly two decimals, as 8.45 for 8:45 is."""
+    digits = "".join(c for c in text if c.isdigit() or c in ".,")
+    return re.fullmatch(r"\d+[.,]\d\d", digits) is not None
+
+
+def _hundredths(value: Value) -> Value:
+    """The value's hundredths past its whole part: the minutes, if it is a time h.mm."""
+    def part(v: Fraction) -> Fraction:
+        return (v - (v.numerator // v.denominator)) * 100
+    return Value(value.text, part(value.old), part(value.new),
+                 tuple(None if v is None else part(v) for v in value.seen))
 
 
 def _of_percents(p: RolePass, j: int) -> bool:

@@ -30,7 +30,13 @@ from stepchat.core.tasks.wordprob.atoms import (
     figures,
     group_sign,
 )
-from stepchat.core.tasks.wordprob.givennames import broken_by_renaming, is_given_name, same_gender
+from stepchat.core.tasks.wordprob.givennames import (
+    broken_by_renaming,
+    is_given_name,
+    is_ordinary_word,
+    may_be_form,
+    same_gender,
+)
 from stepchat.core.tasks.wordprob.meaningwords import carries_meaning
 from stepchat.core.tasks.wordprob.multwords import FactorWord, factor_words
 from stepchat.core.tasks.wordprob.numwords import common_reading, readings, stated_values
@@ -300,15 +306,21 @@ def _check_names(
     renames: dict[str, str], old: Sequence[Atom], new: Sequence[Atom],
     evidence: list[list[Atom]] | None,
 ) -> None:
-    """Renames are names: consistent both ways, capitals mark names in this text, no given
-    name stays (a form of a renamed one, or another person's, may be written anywhere) and, given
-    `evidence` (the cached solution; without it these tests wait for the solution):
+    """Renames are names: consistent both ways, capitals mark names in this text, and no
+    word that may name a person stays, in any place or case: a given name (another
+    person's, or a listed form of a renamed one: Petra beside Petr), or a word that begins
+    as a renamed name does (Petrovi, "jack"). Given `evidence` (the cached solution;
+    without it these tests wait for the solution):
     - each renamed word is written with its capital right after another word of the
       request (at a sentence's start, or after a dash or a bracket, a number word of a
       language this reader does not read, "Trzech", is capitalised as a name is), and in
       the solution (the reasoning carries it as an actor) or twice in the request: a
       word written once ("stamps from France", "on Mon", "Add another 5") may be a
       place, a time or an instruction;
+    - every capitalised word that stays is an ordinary word: written in lower case
+      somewhere in the requests or the solution, or a common word of some language
+      (`givennames.is_ordinary_word`); any other may be a name a rename leaves with the
+      old person (a nickname, Vova for Vladimir, at a sentence's start);
     - no other proper noun stays unchanged mid-sentence: a renamed word may relate to it
       ("from France" and "European stamps"), which only words decide."""
     if not renames:
@@ -323,6 +335,13 @@ def _check_names(
         raise NotSame(f"{next(iter(renames))!r} changed beside {stays[0]!r}, a given name "
                       "that stays: it may be one person's other form (Daniel and Daniela, "
                       "William and Bill), and the rename would move what happens to them")
+    renamed = (*renames, *renames.values())
+    forms = sorted({a.text for a in (*old, *new) if a.kind == "word" and a.text not in renamed
+                    and any(may_be_form(a.text, name) for name in renamed)})
+    if forms:
+        raise NotSame(f"{next(iter(renames))!r} changed beside {forms[0]!r}, which may be a "
+                      "form of a renamed name (Petrovi for Petr) that stays with the old "
+                      "person")
     if evidence is None:
         return
     mid = {a.text for i, a in enumerate(old) if a.is_title and i and old[i - 1].kind == "word"}
@@ -340,6 +359,15 @@ def _check_names(
             raise NotSame(f"{a!r} changed and is written neither in the solution nor twice "
                           "in the request: a word written once may be a place or a time "
                           "('from France', 'on Mon') that the solution's choice depends on")
+    written_lower = {a.text.casefold() for text in (old, new, *evidence) for a in text
+                     if a.kind == "word" and not a.text[:1].isupper()}
+    unshown = sorted({a.text for a in (*old, *new) if a.kind == "word" and a.is_title
+                      and a.text not in renamed and a.text.casefold() not in written_lower
+                      and not is_ordinary_word(a.text)})
+    if unshown:
+        raise NotSame(f"{next(iter(renames))!r} changed beside {unshown[0]!r}, which stays "
+                      "and is never written in lower case: it may be a name (a nickname, "
+                      "Vova for Vladimir) of a person the rename leaves behind")
     kept = sorted(a.text for i, a in enumerate(old) if a.kind == "word" and len(a.text) > 1
                   and a.text[0].isupper() and _mid_sentence(old, i) and a.text not in renames)
     if kept:
