@@ -8,9 +8,10 @@ one gender (`given_names.txt`, the first names of 84 locales, built by
 scripts/build_given_names.py); any other change goes to the model, or is recomputed only
 from an instance solved with the new word.
 
-One gender each, the same for both: "the girl gives 2 apples to the boy" points at other
-people once Ana and Ben become Tom and Mia. A name given to both (Andrea, Alex) or listed
-without a gender cannot show which person a gendered word means, so it is not renamed.
+One gender each, the same for both, given by the lists of two languages and by none the
+other way: "the girl gives 2 apples to the boy" points at other people once Ana and Ben
+become Tom and Mia. A name given to both (Andrea) or by one locale's list alone (which can
+be wrong) cannot show which person a gendered word means, so it is not renamed.
 
 What a name's letters can decide is kept: renamed names keep their alphabetical order and
 the order of their lengths among themselves ("the child whose name comes first in the
@@ -18,10 +19,14 @@ alphabet", "the longer name"), and two that read as forms of one name (Petr and 
 Czech man and his genitive, both listed) are renamed only to two such forms. At most one
 name of each gender is renamed: two of one gender may be one person, in full and by a
 short form (William and Bill, Natalia and Natasha), and "he" may mean either of two men.
+What may name a person and stays beside a rename (`may_be_form`, `is_ordinary_word`,
+used by `request._check_names`) makes it decline.
 
-Forgiven, and only this: a given name that is also a word (Summer, Rose, Dawn, Paris) is
-taken as a name when it changes to another given name of its gender. Words of the closed
-lists of `meaningwords` (months, seasons, planets, zodiac signs) are never names.
+Forgiven, and only this: a given name that is also a word, a place or a brand whose word
+the text does not write (Dutch Roos beside "rozen", Celine), one name's letters against a
+fixed letter or length, and a name whose gender two languages' lists agree on and the
+problem's culture reverses (a Russian Nikita). Words of the closed lists of
+`meaningwords` (months, seasons, planets, zodiac signs) are never names.
 """
 
 from __future__ import annotations
@@ -65,7 +70,6 @@ def same_gender(a: str, b: str) -> bool:
     genders = _genders()
     first, second = genders.get(a.casefold()), genders.get(b.casefold())
     return first is not None and first == second and first in ("m", "f")
-
 
 
 _ORDERS: tuple[tuple[str, Callable[[str], Any]], ...] = (
