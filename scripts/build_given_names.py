@@ -17,7 +17,7 @@ its change goes to the model.
 ordinary_words.txt: the words of the `lorem` lists of every faker locale (about a thousand
 common words each in 32 locales: "how", "today", "wie", "combien"), casefolded, one a
 line. A capitalised word that stays beside a rename is taken for an ordinary word only
-where the texts also write it in lower case or it is on this list (`givennames.py`).
+where it is on this list (`givennames.py`).
 
 Run once, by hand, when the lists should change (faker is no dependency):
 

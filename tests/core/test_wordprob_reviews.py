@@ -294,13 +294,22 @@ closes them are in docs/word-problems.md:
   "Matille", vocatives), a nickname left standing (Vova beside Vladimir renamed Ivan), a
   lower-case copy ("jack"), and genders the lists give against the problem's culture
   (Nikita, Karen, Mika); closed by class: no word that begins as a renamed name stays,
-  and every capitalised word that stays must be an ordinary word (written in lower case
-  somewhere in the texts, or a common word of some language), 108. The other 5, names
-  whose gender two languages' lists agree on and the problem's culture reverses (a
-  Russian Nikita, an Armenian Karen), are listed in docs/word-problems-open.jsonl;
+  and every capitalised word that stays must be a common word of some language, 108.
+  The other 5, names whose gender two languages' lists agree on and the problem's
+  culture reverses (a Russian Nikita, an Armenian Karen), are listed in
+  docs/word-problems-open.jsonl;
+- `wordprob_found52.jsonl`: the fifty-second review, of those rules and the first h.mm
+  rule (a result's two decimals kept below 60): 148 requests in eight languages, 109
+  served wrong: a nickname that is also a word the text writes in lower case ("Peg"
+  beside "a peg"), which the first form took for an ordinary word, and times h.mm added,
+  subtracted, multiplied or divided whose result's hundredths happen to stay below 60
+  (8.55 + 0.50 served 9.05). Closed by class, all 109: only a common word of the lists is
+  ordinary, and a stated value that may be a time h.mm does not change at all;
 - `wordprob_open_declined.jsonl`: requests once listed in docs/word-problems-open.jsonl
   that round seventeen (fourteen) or eighteen (twelve) declines only because their values
-  change an order it keeps, or make two quantities equal; their classes stay open
+  change an order it keeps, or make two quantities equal, and one (round twenty-one)
+  whose price in words, "0,20 Euro", is read as a possible time h.mm; their classes
+  stay open
   (docs/word-problems.md).
 """
 
@@ -341,8 +350,8 @@ REVIEWS = {"wordprob_found3.jsonl": 30, "wordprob_found4.jsonl": 25,
            "wordprob_found44.jsonl": 78, "wordprob_found46.jsonl": 8,
            "wordprob_found47.jsonl": 4, "wordprob_found48.jsonl": 147,
            "wordprob_found49.jsonl": 218, "wordprob_found50.jsonl": 87,
-           "wordprob_found51.jsonl": 108,
-           "wordprob_open_declined.jsonl": 26}
+           "wordprob_found51.jsonl": 108, "wordprob_found52.jsonl": 109,
+           "wordprob_open_declined.jsonl": 27}
 """Each review's file and how many findings it holds."""
 
 CASES = [(name, json.loads(line)) for name in REVIEWS

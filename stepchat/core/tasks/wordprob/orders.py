@@ -223,25 +223,27 @@ def _check_wraps(p: RolePass, results: dict[int, Value]) -> None:
             if not value.keeps_side(modulus, length_inside=True):
                 raise Declined(f"{value.text} crosses {modulus} where it did not: a time, a "
                                "date, a heading or a counter would wrap round")
-        if _written_in_hundredths(p.sol.atoms[j].text) and not _hundredths(value).keeps_side(
+        if written_in_hundredths(p.sol.atoms[j].text) and not _hundredths(value).keeps_side(
                 MINUTES, length_inside=False):
             raise Declined(f"{value.text} is written with two decimals and they cross 60 "
                            "where they did not: a clock time or a duration written h.mm "
                            "carries its minutes into the hour")
 
 
-def _written_in_hundredths(text: str) -> bool:
+def written_in_hundredths(text: str) -> bool:
     """Whether a number is written with exactly two decimals, as 8.45 for 8:45 is."""
     digits = "".join(c for c in text if c.isdigit() or c in ".,")
     return re.fullmatch(r"\d+[.,]\d\d", digits) is not None
 
 
-def _hundredths(value: Value) -> Value:
+def hundredths(value: Fraction) -> Fraction:
     """The value's hundredths past its whole part: the minutes, if it is a time h.mm."""
-    def part(v: Fraction) -> Fraction:
-        return (v - (v.numerator // v.denominator)) * 100
-    return Value(value.text, part(value.old), part(value.new),
-                 tuple(None if v is None else part(v) for v in value.seen))
+    return (value - (value.numerator // value.denominator)) * 100
+
+
+def _hundredths(value: Value) -> Value:
+    return Value(value.text, hundredths(value.old), hundredths(value.new),
+                 tuple(None if v is None else hundredths(v) for v in value.seen))
 
 
 def _of_percents(p: RolePass, j: int) -> bool:

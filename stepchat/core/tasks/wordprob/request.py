@@ -317,10 +317,11 @@ def _check_names(
       the solution (the reasoning carries it as an actor) or twice in the request: a
       word written once ("stamps from France", "on Mon", "Add another 5") may be a
       place, a time or an instruction;
-    - every capitalised word that stays is an ordinary word: written in lower case
-      somewhere in the requests or the solution, or a common word of some language
-      (`givennames.is_ordinary_word`); any other may be a name a rename leaves with the
-      old person (a nickname, Vova for Vladimir, at a sentence's start);
+    - every capitalised word that stays is a common word of some language
+      (`givennames.is_ordinary_word`: "How", "Today"); any other may be a name a rename
+      leaves with the old person (a nickname, Vova for Vladimir, at a sentence's start).
+      The word written in lower case elsewhere shows nothing: "Peg" beside "a peg" is
+      still Margaret;
     - no other proper noun stays unchanged mid-sentence: a renamed word may relate to it
       ("from France" and "European stamps"), which only words decide."""
     if not renames:
@@ -359,15 +360,12 @@ def _check_names(
             raise NotSame(f"{a!r} changed and is written neither in the solution nor twice "
                           "in the request: a word written once may be a place or a time "
                           "('from France', 'on Mon') that the solution's choice depends on")
-    written_lower = {a.text.casefold() for text in (old, new, *evidence) for a in text
-                     if a.kind == "word" and not a.text[:1].isupper()}
     unshown = sorted({a.text for a in (*old, *new) if a.kind == "word" and a.is_title
-                      and a.text not in renamed and a.text.casefold() not in written_lower
-                      and not is_ordinary_word(a.text)})
+                      and a.text not in renamed and not is_ordinary_word(a.text)})
     if unshown:
         raise NotSame(f"{next(iter(renames))!r} changed beside {unshown[0]!r}, which stays "
-                      "and is never written in lower case: it may be a name (a nickname, "
-                      "Vova for Vladimir) of a person the rename leaves behind")
+                      "and is no common word: it may be a name (a nickname, Vova for "
+                      "Vladimir) of a person the rename leaves behind")
     kept = sorted(a.text for i, a in enumerate(old) if a.kind == "word" and len(a.text) > 1
                   and a.text[0].isupper() and _mid_sentence(old, i) and a.text not in renames)
     if kept:

@@ -18,7 +18,9 @@ values is all arithmetic the pass recomputes:
   changes with them; so does how often one value is repeated in an expression
   (`100 * 2 * 2 * 2` after 3 doublings);
 - a stated value keeps the meaning the cached one had: a whole count stays whole and not
-  negative, a share of at most 100 per cent stays at most 100.
+  negative, a share of at most 100 per cent stays at most 100, and a value that may be a
+  clock time written h.mm (two decimals below 60: 8.45 Uhr) does not change at all, since
+  its minutes carry at 60.
 """
 
 from __future__ import annotations
@@ -26,12 +28,16 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
+from stepchat.core.tasks.wordprob.atoms import Atom
 from stepchat.core.tasks.wordprob.guards import Declined
 from stepchat.core.tasks.wordprob.orders import (
+    MINUTES,
     changed_orders,
+    hundredths,
     order_value,
     result_values,
     slot_values,
+    written_in_hundredths,
 )
 from stepchat.core.tasks.wordprob.reasoned import check_not_reasoned
 from stepchat.core.tasks.wordprob.scripts import is_word
@@ -238,3 +244,17 @@ def _check_meaning(p: RolePass, changed: set[int]) -> None:
             raise Declined(f"{new.text} is not whole where {old.text} was")
         if old.percent and old.value <= 100 < new.value:
             raise Declined(f"{new.text} is more than the whole where {old.text} was not")
+        if _may_be_clock_time(old) and not any(
+                hundredths(w.slots[p.slots[k].key]) >= MINUTES for w in p.witnesses
+                if p.slots[k].key in w.slots):
+            raise Declined(f"{old.text} changed and is written as a time h.mm is (two "
+                           "decimals below 60): clock minutes carry at 60 and borrow 60, "
+                           "which decimal arithmetic does not")
+
+
+def _may_be_clock_time(number: Atom) -> bool:
+    """A number written with exactly two decimals below 60, not money nor a percent: 8.45
+    Uhr, 10.15 am, a film of 1.55. An earlier instance with 60 or more there shows it is
+    no time."""
+    return (not number.currency and not number.percent and number.value is not None
+            and written_in_hundredths(number.text) and hundredths(number.value) < MINUTES)
