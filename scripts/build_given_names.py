@@ -44,12 +44,7 @@ MIN_LANGUAGES = 2
 
 
 def _listed(provider: type, attribute: str) -> list[str]:
-    value = provider.__dict__.get(attribute)
-    if value is None:
-        for base in provider.__mro__[1:]:
-            value = base.__dict__.get(attribute)
-            if value is not None:
-                break
+    value = getattr(provider, attribute, None)
     if value is None or isinstance(value, property):
         return []
     return [str(name) for name in (value.keys() if isinstance(value, dict) else value)]

@@ -98,10 +98,8 @@ def broken_by_renaming(renames: Mapping[str, str]) -> str | None:
 def _forms_of_one(a: str, b: str) -> bool:
     """Whether two names may be one name with another ending: in Czech, Polish or Serbian
     a man's genitive is often a woman's name (Petr, Petra; Daniel, Daniela)."""
-    a, b = a.casefold(), b.casefold()
-    shortest = min(len(a), len(b))
-    shared = next((k for k in range(shortest) if a[k] != b[k]), shortest)
-    return shared >= FORM_STEM and shared >= shortest - 2
+    shared = _shared_start(a, b)
+    return shared >= FORM_STEM and shared >= min(len(a), len(b)) - 2
 
 
 def _places(names: list[str], key: Callable[[str], Any]) -> list[tuple[int, int]]:
@@ -114,6 +112,11 @@ def may_be_form(word: str, name: str) -> bool:
     """Whether `word` may be a form of `name` another case or ending gives (Petrovi,
     Piotrowi, Matille for Petr, Piotr, Matti; "jack" for Jack): the first letters of the
     name, at least `FORM_STEM` of them or all of a shorter one."""
-    word, name = word.casefold(), name.casefold()
-    stem = min(FORM_STEM, len(name))
-    return word[:stem] == name[:stem]
+    return _shared_start(word, name) >= min(FORM_STEM, len(name))
+
+
+def _shared_start(a: str, b: str) -> int:
+    """How many first letters two words share, in any case."""
+    a, b = a.casefold(), b.casefold()
+    shortest = min(len(a), len(b))
+    return next((k for k in range(shortest) if a[k] != b[k]), shortest)

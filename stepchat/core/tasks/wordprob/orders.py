@@ -25,7 +25,6 @@ earlier instance, which was solved with that order) had it:
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -43,7 +42,12 @@ from stepchat.core.tasks.wordprob.solution import (
     evaluate,
     operands,
 )
-from stepchat.core.tasks.wordprob.values import order
+from stepchat.core.tasks.wordprob.values import (
+    MINUTES,
+    clock_minutes,
+    order,
+    written_in_hundredths,
+)
 
 if TYPE_CHECKING:
     from stepchat.core.tasks.wordprob.recompute import RolePass
@@ -55,8 +59,6 @@ COUNTERS = tuple(Fraction(10) ** k for k in range(1, 7))
 """Where a counter of so many digits rolls over: a sum that counts on (620 + 85 people
 through a gate) keeps its order against them."""
 WHOLE = Fraction(1)
-MINUTES = Fraction(60)
-"""Where the two decimals of a time written h.mm (8.45 Uhr, 10.15 am) carry to the hour."""
 HUNDRED = Fraction(100)
 ZERO = Fraction(0)
 
@@ -223,27 +225,16 @@ def _check_wraps(p: RolePass, results: dict[int, Value]) -> None:
             if not value.keeps_side(modulus, length_inside=True):
                 raise Declined(f"{value.text} crosses {modulus} where it did not: a time, a "
                                "date, a heading or a counter would wrap round")
-        if written_in_hundredths(p.sol.atoms[j].text) and not _hundredths(value).keeps_side(
+        if written_in_hundredths(p.sol.atoms[j].text) and not _clock_minutes(value).keeps_side(
                 MINUTES, length_inside=False):
             raise Declined(f"{value.text} is written with two decimals and they cross 60 "
                            "where they did not: a clock time or a duration written h.mm "
                            "carries its minutes into the hour")
 
 
-def written_in_hundredths(text: str) -> bool:
-    """Whether a number is written with exactly two decimals, as 8.45 for 8:45 is."""
-    digits = "".join(c for c in text if c.isdigit() or c in ".,")
-    return re.fullmatch(r"\d+[.,]\d\d", digits) is not None
-
-
-def hundredths(value: Fraction) -> Fraction:
-    """The value's hundredths past its whole part: the minutes, if it is a time h.mm."""
-    return (value - (value.numerator // value.denominator)) * 100
-
-
-def _hundredths(value: Value) -> Value:
-    return Value(value.text, hundredths(value.old), hundredths(value.new),
-                 tuple(None if v is None else hundredths(v) for v in value.seen))
+def _clock_minutes(value: Value) -> Value:
+    return Value(value.text, clock_minutes(value.old), clock_minutes(value.new),
+                 tuple(None if v is None else clock_minutes(v) for v in value.seen))
 
 
 def _of_percents(p: RolePass, j: int) -> bool:

@@ -224,8 +224,6 @@ def align(
     factors = tuple(set(factor_words(old_atoms, stated)) & set(factor_words(new_atoms, stated)))
     _check_renames({a: renames[a] for a in names | words}, old_atoms, new_atoms)
     _check_names({a: renames[a] for a in names}, old_atoms, new_atoms, evidence)
-    if (flipped := broken_by_renaming({a: renames[a] for a in names})) is not None:
-        raise NotSame(flipped)
     return Alignment(mark, tuple(slots), renames, currency, tuple(sorted(names)),
                      tuple(sorted(words)), tuple(renamed_at), tuple(word_at),
                      tuple(sorted(factors, key=lambda f: f.position)))
@@ -261,7 +259,6 @@ def _check_name_place(a: Atom, b: Atom, old: Sequence[Atom], index: int) -> None
     for word in (a.text, b.text):
         if readings(word):
             raise NotSame(f"{a.text!r} -> {b.text!r}: {word!r} is a number word")
-    for word in (a.text, b.text):
         if not is_given_name(word):
             raise NotSame(f"{a.text!r} -> {b.text!r}: {word!r} is no given name this reader "
                           "knows, and a place, a holiday or a sign can turn a choice")
@@ -306,7 +303,8 @@ def _check_names(
     renames: dict[str, str], old: Sequence[Atom], new: Sequence[Atom],
     evidence: list[list[Atom]] | None,
 ) -> None:
-    """Renames are names: consistent both ways, capitals mark names in this text, and no
+    """Renames are names: consistent both ways, capitals mark names in this text, the
+    renamed names stand to each other as before (`givennames.broken_by_renaming`), and no
     word that may name a person stays, in any place or case: a given name (another
     person's, or a listed form of a renamed one: Petra beside Petr), or a word that begins
     as a renamed name does (Petrovi, "jack"). Given `evidence` (the cached solution;
@@ -329,14 +327,15 @@ def _check_names(
     if _capital_share(old) > NOUN_CAPITALS or _capital_share(new) > NOUN_CAPITALS:
         raise NotSame("capitals do not mark names in this text: "
                       f"{next(iter(renames))!r} changed")
+    if (broken := broken_by_renaming(renames)) is not None:
+        raise NotSame(broken)
+    renamed = (*renames, *renames.values())
     stays = sorted({a.text for a in (*old, *new) if a.kind == "word" and a.is_title
-                    and a.text not in renames and a.text not in renames.values()
-                    and is_given_name(a.text)})
+                    and a.text not in renamed and is_given_name(a.text)})
     if stays:
         raise NotSame(f"{next(iter(renames))!r} changed beside {stays[0]!r}, a given name "
                       "that stays: it may be one person's other form (Daniel and Daniela, "
                       "William and Bill), and the rename would move what happens to them")
-    renamed = (*renames, *renames.values())
     forms = sorted({a.text for a in (*old, *new) if a.kind == "word" and a.text not in renamed
                     and any(may_be_form(a.text, name) for name in renamed)})
     if forms:

@@ -31,18 +31,21 @@ from typing import TYPE_CHECKING
 from stepchat.core.tasks.wordprob.atoms import Atom
 from stepchat.core.tasks.wordprob.guards import Declined
 from stepchat.core.tasks.wordprob.orders import (
-    MINUTES,
     changed_orders,
-    hundredths,
     order_value,
     result_values,
     slot_values,
-    written_in_hundredths,
 )
 from stepchat.core.tasks.wordprob.reasoned import check_not_reasoned
 from stepchat.core.tasks.wordprob.scripts import is_word
 from stepchat.core.tasks.wordprob.solution import operands as places
-from stepchat.core.tasks.wordprob.values import CALENDAR_CONSTANTS, UNIT_CONSTANTS
+from stepchat.core.tasks.wordprob.values import (
+    CALENDAR_CONSTANTS,
+    MINUTES,
+    UNIT_CONSTANTS,
+    clock_minutes,
+    written_in_hundredths,
+)
 from stepchat.core.tasks.wordprob.wordfactors import accounted
 
 if TYPE_CHECKING:
@@ -245,7 +248,7 @@ def _check_meaning(p: RolePass, changed: set[int]) -> None:
         if old.percent and old.value <= 100 < new.value:
             raise Declined(f"{new.text} is more than the whole where {old.text} was not")
         if _may_be_clock_time(old) and not any(
-                hundredths(w.slots[p.slots[k].key]) >= MINUTES for w in p.witnesses
+                clock_minutes(w.slots[p.slots[k].key]) >= MINUTES for w in p.witnesses
                 if p.slots[k].key in w.slots):
             raise Declined(f"{old.text} changed and is written as a time h.mm is (two "
                            "decimals below 60): clock minutes carry at 60 and borrow 60, "
@@ -257,4 +260,4 @@ def _may_be_clock_time(number: Atom) -> bool:
     Uhr, 10.15 am, a film of 1.55. An earlier instance with 60 or more there shows it is
     no time."""
     return (not number.currency and not number.percent and number.value is not None
-            and written_in_hundredths(number.text) and hundredths(number.value) < MINUTES)
+            and written_in_hundredths(number.text) and clock_minutes(number.value) < MINUTES)

@@ -4,6 +4,7 @@ constant against."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from fractions import Fraction
 
@@ -99,3 +100,18 @@ def rounds_to(value: Fraction, numbers: Sequence[Fraction]) -> bool:
         if all(abs(x - value) * 2 <= unit for x in numbers):
             return True  # to the nearest
     return False
+
+
+MINUTES = Fraction(60)
+"""Where the two decimals of a time written h.mm (8.45 Uhr, 10.15 am) carry to the hour."""
+
+
+def written_in_hundredths(text: str) -> bool:
+    """Whether a number is written with exactly two decimals, as 8.45 for 8:45 is."""
+    digits = "".join(c for c in text if c.isdigit() or c in ".,")
+    return re.fullmatch(r"\d+[.,]\d\d", digits) is not None
+
+
+def clock_minutes(value: Fraction) -> Fraction:
+    """The value's hundredths past its whole part: the minutes, if it is a time h.mm."""
+    return (value - (value.numerator // value.denominator)) * 100
