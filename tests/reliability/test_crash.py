@@ -38,14 +38,15 @@ def _run_and_kill(directory: Path, tag: int, after: int) -> list[str]:
     deadline = time.monotonic() + 90
     while len(acknowledged) < after and time.monotonic() < deadline:
         line = writer.stdout.readline()
-        if not line:
+        if not line.endswith("\n"):  # the writer is gone
             break
         acknowledged.append(line.split()[1])
     time.sleep(random.uniform(0, 0.05))  # land inside the next commit, or between two
     os.kill(writer.pid, signal.SIGKILL)
     rest, err = writer.communicate(timeout=30)
     assert writer.returncode == -signal.SIGKILL, err[-2000:]
-    acknowledged += [line.split()[1] for line in rest.splitlines() if line.startswith("stored ")]
+    complete = rest.split("\n")[:-1]  # a last line without its newline was not acknowledged
+    acknowledged += [line.split()[1] for line in complete if line.startswith("stored ")]
     assert len(acknowledged) >= after, err[-2000:]
     return acknowledged
 

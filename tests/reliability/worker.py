@@ -14,11 +14,17 @@ wrote it returned, so the parent knows exactly which writes were acknowledged.
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
 from stepchat.core.types import CacheEntry, Step, TaskKind
 from tests.reliability.helpers import DIM, EMBED, make_cache, open_lance, solve_text
+
+
+def _report(*words: object) -> None:
+    """Print one line with a single write, so a kill cannot leave half of it in the pipe."""
+    os.write(sys.stdout.fileno(), (" ".join(map(str, words)) + "\n").encode())
 
 
 def entry_for(entry_id: str) -> CacheEntry:
@@ -58,7 +64,7 @@ def ask(directory: Path, tag: int, count: int) -> None:
         # stored again); every eighth reads the shared cache while the other process writes.
         answer = cache.answer(prompt, read_cache=i % 8 == 7)
         if answer.stored_entry:
-            print("stored", answer.stored_entry, flush=True)
+            _report("stored", answer.stored_entry)
 
 
 def _reply(prompt: str) -> str:
@@ -76,7 +82,7 @@ def add(directory: Path, tag: int, count: int) -> None:
     while count == 0 or i < count:
         entry_id = f"w{tag}-{i}"
         store.add(entry_for(entry_id))
-        print("stored", entry_id, flush=True)
+        _report("stored", entry_id)
         if i % 5 == 4:
             store.touch(entry_id, 2.0)
         i += 1
@@ -88,7 +94,7 @@ def oneshot(directory: Path, tag: int, optimize_every: int) -> None:
     for i in range(3):
         store.add(entry_for(f"o{tag}-{i}"))
     getattr(store, "close", lambda: None)()  # finish upkeep, as the CLI does on exit
-    print("fragments", store.stats()["fragments"], flush=True)
+    _report("fragments", store.stats()["fragments"])
 
 
 def adds(directory: Path, tag: int, count: int) -> None:
@@ -103,9 +109,9 @@ def adds(directory: Path, tag: int, count: int) -> None:
         try:
             store.add(entry_for(entry_id))
         except StoreError as exc:
-            print("failed", entry_id, str(exc).replace("\n", " "), flush=True)
+            _report("failed", entry_id, str(exc).replace("\n", " "))
         else:
-            print("stored", entry_id, flush=True)
+            _report("stored", entry_id)
 
 
 def clear(directory: Path, tag: int, count: int) -> None:
@@ -115,7 +121,7 @@ def clear(directory: Path, tag: int, count: int) -> None:
 
     store = LanceStore(directory, DIM)
     for _ in range(count):
-        print("cleared", store.clear(), flush=True)
+        _report("cleared", store.clear())
         time.sleep(0.2)
 
 
@@ -125,7 +131,7 @@ def open_count(directory: Path, tag: int, count: int) -> None:
 
     for _ in range(count):
         store, notes = open_or_recover(directory, DIM)
-        print("opened", store.count(), *notes, flush=True)
+        _report("opened", store.count(), *notes)
 
 
 if __name__ == "__main__":
