@@ -108,6 +108,17 @@ STAYING = [
     ("{n} has 16 stickers in her album. Peg got 4 more stickers from her aunt, who hangs "
      "her coat on a peg by the door. Then {n} gave 3 stickers away. How many stickers does "
      "{n} have now?", "Margaret", "Susan", "no common word"),
+    # Liz is Elizabeth's short form, sharing no first letter with it; lower case hides
+    # that it is a name, and it is no common word.
+    ("{n} has 16 stickers in her album. Her aunt gives liz 4 more stickers. Then {n} gives "
+     "3 stickers away. How many stickers does {n} have now?", "Elizabeth", "Susan",
+     "given name that stays"),
+    # In capitals "BILL" may be William or a bill: capitals hide which.
+    ("{n} has $16. BILL pays him $4 more. Then {n} spends $3. How much money does {n} have "
+     "now?", "William", "Henry", "given name that stays"),
+    # An unlisted short form in capitals at a sentence's start: capitals hide a name.
+    ("{n} ma 14 naklejek. KASIA daje bratu 5 naklejek. Ile naklejek ma teraz {n}?",
+     "Katarzyna", "Joanna", "no common word"),
 ]
 
 
@@ -123,3 +134,21 @@ def test_a_word_that_may_name_the_renamed_person_and_stays_declines(
 def test_common_words_of_many_languages_are_ordinary(word: str) -> None:
     assert is_ordinary_word(word)
     assert not is_ordinary_word("Vova")
+
+
+def test_a_common_word_in_lower_case_is_that_word_beside_a_rename() -> None:
+    """"the bill" is a bill: the closed exception for a given name that is a common word."""
+    text = ("{n} has $16. He pays the bill of $4. Then {n} spends $3. How much money does {n} "
+            "have now?")
+    alignment = align(text.format(n="William"), text.format(n="Henry"),
+                      "William: 16 - 4 - 3 = 9\n#### 9")
+    assert alignment.names == ("William",)
+
+
+def test_a_short_form_the_solution_writes_as_a_name_is_one() -> None:
+    """The request writes "vova" in lower case; the solution's "Vova" shows it is a name."""
+    text = ("{n} купил 12 тетрадей. Потом вова отдал сестре 3 тетради. А сколько тетрадей "
+            "теперь имеет {n}?")
+    with pytest.raises(NotSame, match="no common word"):
+        align(text.format(n="Владимир"), text.format(n="Борис"),
+              "Вова — это Владимир: 12 - 3 = 9\n#### 9")

@@ -305,11 +305,21 @@ closes them are in docs/word-problems.md:
   subtracted, multiplied or divided whose result's hundredths happen to stay below 60
   (8.55 + 0.50 served 9.05). Closed by class, all 109: only a common word of the lists is
   ordinary, and a stated value that may be a time h.mm does not change at all;
+- `wordprob_found54.jsonl`: the fifty-fourth review, of the names in any case (74
+  requests in six languages, 37 served wrong): a short form of the renamed name left
+  standing in lower case ("peg", "вова", "kasia") or in capitals at a sentence's start
+  ("PEG", "«ОЛЯ»"), which now points at someone else. Closed by class, 29: a given name
+  stays in no case (a lower-case common word of the lists apart), and every word written
+  with a capital, in the request or in the cached solution ("Peg is short for
+  Margaret"), must be a common word. The other 8 (a short form in lower case that is a
+  common word of some language, "bill", "ned", "lalo"; one that the solution never
+  writes) are listed in docs/word-problems-open.jsonl;
 - `wordprob_open_declined.jsonl`: requests once listed in docs/word-problems-open.jsonl
   that round seventeen (fourteen) or eighteen (twelve) declines only because their values
   change an order it keeps, or make two quantities equal, and one (round twenty-one)
-  whose price in words, "0,20 Euro", is read as a possible time h.mm; their classes
-  stay open
+  whose price in words, "0,20 Euro", is read as a possible time h.mm, and one (round
+  twenty-two) that declines beside the lower-case "made", which a list gives as a name;
+  their classes stay open
   (docs/word-problems.md).
 """
 
@@ -351,7 +361,7 @@ REVIEWS = {"wordprob_found3.jsonl": 30, "wordprob_found4.jsonl": 25,
            "wordprob_found47.jsonl": 4, "wordprob_found48.jsonl": 147,
            "wordprob_found49.jsonl": 218, "wordprob_found50.jsonl": 87,
            "wordprob_found51.jsonl": 108, "wordprob_found52.jsonl": 109,
-           "wordprob_open_declined.jsonl": 27}
+           "wordprob_found54.jsonl": 29, "wordprob_open_declined.jsonl": 28}
 """Each review's file and how many findings it holds."""
 
 CASES = [(name, json.loads(line)) for name in REVIEWS

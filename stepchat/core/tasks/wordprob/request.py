@@ -306,8 +306,9 @@ def _check_names(
     """Renames are names: consistent both ways, capitals mark names in this text, the
     renamed names stand to each other as before (`givennames.broken_by_renaming`), and no
     word that may name a person stays, in any place or case: a given name (another
-    person's, or a listed form of a renamed one: Petra beside Petr), or a word that begins
-    as a renamed name does (Petrovi, "jack"). Given `evidence` (the cached solution;
+    person's, or a listed form of a renamed one: Petra beside Petr; in any case, "liz"
+    and "BILL" too, except a common word written in lower case: "the bill"), or a word
+    that begins as a renamed name does (Petrovi, "jack"). Given `evidence` (the cached solution;
     without it these tests wait for the solution):
     - each renamed word is written with its capital right after another word of the
       request (at a sentence's start, or after a dash or a bracket, a number word of a
@@ -315,11 +316,14 @@ def _check_names(
       the solution (the reasoning carries it as an actor) or twice in the request: a
       word written once ("stamps from France", "on Mon", "Add another 5") may be a
       place, a time or an instruction;
-    - every capitalised word that stays is a common word of some language
+    - every word of two letters or more that stays and is written with a capital (first
+      or all: "KASIA"), in the request or in the cached solution ("Peg is short for
+      Margaret" beside a request's "peg"), is a common word of some language
       (`givennames.is_ordinary_word`: "How", "Today"); any other may be a name a rename
       leaves with the old person (a nickname, Vova for Vladimir, at a sentence's start).
       The word written in lower case elsewhere shows nothing: "Peg" beside "a peg" is
-      still Margaret;
+      still Margaret. A short form written only in lower case and never with a capital
+      is read as a word: the forgiven case, listed;
     - no other proper noun stays unchanged mid-sentence: a renamed word may relate to it
       ("from France" and "European stamps"), which only words decide."""
     if not renames:
@@ -330,12 +334,14 @@ def _check_names(
     if (broken := broken_by_renaming(renames)) is not None:
         raise NotSame(broken)
     renamed = (*renames, *renames.values())
-    stays = sorted({a.text for a in (*old, *new) if a.kind == "word" and a.is_title
-                    and a.text not in renamed and is_given_name(a.text)})
+    stays = sorted({a.text for a in (*old, *new) if a.kind == "word" and a.text not in renamed
+                    and is_given_name(a.text)
+                    and not (a.text.islower() and is_ordinary_word(a.text))})
     if stays:
         raise NotSame(f"{next(iter(renames))!r} changed beside {stays[0]!r}, a given name "
                       "that stays: it may be one person's other form (Daniel and Daniela, "
-                      "William and Bill), and the rename would move what happens to them")
+                      "William and Bill, 'liz'), and the rename would move what happens to "
+                      "them")
     forms = sorted({a.text for a in (*old, *new) if a.kind == "word" and a.text not in renamed
                     and any(may_be_form(a.text, name) for name in renamed)})
     if forms:
@@ -359,7 +365,9 @@ def _check_names(
             raise NotSame(f"{a!r} changed and is written neither in the solution nor twice "
                           "in the request: a word written once may be a place or a time "
                           "('from France', 'on Mon') that the solution's choice depends on")
-    unshown = sorted({a.text for a in (*old, *new) if a.kind == "word" and a.is_title
+    written = [a for text in (old, new, *evidence) for a in text]
+    unshown = sorted({a.text for a in written if a.kind == "word" and len(a.text) > 1
+                      and a.text[0].isupper()
                       and a.text not in renamed and not is_ordinary_word(a.text)})
     if unshown:
         raise NotSame(f"{next(iter(renames))!r} changed beside {unshown[0]!r}, which stays "
