@@ -16,8 +16,10 @@ its change goes to the model.
 
 ordinary_words.txt: the words of the `lorem` lists of every faker locale (about a thousand
 common words each in 32 locales: "how", "today", "wie", "combien"), casefolded, one a
-line. A capitalised word that stays beside a rename is taken for an ordinary word only
-where it is on this list (`givennames.py`).
+line, then a tab and the languages whose lists have it (`en`, `es`: a locale's language
+code). A capitalised word that stays beside a rename is taken for an ordinary word only
+where it is a word of the text's own language (`givennames.py`): Italian "di" is no
+English word, and "Di" beside Diana renamed is her short form.
 
 Run once, by hand, when the lists should change (faker is no dependency):
 
@@ -81,21 +83,26 @@ def _one_word(name: str) -> bool:
         c.isalpha() or unicodedata.category(c).startswith("M") for c in name)
 
 
-def ordinary_words() -> set[str]:
+def ordinary_words() -> dict[str, set[str]]:
+    """Each common word and the languages (locale codes before the region) that list it."""
     import faker.providers.lorem as lorem
 
-    found: set[str] = set()
+    found: dict[str, set[str]] = defaultdict(set)
     for module in pkgutil.iter_modules(lorem.__path__):
         provider = importlib.import_module(f"{lorem.__name__}.{module.name}").Provider
-        found.update(word.casefold() for word in _listed(provider, "word_list"))
-    return {word for word in found if _one_word(word)}
+        language = module.name.split("_")[0]
+        for word in _listed(provider, "word_list"):
+            if _one_word(word.casefold()):
+                found[word.casefold()].add(language)
+    return found
 
 
 def main() -> None:
     lines = [f"{name}\t{gender}" for name, gender in sorted(names().items())]
     OUT.write_text("\n".join(lines) + "\n", encoding="utf-8")
     print(f"wrote {OUT}: {len(lines)} names")
-    words = sorted(ordinary_words())
+    words = [f"{word}\t{' '.join(sorted(languages))}"
+             for word, languages in sorted(ordinary_words().items())]
     ORDINARY.write_text("\n".join(words) + "\n", encoding="utf-8")
     print(f"wrote {ORDINARY}: {len(words)} words")
 

@@ -31,7 +31,8 @@ problem's culture reverses (a Russian Nikita). Words of the closed lists of
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
 from functools import cache
 from importlib import resources
 from itertools import combinations
@@ -42,6 +43,11 @@ FORM_STEM = 3
 genitive Petra), for them to be read as forms of one name."""
 
 
+LANGUAGE_SHARE = 0.2
+"""The share of a text's lower-case words a language's list must hold to be taken for its
+language: a Finnish text, which no list has, holds 2 of 12 in the Polish list by chance."""
+
+
 @cache
 def _genders() -> dict[str, str]:
     text = resources.files(__package__).joinpath("given_names.txt").read_text("utf-8")
@@ -49,15 +55,32 @@ def _genders() -> dict[str, str]:
 
 
 @cache
-def _ordinary() -> frozenset[str]:
+def _ordinary() -> dict[str, frozenset[str]]:
     text = resources.files(__package__).joinpath("ordinary_words.txt").read_text("utf-8")
-    return frozenset(text.split())
+    found: dict[str, frozenset[str]] = {}
+    for line in text.splitlines():
+        word, languages = line.split("\t")
+        found[word] = frozenset(languages.split())
+    return found
 
 
-def is_ordinary_word(word: str) -> bool:
-    """Whether `word` is a common word of some language (`ordinary_words.txt`): a capital
-    at a sentence's start ("How", "Today") then marks no name."""
-    return word.casefold() in _ordinary()
+def languages_of(words: Iterable[str]) -> frozenset[str]:
+    """The languages whose common words hold the most of `words` (a text's lower-case
+    words): its language, as far as the lists can tell; none where no list holds any.
+    A word common in another language says nothing of this text: Italian "di", Danish
+    "ned" and Czech "tam" are English short forms of Diana, Edward and Thomas."""
+    distinct = {word.casefold() for word in words}
+    counts = Counter(language for word in distinct for language in _ordinary().get(word, ()))
+    best = max(counts.values(), default=0)
+    if best < LANGUAGE_SHARE * len(distinct):
+        return frozenset()
+    return frozenset(language for language, n in counts.items() if n == best)
+
+
+def is_ordinary_word(word: str, languages: frozenset[str]) -> bool:
+    """Whether `word` is a common word of one of `languages` (`ordinary_words.txt`): a
+    capital at a sentence's start ("How", "Today") then marks no name."""
+    return not _ordinary().get(word.casefold(), frozenset()).isdisjoint(languages)
 
 
 def is_given_name(word: str) -> bool:

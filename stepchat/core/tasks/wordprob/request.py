@@ -34,13 +34,14 @@ from stepchat.core.tasks.wordprob.givennames import (
     broken_by_renaming,
     is_given_name,
     is_ordinary_word,
+    languages_of,
     may_be_form,
     same_gender,
 )
 from stepchat.core.tasks.wordprob.meaningwords import carries_meaning
 from stepchat.core.tasks.wordprob.multwords import FactorWord, factor_words
 from stepchat.core.tasks.wordprob.numwords import common_reading, readings, stated_values
-from stepchat.core.tasks.wordprob.scripts import unspaced, word_count
+from stepchat.core.tasks.wordprob.scripts import is_caseless, unspaced, word_count
 from stepchat.core.tasks.wordprob.slot import Slot
 from stepchat.core.textgate.normalize import reduce_text
 
@@ -334,20 +335,23 @@ def _check_names(
     if (broken := broken_by_renaming(renames)) is not None:
         raise NotSame(broken)
     renamed = (*renames, *renames.values())
+    lower = {a.text for a in (*old, *new) if a.kind == "word" and a.text.islower()}
+    languages = languages_of(lower)
     stays = sorted({a.text for a in (*old, *new) if a.kind == "word" and a.text not in renamed
                     and is_given_name(a.text)
-                    and not (a.text.islower() and is_ordinary_word(a.text))})
+                    and not (a.text.islower() and is_ordinary_word(a.text, languages))})
     if stays:
         raise NotSame(f"{next(iter(renames))!r} changed beside {stays[0]!r}, a given name "
                       "that stays: it may be one person's other form (Daniel and Daniela, "
                       "William and Bill, 'liz'), and the rename would move what happens to "
                       "them")
     forms = sorted({a.text for a in (*old, *new) if a.kind == "word" and a.text not in renamed
-                    and any(may_be_form(a.text, name) for name in renamed)})
+                    and (any(may_be_form(a.text, name) for name in renamed)
+                         or _initial(a.text, languages, lower) or is_caseless(a.text))})
     if forms:
         raise NotSame(f"{next(iter(renames))!r} changed beside {forms[0]!r}, which may be a "
-                      "form of a renamed name (Petrovi for Petr) that stays with the old "
-                      "person")
+                      "form of a renamed name (Petrovi for Petr, an initial, a word of a "
+                      "script without capitals) that stays with the old person")
     if evidence is None:
         return
     mid = {a.text for i, a in enumerate(old) if a.is_title and i and old[i - 1].kind == "word"}
@@ -368,7 +372,7 @@ def _check_names(
     written = [a for text in (old, new, *evidence) for a in text]
     unshown = sorted({a.text for a in written if a.kind == "word" and len(a.text) > 1
                       and a.text[0].isupper()
-                      and a.text not in renamed and not is_ordinary_word(a.text)})
+                      and a.text not in renamed and not is_ordinary_word(a.text, languages)})
     if unshown:
         raise NotSame(f"{next(iter(renames))!r} changed beside {unshown[0]!r}, which stays "
                       "and is no common word: it may be a name (a nickname, Vova for "
@@ -379,6 +383,15 @@ def _check_names(
         raise NotSame(f"{next(iter(renames))!r} changed beside {kept[0]!r}, a proper noun that "
                       "stays: what the solution chose may depend on how they relate "
                       "(France and Europe, Mon and weekdays)")
+
+
+def _initial(word: str, languages: frozenset[str], lower: set[str]) -> bool:
+    """Whether `word` is one capital letter that may be an initial ("J." for John, "K."
+    for Catherine): any but a word of the text's `languages` that the text also writes in
+    lower case (`lower`: "A" beside "a"). The lists hold letters that are no words alone
+    (Spanish "j")."""
+    return len(word) == 1 and word.isupper() and not (
+        word.lower() in lower and is_ordinary_word(word, languages))
 
 
 def _grouped_alike(a: Atom, b: Atom) -> bool:

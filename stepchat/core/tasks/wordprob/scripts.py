@@ -65,6 +65,12 @@ def is_word(text: str) -> bool:
     return bool(text) and all(is_letter(c) or is_mark(c) for c in text)
 
 
+def is_caseless(text: str) -> bool:
+    """A word of a script without capitals (Arabic, Devanagari, Chinese, Japanese): its
+    case cannot show whether it is a name."""
+    return any(is_letter(c) for c in text) and not any(c.isupper() or c.islower() for c in text)
+
+
 def is_latin(text: str) -> bool:
     """A text with a letter of the Latin script."""
     return any(unicodedata.name(c, "").startswith("LATIN") for c in text)
