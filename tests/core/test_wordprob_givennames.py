@@ -119,6 +119,15 @@ STAYING = [
     # An unlisted short form in capitals at a sentence's start: capitals hide a name.
     ("{n} ma 14 naklejek. KASIA daje bratu 5 naklejek. Ile naklejek ma teraz {n}?",
      "Katarzyna", "Joanna", "no common word"),
+    # "di" is an Italian word, not an English one: in English, Di is Diana.
+    ("{n} has 20 marbles and her brother has 9 marbles. Di loses 6 marbles in the game. How "
+     "many marbles does {n} have now?", "Diana", "Helen", "beside 'Di'"),
+    # An initial: K. for Catherine (Kate), whatever letter the name begins with.
+    ("{n} has 30 stickers and her sister has 10 stickers. K. swapped away 8 stickers. How "
+     "many stickers does {n} have now?", "Catherine", "Helen", "beside 'K'"),
+    # A script without capitals cannot show that a word is no name.
+    ("{n} has 20 marbles and his sister has 9 marbles. Then حمودي loses 6 marbles. How many "
+     "marbles does {n} have now?", "Muhammad", "Yusuf", "beside 'حمودي'"),
 ]
 
 
@@ -147,8 +156,8 @@ def test_a_common_word_in_lower_case_is_that_word_beside_a_rename() -> None:
 
 def test_a_short_form_the_solution_writes_as_a_name_is_one() -> None:
     """The request writes "vova" in lower case; the solution's "Vova" shows it is a name."""
-    text = ("{n} купил 12 тетрадей. Потом вова отдал сестре 3 тетради. А сколько тетрадей "
+    text = ("{n} купил 12 тетрадей. Потом вова отдал сестре 3 тетради. Сколько тетрадей "
             "теперь имеет {n}?")
-    with pytest.raises(NotSame, match="no common word"):
+    with pytest.raises(NotSame, match="beside 'Вова'"):
         align(text.format(n="Владимир"), text.format(n="Борис"),
               "Вова — это Владимир: 12 - 3 = 9\n#### 9")

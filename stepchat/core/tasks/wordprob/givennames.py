@@ -24,9 +24,12 @@ used by `request._check_names`) makes it decline.
 
 Forgiven, and only this: a given name that is also a word, a place or a brand whose word
 the text does not write (Dutch Roos beside "rozen", Celine), one name's letters against a
-fixed letter or length, and a name whose gender two languages' lists agree on and the
-problem's culture reverses (a Russian Nikita). Words of the closed lists of
-`meaningwords` (months, seasons, planets, zodiac signs) are never names.
+fixed letter or length, a name whose gender two languages' lists agree on and the
+problem's culture reverses (a Russian Nikita), and a short form of a renamed name that
+is a common word of the text's language ("bill", "Win" for Edwin) or is written only in
+lower case ("peg"): the lists cannot tell such a word from a word of the language.
+Words of the closed lists of `meaningwords` (months, seasons, planets, zodiac signs) are
+never names.
 """
 
 from __future__ import annotations
