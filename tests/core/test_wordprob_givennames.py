@@ -6,6 +6,7 @@ from stepchat.core.tasks.wordprob.givennames import (
     broken_by_renaming,
     is_given_name,
     is_ordinary_word,
+    languages_of,
     same_gender,
 )
 from stepchat.core.tasks.wordprob.request import NotSame, align
@@ -125,6 +126,19 @@ STAYING = [
     # An initial: K. for Catherine (Kate), whatever letter the name begins with.
     ("{n} has 30 stickers and her sister has 10 stickers. K. swapped away 8 stickers. How "
      "many stickers does {n} have now?", "Catherine", "Helen", "beside 'K'"),
+    # A lone capital is an initial even where its letter is a word or a unit ("2 m").
+    ("{n} tiene 25 cromos y su hermano tiene 10 cromos en un estante de 2 m. M. regaló 7 "
+     "cromos al club. Entonces, ¿cuántos cromos tiene {n}?", "Marta", "Laura", "beside 'M'"),
+    # After a semicolon a capital marks a name, a common word ("win") or not.
+    ("{n} has 20 marbles and his cousin has 12 marbles. At school there is a game during "
+     "lunch; Win loses 6 marbles in the game. How many marbles does {n} have now?",
+     "Edwin", "Oscar", "beside 'Win'"),
+    # The full stop of an abbreviation ends no sentence.
+    ("{n} has 20 marbles. Some kids lose marbles in the lunch game, e.g. Win loses 6 "
+     "marbles. How many marbles does {n} have now?", "Edwin", "Oscar", "beside 'Win'"),
+    # A capital after the first letter is a capital too.
+    ("{n} has 20 marbles and his cousin has 12 marbles. During lunch, wIN loses 6 marbles. "
+     "How many marbles does {n} have now?", "Edwin", "Oscar", "beside 'wIN'"),
     # A script without capitals cannot show that a word is no name.
     ("{n} has 20 marbles and his sister has 9 marbles. Then حمودي loses 6 marbles. How many "
      "marbles does {n} have now?", "Muhammad", "Yusuf", "beside 'حمودي'"),
@@ -161,3 +175,25 @@ def test_a_short_form_the_solution_writes_as_a_name_is_one() -> None:
     with pytest.raises(NotSame, match="beside 'Вова'"):
         align(text.format(n="Владимир"), text.format(n="Борис"),
               "Вова — это Владимир: 12 - 3 = 9\n#### 9")
+
+
+def test_a_text_between_two_languages_lists_has_no_common_words() -> None:
+    """Portuguese, which no list has, holds 9 Spanish and 8 Italian words: either guess
+    would take "Dado" (Ricardo's short form, a Spanish word) for a common word."""
+    text = ("{n} tem 20 bolinhas e o primo dele tem 12 bolinhas. No recreio, na sala, há um "
+            "jogo com os amigos da escola durante a tarde. Dado perde 6 bolinhas no jogo. No "
+            "fim, quantas bolinhas {n} tem?")
+    assert languages_of(w for w in text.replace("{n}", "").split() if w.islower()) == set()
+    assert languages_of(["the", "has", "and", "of", "to", "how", "many", "does"]) == {"en"}
+    with pytest.raises(NotSame, match="changed beside"):
+        align(text.format(n="Ricardo"), text.format(n="Lucas"),
+              "Ricardo perde 6: 20 - 6 = 14\n#### 14")
+
+
+def test_a_capital_the_solution_writes_mid_sentence_is_a_name() -> None:
+    """The request writes "win" in lower case; the solution's "Win" mid-sentence is a name."""
+    text = ("{n} has 20 marbles and his cousin has 12 marbles. During lunch the kid everyone "
+            "calls win loses 6 marbles. How many marbles does {n} have now?")
+    with pytest.raises(NotSame, match="beside 'Win'"):
+        align(text.format(n="Edwin"), text.format(n="Oscar"),
+              "The kid called Win is Edwin, so 20 - 6 = 14\n#### 14")

@@ -322,6 +322,17 @@ closes them are in docs/word-problems.md:
   common words are those of the text's own language, a lone capital stays only as a
   common word the text also writes in lower case, and a caseless word stays beside no
   rename. "Win" for Edwin, a common English word at a sentence's start, is listed;
+- `wordprob_found56.jsonl`: the fifty-sixth review, of those rules (56 requests in six
+  languages, 50 served wrong): an initial whose letter is also a word or a unit the text
+  writes ("M." beside "2 m", Spanish "Y", Russian "А."), a common-word short form after
+  a semicolon, a colon, a quote, an ellipsis or an abbreviation's full stop ("e.g. Win"),
+  Portuguese, which no list has, taken for Spanish and Italian at once ("Dado"), a short
+  form the solution capitalises mid-sentence, and "wIN". Closed by class, 49: a lone
+  capital stays beside no rename, only a full stop after a word of three letters or more
+  (or a question or an exclamation) starts a sentence, a language is guessed only when no
+  other list holds nearly as many of the words, the solution's mid-sentence capitals are
+  read too, and a capital anywhere in a word is one. "1. Win loses 6", a list label's
+  full stop, is listed;
 - `wordprob_open_declined.jsonl`: requests once listed in docs/word-problems-open.jsonl
   that round seventeen (fourteen) or eighteen (twelve) declines only because their values
   change an order it keeps, or make two quantities equal, and one (round twenty-one)
@@ -372,6 +383,7 @@ REVIEWS = {"wordprob_found3.jsonl": 30, "wordprob_found4.jsonl": 25,
            "wordprob_found49.jsonl": 218, "wordprob_found50.jsonl": 87,
            "wordprob_found51.jsonl": 108, "wordprob_found52.jsonl": 109,
            "wordprob_found54.jsonl": 33, "wordprob_found55.jsonl": 25,
+           "wordprob_found56.jsonl": 49,
            "wordprob_open_declined.jsonl": 30}
 """Each review's file and how many findings it holds."""
 

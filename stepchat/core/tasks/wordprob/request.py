@@ -54,6 +54,9 @@ MAX_TOKENS = 800
 NOUN_CAPITALS = 0.2
 """Share of capitalised words in mid-sentence above which capitals do not mark names."""
 _SENTENCE_END = frozenset(".!?:;\n…。？！")
+_FULL_STOPS = frozenset(".!?\n。？！")
+ABBREVIATION = 2
+"""The longest word whose full stop ends no sentence: "e.g.", "p. ej.", "Mr."."""
 
 
 def read_atoms(prompt: str, mark: str | None = None) -> list[Atom]:
@@ -308,25 +311,31 @@ def _check_names(
     renamed names stand to each other as before (`givennames.broken_by_renaming`), and no
     word that may name a person stays, in any place or case: a given name (another
     person's, or a listed form of a renamed one: Petra beside Petr; in any case, "liz"
-    and "BILL" too, except a common word written in lower case: "the bill"), or a word
-    that begins as a renamed name does (Petrovi, "jack"). Given `evidence` (the cached solution;
-    without it these tests wait for the solution):
+    and "BILL" too, except a common word of the text's language written in lower case:
+    "the bill"), a word that begins as a renamed name does (Petrovi, "jack"), a lone
+    capital (an initial: "K." for Catherine), or a word of a script without capitals.
+    Common words are those of the text's own language (`givennames.languages_of`):
+    Italian "di" is no English word, and Di is Diana. Given `evidence` (the cached
+    solution; without it these tests wait for the solution):
     - each renamed word is written with its capital right after another word of the
       request (at a sentence's start, or after a dash or a bracket, a number word of a
       language this reader does not read, "Trzech", is capitalised as a name is), and in
       the solution (the reasoning carries it as an actor) or twice in the request: a
       word written once ("stamps from France", "on Mon", "Add another 5") may be a
       place, a time or an instruction;
-    - every word of two letters or more that stays and is written with a capital (first
-      or all: "KASIA"), in the request or in the cached solution ("Peg is short for
-      Margaret" beside a request's "peg"), is a common word of some language
-      (`givennames.is_ordinary_word`: "How", "Today"); any other may be a name a rename
-      leaves with the old person (a nickname, Vova for Vladimir, at a sentence's start).
-      The word written in lower case elsewhere shows nothing: "Peg" beside "a peg" is
-      still Margaret. A short form written only in lower case and never with a capital
-      is read as a word: the forgiven case, listed;
-    - no other proper noun stays unchanged mid-sentence: a renamed word may relate to it
-      ("from France" and "European stamps"), which only words decide."""
+    - every word of two letters or more that stays and has a capital anywhere ("KASIA",
+      "wIN"), in the request or in the cached solution ("Peg is short for Margaret"
+      beside a request's "peg"), is a common word of the text's language ("How",
+      "Today"); any other may be a name a rename leaves with the old person (a nickname,
+      Vova for Vladimir, at a sentence's start). The word written in lower case
+      elsewhere shows nothing: "Peg" beside "a peg" is still Margaret;
+    - a capitalised word that stays begins a sentence of the request (`_after_full_stop`:
+      not after a colon, a quote or "e.g.") or of a line of the solution; anywhere else
+      it is a proper noun, and a renamed word may relate to it ("from France" and
+      "European stamps"), which only words decide.
+    Forgiven, and listed: a short form that is a common word of the text's language, at
+    a sentence's start ("Win" for Edwin) or in lower case ("bill"), and one written only
+    in lower case that the solution never capitalises ("peg")."""
     if not renames:
         return
     if _capital_share(old) > NOUN_CAPITALS or _capital_share(new) > NOUN_CAPITALS:
@@ -335,8 +344,7 @@ def _check_names(
     if (broken := broken_by_renaming(renames)) is not None:
         raise NotSame(broken)
     renamed = (*renames, *renames.values())
-    lower = {a.text for a in (*old, *new) if a.kind == "word" and a.text.islower()}
-    languages = languages_of(lower)
+    languages = languages_of(a.text for a in (*old, *new) if a.kind == "word" and a.text.islower())
     stays = sorted({a.text for a in (*old, *new) if a.kind == "word" and a.text not in renamed
                     and is_given_name(a.text)
                     and not (a.text.islower() and is_ordinary_word(a.text, languages))})
@@ -347,7 +355,7 @@ def _check_names(
                       "them")
     forms = sorted({a.text for a in (*old, *new) if a.kind == "word" and a.text not in renamed
                     and (any(may_be_form(a.text, name) for name in renamed)
-                         or _initial(a.text, languages, lower) or is_caseless(a.text))})
+                         or _initial(a.text) or is_caseless(a.text))})
     if forms:
         raise NotSame(f"{next(iter(renames))!r} changed beside {forms[0]!r}, which may be a "
                       "form of a renamed name (Petrovi for Petr, an initial, a word of a "
@@ -371,27 +379,48 @@ def _check_names(
                           "('from France', 'on Mon') that the solution's choice depends on")
     written = [a for text in (old, new, *evidence) for a in text]
     unshown = sorted({a.text for a in written if a.kind == "word" and len(a.text) > 1
-                      and a.text[0].isupper()
+                      and _has_capital(a.text)
                       and a.text not in renamed and not is_ordinary_word(a.text, languages)})
     if unshown:
         raise NotSame(f"{next(iter(renames))!r} changed beside {unshown[0]!r}, which stays "
                       "and is no common word: it may be a name (a nickname, Vova for "
                       "Vladimir) of a person the rename leaves behind")
-    kept = sorted(a.text for i, a in enumerate(old) if a.kind == "word" and len(a.text) > 1
-                  and a.text[0].isupper() and _mid_sentence(old, i) and a.text not in renames)
+    kept = sorted({a.text for i, a in enumerate(old) if a.kind == "word" and len(a.text) > 1
+                   and _has_capital(a.text) and not _after_full_stop(old, i)
+                   and a.text not in renames}
+                  | {a.text for text in evidence for i, a in enumerate(text) if a.kind == "word"
+                     and len(a.text) > 1 and _has_capital(a.text) and _mid_sentence(text, i)
+                     and a.text not in renamed})
     if kept:
         raise NotSame(f"{next(iter(renames))!r} changed beside {kept[0]!r}, a proper noun that "
                       "stays: what the solution chose may depend on how they relate "
                       "(France and Europe, Mon and weekdays)")
 
 
-def _initial(word: str, languages: frozenset[str], lower: set[str]) -> bool:
-    """Whether `word` is one capital letter that may be an initial ("J." for John, "K."
-    for Catherine): any but a word of the text's `languages` that the text also writes in
-    lower case (`lower`: "A" beside "a"). The lists hold letters that are no words alone
-    (Spanish "j")."""
-    return len(word) == 1 and word.isupper() and not (
-        word.lower() in lower and is_ordinary_word(word, languages))
+def _initial(word: str) -> bool:
+    """Whether `word` is one capital letter: it may be an initial ("J." for John, "K." for
+    Catherine), and the letter of a common word ("A", Spanish "Y") cannot show it is not
+    one."""
+    return len(word) == 1 and word.isupper()
+
+
+def _has_capital(word: str) -> bool:
+    """A capital anywhere ("Win", "WIN", "wIN") may mark a name."""
+    return any(c.isupper() for c in word)
+
+
+def _after_full_stop(items: Sequence[Atom], i: int) -> bool:
+    """Whether the word at `i` begins the text or follows a full stop, a question or an
+    exclamation: after a colon, a semicolon, a quote, a bracket or an ellipsis a capital
+    may be a name's, as mid-sentence, and so after the full stop of an abbreviation, a
+    word of one or two letters ("e.g.", "p. ej.", "Mr.")."""
+    if i == 0:
+        return True
+    before = items[i - 1]
+    if before.kind != "mark" or before.text not in _FULL_STOPS:
+        return False
+    return before.text != "." or i < 2 or not (
+        items[i - 2].kind == "word" and len(items[i - 2].text) <= ABBREVIATION)
 
 
 def _grouped_alike(a: Atom, b: Atom) -> bool:
