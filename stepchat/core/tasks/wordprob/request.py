@@ -344,18 +344,18 @@ def _check_names(
     if (broken := broken_by_renaming(renames)) is not None:
         raise NotSame(broken)
     renamed = (*renames, *renames.values())
-    languages = languages_of(a.text for a in (*old, *new) if a.kind == "word" and a.text.islower())
-    stays = sorted({a.text for a in (*old, *new) if a.kind == "word" and a.text not in renamed
-                    and is_given_name(a.text)
-                    and not (a.text.islower() and is_ordinary_word(a.text, languages))})
+    # Each test reads every distinct word once: a request is aligned with each instance.
+    staying = {a.text for a in (*old, *new) if a.kind == "word"} - set(renamed)
+    languages = languages_of(w for w in staying if w.islower())
+    stays = sorted(w for w in staying if is_given_name(w)
+                   and not (w.islower() and is_ordinary_word(w, languages)))
     if stays:
         raise NotSame(f"{next(iter(renames))!r} changed beside {stays[0]!r}, a given name "
                       "that stays: it may be one person's other form (Daniel and Daniela, "
                       "William and Bill, 'liz'), and the rename would move what happens to "
                       "them")
-    forms = sorted({a.text for a in (*old, *new) if a.kind == "word" and a.text not in renamed
-                    and (any(may_be_form(a.text, name) for name in renamed)
-                         or _initial(a.text) or is_caseless(a.text))})
+    forms = sorted(w for w in staying if _initial(w) or is_caseless(w)
+                   or any(may_be_form(w, name) for name in renamed))
     if forms:
         raise NotSame(f"{next(iter(renames))!r} changed beside {forms[0]!r}, which may be a "
                       "form of a renamed name (Petrovi for Petr, an initial, a word of a "
@@ -377,10 +377,9 @@ def _check_names(
             raise NotSame(f"{a!r} changed and is written neither in the solution nor twice "
                           "in the request: a word written once may be a place or a time "
                           "('from France', 'on Mon') that the solution's choice depends on")
-    written = [a for text in (old, new, *evidence) for a in text]
-    unshown = sorted({a.text for a in written if a.kind == "word" and len(a.text) > 1
-                      and _has_capital(a.text)
-                      and a.text not in renamed and not is_ordinary_word(a.text, languages)})
+    written = staying | {a.text for text in evidence for a in text if a.kind == "word"}
+    unshown = sorted(w for w in written - set(renamed) if len(w) > 1 and _has_capital(w)
+                     and not is_ordinary_word(w, languages))
     if unshown:
         raise NotSame(f"{next(iter(renames))!r} changed beside {unshown[0]!r}, which stays "
                       "and is no common word: it may be a name (a nickname, Vova for "
