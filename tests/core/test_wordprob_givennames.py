@@ -197,3 +197,24 @@ def test_a_capital_the_solution_writes_mid_sentence_is_a_name() -> None:
     with pytest.raises(NotSame, match="beside 'Win'"):
         align(text.format(n="Edwin"), text.format(n="Oscar"),
               "The kid called Win is Edwin, so 20 - 6 = 14\n#### 14")
+
+
+def test_a_rename_beside_a_value_the_solution_leaves_unused_declines() -> None:
+    """Juan is the Spanish student, with 8 euros; renamed Pierre he is the French one, with
+    5: the solution chose between the stated values by what the name tells."""
+    from stepchat.bench.wordprob.reference import ReferenceBackend
+    from stepchat.core.pipeline import StepCache
+    from stepchat.embed.hashed import HashedEmbedder
+    from stepchat.store.memory import MemoryStore
+
+    text = ("{n} va a una clase con un alumno español y un alumno francés, y {n} es uno de "
+            "los dos: el alumno español tiene 8 euros y el alumno francés tiene 5 euros; hoy "
+            "{n} gasta 3 euros en la cantina y el otro no gasta nada, ¿cuántos euros le "
+            "quedan ahora a {n}?")
+    first = text.format(n="Juan")
+    solution = "Juan es un nombre español, así que Juan es el alumno español.\n8 - 3 = 5\n#### 5"
+    engine = StepCache(ReferenceBackend({first: solution}), HashedEmbedder(), MemoryStore())
+    engine.answer(first)
+    answer = engine.answer(text.format(n="Pierre"))
+    assert not answer.hit
+    assert "no computation uses it" in " ".join(answer.notes)

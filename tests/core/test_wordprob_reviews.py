@@ -333,14 +333,22 @@ closes them are in docs/word-problems.md:
   other list holds nearly as many of the words, the solution's mid-sentence capitals are
   read too, and a capital anywhere in a word is one. "1. Win loses 6", a list label's
   full stop, is listed;
+- `wordprob_found57.jsonl`: the fifty-seventh review, of the final form (25 requests in
+  five languages, 25 served wrong): what a name tells beyond its gender picks one of
+  the stated values (its language: "the Spanish student" is Juan, not Pierre; its
+  saint's or name day; its meaning, Rose among roses; Octavia, the eighth child).
+  Closed by class, 24: a rename leaves no stated value unused. Two people renamed
+  across two couples by their names' languages, all values used, is listed;
 - `wordprob_open_declined.jsonl`: requests once listed in docs/word-problems-open.jsonl
   that round seventeen (fourteen) or eighteen (twelve) declines only because their values
   change an order it keeps, or make two quantities equal, and one (round twenty-one)
   whose price in words, "0,20 Euro", is read as a possible time h.mm, and one (round
   twenty-two) that declines beside the lower-case "made", which a list gives as a name,
   and two (round twenty-two) that decline beside French "les", which the lists give as
-  a name and not as a French word, and beside the lone capital "M" of "A to M"; their
-  classes stay open
+  a name and not as a French word, and beside the lone capital "M" of "A to M", and
+  thirteen (round twenty-two) that decline because a rename leaves a stated value unused
+  (names' letters, culture-reversed genders, the short forms "bill", "peg" and "Win"
+  beside a sibling's unused count); their classes stay open
   (docs/word-problems.md).
 """
 
@@ -383,8 +391,8 @@ REVIEWS = {"wordprob_found3.jsonl": 30, "wordprob_found4.jsonl": 25,
            "wordprob_found49.jsonl": 218, "wordprob_found50.jsonl": 87,
            "wordprob_found51.jsonl": 108, "wordprob_found52.jsonl": 109,
            "wordprob_found54.jsonl": 33, "wordprob_found55.jsonl": 25,
-           "wordprob_found56.jsonl": 49,
-           "wordprob_open_declined.jsonl": 30}
+           "wordprob_found56.jsonl": 49, "wordprob_found57.jsonl": 24,
+           "wordprob_open_declined.jsonl": 43}
 """Each review's file and how many findings it holds."""
 
 CASES = [(name, json.loads(line)) for name in REVIEWS

@@ -27,7 +27,10 @@ the text does not write (Dutch Roos beside "rozen", Celine), one name's letters 
 fixed letter or length, a name whose gender two languages' lists agree on and the
 problem's culture reverses (a Russian Nikita), and a short form of a renamed name that
 is a common word of the text's language ("bill", "Win" for Edwin) or is written only in
-lower case ("peg"): the lists cannot tell such a word from a word of the language.
+lower case ("peg"): the lists cannot tell such a word from a word of the language; and
+what a name tells beyond its gender (its language, a name day, a meaning) where the
+solution uses every stated value and the name only decides who has which
+(`guards.check_renamed` declines a rename beside a value left unused).
 Words of the closed lists of `meaningwords` (months, seasons, planets, zodiac signs) are
 never names.
 """

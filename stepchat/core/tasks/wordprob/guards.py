@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
+from stepchat.core.tasks.wordprob.scripts import is_word
 from stepchat.core.tasks.wordprob.solution import Part, Unreadable, holds
 from stepchat.core.tasks.wordprob.values import (
     CONVENTIONAL,
@@ -200,10 +201,20 @@ def check_renamed(p: RolePass, names: Sequence[str], words: Sequence[str]) -> No
     nothing of 5 sweaters with the numbers of a "more than four" instance), so such a
     request is recomputed only from an instance solved with its words, when the entry
     keeps one (`handler`). A renamed name may change no constant the instances do not
-    show constant."""
+    show constant, and leaves no stated value unused: a solution that picks one of the
+    values ("the Spanish student has 8 euros, the French one 5") may pick by what the
+    name tells (Juan is Spanish, Pierre French; a name day; Rose among roses)."""
     if words:
         raise Declined(f"{words[0]!r} changed: only an instance solved with the new words "
                        "shows what the solution does with them")
+    operands = {source for i, role in p.roles.items()
+                if p.in_computation(i) and i not in p.sol.labels for source in role.sources}
+    for k, slot in enumerate(p.slots):
+        if ("slot", k) not in operands and slot.old.value and not is_word(slot.old.text):
+            raise Declined(f"{names[0]!r} changed and {slot.old.text} is stated and no "
+                           "computation uses it: the solution chose among the values in "
+                           "words, and a name's language, saint's day or meaning may be "
+                           "what chose")
     for i in p.constant_atoms():
         if not kept_under_renames(p, i):
             raise Declined(f"{names[0]!r} changed and {p.sol.atoms[i].text} is a "
