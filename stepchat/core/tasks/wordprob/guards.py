@@ -30,6 +30,7 @@ from stepchat.core.tasks.wordprob.values import (
 
 if TYPE_CHECKING:
     from stepchat.core.tasks.wordprob.recompute import RolePass
+    from stepchat.core.tasks.wordprob.slot import Slot
 
 
 class Declined(Exception):
@@ -210,7 +211,7 @@ def check_renamed(p: RolePass, names: Sequence[str], words: Sequence[str]) -> No
     operands = {source for i, role in p.roles.items()
                 if p.in_computation(i) and i not in p.sol.labels for source in role.sources}
     for k, slot in enumerate(p.slots):
-        if ("slot", k) not in operands and slot.old.value and not is_word(slot.old.text):
+        if ("slot", k) not in operands and must_be_used(slot):
             raise Declined(f"{names[0]!r} changed and {slot.old.text} is stated and no "
                            "computation uses it: the solution chose among the values in "
                            "words, and a name's language, saint's day or meaning may be "
@@ -219,6 +220,14 @@ def check_renamed(p: RolePass, names: Sequence[str], words: Sequence[str]) -> No
         if not kept_under_renames(p, i):
             raise Declined(f"{names[0]!r} changed and {p.sol.atoms[i].text} is a "
                            "constant that could depend on it")
+
+
+def must_be_used(slot: Slot) -> bool:
+    """Whether an unchanged stated value is one the solution must compute with, where a
+    value left unused means it chose in words: "miles" reads as Spanish 1000, and an
+    unchanged word is a reading, not a statement; an unchanged 0 is the minutes of
+    "9:00"."""
+    return not (is_word(slot.old.text) or slot.old.value == 0)
 
 
 def check_relations(p: RolePass) -> None:

@@ -29,7 +29,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from stepchat.core.tasks.wordprob.atoms import Atom
-from stepchat.core.tasks.wordprob.guards import Declined
+from stepchat.core.tasks.wordprob.guards import Declined, must_be_used
 from stepchat.core.tasks.wordprob.orders import (
     changed_orders,
     order_value,
@@ -87,9 +87,7 @@ def check_shown(p: RolePass, changed: set[int]) -> None:
         if slot.changed:
             raise Declined(f"{slot.old.text} changed and is no operand of the "
                            "solution's arithmetic")
-        # "miles" reads as Spanish 1000: an unchanged word is a reading, not a statement;
-        # an unchanged 0 is the minutes of "9:00".
-        if not (is_word(slot.old.text) or slot.old.value == 0):
+        if must_be_used(slot):
             raise Declined(f"{slot.old.text} is stated and no computation uses it: the "
                            "solution chose in words (a threshold, another rate), which "
                            "recomputation cannot redo")
