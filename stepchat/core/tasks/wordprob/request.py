@@ -18,9 +18,11 @@ whether the solution's constants depend on it.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from functools import cached_property, lru_cache
 
 from stepchat.core.tasks.wordprob.atoms import (
     Atom,
@@ -166,9 +168,10 @@ def align(
     currency: dict[str, str] = {}
     evidence = [atoms(text, mark) for text in extra] if extra else None
     marks_names = max(_capital_share(old_atoms), _capital_share(new_atoms)) <= NOUN_CAPITALS
+    read = _NameReading(old_atoms, new_atoms, evidence, marks_names)
     named = frozenset(
         i for i in varying if i < len(old_atoms) and marks_names
-        and _named_there(old_atoms, new_atoms, i, evidence)
+        and _named_there(old_atoms, new_atoms, i, read)
     )
     for index, (a, b) in enumerate(zip(old_atoms, new_atoms, strict=True)):
         if a.kind == "num" and b.kind == "num":
@@ -227,15 +230,13 @@ def align(
         stated_values(a.text) or a.text in renames))
     factors = tuple(set(factor_words(old_atoms, stated)) & set(factor_words(new_atoms, stated)))
     _check_renames({a: renames[a] for a in names | words}, old_atoms, new_atoms)
-    _check_names({a: renames[a] for a in names}, old_atoms, new_atoms, evidence)
+    _check_names({a: renames[a] for a in names}, read)
     return Alignment(mark, tuple(slots), renames, currency, tuple(sorted(names)),
                      tuple(sorted(words)), tuple(renamed_at), tuple(word_at),
                      tuple(sorted(factors, key=lambda f: f.position)))
 
 
-def _named_there(
-    old: Sequence[Atom], new: Sequence[Atom], index: int, evidence: list[list[Atom]] | None
-) -> bool:
+def _named_there(old: Sequence[Atom], new: Sequence[Atom], index: int, read: _NameReading) -> bool:
     """Whether a capitalised word renamed where earlier instances varied passes every test
     a name must pass. One that does not is a word like any other there, never renamed
     against the instance recomputed from (`guards.check_renamed`): "Trzech" to "Pięciu" at
@@ -246,7 +247,7 @@ def _named_there(
         return False
     try:
         _check_name_place(a, b, old, index)
-        _check_names({a.text: b.text}, old, new, evidence)
+        _check_names({a.text: b.text}, read)
     except NotSame:
         return False
     return True
@@ -303,10 +304,7 @@ def _check_renames(renames: dict[str, str], old: Sequence[Atom], new: Sequence[A
             raise NotSame(f"{a!r} -> {b!r} is not a rename: both are in the requests")
 
 
-def _check_names(
-    renames: dict[str, str], old: Sequence[Atom], new: Sequence[Atom],
-    evidence: list[list[Atom]] | None,
-) -> None:
+def _check_names(renames: dict[str, str], read: _NameReading) -> None:
     """Renames are names: consistent both ways, capitals mark names in this text, the
     renamed names stand to each other as before (`givennames.broken_by_renaming`), and no
     word that may name a person stays, in any place or case: a given name (another
@@ -338,62 +336,117 @@ def _check_names(
     in lower case that the solution never capitalises ("peg")."""
     if not renames:
         return
-    if _capital_share(old) > NOUN_CAPITALS or _capital_share(new) > NOUN_CAPITALS:
+    if not read.capitals_mark_names:
         raise NotSame("capitals do not mark names in this text: "
                       f"{next(iter(renames))!r} changed")
     if (broken := broken_by_renaming(renames)) is not None:
         raise NotSame(broken)
-    renamed = (*renames, *renames.values())
-    # Each test reads every distinct word once: a request is aligned with each instance.
-    staying = {a.text for a in (*old, *new) if a.kind == "word"} - set(renamed)
-    languages = languages_of(w for w in staying if w.islower())
-    stays = sorted(w for w in staying if is_given_name(w)
-                   and not (w.islower() and is_ordinary_word(w, languages)))
-    if stays:
-        raise NotSame(f"{next(iter(renames))!r} changed beside {stays[0]!r}, a given name "
+    renamed = frozenset((*renames, *renames.values()))
+    languages, stays, form = _staying_words(read.words, renamed)
+    if stays is not None:
+        raise NotSame(f"{next(iter(renames))!r} changed beside {stays!r}, a given name "
                       "that stays: it may be one person's other form (Daniel and Daniela, "
                       "William and Bill, 'liz'), and the rename would move what happens to "
                       "them")
-    forms = sorted(w for w in staying if _initial(w) or is_caseless(w)
-                   or any(may_be_form(w, name) for name in renamed))
-    if forms:
-        raise NotSame(f"{next(iter(renames))!r} changed beside {forms[0]!r}, which may be a "
+    if form is not None:
+        raise NotSame(f"{next(iter(renames))!r} changed beside {form!r}, which may be a "
                       "form of a renamed name (Petrovi for Petr, an initial, a word of a "
                       "script without capitals) that stays with the old person")
-    if evidence is None:
+    if read.solution is None:
         return
-    mid = {a.text for i, a in enumerate(old) if a.is_title and i and old[i - 1].kind == "word"}
-    in_request: dict[str, int] = {}
-    for atom in old:
-        in_request[atom.text] = in_request.get(atom.text, 0) + 1
-    in_solution = {atom.text for text in evidence for atom in text}
     for a in renames:
-        if a not in mid:
+        if a not in read.after_word:
             raise NotSame(f"{a!r} changed and is never written with its capital right after "
                           "another word: at a sentence's start, or after a dash or a "
                           "bracket, a number word ('Trzech', 'Två') is capitalised as a "
                           "name is")
-        if a not in in_solution and in_request.get(a, 0) < 2:
+        if a not in read.in_solution and read.in_request[a] < 2:
             raise NotSame(f"{a!r} changed and is written neither in the solution nor twice "
                           "in the request: a word written once may be a place or a time "
                           "('from France', 'on Mon') that the solution's choice depends on")
-    written = staying | {a.text for text in evidence for a in text if a.kind == "word"}
-    unshown = sorted(w for w in written - set(renamed) if len(w) > 1 and _has_capital(w)
-                     and not is_ordinary_word(w, languages))
+    unshown = sorted(w for w in read.capitalised - renamed
+                     if not is_ordinary_word(w, languages))
     if unshown:
         raise NotSame(f"{next(iter(renames))!r} changed beside {unshown[0]!r}, which stays "
                       "and is no common word: it may be a name (a nickname, Vova for "
                       "Vladimir) of a person the rename leaves behind")
-    kept = sorted({a.text for i, a in enumerate(old) if a.kind == "word" and len(a.text) > 1
-                   and _has_capital(a.text) and not _after_full_stop(old, i)
-                   and a.text not in renames}
-                  | {a.text for text in evidence for i, a in enumerate(text) if a.kind == "word"
-                     and len(a.text) > 1 and _has_capital(a.text) and _mid_sentence(text, i)
-                     and a.text not in renamed})
+    kept = sorted((read.proper_in_request - set(renames)) | (read.proper_in_solution - renamed))
     if kept:
         raise NotSame(f"{next(iter(renames))!r} changed beside {kept[0]!r}, a proper noun that "
                       "stays: what the solution chose may depend on how they relate "
                       "(France and Europe, Mon and weekdays)")
+
+
+class _NameReading:
+    """What the name tests read of two requests and the cached solution (None before it
+    is in hand), read once per alignment: every place a name may vary is tested alone."""
+
+    def __init__(self, old: Sequence[Atom], new: Sequence[Atom],
+                 solution: list[list[Atom]] | None, capitals_mark_names: bool) -> None:
+        self.old, self.new, self.solution = old, new, solution
+        self.capitals_mark_names = capitals_mark_names
+        """Few enough words mid-sentence are capitalised in either request
+        (`NOUN_CAPITALS`)."""
+
+    @cached_property
+    def words(self) -> frozenset[str]:
+        return frozenset(a.text for a in (*self.old, *self.new) if a.kind == "word")
+
+    @cached_property
+    def after_word(self) -> frozenset[str]:
+        """Words of the cached request written with a capital right after another word."""
+        old = self.old
+        return frozenset(a.text for i, a in enumerate(old)
+                         if a.is_title and i and old[i - 1].kind == "word")
+
+    @cached_property
+    def in_request(self) -> Counter[str]:
+        return Counter(a.text for a in self.old)
+
+    @cached_property
+    def in_solution(self) -> frozenset[str]:
+        return frozenset(a.text for text in self.solution or () for a in text)
+
+    @cached_property
+    def capitalised(self) -> frozenset[str]:
+        """Words of two letters or more with a capital anywhere, in the requests or the
+        solution."""
+        solution_words = (a.text for text in self.solution or () for a in text
+                          if a.kind == "word")
+        return frozenset(w for w in (*self.words, *solution_words)
+                         if len(w) > 1 and _has_capital(w))
+
+    @cached_property
+    def proper_in_request(self) -> frozenset[str]:
+        """Capitalised words of the cached request that begin no sentence."""
+        old = self.old
+        return frozenset(a.text for i, a in enumerate(old) if a.kind == "word"
+                         and len(a.text) > 1 and _has_capital(a.text)
+                         and not _after_full_stop(old, i))
+
+    @cached_property
+    def proper_in_solution(self) -> frozenset[str]:
+        """Capitalised words of the solution written mid-sentence."""
+        return frozenset(a.text for text in self.solution or () for i, a in enumerate(text)
+                         if a.kind == "word" and len(a.text) > 1 and _has_capital(a.text)
+                         and _mid_sentence(text, i))
+
+
+@lru_cache(maxsize=1024)
+def _staying_words(
+    words: frozenset[str], renamed: frozenset[str]
+) -> tuple[frozenset[str], str | None, str | None]:
+    """Of the requests' words that a rename leaves (`words` less `renamed`): the text's
+    language, the first given name among them, and the first that may be a renamed name's
+    form. Remembered: a request is aligned with every instance of its problem, each place
+    a name may vary tried on its own, and the answer depends on the words alone."""
+    staying = words - renamed
+    languages = languages_of(w for w in staying if w.islower())
+    stays = sorted(w for w in staying if is_given_name(w)
+                   and not (w.islower() and is_ordinary_word(w, languages)))
+    forms = sorted(w for w in staying if _initial(w) or is_caseless(w)
+                   or any(may_be_form(w, name) for name in renamed))
+    return languages, next(iter(stays), None), next(iter(forms), None)
 
 
 def _initial(word: str) -> bool:
