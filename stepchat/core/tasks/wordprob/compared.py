@@ -66,18 +66,19 @@ def check_compared(p: RolePass) -> None:
     parts = _parts(p)
     means = _means(p, parts)
     quick = _derived(p, stated, _compared(p, stated, parts, means, with_instances=False))
-    if _ranks([v.old for v in quick]) == _ranks([v.new for v in quick]):
+    olds, news = _ranks([v.old for v in quick]), _ranks([v.new for v in quick])
+    if olds == news:
         return  # every pair in its order: the common case, without comparing each pair
     if len(quick) > MAX_COMPARED:
         raise Declined(f"an order changed among {len(quick)} quantities: too many to ask "
                        "the earlier instances which of them a choice in words may rest on")
-    values = _derived(p, stated, _compared(p, stated, parts, means, with_instances=True))
-    olds, news = _ranks([v.old for v in values]), _ranks([v.new for v in values])
     flipped = _flipped(olds, news)
     for i, j in flipped:
         if news[i] == news[j]:
-            raise Declined(f"{values[i].text} and {values[j].text} become equal: a rule in "
+            raise Declined(f"{quick[i].text} and {quick[j].text} become equal: a rule in "
                            "words for a tie (a draw, the same price) would not hold")
+    # The same quantities in the same places, now with their values in each instance.
+    values = _derived(p, stated, _compared(p, stated, parts, means, with_instances=True))
     if any(_had_every_order(values, w, news, flipped) for w in range(len(p.witnesses))):
         return
     i, j = flipped[0]
@@ -124,9 +125,9 @@ def _compared(
         part_values = {key: _part_value(p, key, pair) for key, pair in parts.items()}
         return values + list(part_values.values()) + _mean_values(part_values, means)
     values = [Value(v.text, v.old, v.new, ()) for v in values]
-    values += [Value("", old, new, ()) for old, new in parts.values()]
-    return values + [Value("", parts[key][0] / size, parts[key][1] / size, ())
-                     for key, size in means.items()]
+    values += [Value(_written(p, key[0]), old, new, ()) for key, (old, new) in parts.items()]
+    return values + [Value(f"{_written(p, key[0])} / {size}", parts[key][0] / size,
+                           parts[key][1] / size, ()) for key, size in means.items()]
 
 
 def _derived(p: RolePass, stated: dict[int, Value], values: list[Value]) -> list[Value]:
