@@ -55,7 +55,9 @@ def check_not_reasoned(p: RolePass, i: int) -> None:
             if n.values[0] != value]
     wanted = (value.numerator, value.denominator)
     for a in pool:
-        _decline_if_step(p, i, one_off, [(v,) for v in a.values], (a.new,), str(a.values[0]))
+        if wanted in _off_values(a.values[0].numerator, a.values[0].denominator):
+            _decline_if_step(p, i, one_off, [(v,) for v in a.values], (a.new,),
+                             str(a.values[0]))
         for b in pool:
             if a is b or wanted not in _step_values(p, a.values[0], b.values[0], near):
                 continue
@@ -75,6 +77,14 @@ def _step_values(p: RolePass, a: Fraction, b: Fraction, near: bool) -> frozenset
                           for v in one_step(a, b, near).values())
         p.step_values[key] = found
     return found
+
+
+@lru_cache(maxsize=1024)
+def _off_values(numerator: int, denominator: int) -> frozenset[Ratio]:
+    """Every value one step on a single value gives (`one_off`), as numerator and
+    denominator: keyed and hashed as plain integers, as `_step_values` is."""
+    return frozenset((v.numerator, v.denominator)
+                     for v in one_off(Fraction(numerator, denominator)).values())
 
 
 def _decline_if_step(
@@ -101,11 +111,14 @@ def _decline_if_step(
                            "reasoning about the values, which changes with them")
 
 
-def one_off(a: Fraction) -> dict[str, Fraction]:
+@lru_cache(maxsize=1024)
+def one_off(a: Fraction) -> Mapping[str, Fraction]:
     """What one step on a single value gives: one less or one more (gaps between posts,
-    cuts of pieces, others than oneself), double, half and half rounded either way."""
-    return {"one less": a - 1, "one more": a + 1, "double": 2 * a, "half": a / 2,
-            "half down": Fraction(floor(a / 2)), "half up": Fraction(ceil(a / 2))}
+    cuts of pieces, others than oneself), double, half and half rounded either way.
+    Remembered, as `one_step` is, and so read-only."""
+    return MappingProxyType({
+        "one less": a - 1, "one more": a + 1, "double": 2 * a, "half": a / 2,
+        "half down": Fraction(floor(a / 2)), "half up": Fraction(ceil(a / 2))})
 
 
 @dataclass(frozen=True)

@@ -409,10 +409,9 @@ class RolePass:
         """Every role the number could have in this solution: each slot and earlier result
         with its value, and a constant."""
         options: list[_Option] = []
-        for k, slot in enumerate(self.slots):
+        for k, (slot, seen) in enumerate(zip(self.slots, self.slot_seen, strict=True)):
             old, new = slot.old.value, slot.new.value
             assert old is not None and new is not None
-            seen = tuple(w.slots[slot.key] for w in self.witnesses)
             if old == value:
                 options.append((old, new, seen, ("slot", k)))
             elif slot.old.percent and not atom.percent and old / 100 == value:
@@ -426,6 +425,11 @@ class RolePass:
         options.append((value, value, self._constant(value), None))
         return options
 
+    @cached_property
+    def slot_seen(self) -> list[tuple[Fraction, ...]]:
+        """Each slot's value in each earlier instance, in `witnesses` order."""
+        return [tuple(w.slots[slot.key] for w in self.witnesses) for slot in self.slots]
+
     def _conversions(self, i: int, value: Fraction,
                      written: tuple[Fraction | None, ...]) -> set[tuple[Fraction, Fraction]]:
         """The cached and new values of each stated value and earlier result that a
@@ -437,8 +441,8 @@ class RolePass:
         whenever that one is a unit's value, and a constant of the table beside one (7
         days beside 700 beds / 100) is a coincidence of the table's own."""
         found = set()
-        values = [(slot.old.value, slot.new.value, tuple(w.slots[slot.key] for w in self.witnesses))
-                  for slot in self.slots]
+        values = [(slot.old.value, slot.new.value, seen)
+                  for slot, seen in zip(self.slots, self.slot_seen, strict=True)]
         values += [(self.roles[j].old, self.roles[j].new, self.roles[j].seen)
                    for j in self.results if j < i]
         for old, new, seen in values:
