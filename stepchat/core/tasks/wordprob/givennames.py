@@ -20,7 +20,7 @@ Czech man and his genitive, both listed) are renamed only to two such forms. At 
 name of each gender is renamed: two of one gender may be one person, in full and by a
 short form (William and Bill, Natalia and Natasha), and "he" may mean either of two men.
 What may name a person and stays beside a rename (`may_be_form`, `is_ordinary_word`,
-used by `request._check_names`) makes it decline.
+used by `names.why_not_names`) makes it decline.
 
 Forgiven, and only this: a given name that is also a word, a place or a brand whose word
 the text does not write (Dutch Roos beside "rozen", Celine), one name's letters against a
