@@ -137,8 +137,8 @@ STAYING = [
     ("{n} has 20 marbles. Some kids lose marbles in the lunch game, e.g. Win loses 6 "
      "marbles. How many marbles does {n} have now?", "Edwin", "Oscar", "beside 'Win'"),
     # A capital after the first letter is a capital too.
-    ("{n} has 20 marbles and his cousin has 12 marbles. During lunch, wIN loses 6 marbles. "
-     "How many marbles does {n} have now?", "Edwin", "Oscar", "beside 'wIN'"),
+    ("{n} has 20 marbles and his cousin has 12 marbles. During lunch, wIN loses 6 of his "
+     "marbles. How many marbles does {n} have now?", "Edwin", "Oscar", "beside 'wIN'"),
     # A script without capitals cannot show that a word is no name.
     ("{n} has 20 marbles and his sister has 9 marbles. Then حمودي loses 6 marbles. How many "
      "marbles does {n} have now?", "Muhammad", "Yusuf", "beside 'حمودي'"),

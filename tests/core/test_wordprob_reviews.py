@@ -339,6 +339,17 @@ closes them are in docs/word-problems.md:
   saint's or name day; its meaning, Rose among roses; Octavia, the eighth child).
   Closed by class, 24: a rename leaves no stated value unused. Two people renamed
   across two couples by their names' languages, all values used, is listed;
+- `wordprob_found58.jsonl`: the fifty-eighth review, of renames with every value used
+  (71 requests in eight languages, 20 served wrong) and four more of its second class:
+  what the name tells (its language, name day, meaning) picks the operation, said in a
+  line of words ("Pierre est un prénom français, donc Pierre reçoit 8 euros"), which a
+  rename with no changed number never checked; and a long quotation in another
+  language making that the text's language, so that "Tam" (Thomas), "Di", "Bel" and
+  "Mon" passed as its common words at an English sentence's start. Closed by class, 24:
+  a rename reads the solution's words as a changed value does (`shown.check_words`),
+  the text has no language where a sentence or quotation of four words or more reads as
+  another, and no word of a stretch that reads as another language is forgiven as a
+  common word (`names.NameReading`);
 - `wordprob_open_declined.jsonl`: requests once listed in docs/word-problems-open.jsonl
   that round seventeen (fourteen) or eighteen (twelve) declines only because their values
   change an order it keeps, or make two quantities equal, and one (round twenty-one)
@@ -392,7 +403,7 @@ REVIEWS = {"wordprob_found3.jsonl": 30, "wordprob_found4.jsonl": 25,
            "wordprob_found51.jsonl": 108, "wordprob_found52.jsonl": 109,
            "wordprob_found54.jsonl": 33, "wordprob_found55.jsonl": 25,
            "wordprob_found56.jsonl": 49, "wordprob_found57.jsonl": 24,
-           "wordprob_open_declined.jsonl": 43}
+           "wordprob_found58.jsonl": 24, "wordprob_open_declined.jsonl": 43}
 """Each review's file and how many findings it holds."""
 
 CASES = [(name, json.loads(line)) for name in REVIEWS

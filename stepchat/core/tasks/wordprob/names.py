@@ -32,6 +32,12 @@ NOUN_CAPITALS = 0.2
 """Share of capitalised words in mid-sentence above which capitals do not mark names."""
 _SENTENCE_END = frozenset(".!?:;\n…。？！")
 _FULL_STOPS = frozenset(".!?\n。？！")
+_QUOTES = frozenset("\"“”«»„‚‘「」『』")
+"""Quotation marks; not the apostrophe (`'`, `’`), which joins "l'école" and "Thomas's"."""
+STRETCH_WORDS = 4
+"""Distinct lower-case words a sentence or quotation needs before its own language counts
+against the text's: fewer are too often read as another language ("week end elle a
+résolu" as English)."""
 ABBREVIATION = 2
 """The longest word whose full stop ends no sentence: "e.g.", "p. ej.", "Mr."."""
 
@@ -122,7 +128,8 @@ def why_not_names(renames: dict[str, str], read: NameReading) -> str | None:
     if (broken := broken_by_renaming(renames)) is not None:
         return broken
     renamed = frozenset((*renames, *renames.values()))
-    languages, stays, form = _staying_words(read.words, renamed)
+    languages = read.languages
+    stays, form = _staying_words(read.words, renamed, languages, read.elsewhere)
     if stays is not None:
         return (f"{next(iter(renames))!r} changed beside {stays!r}, a given name "
                 "that stays: it may be one person's other form (Daniel and Daniela, "
@@ -145,7 +152,7 @@ def why_not_names(renames: dict[str, str], read: NameReading) -> str | None:
                     "in the request: a word written once may be a place or a time "
                     "('from France', 'on Mon') that the solution's choice depends on")
     unshown = sorted(w for w in read.capitalised - renamed
-                     if not is_ordinary_word(w, languages))
+                     if w in read.elsewhere or not is_ordinary_word(w, languages))
     if unshown:
         return (f"{next(iter(renames))!r} changed beside {unshown[0]!r}, which stays "
                 "and is no common word: it may be a name (a nickname, Vova for "
@@ -168,6 +175,34 @@ class NameReading:
         self.capitals_mark_names = capitals_mark_names
         """Few enough words mid-sentence are capitalised in either request
         (`NOUN_CAPITALS`)."""
+
+    @cached_property
+    def languages(self) -> frozenset[str]:
+        """The text's language: that of the requests' lower-case words
+        (`givennames.languages_of`); none where a sentence or quotation of the cached
+        request with `STRETCH_WORDS` or more of its own has another. A quoted sentence
+        in Czech beside a short English frame made Czech the text's language, and "Tam"
+        (Thomas) at an English sentence's start passed as a Czech word."""
+        whole = languages_of(w for w in self.words if w.islower())
+        for stretch in _stretches(self.old) if whole else ():
+            lower = {w for w in stretch if w.islower()}
+            if len(lower) >= STRETCH_WORDS and languages_of(lower) not in (whole, frozenset()):
+                return frozenset()
+        return whole
+
+    @cached_property
+    def elsewhere(self) -> frozenset[str]:
+        """Words written in a sentence or quotation (of either request or the solution)
+        whose own words read as another language than the text's, however few: such a
+        word is never forgiven as a common word of the text's language ("Tam gives 4
+        away" after a long Czech quotation)."""
+        texts = [self.old, self.new, *(self.solution or ())]
+        found: set[str] = set()
+        for stretch in (stretch for text in texts for stretch in _stretches(text)):
+            own = languages_of(w for w in stretch if w.islower())
+            if own and own != self.languages:
+                found.update(stretch)
+        return frozenset(found)
 
     @cached_property
     def words(self) -> frozenset[str]:
@@ -215,19 +250,34 @@ class NameReading:
 
 @lru_cache(maxsize=1024)
 def _staying_words(
-    words: frozenset[str], renamed: frozenset[str]
-) -> tuple[frozenset[str], str | None, str | None]:
-    """Of the requests' words that a rename leaves (`words` less `renamed`): the text's
-    language, the first given name among them, and the first that may be a renamed name's
-    form. Remembered: a request is aligned with every instance of its problem, each place
-    a name may vary tried on its own, and the answer depends on the words alone."""
+    words: frozenset[str], renamed: frozenset[str], languages: frozenset[str],
+    elsewhere: frozenset[str],
+) -> tuple[str | None, str | None]:
+    """Of the requests' words that a rename leaves (`words` less `renamed`): the first
+    given name among them (a lower-case common word of `languages` apart, unless written
+    `elsewhere`: in a stretch of another language), and the first
+    that may be a renamed name's form. Remembered: a request is aligned with every
+    instance of its problem, each place a name may vary tried on its own, and the answer
+    depends on the words alone."""
     staying = words - renamed
-    languages = languages_of(w for w in staying if w.islower())
     stays = sorted(w for w in staying if is_given_name(w)
-                   and not (w.islower() and is_ordinary_word(w, languages)))
+                   and not (w.islower() and w not in elsewhere
+                            and is_ordinary_word(w, languages)))
     forms = sorted(w for w in staying if _initial(w) or is_caseless(w)
                    or any(may_be_form(w, name) for name in renamed))
-    return languages, next(iter(stays), None), next(iter(forms), None)
+    return next(iter(stays), None), next(iter(forms), None)
+
+
+def _stretches(items: Sequence[Atom]) -> list[list[str]]:
+    """The words of each sentence or quotation of a text: split at every sentence end and
+    every quotation mark."""
+    found: list[list[str]] = [[]]
+    for atom in items:
+        if atom.kind == "mark" and (atom.text in _SENTENCE_END or atom.text in _QUOTES):
+            found.append([])
+        elif atom.kind == "word":
+            found[-1].append(atom.text)
+    return [words for words in found if words]
 
 
 def _initial(word: str) -> bool:

@@ -174,6 +174,8 @@ def recompute(
     pass_.check()
     if names or words:
         guards.check_renamed(pass_, names, words)
+        if not any(slot.changed for slot in pass_.slots):
+            shown.check_words(pass_)  # `check_shown` reads them where a value changed
     # Last: every other reason to decline is the more telling one.
     shown.check_followed(pass_, frozenset(i for i, _ in renamed_at if i not in word_at))
     compared.check_compared(pass_)

@@ -58,8 +58,6 @@ def check_shown(p: RolePass, changed: set[int]) -> None:
     _check_unchanged_terms(p)
     by_words = accounted(p, p.factors)
     table = UNIT_CONSTANTS - CALENDAR_CONSTANTS if _whole_changed(p) else UNIT_CONSTANTS
-    operands: set[tuple[str, int]] = set()
-    constants: set[Fraction] = set()
     for i, role in p.roles.items():
         if p.in_computation(i) and i not in p.sol.labels:
             if not role.sources and role.old not in table and i not in by_words:
@@ -68,19 +66,8 @@ def check_shown(p: RolePass, changed: set[int]) -> None:
                                "(days in a year, hours in a day depend on the date)")
             if i not in by_words and (not role.sources or _kept(p, i) or _worded(p, i)):
                 check_not_reasoned(p, i)
-            operands |= role.sources
-            constants |= set() if role.sources else {role.old}
     _check_repetitions(p)
-    arithmetic = {p.sol.step_of[i] for i in p.roles if p.in_computation(i)}
-    for i in p.roles:
-        if i in p.sol.labels or i in p.final_atoms or p.in_computation(i):
-            continue
-        _check_mention(p, i, arithmetic, operands, constants)
-    with_numbers = {p.sol.step_of[i] for i, a in enumerate(p.sol.atoms) if a.kind == "num"}
-    for step, text in enumerate(p.sol.steps):
-        if step not in with_numbers and any(c.isalpha() for c in text):
-            raise Declined(f"the step {text[:40]!r} reasons in words with no number: what it "
-                           "says of the values cannot be re-checked")
+    operands = check_words(p)
     for k, slot in enumerate(p.slots):
         if ("slot", k) in operands:
             continue
@@ -91,6 +78,32 @@ def check_shown(p: RolePass, changed: set[int]) -> None:
             raise Declined(f"{slot.old.text} is stated and no computation uses it: the "
                            "solution chose in words (a threshold, another rate), which "
                            "recomputation cannot redo")
+
+
+def check_words(p: RolePass) -> set[tuple[str, int]]:
+    """Decline where the solution says something in words that no recomputation checks:
+    a number written outside a computation that is no mere restatement (`_check_mention`),
+    or a step that reasons in words with no number. Read for changed values, and for a
+    rename with none: "Pierre est un prénom français, donc Pierre reçoit 8 euros" decides
+    by the name what a renamed Hans would not get. Returns the stated values and results
+    the computations take."""
+    operands: set[tuple[str, int]] = set()
+    constants: set[Fraction] = set()
+    for i, role in p.roles.items():
+        if p.in_computation(i) and i not in p.sol.labels:
+            operands |= role.sources
+            constants |= set() if role.sources else {role.old}
+    arithmetic = {p.sol.step_of[i] for i in p.roles if p.in_computation(i)}
+    for i in p.roles:
+        if i in p.sol.labels or i in p.final_atoms or p.in_computation(i):
+            continue
+        _check_mention(p, i, arithmetic, operands, constants)
+    with_numbers = {p.sol.step_of[i] for i, a in enumerate(p.sol.atoms) if a.kind == "num"}
+    for step, text in enumerate(p.sol.steps):
+        if step not in with_numbers and any(c.isalpha() for c in text):
+            raise Declined(f"the step {text[:40]!r} reasons in words with no number: what it "
+                           "says of the values cannot be re-checked")
+    return operands
 
 
 def check_followed(p: RolePass, names_at: frozenset[int] = frozenset()) -> None:
