@@ -208,10 +208,8 @@ def check_renamed(p: RolePass, names: Sequence[str], words: Sequence[str]) -> No
     if words:
         raise Declined(f"{words[0]!r} changed: only an instance solved with the new words "
                        "shows what the solution does with them")
-    operands = {source for i, role in p.roles.items()
-                if p.in_computation(i) and i not in p.sol.labels for source in role.sources}
     for k, slot in enumerate(p.slots):
-        if ("slot", k) not in operands and must_be_used(slot):
+        if ("slot", k) not in p.operands and must_be_used(slot):
             raise Declined(f"{names[0]!r} changed and {slot.old.text} is stated and no "
                            "computation uses it: the solution chose among the values in "
                            "words, and a name's language, saint's day or meaning may be "

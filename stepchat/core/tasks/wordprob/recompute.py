@@ -523,6 +523,14 @@ class RolePass:
         answer's words: `guards.check_renamed`.)"""
         return tuple(all(i in w.names for i in w.words) for w in self.witnesses)
 
+    @cached_property
+    def operands(self) -> frozenset[tuple[str, int]]:
+        """The stated values and results the computations take (list labels apart): read
+        once the roles are set, by the checks of changed values and of renames."""
+        return frozenset(source for i, role in self.roles.items()
+                         if self.in_computation(i) and i not in self.sol.labels
+                         for source in role.sources)
+
     def in_computation(self, i: int) -> bool:
         return i in self.place and bool(self.statements[self.place[i][0]].links)
 

@@ -67,9 +67,9 @@ def check_shown(p: RolePass, changed: set[int]) -> None:
             if i not in by_words and (not role.sources or _kept(p, i) or _worded(p, i)):
                 check_not_reasoned(p, i)
     _check_repetitions(p)
-    operands = check_words(p)
+    check_words(p)
     for k, slot in enumerate(p.slots):
-        if ("slot", k) in operands:
+        if ("slot", k) in p.operands:
             continue
         if slot.changed:
             raise Declined(f"{slot.old.text} changed and is no operand of the "
@@ -80,30 +80,24 @@ def check_shown(p: RolePass, changed: set[int]) -> None:
                            "recomputation cannot redo")
 
 
-def check_words(p: RolePass) -> set[tuple[str, int]]:
+def check_words(p: RolePass) -> None:
     """Decline where the solution says something in words that no recomputation checks:
     a number written outside a computation that is no mere restatement (`_check_mention`),
     or a step that reasons in words with no number. Read for changed values, and for a
     rename with none: "Pierre est un prénom français, donc Pierre reçoit 8 euros" decides
-    by the name what a renamed Hans would not get. Returns the stated values and results
-    the computations take."""
-    operands: set[tuple[str, int]] = set()
-    constants: set[Fraction] = set()
-    for i, role in p.roles.items():
-        if p.in_computation(i) and i not in p.sol.labels:
-            operands |= role.sources
-            constants |= set() if role.sources else {role.old}
+    by the name what a renamed Hans would not get."""
+    constants = {role.old for i, role in p.roles.items()
+                 if p.in_computation(i) and i not in p.sol.labels and not role.sources}
     arithmetic = {p.sol.step_of[i] for i in p.roles if p.in_computation(i)}
     for i in p.roles:
         if i in p.sol.labels or i in p.final_atoms or p.in_computation(i):
             continue
-        _check_mention(p, i, arithmetic, operands, constants)
+        _check_mention(p, i, arithmetic, constants)
     with_numbers = {p.sol.step_of[i] for i, a in enumerate(p.sol.atoms) if a.kind == "num"}
     for step, text in enumerate(p.sol.steps):
         if step not in with_numbers and any(c.isalpha() for c in text):
             raise Declined(f"the step {text[:40]!r} reasons in words with no number: what it "
                            "says of the values cannot be re-checked")
-    return operands
 
 
 def check_followed(p: RolePass, names_at: frozenset[int] = frozenset()) -> None:
@@ -215,8 +209,7 @@ def _check_repetitions(p: RolePass) -> None:
 
 
 def _check_mention(
-    p: RolePass, i: int, arithmetic: set[int], operands: set[tuple[str, int]],
-    constants: set[Fraction],
+    p: RolePass, i: int, arithmetic: set[int], constants: set[Fraction],
 ) -> None:
     """A number written outside a computation is only a restatement: on a line that
     computes, of a stated value, a unit or a result some computation uses, in the same
@@ -230,7 +223,8 @@ def _check_mention(
     if p.sol.step_of[i] not in arithmetic and p.sol.step_of[i] not in p.sol.definitions:
         raise Declined(f"{text} is written on a line that does not compute: what the "
                        "solution says of it in words cannot be re-checked")
-    if not (role.sources & operands) and not (not role.sources and role.old in constants):
+    if not (role.sources & p.operands) and not (
+            not role.sources and role.old in constants):
         raise Declined(f"{text} is written outside a computation and is no stated value, "
                        "result or unit a computation uses: what the solution says of it in "
                        "words cannot be re-checked")
