@@ -350,6 +350,14 @@ closes them are in docs/word-problems.md:
   the text has no language where a sentence or quotation of four words or more reads as
   another, and no word of a stretch that reads as another language is forgiven as a
   common word (`names.NameReading`);
+- `wordprob_found60.jsonl`: the sixtieth review, of a stated percent used as the share
+  after a change by it (61 requests in eight languages, 24 served wrong): a number that
+  is another stated value in another unit (18 months as 1.5 years, eggs in dozens) made
+  to move with the percent in every instance, and "the larger group" of a share and the
+  rest, whose order turns at half (one of them through the older p/100 reading). Closed
+  by class: a share of a stated percent that another value gives in one fixed
+  proportion in every instance fits two roles (`RolePass._in_proportion`), and a stated
+  share keeps its side of half (`orders._half`);
 - `wordprob_open_declined.jsonl`: requests once listed in docs/word-problems-open.jsonl
   that round seventeen (fourteen) or eighteen (twelve) declines only because their values
   change an order it keeps, or make two quantities equal, and one (round twenty-one)
@@ -403,7 +411,8 @@ REVIEWS = {"wordprob_found3.jsonl": 30, "wordprob_found4.jsonl": 25,
            "wordprob_found51.jsonl": 108, "wordprob_found52.jsonl": 109,
            "wordprob_found54.jsonl": 33, "wordprob_found55.jsonl": 25,
            "wordprob_found56.jsonl": 49, "wordprob_found57.jsonl": 24,
-           "wordprob_found58.jsonl": 24, "wordprob_open_declined.jsonl": 43}
+           "wordprob_found58.jsonl": 24, "wordprob_found60.jsonl": 24,
+           "wordprob_open_declined.jsonl": 43}
 """Each review's file and how many findings it holds."""
 
 CASES = [(name, json.loads(line)) for name in REVIEWS

@@ -477,6 +477,34 @@ class RolePass:
                 found.add((value, new * factor))
         return found
 
+    def _in_proportion(self, i: int, sources: frozenset[tuple[str, int]], value: Fraction,
+                       new: Fraction, written: tuple[Fraction | None, ...]) -> bool:
+        """Whether a number read as a share of a stated percent (p/100, or 100% ± p) is
+        also another stated value or earlier result in one fixed proportion, in the
+        cached answer and in every earlier instance, with another new value: 18 months
+        as 1.5 years beside "50% longer", its instance 30 months beside 150%. No table of
+        units can list every factor (months, pints, innings), and a share is a small
+        number that any of them gives, so any factor counts here."""
+        derived = {k for kind, k in sources
+                   if kind == "slot" and self.slots[k].old.value != value}
+        if not derived or not value or not written:
+            return False
+        values = [(slot.old.value, slot.new.value, seen)
+                  for k, (slot, seen) in enumerate(zip(self.slots, self.slot_seen, strict=True))
+                  if k not in derived]
+        values += [(self.roles[j].old, self.roles[j].new, self.roles[j].seen)
+                   for j in self.results if j < i]
+        for old, other_new, seen in values:
+            if not old or other_new is None:
+                continue
+            ratio = old / value
+            if all(s is not None and w and s / w == ratio for s, w in zip(seen, written,
+                                                                          strict=False)) and (
+                other_new / ratio != new
+            ):
+                return True
+        return False
+
     def _role(self, i: int, atom: Atom) -> Role:
         final = self._final_answer(i, atom)
         if final is not None:
@@ -505,6 +533,9 @@ class RolePass:
         ):
             raise Declined(f"{atom.text} fits two roles with different values: a stated "
                            "value, and another value or a result converted in words")
+        if self._in_proportion(i, sources, value, new, written):
+            raise Declined(f"{atom.text} fits two roles with different values: a share of "
+                           "a stated percent, and another value in another unit")
         return Role(old, new, sources, written if self.witnesses else ())  # type: ignore[arg-type]
 
     # ------------------------------------------------------------------ checks
