@@ -357,7 +357,15 @@ closes them are in docs/word-problems.md:
   rest, whose order turns at half (one of them through the older p/100 reading). Closed
   by class: a share of a stated percent that another value gives in one fixed
   proportion in every instance fits two roles (`RolePass._in_proportion`), and a stated
-  share keeps its side of half (`orders._half`);
+  share keeps its side of half (`orders._half`). The share after a change was then
+  backed out (below), and these 23 decline with it; the other 1, through p/100, and the
+  first class through p/100 are closed by those two rules;
+- `wordprob_found61.jsonl`: the sixty-first review, of the share after a change with
+  those two rules (41 requests in six languages, 31 served wrong): a share two stated
+  values give (1 year and 9 months as 1.75 years) moved with the percent in every
+  instance, and a choice in words between one percent and the share after another
+  (a pass rate against 100% less a fail rate). Closed by backing the reading out: a
+  number is a stated percent, or its hundredths, and nothing derived from one;
 - `wordprob_open_declined.jsonl`: requests once listed in docs/word-problems-open.jsonl
   that round seventeen (fourteen) or eighteen (twelve) declines only because their values
   change an order it keeps, or make two quantities equal, and one (round twenty-one)
@@ -412,6 +420,7 @@ REVIEWS = {"wordprob_found3.jsonl": 30, "wordprob_found4.jsonl": 25,
            "wordprob_found54.jsonl": 33, "wordprob_found55.jsonl": 25,
            "wordprob_found56.jsonl": 49, "wordprob_found57.jsonl": 24,
            "wordprob_found58.jsonl": 24, "wordprob_found60.jsonl": 24,
+           "wordprob_found61.jsonl": 31,
            "wordprob_open_declined.jsonl": 43}
 """Each review's file and how many findings it holds."""
 

@@ -108,25 +108,6 @@ def _conversion(old: Fraction, value: Fraction) -> Fraction | None:
     return factor if up or (1 / factor >= DIVIDED_FROM and 1 / factor in CONVERSIONS) else None
 
 
-HUNDRED = Fraction(100)
-
-
-def _percent_changes(old: Fraction, new: Fraction, seen: tuple[Fraction, ...],
-                     value: Fraction, written_as_percent: bool, k: int) -> list[_Option]:
-    """A stated percent p as the share after a change by it: 100% + p ("50% more" used as
-    150%, or 1.5) and 100% - p ("20% off" paid as 80%, or 0.8). It is arithmetic on the
-    one stated value, so it is recomputed as the others are, and an earlier instance must
-    write it with its own p as it does every stated value; a p of 50 read as 100% - p is
-    also p itself, and the two roles then decline unless an instance tells them apart."""
-    scale = Fraction(1) if written_as_percent else HUNDRED
-    options: list[_Option] = []
-    for sign in (1, -1):
-        if (HUNDRED + sign * old) / scale == value:
-            options.append(((HUNDRED + sign * old) / scale, (HUNDRED + sign * new) / scale,
-                            tuple((HUNDRED + sign * v) / scale for v in seen), ("slot", k)))
-    return options
-
-
 def _definitions(items: Sequence[Atom], step_of: Sequence[int]) -> set[int]:
     """Steps written `words = number`, with at most a unit and a full stop after it."""
     by_step: dict[int, list[Atom]] = {}
@@ -437,8 +418,6 @@ class RolePass:
                 options.append((old, new, seen, ("slot", k)))
             elif slot.old.percent and not atom.percent and old / 100 == value:
                 options.append((old / 100, new / 100, tuple(v / 100 for v in seen), ("slot", k)))
-            elif slot.old.percent:
-                options += _percent_changes(old, new, seen, value, atom.percent, k)
         for j in self.results:
             later_on_its_line = j > i and self.sol.step_of[j] == self.sol.step_of[i] and (
                 not self.in_computation(i))
@@ -479,11 +458,11 @@ class RolePass:
 
     def _in_proportion(self, i: int, sources: frozenset[tuple[str, int]], value: Fraction,
                        new: Fraction, written: tuple[Fraction | None, ...]) -> bool:
-        """Whether a number read as a share of a stated percent (p/100, or 100% ± p) is
+        """Whether a number read as a stated percent in hundredths (1.5 for 150%) is
         also another stated value or earlier result in one fixed proportion, in the
         cached answer and in every earlier instance, with another new value: 18 months
-        as 1.5 years beside "50% longer", its instance 30 months beside 150%. No table of
-        units can list every factor (months, pints, innings), and a share is a small
+        as 1.5 years beside "150% as long", its instance 30 months beside 250%. No table
+        of units can list every factor (months, pints, innings), and a share is a small
         number that any of them gives, so any factor counts here."""
         derived = {k for kind, k in sources
                    if kind == "slot" and self.slots[k].old.value != value}

@@ -1,0 +1,64 @@
+"""Word problems: a stated share and the rest of its whole, and a share read in hundredths
+that another value in another unit could give."""
+
+from __future__ import annotations
+
+from stepchat.backends.scripted import ScriptedBackend
+from stepchat.core.pipeline import StepCache
+from stepchat.core.types import Answer
+from stepchat.embed.hashed import HashedEmbedder
+from stepchat.store.memory import MemoryStore
+
+
+def answers(solved: list[tuple[str, str]], new: str) -> Answer:
+    """Each solved request asked in turn (the model answers it), then `new`."""
+    backend = ScriptedBackend([text for _, text in solved] + ["#### -1"])
+    cache = StepCache(backend, HashedEmbedder(), MemoryStore())
+    for prompt, _ in solved:
+        cache.answer(prompt)
+    return cache.answer(new)
+
+
+def town(people: int, bikes: int, group: str = "smaller") -> str:
+    return (f"In a town of {people} people, {bikes}% ride bikes and the rest walk. How many "
+            f"people are in the {group} group?")
+
+
+def town_solution(people: int, bikes: int) -> str:
+    return (f"The smaller group: {people} * {bikes / 100:g} = {people * bikes // 100} "
+            f"people.\n#### {people * bikes // 100}")
+
+
+def test_a_share_that_crosses_half_declines() -> None:
+    """Below half the smaller group is the bikers; at 70% it is the walkers."""
+    solved = [(town(6000, 30), town_solution(6000, 30)), (town(5000, 20), town_solution(5000, 20))]
+    crossed = answers(solved, town(5000, 70))
+    assert not crossed.hit
+    assert "order against the rest" in crossed.notes[0]
+
+
+def test_a_share_on_its_side_of_half_is_recomputed() -> None:
+    solved = [(town(6000, 30), town_solution(6000, 30)), (town(5000, 20), town_solution(5000, 20))]
+    kept = answers(solved, town(4000, 40))
+    assert kept.hit and kept.text.rstrip().endswith("#### 1600")
+
+
+def savings(months: int, percent: int) -> str:
+    return (f"Ana saves 500 dollars a month for {months} months. Ben saves for {percent}% "
+            "as long as Ana. How many dollars does Ana save per year on average?")
+
+
+def savings_solution(months: int) -> str:
+    years = months / 12
+    return (f"Ana saves 500 * {months} = {500 * months} dollars.\n{months} months is "
+            f"{years:g} years, so per year she saves {500 * months} / {years:g} = 6000 "
+            "dollars.\n#### 6000")
+
+
+def test_a_share_another_value_gives_in_another_unit_fits_two_roles() -> None:
+    """1.5 is 150% in hundredths and 18 months in years; the instance moved both alike,
+    so nothing tells which the solution follows."""
+    solved = [(savings(18, 150), savings_solution(18)), (savings(30, 250), savings_solution(30))]
+    new = answers(solved, savings(18, 120))
+    assert not new.hit
+    assert "another value in another unit" in new.notes[0]
