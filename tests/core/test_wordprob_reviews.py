@@ -356,16 +356,31 @@ closes them are in docs/word-problems.md:
   to move with the percent in every instance, and "the larger group" of a share and the
   rest, whose order turns at half (one of them through the older p/100 reading). Closed
   by class: a share of a stated percent that another value gives in one fixed
-  proportion in every instance fits two roles (`RolePass._in_proportion`), and a stated
-  share keeps its side of half (`orders._half`). The share after a change was then
-  backed out (below), and these 23 decline with it; the other 1, through p/100, and the
-  first class through p/100 are closed by those two rules;
+  proportion in every instance fits two roles (now `RolePass._check_proportions`), and a
+  stated share keeps its order against the rest of its whole (now `rests.py`). The
+  share after a change was then backed out (below), and these 23 decline with it; the
+  other 1, through p/100, and the first class through p/100 are closed by those two
+  rules;
 - `wordprob_found61.jsonl`: the sixty-first review, of the share after a change with
   those two rules (41 requests in six languages, 31 served wrong): a share two stated
   values give (1 year and 9 months as 1.75 years) moved with the percent in every
   instance, and a choice in words between one percent and the share after another
   (a pass rate against 100% less a fail rate). Closed by backing the reading out: a
   number is a stated percent, or its hundredths, and nothing derived from one;
+- `wordprob_found62.jsonl`: the sixty-second review, of shares in the final form (55
+  requests in 21 languages and 11 scripts, 46 served wrong, all served wrong before this
+  round too): a choice in words between parts of a whole and the rest that no
+  computation forms, where the parts were two percents ("36% red, 25% blue, the rest
+  green": the most common colour), a fraction `3/10`, counts ("3 out of every 10"), per
+  mille, or a percent in a word or a sign the reader does not mark (Vietnamese "phần
+  trăm", Greek, Hebrew, Persian, Swahili, Thai, "vom Hundert", Turkish "%30"), and a
+  percent in hundredths that a quotient or sum of stated values computed after it gives
+  (100 km at 40 km/h as 2.5 beside 250%). Closed by class, 35: each stated part, alone
+  and in groups of up to four of a kind, and each stated value a computation divides by
+  a larger whole (`x * 30 / 100`, `x * 3 / 10`), keeps its order against the rest
+  (`rests.py`), and the proportion of a hundredths reading is checked against every
+  result, before or after it. The other 11, a share of two counts never written and a
+  part word of a language without a table, are listed;
 - `wordprob_open_declined.jsonl`: requests once listed in docs/word-problems-open.jsonl
   that round seventeen (fourteen) or eighteen (twelve) declines only because their values
   change an order it keeps, or make two quantities equal, and one (round twenty-one)
@@ -421,6 +436,7 @@ REVIEWS = {"wordprob_found3.jsonl": 30, "wordprob_found4.jsonl": 25,
            "wordprob_found56.jsonl": 49, "wordprob_found57.jsonl": 24,
            "wordprob_found58.jsonl": 24, "wordprob_found60.jsonl": 24,
            "wordprob_found61.jsonl": 31,
+           "wordprob_found62.jsonl": 35,
            "wordprob_open_declined.jsonl": 43}
 """Each review's file and how many findings it holds."""
 

@@ -34,7 +34,7 @@ def test_a_share_that_crosses_half_declines() -> None:
     solved = [(town(6000, 30), town_solution(6000, 30)), (town(5000, 20), town_solution(5000, 20))]
     crossed = answers(solved, town(5000, 70))
     assert not crossed.hit
-    assert "order against the rest" in crossed.notes[0]
+    assert "the rest of its whole" in crossed.notes[0]
 
 
 def test_a_share_on_its_side_of_half_is_recomputed() -> None:

@@ -51,7 +51,6 @@ from stepchat.core.tasks.wordprob.values import (
 
 if TYPE_CHECKING:
     from stepchat.core.tasks.wordprob.recompute import RolePass
-    from stepchat.core.tasks.wordprob.slot import Slot
 
 MODULI = tuple(Fraction(v) for v in (7, 12, 24, 28, 29, 30, 31, 52, 53, 60, 360, 365, 366))
 """Cycle lengths: days in a week, months, hours, days in each month, weeks in a year,
@@ -61,8 +60,6 @@ COUNTERS = tuple(Fraction(10) ** k for k in range(1, 7))
 through a gate) keeps its order against them."""
 WHOLE = Fraction(1)
 HUNDRED = Fraction(100)
-HALF = Fraction(1, 2)
-HALF_PERCENT = Fraction(50)
 ZERO = Fraction(0)
 
 
@@ -275,11 +272,6 @@ def _check_shares(p: RolePass, slots: dict[int, Value], results: dict[int, Value
         if slot.over and k - 1 in slots and not slots[k - 1].keeps(WHOLE, value):
             raise Declined(f"{slots[k - 1].text}/{value.text} was a part of its whole and "
                            "would not be")
-        half = _half(slot, value)
-        if half is not None and not value.keeps(half):
-            raise Declined(f"{value.text} is a share and changed its order against the "
-                           "rest of the whole: a choice in words between a part and the "
-                           "rest (the larger group) would not hold")
     for j, value in results.items():
         if _of_percents(p, j) and not value.keeps(HUNDRED):
             raise Declined(f"{value.text} is a percent and crosses 100 where it did not: "
@@ -296,20 +288,6 @@ def _check_shares(p: RolePass, slots: dict[int, Value], results: dict[int, Value
                     if role.old != role.new and not number.keeps(HUNDRED):
                         raise Declined(f"{number.text} changed its order against 100 in a "
                                        "computation of a hundredth: a share above the whole")
-
-
-def _half(slot: Slot, value: Value) -> Fraction | None:
-    """Half the whole of a stated share (50 for a percent, 1/2 for a part of one), where
-    the share and the rest of the whole swap their order at it: "the larger group" of
-    30% and the rest is the rest, of 70% and the rest the 70%. A solution may use the
-    share or the rest with no computation of the other (`5000 * 0.3`, the rest as
-    100% - p), so no compared pair holds the rest; a share keeps its side of half, or
-    an instance shows the new side (one at half shows neither)."""
-    if slot.old.currency:
-        return None
-    if slot.old.percent:
-        return HALF_PERCENT if 0 < value.old <= HUNDRED else None
-    return HALF if 0 < value.old < WHOLE else None
 
 
 def computing_parts(p: RolePass) -> Iterator[Expr]:

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cached_property
 
-from stepchat.core.tasks.wordprob import compared, guards, orders, quantities, shown
+from stepchat.core.tasks.wordprob import compared, guards, orders, quantities, rests, shown
 from stepchat.core.tasks.wordprob.atoms import Atom, ambiguous_group
 from stepchat.core.tasks.wordprob.evidence import Witness
 from stepchat.core.tasks.wordprob.guards import Declined
@@ -456,33 +456,36 @@ class RolePass:
                 found.add((value, new * factor))
         return found
 
-    def _in_proportion(self, i: int, sources: frozenset[tuple[str, int]], value: Fraction,
-                       new: Fraction, written: tuple[Fraction | None, ...]) -> bool:
-        """Whether a number read as a stated percent in hundredths (1.5 for 150%) is
-        also another stated value or earlier result in one fixed proportion, in the
-        cached answer and in every earlier instance, with another new value: 18 months
-        as 1.5 years beside "150% as long", its instance 30 months beside 250%. No table
-        of units can list every factor (months, pints, innings), and a share is a small
-        number that any of them gives, so any factor counts here."""
-        derived = {k for kind, k in sources
-                   if kind == "slot" and self.slots[k].old.value != value}
-        if not derived or not value or not written:
-            return False
-        values = [(slot.old.value, slot.new.value, seen)
-                  for k, (slot, seen) in enumerate(zip(self.slots, self.slot_seen, strict=True))
-                  if k not in derived]
-        values += [(self.roles[j].old, self.roles[j].new, self.roles[j].seen)
-                   for j in self.results if j < i]
-        for old, other_new, seen in values:
-            if not old or other_new is None:
+    def _check_proportions(self) -> None:
+        """Decline where a number read as a stated percent in hundredths (1.5 for 150%)
+        is also another stated value or a result, before or after it, in one fixed
+        proportion in the cached answer and in every earlier instance, with another new
+        value: 1.5 beside "150% as long" is also 18 months in years, its instance 30
+        months beside 250%. No table of units lists every factor (months, pints,
+        innings), and a share is a small number that any of them gives, so any factor
+        counts here."""
+        for i, role in self.roles.items():
+            hundredths = {k for kind, k in role.sources
+                          if kind == "slot" and self.slots[k].old.value != role.old}
+            written = self.written(i)
+            if not hundredths or not role.old or not written:
                 continue
-            ratio = old / value
-            if all(s is not None and w and s / w == ratio for s, w in zip(seen, written,
-                                                                          strict=False)) and (
-                other_new / ratio != new
-            ):
-                return True
-        return False
+            values = [(slot.old.value, slot.new.value, seen) for k, (slot, seen)
+                      in enumerate(zip(self.slots, self.slot_seen, strict=True))
+                      if k not in hundredths]
+            values += [(self.roles[j].old, self.roles[j].new, self.roles[j].seen)
+                       for j in self.results if j != i]
+            for old, other_new, seen in values:
+                if not old or other_new is None:
+                    continue
+                ratio = old / role.old
+                if other_new / ratio != role.new and all(
+                    s is not None and w and s / w == ratio
+                    for s, w in zip(seen, written, strict=False)
+                ):
+                    raise Declined(f"{self.sol.atoms[i].text} fits two roles with different "
+                                   "values: a stated percent in hundredths, and another "
+                                   "value in another unit")
 
     def _role(self, i: int, atom: Atom) -> Role:
         final = self._final_answer(i, atom)
@@ -512,9 +515,6 @@ class RolePass:
         ):
             raise Declined(f"{atom.text} fits two roles with different values: a stated "
                            "value, and another value or a result converted in words")
-        if self._in_proportion(i, sources, value, new, written):
-            raise Declined(f"{atom.text} fits two roles with different values: a share of "
-                           "a stated percent, and another value in another unit")
         return Role(old, new, sources, written if self.witnesses else ())  # type: ignore[arg-type]
 
     # ------------------------------------------------------------------ checks
@@ -523,7 +523,9 @@ class RolePass:
         changed = {k for k, slot in enumerate(self.slots) if slot.changed}
         if changed:
             shown.check_shown(self, changed)
+            self._check_proportions()
             orders.check_orders(self)
+            rests.check_rests(self)
             quantities.check_quantities(self)
         if changed or self.corrections:
             guards.check_unreadable(self)
