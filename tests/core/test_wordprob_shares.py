@@ -62,3 +62,44 @@ def test_a_share_another_value_gives_in_another_unit_fits_two_roles() -> None:
     new = answers(solved, savings(18, 120))
     assert not new.hit
     assert "another value in another unit" in new.notes[0]
+
+
+def pupils(total: int, walk: int, badge: int) -> str:
+    return (f"Of {total} pupils on a trip, {walk} walk and the rest take the bus. Each "
+            f"pupil pays 3 dollars for a ticket, and each pupil of the larger group gets a "
+            f"badge of {badge} dollars. How many dollars are spent in all?")
+
+
+def pupils_solution(total: int, walk: int, badge: int) -> str:
+    return (f"Tickets: {total} * 3 = {total * 3} dollars.\n"
+            f"The walkers are the larger group: {walk} * {badge} = {walk * badge} dollars.\n"
+            f"{total * 3} + {walk * badge} = {total * 3 + walk * badge}\n"
+            f"#### {total * 3 + walk * badge}")
+
+
+def groups(red: int, blue: int) -> str:
+    return (f"Of every 20 cars in a town of 2000 cars, {red} are red and {blue} are blue; "
+            "the rest are grey. The most common colour pays 3 dollars a car. How many "
+            "dollars are paid?")
+
+
+def groups_solution(red: int, blue: int) -> str:
+    cars = 2000 * red // 20
+    return (f"Red is the most common: 2000 * {red} / 20 = {cars} cars.\n"
+            f"Blue: 2000 * {blue} / 20 = {2000 * blue // 20} cars.\n"
+            f"{cars} * 3 = {cars * 3}\n#### {cars * 3}")
+
+
+def test_parts_the_solution_divides_by_one_whole_keep_their_order_against_its_rest() -> None:
+    """7 red and 5 blue of 20 leave 8 grey, the most common colour."""
+    solved = [(groups(10, 4), groups_solution(10, 4)), (groups(9, 5), groups_solution(9, 5))]
+    crossed = answers(solved, groups(7, 5))
+    assert not crossed.hit
+    assert "the rest of its whole" in crossed.notes[0]
+
+
+def test_a_count_on_its_side_of_the_rest_is_recomputed() -> None:
+    solved = [(pupils(40, 25, 5), pupils_solution(40, 25, 5)),
+              (pupils(50, 30, 4), pupils_solution(50, 30, 4))]
+    kept = answers(solved, pupils(40, 28, 6))
+    assert kept.hit and kept.text.rstrip().endswith("#### 288")

@@ -1,22 +1,28 @@
 """Parts of a whole and the rest of it, re-checked as orders.
 
-A request that states parts of one whole ("45% are red, 20% blue and the rest green",
-"3/10 of them are girls", a share of 0.3, "3 out of every 10", "30 phần trăm" that the
-solution divides by 100) may choose in words between a part and the
-rest: "the most common colour", "the smaller group". The rest is a quantity no
-computation need form (the solution writes `45% × 300` and never 35%), so no compared
-pair holds it. Each part, alone and in each group of up to `MAX_PARTS` stated parts of
-the same kind (percents of 100, shares of 1), keeps its order against the rest the group
-leaves, and so does a part the solution shows as one, whatever the words: the numerator
-of a fraction written `3/10`, and a stated value that a computation multiplies by and
-divides by a larger stated value or constant (`300 * 30 / 100`, `300 * 3 / 10`) against
-what that whole leaves; or one earlier instance had every new order at once. A part and a rest that
-become equal decline, as a tie does.
+A request that states parts of one whole ("45% are red, 0.2 blue and the rest green",
+"3/10 of them are girls", "3 out of every 10" or "30 phần trăm" that the solution divides
+by 10 or 100) may choose in words between a part and the rest: "the most common colour",
+"the smaller group". The rest is a quantity no computation need form (the solution
+writes `45% × 300` and never 35%), so no compared pair holds it. Each of these parts
+keeps its order against the rest of its whole, or one earlier instance had every new
+order at once; a part and a rest that become equal decline, as a tie does:
+- each stated percent up to 100 and share below 1 (read as hundredths), alone and in
+  each group of up to `MAX_PARTS`, against the rest of a hundred;
+- the numerator of a fraction written `3/10`, against the rest of its denominator;
+- the stated values a computation divides by one whole at least as large, stated,
+  constant or computed (`300 * 30 / 100`, `300 / 10 * 3`, `30 / (4 * 20)`, and
+  `2000 * 3 / 20` beside `2000 * 5 / 20`), alone and in groups, against the rest of it,
+  whatever the words call them.
+Not read: a count against the rest of a stated whole the solution never divides by ("of
+40 pupils, 18 walk"; reading every stated value as a part of every larger one declined a
+tenth of what is served), and a part of a part ("q% of the p% who are girls").
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from fractions import Fraction
 from itertools import combinations
 from typing import TYPE_CHECKING
@@ -28,8 +34,9 @@ from stepchat.core.tasks.wordprob.orders import (
     computing_parts,
     order_value,
     slot_values,
+    sub_value,
 )
-from stepchat.core.tasks.wordprob.solution import Bin, Num, operands
+from stepchat.core.tasks.wordprob.solution import Bin, Expr, Neg, Num
 
 if TYPE_CHECKING:
     from stepchat.core.tasks.wordprob.recompute import RolePass
@@ -45,21 +52,7 @@ ONE = Fraction(1)
 def check_rests(p: RolePass) -> None:
     """Decline where a stated part and the rest of its whole changed their order."""
     slots = slot_values(p)
-    pairs: list[tuple[Value, Value]] = []
-    for whole, kind, written in ((HUNDRED, "percent", "100%"), (ONE, "share", "1")):
-        members = [v for k, v in slots.items() if _part_kind(p.slots[k], v) == kind]
-        constant = Value(written, whole, whole, (whole,) * len(p.witnesses))
-        for size in range(1, min(len(members), MAX_PARTS) + 1):
-            for group in combinations(members, size):
-                rest = _rest(constant, group)
-                if rest is not None:
-                    pairs += [(member, rest) for member in group]
-    for k, value in slots.items():
-        if p.slots[k].over and k - 1 in slots:
-            rest = _rest(value, (slots[k - 1],))
-            if rest is not None:
-                pairs.append((slots[k - 1], rest))
-    pairs += _divided_parts(p)
+    pairs = [*_parts_of_a_hundred(p, slots), *_fractions(p, slots), *_divided_parts(p)]
     flipped = changed_orders(pairs, len(p.witnesses))
     if flipped:
         part, rest = flipped[0]
@@ -68,27 +61,91 @@ def check_rests(p: RolePass) -> None:
                        "group) would not hold")
 
 
-def _divided_parts(p: RolePass) -> list[tuple[Value, Value]]:
-    """Each stated value the solution divides by a whole at least as large, a stated
-    value or a constant (`p / q`, `x * p / q`), with what the whole leaves."""
+def _parts_of_a_hundred(p: RolePass, slots: dict[int, Value]) -> list[tuple[Value, Value]]:
+    """Each stated percent and share (a share of 0.25 as 25%: "36% red, 0.25 blue"),
+    alone and in groups of up to `MAX_PARTS`, with the rest of a hundred they leave."""
+    members = [v if _part_kind(p.slots[k], v) == "percent" else _scaled(v, HUNDRED)
+               for k, v in slots.items() if _part_kind(p.slots[k], v)]
+    return _groups(Value("100%", HUNDRED, HUNDRED, (HUNDRED,) * len(p.witnesses)), members,
+                   MAX_PARTS)
+
+
+def _groups(whole: Value, members: Sequence[Value], most: int) -> list[tuple[Value, Value]]:
+    """Each member, alone and in each group of up to `most`, with the rest of `whole`
+    the group leaves; a member written twice counts once."""
+    distinct = list({(v.text, v.old, v.new): v for v in members}.values())
     pairs = []
-    for expr in computing_parts(p):
-        for place in operands(expr):
-            if place.op != "/" or not place.right:
-                continue
-            whole = _value(p, place.atom)
-            if whole is None or not _stated_or_constant(p, place.atom):
-                continue
-            for atom in _factors(place.sibling):
-                part = _value(p, atom)
-                if part is not None and _stated(p, atom) and 0 < part.old <= whole.old:
-                    rest = _rest(whole, (part,))
-                    if rest is not None:
-                        pairs.append((part, rest))
+    for size in range(1, min(len(distinct), most) + 1):
+        for group in combinations(distinct, size):
+            rest = _rest(whole, group)
+            if rest is not None:
+                pairs += [(member, rest) for member in group]
     return pairs
 
 
-def _factors(expr: object) -> list[int]:
+def _fractions(p: RolePass, slots: dict[int, Value]) -> list[tuple[Value, Value]]:
+    """The numerator of each fraction written `3/10`, with what it leaves of 10."""
+    pairs = []
+    for k, value in slots.items():
+        if p.slots[k].over and k - 1 in slots:
+            rest = _rest(value, (slots[k - 1],))
+            if rest is not None:
+                pairs.append((slots[k - 1], rest))
+    return pairs
+
+
+def _scaled(value: Value, factor: Fraction) -> Value:
+    return Value(value.text, value.old * factor, value.new * factor,
+                 tuple(None if v is None else v * factor for v in value.seen))
+
+
+def _divided_parts(p: RolePass) -> list[tuple[Value, Value]]:
+    """The stated values the solution divides by one whole at least as large (a stated
+    value, a constant or what it computes: `x * p / q`, `p / (4 * 20)`, `300 / 10 * p`;
+    `2000 * 3 / 20` and `2000 * 5 / 20` are two parts of 20), with what they leave of
+    it."""
+    parts: dict[tuple[Fraction, Fraction], tuple[Value, list[Value]]] = {}
+    for expr in computing_parts(p):
+        for divided, by in _divisions(expr):
+            whole = sub_value(p, by)
+            if whole is None:
+                continue
+            whole = replace(whole, text=_written(p, by))
+            found = parts.setdefault((whole.old, whole.new), (whole, []))[1]
+            for atom in _factors(divided):
+                part = _value(p, atom)
+                if part is not None and _stated(p, atom) and 0 < part.old <= whole.old:
+                    found.append(part)
+    return [pair for whole, found in parts.values()
+            for pair in _groups(whole, found, MAX_PARTS)]
+
+
+def _divisions(expr: Expr) -> Iterator[tuple[Expr, Expr]]:
+    """Each (what is divided, what it is divided by) in `expr`: `a / b`, and the factor
+    beside a quotient, `(w / b) * a` or `a * (w / b)`, as divided by b too."""
+    if isinstance(expr, Neg):
+        yield from _divisions(expr.operand)
+    if not isinstance(expr, Bin):
+        return
+    if expr.op == "/":
+        yield expr.left, expr.right
+    if expr.op == "*":
+        for quotient, factor in ((expr.left, expr.right), (expr.right, expr.left)):
+            if isinstance(quotient, Bin) and quotient.op == "/":
+                yield factor, quotient.right
+    yield from _divisions(expr.left)
+    yield from _divisions(expr.right)
+
+
+def _written(p: RolePass, expr: Expr) -> str:
+    if isinstance(expr, Num):
+        return p.sol.atoms[expr.atom].text
+    if isinstance(expr, Neg):
+        return f"-{_written(p, expr.operand)}"
+    return f"({_written(p, expr.left)} {expr.op} {_written(p, expr.right)})"
+
+
+def _factors(expr: Expr) -> list[int]:
     """The number atoms a divided expression multiplies: `p`, or each of `x * p`."""
     if isinstance(expr, Num):
         return [expr.atom]
@@ -106,10 +163,6 @@ def _value(p: RolePass, atom: int) -> Value | None:
 
 def _stated(p: RolePass, atom: int) -> bool:
     return any(kind == "slot" for kind, _ in p.roles[atom].sources)
-
-
-def _stated_or_constant(p: RolePass, atom: int) -> bool:
-    return not p.roles[atom].sources or _stated(p, atom)
 
 
 def _part_kind(slot: Slot, value: Value) -> str | None:
