@@ -3,6 +3,8 @@ that another value in another unit could give."""
 
 from __future__ import annotations
 
+import pytest
+
 from stepchat.backends.scripted import ScriptedBackend
 from stepchat.core.pipeline import StepCache
 from stepchat.core.types import Answer
@@ -27,14 +29,6 @@ def town(people: int, bikes: int, group: str = "smaller") -> str:
 def town_solution(people: int, bikes: int) -> str:
     return (f"The smaller group: {people} * {bikes / 100:g} = {people * bikes // 100} "
             f"people.\n#### {people * bikes // 100}")
-
-
-def test_a_share_that_crosses_half_declines() -> None:
-    """Below half the smaller group is the bikers; at 70% it is the walkers."""
-    solved = [(town(6000, 30), town_solution(6000, 30)), (town(5000, 20), town_solution(5000, 20))]
-    crossed = answers(solved, town(5000, 70))
-    assert not crossed.hit
-    assert "the rest of its whole" in crossed.notes[0]
 
 
 def test_a_share_on_its_side_of_half_is_recomputed() -> None:
@@ -90,10 +84,18 @@ def groups_solution(red: int, blue: int) -> str:
             f"{cars} * 3 = {cars * 3}\n#### {cars * 3}")
 
 
-def test_parts_the_solution_divides_by_one_whole_keep_their_order_against_its_rest() -> None:
-    """7 red and 5 blue of 20 leave 8 grey, the most common colour."""
-    solved = [(groups(10, 4), groups_solution(10, 4)), (groups(9, 5), groups_solution(9, 5))]
-    crossed = answers(solved, groups(7, 5))
+@pytest.mark.parametrize(("solved", "new"), [
+    # below half the smaller group is the bikers; at 70% it is the walkers
+    ([(town(6000, 30), town_solution(6000, 30)), (town(5000, 20), town_solution(5000, 20))],
+     town(5000, 70)),
+    # 7 red and 5 blue of 20 leave 8 grey, the most common colour
+    ([(groups(10, 4), groups_solution(10, 4)), (groups(9, 5), groups_solution(9, 5))],
+     groups(7, 5)),
+], ids=["a share of a hundred", "two parts of one divided whole"])
+def test_a_part_that_passes_the_rest_of_its_whole_declines(
+    solved: list[tuple[str, str]], new: str,
+) -> None:
+    crossed = answers(solved, new)
     assert not crossed.hit
     assert "the rest of its whole" in crossed.notes[0]
 
