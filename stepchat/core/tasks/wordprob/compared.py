@@ -47,9 +47,10 @@ from stepchat.core.tasks.wordprob.orders import (
     slot_values,
     sub_value,
     unused_slots,
+    written,
 )
 from stepchat.core.tasks.wordprob.quantities import added_terms, groupings
-from stepchat.core.tasks.wordprob.solution import Bin, Expr, Neg
+from stepchat.core.tasks.wordprob.solution import Expr
 from stepchat.core.tasks.wordprob.wordfactors import worded
 
 if TYPE_CHECKING:
@@ -125,8 +126,8 @@ def _compared(
         part_values = {key: _part_value(p, key, pair) for key, pair in parts.items()}
         return values + list(part_values.values()) + _mean_values(part_values, means)
     values = [Value(v.text, v.old, v.new, ()) for v in values]
-    values += [Value(_written(p, key[0]), old, new, ()) for key, (old, new) in parts.items()]
-    return values + [Value(f"{_written(p, key[0])} / {size}", parts[key][0] / size,
+    values += [Value(written(p, key[0]), old, new, ()) for key, (old, new) in parts.items()]
+    return values + [Value(f"{written(p, key[0])} / {size}", parts[key][0] / size,
                            parts[key][1] / size, ()) for key, size in means.items()]
 
 
@@ -259,13 +260,4 @@ def _part_value(p: RolePass, key: Part, pair: tuple[Fraction, Fraction]) -> Valu
     value = sub_value(p, *key)
     if value is None:
         value = Value("", *pair, (None,) * len(p.witnesses))
-    return replace(value, text=_written(p, key[0]))
-
-
-def _written(p: RolePass, expr: Expr) -> str:
-    """`expr` in the solution's own numbers, bracketed where it groups: `(18 / 4)`."""
-    if isinstance(expr, Neg):
-        return f"-{_written(p, expr.operand)}"
-    if isinstance(expr, Bin):
-        return f"({_written(p, expr.left)} {expr.op} {_written(p, expr.right)})"
-    return p.sol.atoms[expr.atom].text
+    return replace(value, text=written(p, key[0]))

@@ -359,6 +359,15 @@ def sub_value(
     return order_value(p, "", *pair, seen)
 
 
+def written(p: RolePass, expr: Expr) -> str:
+    """`expr` in the solution's own numbers, bracketed where it groups: `(18 / 4)`."""
+    if isinstance(expr, Neg):
+        return f"-{written(p, expr.operand)}"
+    if isinstance(expr, Bin):
+        return f"({written(p, expr.left)} {expr.op} {written(p, expr.right)})"
+    return p.sol.atoms[expr.atom].text
+
+
 def old_and_new(
     p: RolePass, expr: Expr, hundredths: frozenset[int] = frozenset()
 ) -> tuple[Fraction, Fraction] | None:

@@ -432,6 +432,20 @@ class RolePass:
         """Each slot's value in each earlier instance, in `witnesses` order."""
         return [tuple(w.slots[slot.key] for w in self.witnesses) for slot in self.slots]
 
+    def _values(
+        self, results: Sequence[int], leave_out: set[int] | frozenset[int] = frozenset(),
+    ) -> list[tuple[Fraction, Fraction, tuple[Fraction | None, ...]]]:
+        """Each stated value (but the slots `leave_out`) and each of `results`: its cached
+        value, its new one and its value in each earlier instance."""
+        values: list[tuple[Fraction, Fraction, tuple[Fraction | None, ...]]] = []
+        for k, (slot, seen) in enumerate(zip(self.slots, self.slot_seen, strict=True)):
+            old, new = slot.old.value, slot.new.value
+            assert old is not None and new is not None
+            if k not in leave_out:
+                values.append((old, new, seen))
+        return values + [(self.roles[j].old, self.roles[j].new, self.roles[j].seen)
+                         for j in results]
+
     def _conversions(self, i: int, value: Fraction,
                      written: tuple[Fraction | None, ...]) -> set[tuple[Fraction, Fraction]]:
         """The cached and new values of each stated value and earlier result that a
@@ -443,12 +457,7 @@ class RolePass:
         whenever that one is a unit's value, and a constant of the table beside one (7
         days beside 700 beds / 100) is a coincidence of the table's own."""
         found = set()
-        values = [(slot.old.value, slot.new.value, seen)
-                  for slot, seen in zip(self.slots, self.slot_seen, strict=True)]
-        values += [(self.roles[j].old, self.roles[j].new, self.roles[j].seen)
-                   for j in self.results if j < i]
-        for old, new, seen in values:
-            assert old is not None and new is not None
+        for old, new, seen in self._values(results=[j for j in self.results if j < i]):
             factor = _conversion(old, value)
             if factor is not None and tuple(
                 None if v is None else v * factor for v in seen
@@ -470,13 +479,10 @@ class RolePass:
             written = self.written(i)
             if not hundredths or not role.old or not written:
                 continue
-            values = [(slot.old.value, slot.new.value, seen) for k, (slot, seen)
-                      in enumerate(zip(self.slots, self.slot_seen, strict=True))
-                      if k not in hundredths]
-            values += [(self.roles[j].old, self.roles[j].new, self.roles[j].seen)
-                       for j in self.results if j != i]
-            for old, other_new, seen in values:
-                if not old or other_new is None:
+            for old, other_new, seen in self._values(
+                results=[j for j in self.results if j != i], leave_out=hundredths,
+            ):
+                if not old:
                     continue
                 ratio = old / role.old
                 if other_new / ratio != role.new and all(

@@ -34,7 +34,9 @@ from stepchat.core.tasks.wordprob.orders import (
     computing_parts,
     order_value,
     slot_values,
+    stated,
     sub_value,
+    written,
 )
 from stepchat.core.tasks.wordprob.solution import Bin, Expr, Neg, Num
 
@@ -110,11 +112,11 @@ def _divided_parts(p: RolePass) -> list[tuple[Value, Value]]:
             whole = sub_value(p, by)
             if whole is None:
                 continue
-            whole = replace(whole, text=_written(p, by))
+            whole = replace(whole, text=written(p, by))
             found = parts.setdefault((whole.old, whole.new), (whole, []))[1]
             for atom in _factors(divided):
                 part = _value(p, atom)
-                if part is not None and _stated(p, atom) and 0 < part.old <= whole.old:
+                if part is not None and stated(p, atom) and 0 < part.old <= whole.old:
                     found.append(part)
     return [pair for whole, found in parts.values()
             for pair in _groups(whole, found, MAX_PARTS)]
@@ -137,14 +139,6 @@ def _divisions(expr: Expr) -> Iterator[tuple[Expr, Expr]]:
     yield from _divisions(expr.right)
 
 
-def _written(p: RolePass, expr: Expr) -> str:
-    if isinstance(expr, Num):
-        return p.sol.atoms[expr.atom].text
-    if isinstance(expr, Neg):
-        return f"-{_written(p, expr.operand)}"
-    return f"({_written(p, expr.left)} {expr.op} {_written(p, expr.right)})"
-
-
 def _factors(expr: Expr) -> list[int]:
     """The number atoms a divided expression multiplies: `p`, or each of `x * p`."""
     if isinstance(expr, Num):
@@ -159,10 +153,6 @@ def _value(p: RolePass, atom: int) -> Value | None:
     if role is None:
         return None
     return order_value(p, p.sol.atoms[atom].text, role.old, role.new, role.seen)
-
-
-def _stated(p: RolePass, atom: int) -> bool:
-    return any(kind == "slot" for kind, _ in p.roles[atom].sources)
 
 
 def _part_kind(slot: Slot, value: Value) -> str | None:
