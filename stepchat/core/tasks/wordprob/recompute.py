@@ -26,7 +26,15 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cached_property
 
-from stepchat.core.tasks.wordprob import compared, guards, orders, quantities, rests, shown
+from stepchat.core.tasks.wordprob import (
+    compared,
+    guards,
+    orders,
+    properties,
+    quantities,
+    rests,
+    shown,
+)
 from stepchat.core.tasks.wordprob.atoms import Atom, ambiguous_group
 from stepchat.core.tasks.wordprob.evidence import Witness
 from stepchat.core.tasks.wordprob.guards import Declined
@@ -532,6 +540,7 @@ class RolePass:
             self._check_proportions()
             orders.check_orders(self)
             rests.check_rests(self)
+            properties.check_properties(self)
             quantities.check_quantities(self)
         if changed or self.corrections:
             guards.check_unreadable(self)
