@@ -392,6 +392,13 @@ closes them are in docs/word-problems.md:
   a part ("q% of the p% who are girls"), are listed: reading every stated value as a
   part of every larger one closed the first and declined 8 to 13% of the variants served
   (English 66 to 61, German 68 to 59);
+- `wordprob_found64.jsonl`: the sixty-fourth review, of properties of a value a choice
+  in words tests (320 requests in seventeen languages, 42 served wrong, all on main):
+  sharing equally among a stated count, rows of a stated size, a whole number of
+  dollars, a rounding already exact. Closed by class, 14: a changed value or result keeps
+  its decimal places and whether each unchanged stated whole divides it
+  (`properties.py`). The other 28, evenness, primes, squares, a last digit and a
+  weekday, are listed: kept the same way they decline most of what is served;
 - `wordprob_open_declined.jsonl`: requests once listed in docs/word-problems-open.jsonl
   that round seventeen (fourteen) or eighteen (twelve) declines only because their values
   change an order it keeps, or make two quantities equal, and one (round twenty-one)
@@ -401,8 +408,10 @@ closes them are in docs/word-problems.md:
   a name and not as a French word, and beside the lone capital "M" of "A to M", and
   thirteen (round twenty-two) that decline because a rename leaves a stated value unused
   (names' letters, culture-reversed genders, the short forms "bill", "peg" and "Win"
-  beside a sibling's unused count); their classes stay open
-  (docs/word-problems.md).
+  beside a sibling's unused count), and eighteen (round twenty-five) whose values turn
+  whether an unchanged stated count divides another value (a ratio never written, a
+  count against the rest of its whole, a threshold at a fortnight, a cardinal before a
+  times word of frequency); their classes stay open (docs/word-problems.md).
 """
 
 from __future__ import annotations
@@ -449,7 +458,8 @@ REVIEWS = {"wordprob_found3.jsonl": 30, "wordprob_found4.jsonl": 25,
            "wordprob_found61.jsonl": 31,
            "wordprob_found62.jsonl": 35,
            "wordprob_found63.jsonl": 22,
-           "wordprob_open_declined.jsonl": 43}
+           "wordprob_found64.jsonl": 14,
+           "wordprob_open_declined.jsonl": 61}
 """Each review's file and how many findings it holds."""
 
 CASES = [(name, json.loads(line)) for name in REVIEWS

@@ -20,7 +20,7 @@ def test_a_word_problem_marked_wrong_takes_its_instances_along() -> None:
     assert newest is not None and store.count() == 3
     assert forget_wrong(store, newest) == 2
     assert [e.prompt for e in store.entries()] == ["What is the capital of France?"]
-    assert not engine.answer(fog(15, 3, 42)).hit
+    assert not engine.answer(fog(16, 3, 42)).hit
 
 
 def test_any_other_answer_marked_wrong_goes_alone() -> None:

@@ -304,7 +304,7 @@ async def test_a_word_problem_marked_wrong_is_recomputed_for_no_variant(
         await settle(pilot)
         await ask(pilot, FOG)
         # The first variant goes to the model: its answer is the instance the next needs.
-        for minutes in (20, 15):
+        for minutes in (20, 16):
             clock.advance(60)  # the newer entry of the problem, with its earlier instance
             await pilot.press("ctrl+n")
             await ask(pilot, fog(minutes, 3, 42))
