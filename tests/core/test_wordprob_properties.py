@@ -47,7 +47,7 @@ def test_a_count_the_unchanged_stated_count_no_longer_divides_declines() -> None
     """19 pencils cannot be shared among 4 pupils: no erasers, which no step shows."""
     new = answers(SHARED, pencils(19, 3))
     assert not new.hit
-    assert "4 would no longer divide 28 evenly" in new.notes[0]
+    assert "4 would no longer go into 28" in new.notes[0]
 
 
 def test_a_count_it_still_divides_is_recomputed() -> None:

@@ -399,6 +399,15 @@ closes them are in docs/word-problems.md:
   its decimal places and whether each unchanged stated whole divides it
   (`properties.py`). The other 28, evenness, primes, squares, a last digit and a
   weekday, are listed: kept the same way they decline most of what is served;
+- `wordprob_found65.jsonl`: the sixty-fifth review, of `properties.py` (153 requests in
+  nine languages, 45 served wrong). Closed by class: a divisor that is no whole number
+  (ribbon cut into 0.75 m bows) and a divisor that changed while the count stayed count,
+  and one earlier instance must have had every property that turns at once; seven now
+  decline (two of them by class, five because their values turn a property now kept).
+  The other 38 are listed: a divisor and a count that both changed, a divisor or count
+  no computation forms (a sum, a product, one more, one kept back, pence for pounds),
+  rounding to a stated unit, splitting to the cent, a divisor in a number word the
+  reader does not read, and an "or" of two divisors that one base sees one at a time;
 - `wordprob_open_declined.jsonl`: requests once listed in docs/word-problems-open.jsonl
   that round seventeen (fourteen) or eighteen (twelve) declines only because their values
   change an order it keeps, or make two quantities equal, and one (round twenty-one)
@@ -459,6 +468,7 @@ REVIEWS = {"wordprob_found3.jsonl": 30, "wordprob_found4.jsonl": 25,
            "wordprob_found62.jsonl": 35,
            "wordprob_found63.jsonl": 22,
            "wordprob_found64.jsonl": 14,
+           "wordprob_found65.jsonl": 7,
            "wordprob_open_declined.jsonl": 61}
 """Each review's file and how many findings it holds."""
 
