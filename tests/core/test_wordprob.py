@@ -109,14 +109,14 @@ def test_decimal_commas_and_currency_after_the_number() -> None:
 
 
 def test_number_words_are_slots_in_several_languages() -> None:
-    cached = "Ana buys three boxes with 21 pens in each box for her class. How many pens?"
-    seen = [(cached.replace("three", "two"), "2 * 21 = 42 pens.\n#### 42")]
-    assert recompute(cached, "3 * 21 = 63 pens.\n#### 63", cached.replace("three", "five"),
-                     seen) == ["5 * 21 = 105 pens.", "#### 105"]
-    danish = "Ane køber tre kasser med 21 kuglepenne i hver kasse til klassen. Hvor mange?"
-    seen = [(danish.replace("tre", "fire"), "4 * 21 = 84.\n#### 84")]
-    assert recompute(danish, "3 * 21 = 63.\n#### 63", danish.replace("tre", "fem"),
-                     seen)[-1] == "#### 105"
+    cached = "Ana buys three boxes with 22 pens in each box for her class. How many pens?"
+    seen = [(cached.replace("three", "two"), "2 * 22 = 44 pens.\n#### 44")]
+    assert recompute(cached, "3 * 22 = 66 pens.\n#### 66", cached.replace("three", "five"),
+                     seen) == ["5 * 22 = 110 pens.", "#### 110"]
+    danish = "Ane køber tre kasser med 22 kuglepenne i hver kasse til klassen. Hvor mange?"
+    seen = [(danish.replace("tre", "fire"), "4 * 22 = 88.\n#### 88")]
+    assert recompute(danish, "3 * 22 = 66.\n#### 66", danish.replace("tre", "fem"),
+                     seen)[-1] == "#### 110"
 
 
 def test_an_unchanged_number_word_makes_an_equal_digit_ambiguous() -> None:

@@ -417,10 +417,10 @@ closes them are in docs/word-problems.md:
   a name and not as a French word, and beside the lone capital "M" of "A to M", and
   thirteen (round twenty-two) that decline because a rename leaves a stated value unused
   (names' letters, culture-reversed genders, the short forms "bill", "peg" and "Win"
-  beside a sibling's unused count), and eighteen (round twenty-five) whose values turn
-  whether an unchanged stated count divides another value (a ratio never written, a
-  count against the rest of its whole, a threshold at a fortnight, a cardinal before a
-  times word of frequency); their classes stay open (docs/word-problems.md).
+  beside a sibling's unused count), and twenty-one (round twenty-five) whose values turn
+  whether a stated value goes into another (a ratio never written, a count against the
+  rest of its whole, a threshold at a fortnight, a cardinal before a times word of
+  frequency, values in two units); their classes stay open (docs/word-problems.md).
 """
 
 from __future__ import annotations
@@ -469,7 +469,7 @@ REVIEWS = {"wordprob_found3.jsonl": 30, "wordprob_found4.jsonl": 25,
            "wordprob_found63.jsonl": 22,
            "wordprob_found64.jsonl": 14,
            "wordprob_found65.jsonl": 7,
-           "wordprob_open_declined.jsonl": 61}
+           "wordprob_open_declined.jsonl": 64}
 """Each review's file and how many findings it holds."""
 
 CASES = [(name, json.loads(line)) for name in REVIEWS

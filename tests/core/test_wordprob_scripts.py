@@ -113,28 +113,28 @@ def test_a_changed_han_numeral_is_no_slot() -> None:
         recompute(cached, "12 * 5 = 60 页\n#### 60", new)
 
 
-CLASS = ("वर्गात {teachers} शिक्षक आणि 16 विद्यार्थी आहेत. प्रत्येक विद्यार्थ्याला {word} "
+CLASS = ("वर्गात {teachers} शिक्षक आणि 66 विद्यार्थी आहेत. प्रत्येक विद्यार्थ्याला {word} "
          "पेन्सिली मिळतात. विद्यार्थ्यांना एकूण किती पेन्सिली मिळतात?")
 
 
 def test_a_number_word_this_reader_does_not_read_is_no_slot_to_follow() -> None:
-    """Marathi "दोन" (two; CLDR spells no Marathi) states the 2 of `16 * 2`; the digit 2
+    """Marathi "दोन" (two; CLDR spells no Marathi) states the 2 of `66 * 2`; the digit 2
     beside it is the teachers. One instance cannot tell which the 2 follows, nor one whose
     "दोन" changed with the digit."""
     cached = CLASS.format(teachers=2, word="दोन")
-    solution = "16 * 2 = 32 पेन्सिली.\n#### 32"
+    solution = "66 * 2 = 132 पेन्सिली.\n#### 132"
     new = CLASS.format(teachers=3, word="दोन")
     with pytest.raises(Declined, match=r"shows it following|fits two roles"):
         recompute(cached, solution, new)
-    together = [(CLASS.format(teachers=4, word="चार"), "16 * 4 = 64 पेन्सिली.\n#### 64")]
+    together = [(CLASS.format(teachers=4, word="चार"), "66 * 4 = 264 पेन्सिली.\n#### 264")]
     with pytest.raises(Declined, match=r"shows it following|fits two roles"):
         recompute(cached, solution, new, together)
-    apart = [(CLASS.format(teachers=4, word="दोन"), "16 * 2 = 32 पेन्सिली.\n#### 32")]
+    apart = [(CLASS.format(teachers=4, word="दोन"), "66 * 2 = 132 पेन्सिली.\n#### 132")]
     with pytest.raises(Declined):
         recompute(cached, solution, new, apart)
 
 
-PENCILS = ("В классе {teachers} учителя и 16 учеников. Каждый ученик получает {word} "
+PENCILS = ("В классе {teachers} учителя и 12 учеников. Каждый ученик получает {word} "
            "карандаша. Сколько карандашей получают ученики?")
 
 
@@ -142,12 +142,12 @@ def test_a_number_word_of_another_script_is_read_in_its_language() -> None:
     """CLDR spells Russian "два" 2, "три" 3 and "четыре" 4: the word is a slot the
     solution follows (once an earlier instance shows it following), and unchanged
     beside a digit 2 it makes that 2 fit two roles."""
-    solution = "16 * 2 = 32 карандаша.\n#### 32"
-    pupils = ("В классе 16 учеников. Каждый ученик получает {word} карандаша. Сколько "
+    solution = "12 * 2 = 24 карандаша.\n#### 24"
+    pupils = ("В классе 12 учеников. Каждый ученик получает {word} карандаша. Сколько "
               "карандашей получают ученики?")
-    earlier = [(pupils.format(word="четыре"), "16 * 4 = 64 карандаша.\n#### 64")]
+    earlier = [(pupils.format(word="четыре"), "12 * 4 = 48 карандаша.\n#### 48")]
     steps = recompute(pupils.format(word="два"), solution, pupils.format(word="три"), earlier)
-    assert steps[-1] == "#### 48"
+    assert steps[-1] == "#### 36"
     with pytest.raises(Declined, match="two roles"):
         recompute(PENCILS.format(teachers=2, word="два"), solution,
                   PENCILS.format(teachers=3, word="два"))
