@@ -75,9 +75,9 @@ def test_a_variant_is_recomputed_through_minilm_and_lancedb(tmp_path: Path) -> N
     assert engine.answer(FOG).stored_entry is not None
     # The first variant is the model's: the instance that shows each number following.
     assert not engine.answer(fog(5, 3, 42)).hit
-    variant = engine.answer(fog(7, 3, 42))
+    variant = engine.answer(fog(8, 3, 42))
     assert variant.hit and len(backend.calls) == 2
-    assert variant.text.endswith("#### 98")
+    assert variant.text.endswith("#### 112")
     assert {s.status for s in variant.steps} == {StepStatus.RECOMPUTED}
     trap = engine.answer(FOG.replace("cover the whole city", "cover half the city"))
     assert not trap.hit

@@ -293,13 +293,13 @@ def test_answering_shows_cancel_key(snap_compare: Any, make_app: Any) -> None:
 def test_recomputed_word_problem(snap_compare: Any, make_app: Any, clock: Any) -> None:
     """A word problem asked in a new chat after the model answered it with 10 minutes and
     then with 5 (the earlier instance that shows each number following its value): it states
-    7 minutes, and its three lines carry the teal '↻ recalc' badge (recomputed) and read
-    '42/3 = 14 intervals of 7 minutes', '14 * 7 = 98 minutes' and '#### 98'; the
+    8 minutes, and its three lines carry the teal '↻ recalc' badge (recomputed) and read
+    '42/3 = 14 intervals of 8 minutes', '14 * 8 = 112 minutes' and '#### 112'; the
     summary line says 'patched' with tokens saved, and the panel one hit in three."""
 
     async def run_before(pilot: Any) -> None:
         await settle(pilot)
-        for minutes in (10, 5, 7):
+        for minutes in (10, 5, 8):
             if minutes != 10:
                 clock.advance(60)  # the newer entry of the problem is the one recomputed
                 await pilot.press("ctrl+n")
