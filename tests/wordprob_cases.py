@@ -2,8 +2,13 @@
 
 from collections.abc import Sequence
 
+from stepchat.backends.scripted import ScriptedBackend
+from stepchat.core.pipeline import StepCache
 from stepchat.core.tasks.wordprob.evidence import Instance
 from stepchat.core.tasks.wordprob.handler import WordProblemConstraints, WordProblemHandler
+from stepchat.core.types import Answer
+from stepchat.embed.hashed import HashedEmbedder
+from stepchat.store.memory import MemoryStore
 
 FOG = (
     "A fog bank rolls in from the ocean to cover a city. It takes 10 minutes to cover every "
@@ -68,3 +73,13 @@ def recompute(
     outcome = handler.recomputed(task, WordProblemConstraints(cached, earlier=instances),
                                  handler.segment(solution))
     return outcome.texts
+
+
+def answers(solved: Sequence[tuple[str, str]], new: str) -> Answer:
+    """Each solved request asked in turn of a fresh cache (the model answers it), then
+    `new`: served from the cache, or answered "#### -1"."""
+    backend = ScriptedBackend([text for _, text in solved] + ["#### -1"])
+    cache = StepCache(backend, HashedEmbedder(), MemoryStore())
+    for prompt, _ in solved:
+        cache.answer(prompt)
+    return cache.answer(new)

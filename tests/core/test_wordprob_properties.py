@@ -1,5 +1,6 @@
-"""Word problems: a value's decimal places, and whether an unchanged stated count divides
-it, are kept as the cached answer had them unless an earlier instance had the new side."""
+"""Word problems: a value's decimal places, and whether a stated value goes into it a whole
+number of times, are kept as the cached answer had them unless an earlier instance had
+the new side."""
 
 from __future__ import annotations
 
@@ -7,21 +8,8 @@ from fractions import Fraction
 
 import pytest
 
-from stepchat.backends.scripted import ScriptedBackend
-from stepchat.core.pipeline import StepCache
 from stepchat.core.tasks.wordprob.properties import decimal_places
-from stepchat.core.types import Answer
-from stepchat.embed.hashed import HashedEmbedder
-from stepchat.store.memory import MemoryStore
-
-
-def answers(solved: list[tuple[str, str]], new: str) -> Answer:
-    """Each solved request asked in turn (the model answers it), then `new`."""
-    backend = ScriptedBackend([text for _, text in solved] + ["#### -1"])
-    cache = StepCache(backend, HashedEmbedder(), MemoryStore())
-    for prompt, _ in solved:
-        cache.answer(prompt)
-    return cache.answer(new)
+from tests.wordprob_cases import answers
 
 
 def pencils(count: int, price: int, condition: bool = True) -> str:

@@ -5,20 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from stepchat.backends.scripted import ScriptedBackend
-from stepchat.core.pipeline import StepCache
-from stepchat.core.types import Answer
-from stepchat.embed.hashed import HashedEmbedder
-from stepchat.store.memory import MemoryStore
-
-
-def answers(solved: list[tuple[str, str]], new: str) -> Answer:
-    """Each solved request asked in turn (the model answers it), then `new`."""
-    backend = ScriptedBackend([text for _, text in solved] + ["#### -1"])
-    cache = StepCache(backend, HashedEmbedder(), MemoryStore())
-    for prompt, _ in solved:
-        cache.answer(prompt)
-    return cache.answer(new)
+from tests.wordprob_cases import answers
 
 
 def town(people: int, bikes: int, group: str = "smaller") -> str:
