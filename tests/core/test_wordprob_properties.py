@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import pytest
 
-from stepchat.core.tasks.wordprob.properties import decimal_places
+from stepchat.core.tasks.wordprob.render import decimals_needed
 from tests.wordprob_cases import answers
 
 
@@ -84,7 +84,8 @@ def test_whole_prices_are_recomputed() -> None:
 
 @pytest.mark.parametrize(("value", "places"), [
     (Fraction(3), 0), (Fraction(5, 2), 1), (Fraction(123, 100), 2), (Fraction(1, 8), 3),
-    (Fraction(1, 3), 4), (Fraction(-7, 10), 1),
+    (Fraction(1, 3), None), (Fraction(-7, 10), 1),
 ])
-def test_decimal_places(value: Fraction, places: int) -> None:
-    assert decimal_places(value) == places
+def test_decimal_places(value: Fraction, places: int | None) -> None:
+    assert decimals_needed(value) == places
+

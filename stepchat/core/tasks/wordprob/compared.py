@@ -44,6 +44,7 @@ from stepchat.core.tasks.wordprob.orders import (
     numbers,
     old_and_new,
     result_values,
+    scaled,
     slot_values,
     sub_value,
     unused_slots,
@@ -170,8 +171,7 @@ def _readings(p: RolePass, k: int, value: Value) -> list[Value]:
     15% of the bill" is 0.15 times it)."""
     if not p.slots[k].old.percent:
         return [value]
-    return [value, Value(value.text, value.old / 100, value.new / 100,
-                         tuple(None if s is None else s / 100 for s in value.seen))]
+    return [value, scaled(value, Fraction(1, 100))]
 
 
 def _combined(left: Value, right: Value, op: str) -> Value:
@@ -241,8 +241,7 @@ def _mean_values(parts: dict[Part, Value], means: dict[Part, int]) -> list[Value
     found = []
     for key, size in means.items():
         value = parts[key]
-        found.append(Value(f"{value.text} / {size}", value.old / size, value.new / size,
-                           tuple(None if s is None else s / size for s in value.seen)))
+        found.append(replace(scaled(value, Fraction(1, size)), text=f"{value.text} / {size}"))
     return found
 
 

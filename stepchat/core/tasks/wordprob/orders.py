@@ -359,6 +359,12 @@ def sub_value(
     return order_value(p, "", *pair, seen)
 
 
+def scaled(value: Value, factor: Fraction) -> Value:
+    """`value` times `factor` wherever it is read: a share as hundredths, a sum's mean."""
+    return Value(value.text, value.old * factor, value.new * factor,
+                 tuple(None if v is None else v * factor for v in value.seen))
+
+
 def written(p: RolePass, expr: Expr) -> str:
     """`expr` in the solution's own numbers, bracketed where it groups: `(18 / 4)`."""
     if isinstance(expr, Neg):

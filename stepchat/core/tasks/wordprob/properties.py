@@ -6,8 +6,8 @@ bill is a whole number of dollars", "rounded to the nearest dime". No computatio
 cached answer forms the quotient or the rounding (the words chose the branch that needs
 none), so recomputation cannot see the condition turn. Two such properties are kept as
 the cached answer had them:
-- how many decimal places each changed stated value and each result has (none, one,
-  two, three, or more);
+- how many decimal places each changed stated value and each result is written with
+  (`render.decimals_needed`; a third, which no decimal writes, is a class of its own);
 - whether each stated value goes into each stated value and each result a whole number
   of times (`4.5 / 0.75` too), where one of the two changed: 24 sweets for 4 children
   and then for 5, or 19 sweets for the same 4.
@@ -28,55 +28,49 @@ since random values turn them at every draw.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from stepchat.core.tasks.wordprob.guards import Declined
 from stepchat.core.tasks.wordprob.orders import Value, result_values, slot_values
+from stepchat.core.tasks.wordprob.render import decimals_needed
 
 if TYPE_CHECKING:
     from stepchat.core.tasks.wordprob.recompute import RolePass
 
-MAX_PLACES = 4
-"""Decimal places read; a value with more (a third) is counted as having this many."""
-
 Reading = Callable[[Value], Fraction | None]
-"""Where one value is read: the cached answer, the new request or one earlier instance."""
+"""Where a value is read: the cached answer, the new request or one earlier instance."""
 
 
 @dataclass(frozen=True)
-class Turned:
-    """A property the new request has on the other side from the cached answer."""
+class Property:
+    """A property of some of the problem's values, read wherever they are."""
 
-    why: str
-    now: object
-    at: Callable[[Reading], object]
-    """The property where the values are read as given (None where one is unread)."""
+    values: tuple[Value, ...]
+    test: Callable[..., object]
+    """The property of the values as read; None where it does not apply."""
+    why: Callable[[object, object], str]
+    """The reason to decline where it turns, from its cached and new sides."""
+
+    def at(self, read: Reading) -> object:
+        found = [read(v) for v in self.values]
+        return None if any(v is None for v in found) else self.test(*found)
 
 
 def check_properties(p: RolePass) -> None:
     stated = list(slot_values(p).values())
     values = [*stated, *result_values(p).values()]
-    turned = [*_places_turned(v for v in values if v.old != v.new),
-              *_divisors_turned(stated, values)]
-    if not turned:
-        return
-    for k in range(len(p.witnesses)):
-        def seen(value: Value, k: int = k) -> Fraction | None:
-            return value.seen[k]
-        if all(t.at(seen) == t.now for t in turned):
-            return
-    raise Declined(turned[0].why)
-
-
-def decimal_places(value: Fraction) -> int:
-    """The decimal places `value` is written with, at most `MAX_PLACES`."""
-    for places in range(MAX_PLACES):
-        if (value * 10 ** places).denominator == 1:
-            return places
-    return MAX_PLACES
+    turned = []  # each property that turns, with its cached and new sides
+    for prop in [*_places(values), *_divisors(stated, values)]:
+        was, now = prop.at(_old), prop.at(_new)
+        if was is not None and now is not None and was != now:
+            turned.append((prop, was, now))
+    if turned and not any(all(prop.at(read) == now for prop, _, now in turned)
+                          for read in map(_seen, range(len(p.witnesses)))):
+        prop, was, now = turned[0]
+        raise Declined(prop.why(was, now))
 
 
 def _old(value: Value) -> Fraction:
@@ -87,37 +81,45 @@ def _new(value: Value) -> Fraction:
     return value.new
 
 
-def _places_turned(values: Iterable[Value]) -> list[Turned]:
-    found = []
-    for value in values:
-        def at(read: Reading, value: Value = value) -> object:
-            seen = read(value)
-            return None if seen is None else decimal_places(seen)
-        old, new = at(_old), at(_new)
-        if old != new:
-            found.append(Turned(f"{value.text} would have {new} decimal place(s) where it had "
-                                f"{old}: a condition in words on it (a whole number of "
-                                "dollars, a rounding already exact) would not hold", new, at))
-    return found
+def _seen(k: int) -> Reading:
+    def read(value: Value) -> Fraction | None:
+        return value.seen[k]
+    return read
 
 
-def _divisors_turned(stated: list[Value], values: list[Value]) -> list[Turned]:
-    """Each pair of a stated value and a value it goes into or not, one of them changed."""
-    found = []
-    for divisor in stated:
-        if divisor.old <= 0 or divisor.old == 1 or divisor.new <= 0 or divisor.new == 1:
-            continue
-        for value in values:
-            if value is divisor or (value.old == value.new) == (divisor.old == divisor.new):
-                continue
-            def at(read: Reading, value: Value = value, divisor: Value = divisor) -> object:
-                a, b = read(value), read(divisor)
-                return None if a is None or b is None or b <= 0 or a <= 0 else (
-                    (a / b).denominator == 1)
-            was, now = at(_old), at(_new)
-            if was is not None and now is not None and was != now:
-                found.append(Turned(
-                    f"{divisor.text} would {'' if now else 'no longer '}go into "
-                    f"{value.text} a whole number of times: a condition in words on it "
-                    "(shared equally, full rows) would not hold", now, at))
-    return found
+def _places(values: Sequence[Value]) -> list[Property]:
+    """The decimal places of each value that changed (-1 for a third, which no decimal
+    writes exactly)."""
+    def why(value: Value) -> Callable[[object, object], str]:
+        return lambda was, now: (
+            f"{value.text} would have {now} decimal place(s) where it had {was}: a condition "
+            "in words on it (a whole number of dollars, a rounding already exact) would not "
+            "hold")
+    return [Property((value,), _decimals, why(value))
+            for value in values if value.old != value.new]
+
+
+def _decimals(value: Fraction) -> int:
+    needed = decimals_needed(value)
+    return -1 if needed is None else needed
+
+
+def _divisors(stated: Sequence[Value], values: Sequence[Value]) -> list[Property]:
+    """Whether each stated value goes into each other value, one of the two changed."""
+    def why(value: Value, divisor: Value) -> Callable[[object, object], str]:
+        return lambda was, now: (
+            f"{divisor.text} would {'' if now else 'no longer '}go into {value.text} a whole "
+            "number of times: a condition in words on it (shared equally, full rows) would "
+            "not hold")
+    return [Property((value, divisor), _goes_into, why(value, divisor))
+            for divisor in stated for value in values
+            if value is not divisor
+            and (value.old == value.new) != (divisor.old == divisor.new)]
+
+
+def _goes_into(value: Fraction, divisor: Fraction) -> bool | None:
+    """Whether `divisor` goes into `value` a whole number of times; None where the test
+    says nothing: a divisor of 1 or less than nothing, or a value not above zero."""
+    if divisor <= 0 or divisor == 1 or value <= 0:
+        return None
+    return (value / divisor).denominator == 1

@@ -33,6 +33,7 @@ from stepchat.core.tasks.wordprob.orders import (
     changed_orders,
     computing_parts,
     order_value,
+    scaled,
     slot_values,
     stated,
     sub_value,
@@ -66,7 +67,7 @@ def check_rests(p: RolePass) -> None:
 def _parts_of_a_hundred(p: RolePass, slots: dict[int, Value]) -> list[tuple[Value, Value]]:
     """Each stated percent and share (a share of 0.25 as 25%: "36% red, 0.25 blue"),
     alone and in groups of up to `MAX_PARTS`, with the rest of a hundred they leave."""
-    members = [v if _part_kind(p.slots[k], v) == "percent" else _scaled(v, HUNDRED)
+    members = [v if _part_kind(p.slots[k], v) == "percent" else scaled(v, HUNDRED)
                for k, v in slots.items() if _part_kind(p.slots[k], v)]
     return _groups(Value("100%", HUNDRED, HUNDRED, (HUNDRED,) * len(p.witnesses)), members,
                    MAX_PARTS)
@@ -94,11 +95,6 @@ def _fractions(p: RolePass, slots: dict[int, Value]) -> list[tuple[Value, Value]
             if rest is not None:
                 pairs.append((slots[k - 1], rest))
     return pairs
-
-
-def _scaled(value: Value, factor: Fraction) -> Value:
-    return Value(value.text, value.old * factor, value.new * factor,
-                 tuple(None if v is None else v * factor for v in value.seen))
 
 
 def _divided_parts(p: RolePass) -> list[tuple[Value, Value]]:
