@@ -13,7 +13,7 @@ def _instance(boxes: int, each: int, spare: int) -> Instance:
 
 ENTRY = _instance(3, 4, 13)
 """Stated values in rising order: 3 < 4 < 13."""
-FALLING = _instance(9, 5, 1)
+FALLING = _instance(9, 5, 4)
 """An earlier instance with them in falling order."""
 ELSEWHERE = Instance("A train leaves at 9 and travels 40 miles, then 15 more. How far has it gone?",
                      ("It travels 40 miles.", "It has gone 40 + 15 = 55 miles.", "#### 55"))

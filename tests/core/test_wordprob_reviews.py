@@ -408,6 +408,16 @@ closes them are in docs/word-problems.md:
   no computation forms (a sum, a product, one more, one kept back, pence for pounds),
   rounding to a stated unit, splitting to the cent, a divisor in a number word the
   reader does not read, and an "or" of two divisors that one base sees one at a time;
+- `wordprob_found67.jsonl`: the sixty-seventh review (546 requests in nineteen languages
+  and four kinds of digits, 227 served wrong). Closed by class, 158: an earlier instance
+  right by a coincidence, two stated values equal ("both rates $8") or a 0 or a 1 ("a
+  bonus of $0") that the new request does not have, vouched for the order a choice in
+  words rests on, or was recomputed from (`coincidences.py`: 146); and a cap in words
+  that puts a unit's value in place of a stated count ("a stay of more than a week is
+  charged as one week": `7 * 68`) was not compared with the count (`compared.py` now
+  keeps the order of every unit value a computation takes: 12). The other 69, a
+  threshold written as a cardinal the reader does not read (Polish "dziesięć", Hebrew
+  "מעשרה") and two counts that share a factor ("identical bouquets"), are listed;
 - `wordprob_open_declined.jsonl`: requests once listed in docs/word-problems-open.jsonl
   that round seventeen (fourteen) or eighteen (twelve) declines only because their values
   change an order it keeps, or make two quantities equal, and one (round twenty-one)
@@ -420,7 +430,9 @@ closes them are in docs/word-problems.md:
   beside a sibling's unused count), and twenty-one (round twenty-five) whose values turn
   whether a stated value goes into another (a ratio never written, a count against the
   rest of its whole, a threshold at a fortnight, a cardinal before a times word of
-  frequency, values in two units); their classes stay open (docs/word-problems.md).
+  frequency, values in two units), and eight (round twenty-six) that decline beside an
+  instance with two equal stated values or a 0 or a 1, or because a result now keeps its
+  order against a unit's value; their classes stay open (docs/word-problems.md).
 """
 
 from __future__ import annotations
@@ -469,7 +481,8 @@ REVIEWS = {"wordprob_found3.jsonl": 30, "wordprob_found4.jsonl": 25,
            "wordprob_found63.jsonl": 22,
            "wordprob_found64.jsonl": 14,
            "wordprob_found65.jsonl": 7,
-           "wordprob_open_declined.jsonl": 64}
+           "wordprob_found67.jsonl": 158,
+           "wordprob_open_declined.jsonl": 72}
 """Each review's file and how many findings it holds."""
 
 CASES = [(name, json.loads(line)) for name in REVIEWS

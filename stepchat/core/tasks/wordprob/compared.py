@@ -7,16 +7,18 @@ A has the lower price per pen". Such a choice compares two quantities of the pro
 stated values, results the solution writes, or parts of a computation it never writes on
 their own (`3 × 20` against `4 × 5` inside one sum, a price per pen `18 / 4` inside
 `40 × 18 / 4`). This reader does not read the words, so it cannot tell which orders a
-choice rests on, and it keeps them all: every pair among the stated values, the results
-and the parts of each computation (`quantities.groupings`) keeps the order it had in the
-cached answer; so do quantities a condition may name that no computation forms: the
+choice rests on, and it keeps them all: every pair among the stated values, the results,
+the unit values a computation takes (a week's 7 in place of a count a cap in words
+stops at) and the parts of each computation (`quantities.groupings`) keeps the order it
+had in the cached answer; so do quantities a condition may name that no computation forms: the
 mean of each sum (`(24 + 15 + 30) / 3`, "more than the average of the three"), each
 value times each multiplier or part word of the request ("more than half as many cups
 on Saturday as on Sunday"), and each of these plus and times each stated value no
 computation takes ("more than 3 times as many"). What is forgiven is closed:
 - orders that one earlier instance, solved with the same solution and the same words, had
   at once, every changed pair together: instances that each show one changed pair apart
-  show nothing of a condition on two of them.
+  show nothing of a condition on two of them; and an instance right by a tie or a 0
+  shows nothing at all (`coincidences`).
 Nothing else is. Exchanging the two values to see whether the answer moves proves
 nothing: a bonus for selling more on Saturday than on Sunday is added the same way
 whichever day sold more. Two values that become equal decline even where an instance had
@@ -43,6 +45,7 @@ from stepchat.core.tasks.wordprob.orders import (
     is_percent,
     numbers,
     old_and_new,
+    order_value,
     result_values,
     scaled,
     slot_values,
@@ -52,7 +55,7 @@ from stepchat.core.tasks.wordprob.orders import (
 )
 from stepchat.core.tasks.wordprob.quantities import added_terms, groupings
 from stepchat.core.tasks.wordprob.solution import Expr
-from stepchat.core.tasks.wordprob.wordfactors import worded
+from stepchat.core.tasks.wordprob.wordfactors import accounted, worded
 
 if TYPE_CHECKING:
     from stepchat.core.tasks.wordprob.recompute import RolePass
@@ -122,7 +125,7 @@ def _compared(
     """The stated values, the results, the parts and the means. The parts' and means'
     values in the earlier instances are read only `with_instances`: only where an order
     changed do the instances decide, and reading them is most of the check's time."""
-    values = [*stated.values(), *result_values(p).values()]
+    values = [*stated.values(), *result_values(p).values(), *_units(p)]
     if with_instances:
         part_values = {key: _part_value(p, key, pair) for key, pair in parts.items()}
         return values + list(part_values.values()) + _mean_values(part_values, means)
@@ -130,6 +133,21 @@ def _compared(
     values += [Value(written(p, key[0]), old, new, ()) for key, (old, new) in parts.items()]
     return values + [Value(f"{written(p, key[0])} / {size}", parts[key][0] / size,
                            parts[key][1] / size, ()) for key, size in means.items()]
+
+
+def _units(p: RolePass) -> list[Value]:
+    """Each value of the unit table a computation takes, once: a cap in words puts one in
+    place of a stated count ("a stay of more than a week is charged as one week": `7 *
+    68`), and a count that falls below it no longer takes it. A constant a multiplier or
+    part word accounts for is compared as the word's factor (`_derived`)."""
+    by_words = accounted(p, p.factors)
+    found: dict[Fraction, Value] = {}
+    for i in p.constant_atoms():
+        value = p.roles[i].old
+        if p.in_computation(i) and i not in by_words and value not in found:
+            found[value] = order_value(p, p.sol.atoms[i].text, value, value,
+                                       (value,) * len(p.witnesses))
+    return list(found.values())
 
 
 def _derived(p: RolePass, stated: dict[int, Value], values: list[Value]) -> list[Value]:

@@ -27,6 +27,7 @@ from fractions import Fraction
 from functools import cached_property
 
 from stepchat.core.tasks.wordprob import (
+    coincidences,
     compared,
     guards,
     orders,
@@ -542,6 +543,7 @@ class RolePass:
             rests.check_rests(self)
             properties.check_properties(self)
             quantities.check_quantities(self)
+            coincidences.check_base(self)
         if changed or self.corrections:
             guards.check_unreadable(self)
             guards.check_constants(self, changed)
@@ -568,8 +570,11 @@ class RolePass:
         value those words choose or where they wrap, even when its solution is written the
         same. A number word counts as a word here, operand or not: "four digits" may both
         be multiplied and set where a counter rolls over. (The new request has the cached
-        answer's words: `guards.check_renamed`.)"""
-        return tuple(all(i in w.names for i in w.words) for w in self.witnesses)
+        answer's words: `guards.check_renamed`.) Nor does an instance right by a tie or a
+        0 whichever way its words chose (`coincidences`)."""
+        return tuple(all(i in w.names for i in w.words)
+                     and coincidences.in_instance(self, k) is None
+                     for k, w in enumerate(self.witnesses))
 
     @cached_property
     def operands(self) -> frozenset[tuple[str, int]]:
