@@ -83,3 +83,30 @@ def test_a_count_below_a_units_value_a_computation_takes_declines() -> None:
     assert not new.hit
     assert "changed their order" in new.notes[0]
     assert answers(solved, hotel(62, 14, 11)).text.endswith("#### 588")
+
+
+def tipped(ana: int, ben: int, high: int, low: int, tip: int) -> str:
+    return (f"Ana picks {ana} kg of apples and Ben picks {ben} kg. Whoever picks more apples "
+            f"is paid ${high} per kg, and the other is paid ${low} per kg plus a ${tip} tip "
+            "per kg. How many dollars do they get together?")
+
+
+def tipped_paid(ana: int, ben: int, high: int, low: int, tip: int) -> str:
+    """Ana's line first, paid the higher rate, Ben the lower one with the tip."""
+    a, b = ana * high, ben * (low + tip)
+    return (f"Ana: {ana} * {high} = {a}\nBen: {ben} * ({low} + {tip}) = {b}\n"
+            f"Together: {a} + {b} = {a + b}\n#### {a + b}")
+
+
+def test_an_instance_whose_rate_ties_a_sum_the_solution_forms_vouches_for_no_order() -> None:
+    """$9 against $5 + $4: the instance where Ana picked less is right by the tie."""
+    solved = [(tipped(14, 9, 8, 3, 2), tipped_paid(14, 9, 8, 3, 2)),
+              (tipped(7, 12, 9, 5, 4), tipped_paid(7, 12, 9, 5, 4))]
+    assert not answers(solved, tipped(6, 11, 8, 3, 2)).hit
+
+
+def test_a_part_a_result_or_a_constant_can_be_the_tie() -> None:
+    """The wider reading names what ties: the coincidence is among every quantity read."""
+    assert coincidence([(F(8), F(9)), (F(5), F(9))]) == (1, 0)  # $9 and (5 + 4)
+    assert coincidence([(F(1, 2), F(1, 2)), (F(3, 10), F(1, 2))]) == (1, 0)  # 0,5 and 50%
+    assert coincidence([(F(1, 2), F(1))]) == (0, None)  # 100% as hundredths

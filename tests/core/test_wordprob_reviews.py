@@ -418,6 +418,14 @@ closes them are in docs/word-problems.md:
   keeps the order of every unit value a computation takes: 12). The other 69, a
   threshold written as a cardinal the reader does not read (Polish "dziesięć", Hebrew
   "מעשרה") and two counts that share a factor ("identical bouquets"), are listed;
+- `wordprob_found68.jsonl`: the sixty-eighth review, of `coincidences.py` in its first
+  form, which read ties among stated values only (1,287 requests in seven languages, 118
+  served wrong): an instance whose alternatives tie through a sum or a product ($9 = $5
+  + a $4 tip, $63 a week = 7 × $9 a day, $4 a kg = $24 for 6 kg), a constant ("a dozen
+  dollars" beside $12), a percent read as hundredths (0,5 beside 50 %) or 100%. Closed by
+  class, all 118: a coincidence is a tie among any quantities `compared` reads (stated
+  values, a percent also as hundredths, results, constants, parts of computations) or a
+  0 or a 1 among them;
 - `wordprob_open_declined.jsonl`: requests once listed in docs/word-problems-open.jsonl
   that round seventeen (fourteen) or eighteen (twelve) declines only because their values
   change an order it keeps, or make two quantities equal, and one (round twenty-one)
@@ -482,6 +490,7 @@ REVIEWS = {"wordprob_found3.jsonl": 30, "wordprob_found4.jsonl": 25,
            "wordprob_found64.jsonl": 14,
            "wordprob_found65.jsonl": 7,
            "wordprob_found67.jsonl": 158,
+           "wordprob_found68.jsonl": 118,
            "wordprob_open_declined.jsonl": 72}
 """Each review's file and how many findings it holds."""
 

@@ -214,7 +214,7 @@ def test_a_name_written_mid_sentence_where_instances_varied_is_renamed_as_a_name
         return f"{a} + {b} = {a + b} books a week.\n{a + b} * {w} = {total}\n#### {total}"
 
     cached = template.format(name="Ana", a=3, b=4, w=5)
-    earlier = [(template.format(name="Maria", a=2, b=6, w=3), solution(2, 6, 3))]
+    earlier = [(template.format(name="Maria", a=2, b=7, w=3), solution(2, 7, 3))]
     served = recompute(cached, solution(3, 4, 5), template.format(name="Sofia", a=3, b=5, w=6),
                        earlier)
     assert served[-1] == "#### 48"

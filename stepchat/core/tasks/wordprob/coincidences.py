@@ -1,11 +1,18 @@
 """Solved instances right by a coincidence: they show nothing of a choice in words.
 
-A solution's words may choose between two stated values ("whoever picks more is paid $5
-a kg, the other $2") or add an amount on one side only ("a bonus of $9 for whoever sells
-more"). An instance in which the two values are equal, or the amount is 0 (a factor 1),
-is solved right whichever way the words chose: the cached statements hold for it by the
-tie alone, written with its order either way. So an instance that ties two stated values
-the new request tells apart, or states a 0 or a 1 where the new request does not,
+A solution's words may choose between two quantities ("whoever picks more is paid $5 a
+kg, the other $2", "the other $3 plus a $2 tip", "$24 for every 6 kg") or add an amount on
+one side only ("a bonus of $9 for whoever sells more"). An instance in which the two
+alternatives are equal is solved right whichever way the words chose: the cached
+statements hold for it by the tie alone, written with its order either way. So is one
+with an amount of 0 or a factor of 1 (a bonus of $0, 100% of a rate). The alternatives
+are any of the quantities the solution writes or takes: stated values (a percent also as
+hundredths: 50% ties 0.5), results, constants (a week's 7, "a dozen" dollars) and every
+part of a computation `compared` reads (`3 + 2` against a stated 5; `12 * 7 * 9` also
+forms `7 * 9`, against a stated 63).
+
+So an instance in which two such quantities are equal where the new request has them
+apart, or one is 0 or 1 where the new request's is not,
 - vouches for no order or property of the new request (`RolePass.shows_orders`), and
 - is not recomputed from (`check_base`): its solution may be right only by the tie.
 A new request with the same tie is not concerned: the choice makes no difference to it
@@ -16,54 +23,95 @@ decides none of them.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
+from stepchat.core.tasks.wordprob.compared import computed_parts
 from stepchat.core.tasks.wordprob.guards import Declined
+from stepchat.core.tasks.wordprob.orders import sub_seen, written
 from stepchat.core.tasks.wordprob.values import IDENTITY_VALUES
 
 if TYPE_CHECKING:
     from stepchat.core.tasks.wordprob.recompute import RolePass
 
-Coincidence = tuple[int, int | None]
-"""The stated value (slot index) an instance has by coincidence, and the one it ties
-with (None for a 0 or a 1)."""
+HUNDRED = Fraction(100)
 
 
-def coincidence(values: Sequence[tuple[Fraction, Fraction | None]]) -> Coincidence | None:
-    """The first coincidence among the stated values, given as (value in the new request,
-    value in the instance) by slot: a 0 or a 1 the new request does not have, or two equal
-    values the new request tells apart."""
+@dataclass(frozen=True)
+class Quantity:
+    """A quantity the solution writes or takes: in the cached answer, the new request and
+    each earlier instance."""
+
+    text: str
+    old: Fraction
+    new: Fraction
+    seen: tuple[Fraction | None, ...]
+
+
+def quantities(p: RolePass) -> list[Quantity]:
+    """Every stated value (a percent also as hundredths), result, constant a computation
+    takes and part of a computation, with its value in each earlier instance."""
+    found = []
+    for slot, seen in zip(p.slots, p.slot_seen, strict=True):
+        old, new = slot.old.value, slot.new.value
+        if old is None or new is None:
+            continue
+        found.append(Quantity(slot.old.text, old, new, seen))
+        if slot.old.percent:
+            found.append(Quantity(slot.old.text, old / HUNDRED, new / HUNDRED,
+                                  tuple(None if v is None else v / HUNDRED for v in seen)))
+    found += [Quantity(p.sol.atoms[j].text, p.roles[j].old, p.roles[j].new, p.roles[j].seen)
+              for j in p.results]
+    found += [Quantity(p.sol.atoms[i].text, p.roles[i].old, p.roles[i].old,
+                       (p.roles[i].old,) * len(p.witnesses))
+              for i in p.constant_atoms() if p.in_computation(i)]
+    for (expr, hundredths), (old, new) in computed_parts(p).items():
+        in_instances = sub_seen(p, expr, hundredths)
+        if in_instances is not None:
+            found.append(Quantity(written(p, expr), old, new, in_instances))
+    return found
+
+
+def coincidence(
+    readings: Sequence[tuple[Fraction, Fraction | None]],
+) -> tuple[int, int | None] | None:
+    """The first coincidence among quantities read as (value in the new request, value in
+    the instance): a 0 or a 1 the new request does not have (its index, None), or two
+    equal values the new request tells apart (both indices, the later first)."""
     earlier: dict[Fraction, list[int]] = {}
-    for k, (new, seen) in enumerate(values):
+    for k, (new, seen) in enumerate(readings):
         if seen is None:
             continue
         if seen in IDENTITY_VALUES and new != seen:
             return k, None
         for j in earlier.get(seen, []):
-            if values[j][0] != new:
+            if readings[j][0] != new:
                 return k, j
         earlier.setdefault(seen, []).append(k)
     return None
 
 
-def in_instance(p: RolePass, instance: int) -> Coincidence | None:
-    """A coincidence of earlier instance `instance` against the new request."""
-    return coincidence([(slot.new.value or Fraction(0), seen[instance] if instance < len(seen)
-                         else None) for slot, seen in zip(p.slots, p.slot_seen, strict=True)])
+def vouching(p: RolePass) -> tuple[bool, ...]:
+    """Per earlier instance, whether it is free of coincidences against the new request."""
+    found = quantities(p)
+    return tuple(
+        coincidence([(q.new, q.seen[k] if k < len(q.seen) else None) for q in found]) is None
+        for k in range(len(p.witnesses)))
 
 
 def check_base(p: RolePass) -> None:
     """Decline a recomputation from an instance right by a coincidence."""
-    found = coincidence([(slot.new.value or Fraction(0), slot.old.value) for slot in p.slots])
-    if found is None:
+    found = quantities(p)
+    at = coincidence([(q.new, q.old) for q in found])
+    if at is None:
         return
-    k, j = found
-    text = p.slots[k].old.text
+    k, j = at
     if j is None:
-        raise Declined(f"{text} is a 0 or a 1 in the solved request recomputed from, and not "
-                       "in this one: a choice in words between two amounts or factors makes "
-                       "no difference there, so its solution shows nothing of the choice")
-    raise Declined(f"{p.slots[j].old.text} and {text} are equal in the solved request "
+        raise Declined(f"{found[k].text} is {found[k].old} in the solved request recomputed "
+                       "from, and not in this one: an amount of 0 or a factor of 1 makes a "
+                       "choice in words make no difference there, so its solution shows "
+                       "nothing of the choice")
+    raise Declined(f"{found[j].text} and {found[k].text} are equal in the solved request "
                    "recomputed from, and not in this one: its solution is right whichever "
                    "of them a choice in words picks, so it shows nothing of the choice")

@@ -68,7 +68,7 @@ past it the request declines: the pairs grow as its square (1,500 take about a s
 
 def check_compared(p: RolePass) -> None:
     stated = slot_values(p)
-    parts = _parts(p)
+    parts = computed_parts(p)
     means = _means(p, parts)
     quick = _derived(p, stated, _compared(p, stated, parts, means, with_instances=False))
     olds, news = _ranks([v.old for v in quick]), _ranks([v.new for v in quick])
@@ -231,7 +231,7 @@ Part = tuple[Expr, frozenset[int]]
 """A part of a computation and the numbers in it read as hundredths."""
 
 
-def _parts(p: RolePass) -> dict[Part, tuple[Fraction, Fraction]]:
+def computed_parts(p: RolePass) -> dict[Part, tuple[Fraction, Fraction]]:
     """Each part of each computation, once, with its cached and new values; a percent is
     read as hundredths where its own line reads it so (`800 × 10%` is 80)."""
     found: dict[Part, tuple[Fraction, Fraction]] = {}

@@ -345,18 +345,26 @@ def sub_value(
     (the numbers at `hundredths` read as hundredths: 25% as 0.25). The checks read
     `old_and_new` first and this only where the instances may decide."""
     pair = old_and_new(p, expr, hundredths)
-    if pair is None:
+    seen = sub_seen(p, expr, hundredths)
+    if pair is None or seen is None:
         return None
+    return order_value(p, "", *pair, seen)
+
+
+def sub_seen(
+    p: RolePass, expr: Expr, hundredths: frozenset[int] = frozenset()
+) -> tuple[Fraction | None, ...] | None:
+    """A sub-expression's value in each earlier instance, whatever words the instance was
+    solved with (None where one cannot be computed)."""
     atoms = numbers(expr)
     try:
-        seen = tuple(
+        return tuple(
             _evaluated(expr, hundredths, {a: p.roles[a].seen[k] for a in atoms})
             if all(len(p.roles[a].seen) > k for a in atoms) else None
             for k in range(len(p.witnesses))
         )
     except (ZeroDivisionError, Unreadable):
         return None
-    return order_value(p, "", *pair, seen)
 
 
 def scaled(value: Value, factor: Fraction) -> Value:

@@ -572,9 +572,9 @@ class RolePass:
         be multiplied and set where a counter rolls over. (The new request has the cached
         answer's words: `guards.check_renamed`.) Nor does an instance right by a tie or a
         0 whichever way its words chose (`coincidences`)."""
-        return tuple(all(i in w.names for i in w.words)
-                     and coincidences.in_instance(self, k) is None
-                     for k, w in enumerate(self.witnesses))
+        return tuple(all(i in w.names for i in w.words) and free
+                     for w, free in zip(self.witnesses, coincidences.vouching(self),
+                                        strict=True))
 
     @cached_property
     def operands(self) -> frozenset[tuple[str, int]]:
