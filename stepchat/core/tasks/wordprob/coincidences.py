@@ -27,7 +27,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from stepchat.core.tasks.wordprob.compared import computed_parts
 from stepchat.core.tasks.wordprob.guards import Declined
 from stepchat.core.tasks.wordprob.orders import sub_seen, written
 from stepchat.core.tasks.wordprob.values import IDENTITY_VALUES
@@ -66,7 +65,7 @@ def quantities(p: RolePass) -> list[Quantity]:
     found += [Quantity(p.sol.atoms[i].text, p.roles[i].old, p.roles[i].old,
                        (p.roles[i].old,) * len(p.witnesses))
               for i in p.constant_atoms() if p.in_computation(i)]
-    for (expr, hundredths), (old, new) in computed_parts(p).items():
+    for (expr, hundredths), (old, new) in p.parts.items():
         in_instances = sub_seen(p, expr, hundredths)
         if in_instances is not None:
             found.append(Quantity(written(p, expr), old, new, in_instances))
@@ -79,22 +78,22 @@ def coincidence(
     """The first coincidence among quantities read as (value in the new request, value in
     the instance): a 0 or a 1 the new request does not have (its index, None), or two
     equal values the new request tells apart (both indices, the later first)."""
-    earlier: dict[Fraction, list[int]] = {}
+    first: dict[tuple[int, int], int] = {}  # by numerator and denominator: hashed fast
     for k, (new, seen) in enumerate(readings):
         if seen is None:
             continue
         if seen in IDENTITY_VALUES and new != seen:
             return k, None
-        for j in earlier.get(seen, []):
-            if readings[j][0] != new:
-                return k, j
-        earlier.setdefault(seen, []).append(k)
+        key = (seen.numerator, seen.denominator)
+        j = first.setdefault(key, k)
+        if readings[j][0] != new:
+            return k, j
     return None
 
 
 def vouching(p: RolePass) -> tuple[bool, ...]:
     """Per earlier instance, whether it is free of coincidences against the new request."""
-    found = quantities(p)
+    found = p.quantities
     return tuple(
         coincidence([(q.new, q.seen[k] if k < len(q.seen) else None) for q in found]) is None
         for k in range(len(p.witnesses)))
@@ -102,7 +101,7 @@ def vouching(p: RolePass) -> tuple[bool, ...]:
 
 def check_base(p: RolePass) -> None:
     """Decline a recomputation from an instance right by a coincidence."""
-    found = quantities(p)
+    found = p.quantities
     at = coincidence([(q.new, q.old) for q in found])
     if at is None:
         return

@@ -68,7 +68,7 @@ past it the request declines: the pairs grow as its square (1,500 take about a s
 
 def check_compared(p: RolePass) -> None:
     stated = slot_values(p)
-    parts = computed_parts(p)
+    parts = p.parts
     means = _means(p, parts)
     quick = _derived(p, stated, _compared(p, stated, parts, means, with_instances=False))
     olds, news = _ranks([v.old for v in quick]), _ranks([v.new for v in quick])

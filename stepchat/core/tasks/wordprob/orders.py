@@ -39,7 +39,6 @@ from stepchat.core.tasks.wordprob.solution import (
     Operand,
     Unreadable,
     combine,
-    evaluate,
     operands,
 )
 from stepchat.core.tasks.wordprob.values import (
@@ -355,16 +354,50 @@ def sub_seen(
     p: RolePass, expr: Expr, hundredths: frozenset[int] = frozenset()
 ) -> tuple[Fraction | None, ...] | None:
     """A sub-expression's value in each earlier instance, whatever words the instance was
-    solved with (None where one cannot be computed)."""
-    atoms = numbers(expr)
-    try:
-        return tuple(
-            _evaluated(expr, hundredths, {a: p.roles[a].seen[k] for a in atoms})
-            if all(len(p.roles[a].seen) > k for a in atoms) else None
-            for k in range(len(p.witnesses))
-        )
-    except (ZeroDivisionError, Unreadable):
+    solved with (None in an instance that lacks one of its numbers; None for all of them
+    where one instance cannot compute it: a division by zero there)."""
+    seen = _seen_values(p, expr, hundredths)
+    if any(v is _FAILED for v in seen):
         return None
+    return tuple(v if isinstance(v, Fraction) else None for v in seen)
+
+
+_MISSING, _FAILED = object(), object()
+"""A sub-expression's value in an instance that lacks one of its numbers, and in one
+where computing it fails."""
+
+
+def _seen_values(p: RolePass, expr: Expr, hundredths: frozenset[int]) -> tuple[object, ...]:
+    """`sub_seen` before its failures are read, remembered node by node."""
+    key = (expr, hundredths)
+    if key in p.seen_values:
+        return p.seen_values[key]
+    found: tuple[object, ...]
+    if isinstance(expr, Num):
+        seen = p.roles[expr.atom].seen
+        scale = HUNDRED if expr.atom in hundredths else Fraction(1)
+        found = tuple(seen[k] / scale if k < len(seen) else _MISSING
+                      for k in range(len(p.witnesses)))
+    elif isinstance(expr, Neg):
+        found = tuple(-v if isinstance(v, Fraction) else v
+                      for v in _seen_values(p, expr.operand, hundredths))
+    else:
+        found = tuple(_combined(expr.op, left, right) for left, right in zip(
+            _seen_values(p, expr.left, hundredths), _seen_values(p, expr.right, hundredths),
+            strict=True))
+    p.seen_values[key] = found
+    return found
+
+
+def _combined(op: str, left: object, right: object) -> object:
+    if _MISSING in (left, right):
+        return _MISSING
+    if not isinstance(left, Fraction) or not isinstance(right, Fraction):
+        return _FAILED
+    try:
+        return combine(op, left, right)
+    except (ZeroDivisionError, Unreadable):
+        return _FAILED
 
 
 def scaled(value: Value, factor: Fraction) -> Value:
@@ -413,10 +446,6 @@ def _old_and_new(
         return combine(expr.op, left[0], right[0]), combine(expr.op, left[1], right[1])
     except (ZeroDivisionError, Unreadable):
         return None
-
-
-def _evaluated(expr: Expr, hundredths: frozenset[int], values: dict[int, Fraction]) -> Fraction:
-    return evaluate(expr, {a: v / HUNDRED if a in hundredths else v for a, v in values.items()})
 
 
 def numbers(expr: Expr) -> list[int]:

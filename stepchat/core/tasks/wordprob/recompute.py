@@ -229,6 +229,9 @@ class RolePass:
         """Each sub-expression's cached and new values as the checks read them
         (`orders.old_and_new`), remembered once the roles are set: the candidate counts,
         parts and signs of a solution share most of their nodes."""
+        self.seen_values: dict[tuple[Expr, frozenset[int]], tuple[object, ...]] = {}
+        """Each sub-expression's value in each earlier instance (`orders.sub_seen`),
+        remembered node by node as `value_pairs` is."""
         self.step_values: dict[tuple[int, int, int, int, bool],
                                frozenset[tuple[int, int]]] = {}
         """What one step of reasoning gives on each pair of cached values
@@ -575,6 +578,18 @@ class RolePass:
         return tuple(all(i in w.names for i in w.words) and free
                      for w, free in zip(self.witnesses, coincidences.vouching(self),
                                         strict=True))
+
+    @cached_property
+    def parts(self) -> dict[compared.Part, tuple[Fraction, Fraction]]:
+        """Each part of each computation with its cached and new values
+        (`compared.computed_parts`), read once for the orders and the coincidences."""
+        return compared.computed_parts(self)
+
+    @cached_property
+    def quantities(self) -> list[coincidences.Quantity]:
+        """Every quantity a coincidence may tie (`coincidences.quantities`), read once for
+        the instances and the base."""
+        return coincidences.quantities(self)
 
     @cached_property
     def operands(self) -> frozenset[tuple[str, int]]:
