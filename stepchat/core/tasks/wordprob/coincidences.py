@@ -23,52 +23,43 @@ decides none of them.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from stepchat.core.tasks.wordprob.guards import Declined
-from stepchat.core.tasks.wordprob.orders import sub_seen, written
+from stepchat.core.tasks.wordprob.orders import (
+    Value,
+    scaled,
+    sub_seen,
+    taken_constants,
+    written,
+)
 from stepchat.core.tasks.wordprob.values import IDENTITY_VALUES
 
 if TYPE_CHECKING:
     from stepchat.core.tasks.wordprob.recompute import RolePass
 
-HUNDRED = Fraction(100)
 
-
-@dataclass(frozen=True)
-class Quantity:
-    """A quantity the solution writes or takes: in the cached answer, the new request and
-    each earlier instance."""
-
-    text: str
-    old: Fraction
-    new: Fraction
-    seen: tuple[Fraction | None, ...]
-
-
-def quantities(p: RolePass) -> list[Quantity]:
+def quantities(p: RolePass) -> list[Value]:
     """Every stated value (a percent also as hundredths), result, constant a computation
-    takes and part of a computation, with its value in each earlier instance."""
+    takes and part of a computation, with its value in each earlier instance, whatever
+    words the instance was solved with (`orders.order_value` keeps only the instances
+    that show orders, which are decided here)."""
     found = []
     for slot, seen in zip(p.slots, p.slot_seen, strict=True):
         old, new = slot.old.value, slot.new.value
         if old is None or new is None:
             continue
-        found.append(Quantity(slot.old.text, old, new, seen))
-        if slot.old.percent:
-            found.append(Quantity(slot.old.text, old / HUNDRED, new / HUNDRED,
-                                  tuple(None if v is None else v / HUNDRED for v in seen)))
-    found += [Quantity(p.sol.atoms[j].text, p.roles[j].old, p.roles[j].new, p.roles[j].seen)
+        value = Value(slot.old.text, old, new, seen)
+        found += [value, scaled(value, Fraction(1, 100))] if slot.old.percent else [value]
+    found += [Value(p.sol.atoms[j].text, p.roles[j].old, p.roles[j].new, p.roles[j].seen)
               for j in p.results]
-    found += [Quantity(p.sol.atoms[i].text, p.roles[i].old, p.roles[i].old,
-                       (p.roles[i].old,) * len(p.witnesses))
-              for i in p.constant_atoms() if p.in_computation(i)]
+    found += [Value(p.sol.atoms[i].text, value, value, (value,) * len(p.witnesses))
+              for value, i in taken_constants(p).items()]
     for (expr, hundredths), (old, new) in p.parts.items():
         in_instances = sub_seen(p, expr, hundredths)
         if in_instances is not None:
-            found.append(Quantity(written(p, expr), old, new, in_instances))
+            found.append(Value(written(p, expr), old, new, in_instances))
     return found
 
 

@@ -50,6 +50,7 @@ from stepchat.core.tasks.wordprob.orders import (
     scaled,
     slot_values,
     sub_value,
+    taken_constants,
     unused_slots,
     written,
 )
@@ -140,14 +141,8 @@ def _units(p: RolePass) -> list[Value]:
     place of a stated count ("a stay of more than a week is charged as one week": `7 *
     68`), and a count that falls below it no longer takes it. A constant a multiplier or
     part word accounts for is compared as the word's factor (`_derived`)."""
-    by_words = accounted(p, p.factors)
-    found: dict[Fraction, Value] = {}
-    for i in p.constant_atoms():
-        value = p.roles[i].old
-        if p.in_computation(i) and i not in by_words and value not in found:
-            found[value] = order_value(p, p.sol.atoms[i].text, value, value,
-                                       (value,) * len(p.witnesses))
-    return list(found.values())
+    return [order_value(p, p.sol.atoms[i].text, value, value, (value,) * len(p.witnesses))
+            for value, i in taken_constants(p, frozenset(accounted(p, p.factors))).items()]
 
 
 def _derived(p: RolePass, stated: dict[int, Value], values: list[Value]) -> list[Value]:

@@ -382,14 +382,14 @@ def _seen_values(p: RolePass, expr: Expr, hundredths: frozenset[int]) -> tuple[o
         found = tuple(-v if isinstance(v, Fraction) else v
                       for v in _seen_values(p, expr.operand, hundredths))
     else:
-        found = tuple(_combined(expr.op, left, right) for left, right in zip(
+        found = tuple(_combined_seen(expr.op, left, right) for left, right in zip(
             _seen_values(p, expr.left, hundredths), _seen_values(p, expr.right, hundredths),
             strict=True))
     p.seen_values[key] = found
     return found
 
 
-def _combined(op: str, left: object, right: object) -> object:
+def _combined_seen(op: str, left: object, right: object) -> object:
     if _MISSING in (left, right):
         return _MISSING
     if not isinstance(left, Fraction) or not isinstance(right, Fraction):
@@ -398,6 +398,16 @@ def _combined(op: str, left: object, right: object) -> object:
         return combine(op, left, right)
     except (ZeroDivisionError, Unreadable):
         return _FAILED
+
+
+def taken_constants(p: RolePass, leave_out: frozenset[int] = frozenset()) -> dict[Fraction, int]:
+    """Each constant a computation takes (but the atoms `leave_out`), once per value: the
+    atom that first writes it."""
+    found: dict[Fraction, int] = {}
+    for i in p.constant_atoms():
+        if p.in_computation(i) and i not in leave_out:
+            found.setdefault(p.roles[i].old, i)
+    return found
 
 
 def scaled(value: Value, factor: Fraction) -> Value:

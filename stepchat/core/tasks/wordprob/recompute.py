@@ -586,7 +586,7 @@ class RolePass:
         return compared.computed_parts(self)
 
     @cached_property
-    def quantities(self) -> list[coincidences.Quantity]:
+    def quantities(self) -> list[orders.Value]:
         """Every quantity a coincidence may tie (`coincidences.quantities`), read once for
         the instances and the base."""
         return coincidences.quantities(self)
