@@ -130,8 +130,10 @@ class Config:
             raise ConfigError(f"unknown model {key!r} (known: {known})") from None
 
     def pipeline_for(self, model_id: str | None = None) -> PipelineSettings:
-        """The pipeline settings for one model: its `max_tokens` caps every reply."""
-        return replace(self.pipeline, max_tokens=self.model(model_id).max_tokens)
+        """The pipeline settings for one model: its `max_tokens` caps every reply, and what
+        it runs is part of the cache scope."""
+        entry = self.model(model_id)
+        return replace(self.pipeline, max_tokens=entry.max_tokens, model_source=entry.source_id())
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
@@ -156,6 +158,9 @@ def parse_config_file(data: dict[str, Any], origin: str) -> ConfigFile:
             f"{origin}: [cache] max_tokens: not a cache setting "
             "(set max_tokens on the model's [[models]] entry)"
         )
+    if isinstance(cache, dict) and "model_source" in cache:
+        raise ConfigError(f"{origin}: [cache] model_source: not a setting (stepchat sets it "
+                          "from the model's [[models]] entry)")
     if isinstance(cache, dict) and "system_prompt" in cache:
         raise ConfigError(
             f"{origin}: [cache] system_prompt: not a cache setting "

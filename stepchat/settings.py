@@ -69,6 +69,14 @@ class ModelSpec(ModelCommon):
     off on a CPU with AMX, where llama.cpp crashes with them, on elsewhere. `false` is the
     fix for a model process that keeps crashing."""
 
+    def source_id(self) -> str:
+        """The GGUF file and its size: a file replaced at the same path is another model."""
+        try:
+            size = self.gguf_path().stat().st_size
+        except (ConfigError, OSError):
+            return f"llama {self.source}"
+        return f"llama {self.source} {size}"
+
     def gguf_path(self) -> Path:
         """Where the GGUF file is; raises ConfigError naming the file and the fix."""
         if self.source.startswith("package:"):
@@ -113,6 +121,10 @@ class ServerSpec(ModelCommon):
     empty when the server needs none."""
     timeout_s: Annotated[float, Gt(0.0)] = 120.0
     """Seconds to wait for the server to connect or send the next piece of a reply."""
+
+    def source_id(self) -> str:
+        """The server and the model it is asked for."""
+        return f"openai {self.base_url.rstrip('/')} {self.model}"
 
     def api_key(self) -> str | None:
         """The key from `$api_key_env`; raises ConfigError naming the variable, never a value."""

@@ -70,7 +70,7 @@ def test_a_follow_up_carries_the_conversation_and_is_not_cached(cache: StepCache
     earlier = sum(cache.backend.count_tokens(m.content) for m in history)
     assert follow["tokens"]["prompt"] >= alone["tokens"]["prompt"] + earlier
     assert follow["path"] == "miss" and follow["stored_entry"] is None
-    assert "a follow-up in a conversation: open text is not cached" in follow["notes"]
+    assert "a follow-up in a conversation: not cached" in follow["notes"]
 
 
 def test_turns_that_do_not_fit_are_dropped_and_reported(cache: StepCache) -> None:

@@ -124,6 +124,38 @@ def test_entry_mistakes_are_one_line_errors(tmp_path: Path, entry: str, words: s
     assert words in message and "\n" not in message
 
 
+def test_an_entry_pointed_at_another_model_does_not_reuse_the_first_ones_answers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The entry "remote" asked served-name, then is re-pointed at another-name on the same
+    server, then at the first name on another server: each is a cache scope of its own,
+    since the cache scope is what the entry runs, not only its id."""
+    monkeypatch.setenv("STEPCHAT_TEST_KEY", "key-123")
+    scopes = []
+    for port, name in ((9, "served-name"), (9, "another-name"), (10, "served-name")):
+        config = load(tmp_path, SERVER.format(port=port).replace("served-name", name))
+        backend = load_backend(config, "remote")
+        cache = build_cache(config, Parts(backend, HashedEmbedder(), MemoryStore()))
+        assert name in cache.settings.model_source
+        scopes.append(cache.scope)
+    assert len(set(scopes)) == 3
+    again = load(tmp_path, SERVER.format(port=9))
+    same = build_cache(again, Parts(load_backend(again, "remote"), HashedEmbedder(),
+                                    MemoryStore()))
+    assert same.scope == scopes[0]
+
+
+def test_a_local_entry_is_its_gguf_file_and_size(tmp_path: Path) -> None:
+    entry = load(tmp_path, "").model()
+    size = entry.gguf_path().stat().st_size
+    assert entry.source_id() == f"llama {entry.source} {size}"
+
+
+def test_model_source_is_no_cache_setting(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match=r"\[cache\] model_source: not a setting"):
+        load(tmp_path, '[cache]\nmodel_source = "x"\n')
+
+
 def test_cache_max_tokens_points_at_the_model_entry(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match=r"set max_tokens on the model's \[\[models\]\] entry"):
         load(tmp_path, "[cache]\nmax_tokens = 64\n")

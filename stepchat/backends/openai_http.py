@@ -358,7 +358,7 @@ class OpenAIHttpBackend:
         text = str((choices[0].get("message") or {}).get("content") or "")
         if text and on_token is not None:
             on_token(text)
-        return text, data.get("usage") or {}, str(choices[0].get("finish_reason") or "stop")
+        return text, data.get("usage") or {}, str(choices[0].get("finish_reason") or "")
 
     def _parse(self, payload: str) -> dict[str, Any]:
         try:

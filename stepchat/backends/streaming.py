@@ -17,8 +17,9 @@ from stepchat.core.ports import CancelToken, GenerationCancelled
 @dataclass
 class StreamedReply:
     text: str = ""
-    finish: str = "stop"
-    """The last finish reason a chunk gave: "length" when the token limit cut the reply."""
+    finish: str = ""
+    """The last finish reason a chunk gave: "stop" at the reply's end, "length" when the token
+    limit cut it; empty when no chunk gave one, and then nothing shows the reply finished."""
     usage: dict[str, Any] = field(default_factory=dict)
     """The last `usage` a chunk carried (servers send it in a final chunk, if asked)."""
 

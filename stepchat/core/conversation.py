@@ -7,10 +7,10 @@ one), so whole exchanges are dropped from the oldest end until the rest, the sys
 the request and room for the reply fit. Tokens are counted with the model's own tokenizer;
 callers show how many exchanges were left out, so nobody wonders why the model forgot.
 
-Which of these requests the cache may serve is the engine's rule (`StepCache.answer`): a
-request that can lean on earlier turns (open text) is neither served from nor written to
-the cache inside a conversation; equations and JSON objects are checked against the
-request itself and are reused as usual.
+Which of these requests the cache may serve is the engine's rule (`StepCache.answer`): any
+request can lean on earlier turns, so inside a conversation none is served from or written
+to the cache, even when every earlier turn was trimmed away here (front ends say so with
+`in_conversation`).
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from dataclasses import dataclass
 
 from stepchat.core.types import ChatMessage
 
-FOLLOW_UP_NOTE = "a follow-up in a conversation: open text is not cached"
-"""Why an open-text follow-up neither came from nor went to the cache: front ends show it
+FOLLOW_UP_NOTE = "a follow-up in a conversation: not cached"
+"""Why a follow-up neither came from nor went to the cache: front ends show it
 on the answer itself, where the reader looks for why the cache was not used."""
 
 MESSAGE_OVERHEAD = 6

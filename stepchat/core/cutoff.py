@@ -36,6 +36,17 @@ def cut_off_note(limit: int) -> str:
     return f"{NOTE_START} ({limit} tokens); not cached"
 
 
+UNFINISHED = "unfinished"
+"""The finish reason of a reply whose server gave none: nothing shows it was finished."""
+
+
+def unfinished_note(reason: str) -> str:
+    """What the answer says when the model stopped other than at its end or the limit (a
+    server's content filter): the text may stop mid-sentence, as a cut-off one does."""
+    why = "no finish reason given" if reason == UNFINISHED else f"finish reason {reason!r}"
+    return f"the model stopped before its reply's end ({why}); not cached"
+
+
 def marked_complete(constraints: dict[str, Any]) -> dict[str, Any]:
     """The constraints an entry is written with: the handler's, and the engine's mark."""
     return {**constraints, COMPLETE_KEY: True}

@@ -19,6 +19,7 @@ from stepchat.core.cutoff import (
     cut_off_reason,
     handler_constraints,
     marked_complete,
+    unfinished_note,
 )
 from stepchat.core.events import (
     DoneEvent,
@@ -78,9 +79,12 @@ differ even under one fixed clock (an engine built again for the same model and 
 prompt must not reuse an id)."""
 
 
-def scope_of(model_id: str, system_prompt: str) -> str:
-    """Entries are only ever reused under the same model and system prompt."""
-    return hashlib.blake2b(f"{model_id}\x1f{system_prompt}".encode(), digest_size=8).hexdigest()
+def scope_of(model_id: str, system_prompt: str, model_source: str = "") -> str:
+    """Entries are only ever reused under the same model and system prompt. A model entry is
+    its name and what it runs (`PipelineSettings.model_source`): the same name pointed at
+    another GGUF file or another server's model starts a scope of its own."""
+    key = f"{model_id}\x1f{system_prompt}" + (f"\x1f{model_source}" if model_source else "")
+    return hashlib.blake2b(key.encode(), digest_size=8).hexdigest()
 
 
 def _stop_if_cancelled(cancel: CancelToken | None) -> None:
@@ -186,7 +190,8 @@ class StepCache:
 
     @property
     def scope(self) -> str:
-        return scope_of(self.backend.model_id, self.settings.system_prompt)
+        return scope_of(self.backend.model_id, self.settings.system_prompt,
+                        self.settings.model_source)
 
     def detect(self, prompt: str) -> tuple[TaskHandler[Any], Task[Any]]:
         """The handler whose kind the prompt is, and the task it read."""
@@ -199,6 +204,7 @@ class StepCache:
         prompt: str | bytes,
         *,
         history: Sequence[ChatMessage] = (),
+        in_conversation: bool = False,
         on_event: EventSink = ignore_events,
         cancel: CancelToken | None = None,
         read_cache: bool = True,
@@ -208,22 +214,23 @@ class StepCache:
 
         `read_cache` False answers without looking in the cache (Regenerate, a bench arm);
         `write_cache` False keeps the answer out of it.
-        In a conversation, open text can lean on earlier turns ("and in winter?"), so it is
-        neither served from nor written to the cache; equations and JSON objects are checked
-        against the request itself and are reused as usual.
+        In a conversation any request can lean on earlier turns ("and in winter?", "every
+        number I write is in base 8", "Bruno is a chef"), and no check reads them, so it is
+        neither served from nor written to the cache, whatever its kind. `in_conversation`
+        says there were earlier turns when none are sent: all of them were trimmed to fit
+        the model's context, and they may still have said something the request leans on.
         """
         total = _Stopwatch(self.clock)
         accepted = accept_prompt(prompt)
         text, notes = accepted.text, list(accepted.notes)
         handler, task = self.detect(text)
-        if not handler.self_contained and (read_cache or write_cache):
-            if history:
+        if read_cache or write_cache:
+            if history or in_conversation:
                 notes.append(FOLLOW_UP_NOTE)
                 read_cache = write_cache = False
             elif accepted.truncated:
                 # Its answer answers the first part of the prompt, not the prompt sent.
-                notes = [f"prompt truncated to its first {len(text)} characters: "
-                         "open text is not cached"]
+                notes = [f"prompt truncated to its first {len(text)} characters: not cached"]
                 read_cache = write_cache = False
         gen = Generation(
             self.backend, self.settings, on_event, cancel, clock=self.clock,
@@ -436,7 +443,12 @@ class StepCache:
             for s in steps
             if s.status in _SAVING and s.origin == StepOrigin.MODEL
         )
-        cut = gen.cut_off_at
+        if gen.cut_off_at is not None:
+            finish, ending = "length", [cut_off_note(gen.cut_off_at)]
+        elif gen.unfinished is not None:
+            finish, ending = gen.unfinished, [unfinished_note(gen.unfinished)]
+        else:
+            finish, ending = "stop", []
         return Answer(
             prompt=task.prompt,
             task=task.kind,
@@ -450,18 +462,18 @@ class StepCache:
             matched_entry=route.entry.id if route.reusing and route.entry else None,
             verified=verified,
             patch_method=method,
-            notes=request.notes + gen.notes + ([cut_off_note(cut)] if cut is not None else []),
-            finish_reason="stop" if cut is None else "length",
+            notes=request.notes + gen.notes + ending,
+            finish_reason=finish,
             delivery=delivery_of(handler),
         )
 
     def _keep(self, request: _Request, answer: Answer, route: _Route) -> None:
         """Count the hit and store what adds information; never an unverified answer, nor
-        one the token limit cut."""
+        one the model did not finish (the token limit cut it, or its server stopped it)."""
         try:
             if route.reusing and route.entry is not None:
                 self.store.touch(route.entry.id, self.clock.now())
-            finished = answer.finish_reason != "length"
+            finished = answer.finish_reason == "stop"
             if (
                 finished
                 and answer.verified is not False

@@ -62,6 +62,10 @@ class PipelineSettings:
     system_prompt: str = ""
     """A system message for free-text requests; part of the cache scope, so answers written
     under another system prompt are never reused."""
+    model_source: str = ""
+    """What the model entry runs (its GGUF file and size, or its server and model name), set
+    from models.toml (`Config.pipeline_for`), not in the `[cache]` section: part of the cache
+    scope, so an entry pointed at another model does not reuse the first one's answers."""
 
     def paper(self) -> PipelineSettings:
         return replace(

@@ -196,7 +196,8 @@ class ChatMessage:
 @dataclass(frozen=True)
 class Completion:
     """What a backend returned for one call: `finish_reason` is "length" when the token
-    limit cut the reply, "stop" when the model ended it."""
+    limit cut the reply, "stop" when the model ended it, a server's other reason as it gave
+    it ("content_filter"), or "" where it gave none."""
 
     text: str
     prompt_tokens: int
@@ -271,8 +272,10 @@ class Answer:
     patch_method: str | None = None
     notes: list[str] = field(default_factory=list)
     finish_reason: str = "stop"
-    """"length" when a model call made for this answer stopped at the token limit: the answer
-    may be cut off, and it is never cached; "stop" otherwise (OpenAI's names)."""
+    """"length" when a model call made for this answer stopped at the token limit, a server's
+    other reason ("content_filter", or "unfinished" where it gave none) when one stopped
+    before its end: the answer may be cut off, and it is never cached; "stop" otherwise
+    (OpenAI's names)."""
     delivery: Delivery = SERVED_WHOLE
     """How front ends show it: its kind's `delivery`. Not part of `to_record` (the record of
     `ask --json` names the kind already); a saved conversation keeps it beside the record."""

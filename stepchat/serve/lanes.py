@@ -65,6 +65,11 @@ class Job:
     store: bool = True
     cancel: threading.Event = field(default_factory=threading.Event)
     notes: list[str] = field(default_factory=list)
+    in_conversation: bool = field(init=False)
+    """Whether earlier turns came with the request, though trimming may send none of them."""
+
+    def __post_init__(self) -> None:
+        self.in_conversation = bool(self.history)
 
 
 class _Lane(Generic[T]):
@@ -207,6 +212,7 @@ class ModelLanes:
         answer = engine.answer(
             job.prompt,
             history=job.history,
+            in_conversation=job.in_conversation,
             on_event=on_event,
             cancel=cancel,
             read_cache=job.reuse,

@@ -241,6 +241,7 @@ def answer_with_model(
         answer = engine.answer(
             attempt.prompt,
             history=fitted.messages,
+            in_conversation=bool(attempt.history),
             on_event=forward,
             cancel=attempt.cancel,
             read_cache=attempt.reuse,

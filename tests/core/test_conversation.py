@@ -1,8 +1,9 @@
 """A conversation's earlier turns: trimmed to the context, and what the cache may reuse.
 
-Both sides of the cache's conversation rule are here: a follow-up whose meaning lives in
-earlier turns is never served an answer cached under another conversation, and a request
-the cache can check on its own (an equation, a JSON object the prompt states) still is.
+The cache's conversation rule is here: a request after earlier turns may lean on them
+("every number I write is in base 8", "Bruno is a chef"), whatever its kind, so it is never
+served an answer cached under another conversation or alone, nor stored; the model it goes
+to is sent those turns.
 """
 
 from __future__ import annotations
@@ -122,7 +123,7 @@ def test_a_follow_up_is_not_served_across_conversations() -> None:
     assert second.path == CachePath.MISS and not second.hit
     assert first.stored_entry is None and second.stored_entry is None
     assert cache.store.count() == 0
-    assert "a follow-up in a conversation: open text is not cached" in second.notes
+    assert "a follow-up in a conversation: not cached" in second.notes
 
 
 def test_a_standalone_answer_is_not_served_to_a_follow_up() -> None:
@@ -138,22 +139,43 @@ def test_a_standalone_answer_is_not_served_to_a_follow_up() -> None:
     assert in_chat.text == "Your favourite colour is blue."
 
 
-def test_a_checkable_equation_is_served_across_conversations() -> None:
+def test_an_equation_in_a_conversation_is_neither_served_nor_stored() -> None:
+    """Checked against the request alone, a cached equation would hold; the earlier turn
+    says its numbers are octal, which no check reads."""
     cache = engine("3x + 5 = 20\n3x = 15\nx = 5")
-    first = cache.answer("Solve 3x + 5 = 20 for x.", history=GREEN)
-    assert first.stored_entry is not None
-    calls = len(cache.backend.calls)  # type: ignore[attr-defined]
-    second = cache.answer("Solve 3x + 5 = 20 for x.", history=BLUE)
-    assert second.path == CachePath.REUSE_ONLY and second.hit
-    assert second.text == first.text
-    assert len(cache.backend.calls) == calls  # type: ignore[attr-defined]
+    alone = cache.answer("Solve 3x + 5 = 20 for x.")
+    assert alone.stored_entry is not None
+    octal = [user("In this chat every number I write is in base 8."), assistant("Understood.")]
+    in_chat = cache.answer("Solve 3x + 5 = 20 for x.", history=octal)
+    assert not in_chat.hit and in_chat.stored_entry is None
+    assert "a follow-up in a conversation: not cached" in in_chat.notes
+    assert cache.store.count() == 1
 
 
-def test_a_json_object_the_prompt_states_is_served_across_conversations() -> None:
-    prompt = "Return a JSON object with keys name and age for Ana, 30."
-    cache = engine('{"name": "Ana", "age": 30}')
-    first = cache.answer(prompt, history=GREEN)
-    assert first.verified is True and first.stored_entry is not None
-    second = cache.answer(prompt, history=BLUE)
-    assert second.hit and second.path == CachePath.REUSE_ONLY
-    assert second.text == first.text
+def test_a_json_request_in_a_conversation_goes_to_the_model_with_its_turns() -> None:
+    """The bio cached alone says pilot; the conversation says chef, and the model is sent
+    that turn under the JSON task's own system prompt."""
+    prompt = "Return a JSON object with keys name and bio for Bruno, with a short bio."
+
+    def bio_model(messages: Sequence[ChatMessage]) -> str:
+        said = " ".join(m.content for m in messages[:-1])
+        job = "chef in Paris" if "chef" in said else "pilot"
+        return f'{{"name": "Bruno", "bio": "Bruno is a {job}."}}'
+
+    cache = engine(bio_model, bio_model)
+    alone = cache.answer(prompt)
+    assert "pilot" in alone.text and alone.stored_entry is not None
+    chef = [user("Bruno is a chef in Paris; he has never flown a plane."), assistant("Noted.")]
+    in_chat = cache.answer(prompt, history=chef)
+    assert not in_chat.hit and "chef in Paris" in in_chat.text
+    assert in_chat.stored_entry is None and cache.store.count() == 1
+
+
+def test_earlier_turns_trimmed_away_still_make_a_follow_up() -> None:
+    """A front end that had to drop every earlier turn to fit the context sends none, and
+    says there were some: what they said may still be what the request leans on."""
+    cache = engine()
+    cache.answer(FOLLOW_UP)
+    trimmed = cache.answer(FOLLOW_UP, in_conversation=True)
+    assert not trimmed.hit and trimmed.stored_entry is None
+    assert "a follow-up in a conversation: not cached" in trimmed.notes

@@ -10,6 +10,8 @@ import json
 from dataclasses import replace
 from typing import Any
 
+import pytest
+
 from stepchat.backends.scripted import ScriptedBackend
 from stepchat.core.cutoff import COMPLETE_KEY, cut_off_reason, margin
 from stepchat.core.pipeline import StepCache
@@ -123,3 +125,34 @@ def test_a_saved_record_keeps_the_finish_reason() -> None:
     assert Answer.from_record(record).finish_reason == "length"
     del record["finish_reason"]  # a conversation saved before the field existed
     assert Answer.from_record(record).finish_reason == "stop"
+
+
+class StoppingServer(ScriptedBackend):
+    """A server that ends its replies with `reason` (its content filter, or none at all)."""
+
+    def __init__(self, replies: list[str], reason: str) -> None:
+        super().__init__(replies)
+        self.reason = reason
+
+    def complete(self, *args: Any, **kwargs: Any) -> Any:
+        return replace(super().complete(*args, **kwargs), finish_reason=self.reason)
+
+
+@pytest.mark.parametrize(("reason", "said", "note"), [
+    ("content_filter", "content_filter", "finish reason 'content_filter'"),
+    ("tool_calls", "tool_calls", "finish reason 'tool_calls'"),
+    ("", "unfinished", "no finish reason given"),
+])
+def test_a_reply_its_server_stopped_early_is_shown_and_never_stored(
+    reason: str, said: str, note: str
+) -> None:
+    """Only a reply the model ended ("stop") is known to be whole: "The capital of France
+    is" stopped by a filter, or a stream that closed without a reason, is not cached."""
+    cache = StepCache(StoppingServer(["The capital of France is"], reason), HashedEmbedder(),
+                      MemoryStore())
+    first = cache.answer("What is the capital of France?")
+    assert first.text == "The capital of France is" and first.finish_reason == said
+    assert f"the model stopped before its reply's end ({note}); not cached" in first.notes
+    assert first.stored_entry is None and cache.store.count() == 0
+    again = cache.answer("What is the capital of France?")
+    assert not again.hit

@@ -44,7 +44,6 @@ class ReverseHandler:
 
     kind = "reverse"
     similarity_floor = candidate_floor = 0.5
-    self_contained = True
 
     @classmethod
     def from_settings(cls, settings: PipelineSettings) -> ReverseHandler:

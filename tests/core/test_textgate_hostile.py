@@ -97,7 +97,7 @@ def test_a_truncated_prompt_is_neither_served_nor_stored() -> None:
     cache = StepCache(ScriptedBackend([short_answer]), SameVector(), store)
     first = cache.answer(long + "Summarize it.")
     assert first.notes == [
-        f"prompt truncated to its first {MAX_PROMPT_CHARS} characters: open text is not cached"
+        f"prompt truncated to its first {MAX_PROMPT_CHARS} characters: not cached"
     ]
     assert store.count() == 0
     again = cache.answer(long + "Translate it.")

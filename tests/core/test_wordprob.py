@@ -218,6 +218,19 @@ def test_an_answer_with_a_computation_that_does_not_hold_is_not_stored() -> None
     assert engine.answer(FOG).stored_entry is None
 
 
+def test_an_answer_whose_last_number_no_computation_writes_is_not_stored() -> None:
+    """Every computation holds and the answer says another number: stored, it would be
+    served (and recomputed) for every variant."""
+    assert not answer_holds("Cost: 12 * 5 = 60 dollars.\n#### 17")
+    assert not answer_holds("She pays 12 * 5 = 60 dollars, so 61 in all.")
+    assert answer_holds("Cost: 12 * 5 = 60 dollars.\n#### 60")
+    assert answer_holds("She pays 12 * 5 = 60 dollars for 12 kg.\n#### 12")  # an operand
+    reply = "Cost: 42 / 3 = 14 intervals of 10 minutes, 14 * 10 = 140.\n#### 150"
+    engine = StepCache(ScriptedBackend([reply]), HashedEmbedder(), MemoryStore())
+    answer = engine.answer(FOG)
+    assert answer.stored_entry is None and engine.store.count() == 0
+
+
 def test_a_variant_is_served_recomputed_and_never_called_verified() -> None:
     backend = ScriptedBackend([FOG_SOLUTION, fog_solution(20, 3, 42),
                                "the model must not be asked"])

@@ -13,6 +13,7 @@ import httpx2 as httpx
 import openai
 import pytest
 
+from stepchat.core.conversation import FOLLOW_UP_NOTE
 from stepchat.serve.app import create_app
 from stepchat.store.memory import MemoryStore
 from tests.serve.conftest import (
@@ -128,8 +129,8 @@ def test_requests_can_opt_out_of_reuse_and_store(base_url: str, store: MemorySto
 
 
 def test_the_key_is_the_last_user_turn_under_the_system_prompt(base_url: str) -> None:
-    """Earlier turns do not change an equation's key; a system prompt is another scope; an
-    open-text follow-up is neither served from nor written to the cache."""
+    """A system prompt is another scope; a follow-up of any kind (open text, an equation) is
+    neither served from nor written to the cache: earlier turns may change what it asks."""
     first = post(base_url, {"model": MODEL, "messages": user(TEXT_PROMPT)})
     assert first.headers["x-stepchat-path"] == "miss"
     history = [
@@ -138,10 +139,13 @@ def test_the_key_is_the_last_user_turn_under_the_system_prompt(base_url: str) ->
     ]
     follow_up = post(base_url, {"model": MODEL, "messages": [*history, *user(TEXT_PROMPT)]})
     assert follow_up.headers["x-stepchat-path"] == "miss"
-    assert "open text is not cached" in " ".join(follow_up.json()["stepchat"]["notes"])
+    assert FOLLOW_UP_NOTE in follow_up.json()["stepchat"]["notes"]
     post(base_url, {"model": MODEL, "messages": user(LINEAR_PROMPT)})
     linear = post(base_url, {"model": MODEL, "messages": [*history, *user(LINEAR_PROMPT)]})
-    assert linear.headers["x-stepchat-path"] == "reuse-only"
+    assert linear.headers["x-stepchat-path"] != "reuse-only"
+    assert FOLLOW_UP_NOTE in linear.json()["stepchat"]["notes"]
+    alone = post(base_url, {"model": MODEL, "messages": user(LINEAR_PROMPT)})
+    assert alone.headers["x-stepchat-path"] == "reuse-only"
     system = [{"role": "system", "content": "Answer like a pirate."}]
     scoped = post(base_url, {"model": MODEL, "messages": [*system, *user(TEXT_PROMPT)]})
     assert scoped.headers["x-stepchat-path"] == "miss"

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
+from stepchat.core.cutoff import UNFINISHED
 from stepchat.core.events import SERVED_WHOLE, Delivery, EventSink, TokenEvent
 from stepchat.core.ports import Backend, CancelToken, Clock, SystemClock
 from stepchat.core.settings import PipelineSettings
@@ -74,6 +75,10 @@ class Generation:
     cut_off_at: int | None = None
     """The token limit of the first call the limit cut short, or None: an answer any part of
     which the model may not have finished is said to be cut off and never cached."""
+    unfinished: str | None = None
+    """How the first call that ended neither at the reply's end ("stop") nor at the token
+    limit ended: a server's "content_filter" or "tool_calls", or `UNFINISHED` where it gave
+    no reason. Such an answer is shown as the model gave it and never cached."""
 
     def conversation(self, request: str) -> list[ChatMessage]:
         """System prompt, earlier turns, then the request: what a chat model expects."""
@@ -83,11 +88,14 @@ class Generation:
         return [*messages, *self.history, ChatMessage("user", request)]
 
     def send(self, request: ModelRequest, status: StepStatus) -> Completion:
-        """Ask the model what `request` says; its tokens stream as steps of `status`."""
+        """Ask the model what `request` says; its tokens stream as steps of `status`. Earlier
+        turns go with it, under the task's own system prompt too: "Bruno is a chef" said
+        before a JSON request for his bio is what the bio must say."""
         if request.system is None:
             messages = self.conversation(request.user)
         else:
-            messages = [ChatMessage("system", request.system), ChatMessage("user", request.user)]
+            messages = [ChatMessage("system", request.system), *self.history,
+                        ChatMessage("user", request.user)]
         return self.complete(
             messages, status, json_schema=request.json_schema, max_tokens=request.max_tokens
         )
@@ -120,6 +128,8 @@ class Generation:
         self.generated_tokens += result.completion_tokens
         if result.finish_reason == "length" and self.cut_off_at is None:
             self.cut_off_at = limit
+        elif result.finish_reason not in ("stop", "length") and self.unfinished is None:
+            self.unfinished = result.finish_reason or UNFINISHED
         return result
 
     def timed(self, started: float) -> None:
@@ -141,10 +151,6 @@ class TaskHandler(Protocol[C]):
     candidate_floor: float
     """Cosine similarity a neighbour needs before `skip_reason` is asked about it; a handler
     whose own test decides (the text gate) can take any neighbour it finds."""
-    self_contained: bool
-    """A request of this kind is checked against itself alone, so it may be served from and
-    written to the cache inside a conversation; open text, which can lean on earlier turns,
-    may not. How front ends show its answers is its `delivery` (see `delivery_of`)."""
 
     def detect(self, prompt: str) -> Task[C] | None: ...
 

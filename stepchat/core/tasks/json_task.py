@@ -139,7 +139,6 @@ def _say_declined(spec: JsonSpec, gen: Generation) -> None:
 
 class JsonHandler:
     kind: str = TaskKind.JSON
-    self_contained = True
     delivery = Delivery(document="json")
     """Served whole (members are checked, and one may be rewritten, after the model wrote
     them) and shown literally; a transcript writes the object as one `json` block."""

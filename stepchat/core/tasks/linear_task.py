@@ -92,7 +92,6 @@ LinearTask = Task[LinearConstraints]
 
 class LinearHandler:
     kind: str = TaskKind.LINEAR
-    self_contained = True
     delivery = SERVED_WHOLE
     """Served whole once every step is checked, and shown literally (`*` is algebra)."""
 

@@ -142,7 +142,6 @@ class TextHandler:
     """
 
     kind: str = TaskKind.TEXT
-    self_contained = False
     delivery = Delivery(streams=True, markdown=True)
     """Text is reused whole or not at all and nothing rewrites what the model writes, so it
     streams; it is prose with lists and code fences, so it renders as Markdown."""

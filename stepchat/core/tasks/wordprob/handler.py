@@ -49,7 +49,6 @@ from stepchat.core.tasks.wordprob.request import (
 from stepchat.core.tasks.wordprob.solution import answer_holds, relates_numbers, solution_atoms
 from stepchat.core.types import (
     AnswerStep,
-    ChatMessage,
     Step,
     StepCheck,
     StepOrigin,
@@ -105,7 +104,6 @@ class WordProblemHandler:
     """Word problems: fresh answers corrected, variants recomputed from the cache."""
 
     kind: str = TaskKind.WORD_PROBLEM
-    self_contained = False
     """A follow-up ("and with 5 apples?") leans on earlier turns: never cached."""
     delivery = SERVED_WHOLE
     """Served whole: the model's arithmetic is corrected before it is shown, so streamed
@@ -309,12 +307,7 @@ class WordProblemHandler:
     def generate(self, task: WordProblemTask, gen: Generation) -> list[AnswerStep]:
         """The model's solution, with every arithmetic slip corrected and carried through.
         In a conversation the earlier turns go first, as for open text."""
-        request = self.model_request(task)
-        if gen.history:
-            reply = gen.complete([ChatMessage("system", self.system), *gen.history,
-                                  ChatMessage("user", request.user)], StepStatus.REGENERATED)
-        else:
-            reply = gen.send(request, StepStatus.REGENERATED)
+        reply = gen.send(self.model_request(task), StepStatus.REGENERATED)
         steps = self.segment(reply.text) or [Step(reply.text.strip(), "final")]
         fresh = [AnswerStep(s.text, s.kind, StepStatus.REGENERATED) for s in steps]
         texts = [s.text for s in steps]

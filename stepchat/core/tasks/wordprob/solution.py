@@ -460,8 +460,9 @@ def holds(left: Fraction, link: str, right: Fraction) -> bool:
 
 
 def answer_holds(text: str) -> bool:
-    """Every computation written holds exactly and a number ends the answer. Read line by
-    line, as a cached solution's steps are: a computation never runs across a line."""
+    """Every computation written holds exactly and a number ends the answer that some
+    computation writes. Read line by line, as a cached solution's steps are: a computation
+    never runs across a line."""
     mark = decimal_mark(text)
     if mark is None:  # its numbers read with both marks: which computation holds is unknown
         return False
@@ -471,7 +472,20 @@ def answer_holds(text: str) -> bool:
     reading = statements(found)
     if not reading.checkable or not _labels_hold(found, reading):
         return False
-    return all(_statement_holds(statement, found) for statement in reading.statements)
+    return _final_computed(found, reading) and all(
+        _statement_holds(statement, found) for statement in reading.statements)
+
+
+def _final_computed(found: Sequence[Atom], reading: Reading) -> bool:
+    """The answer's last number is one a computation writes (its result, or an operand
+    restated): `12 * 5 = 60` then `#### 17` holds every computation and answers another
+    number. An answer with no computation is open text, not read here."""
+    computed = {found[a].value for s in reading.statements if s.links
+                for part in s.parts for a in part.numbers}
+    if not computed:
+        return True
+    last = next(a for a in reversed(found) if a.kind == "num")
+    return last.value in computed
 
 
 def _labels_hold(found: Sequence[Atom], reading: Reading) -> bool:
