@@ -2,7 +2,8 @@
 
 A hostile pass over the gate found 91 such pairs that it served from the cache, in nineteen
 classes (hostile_pairs.jsonl: both requests, the class, why the answers differ); a second
-pass found 115 more (hostile_pairs2.jsonl). Each class
+pass found 115 more (hostile_pairs2.jsonl), a third 29 more in three classes
+(hostile_pairs3.jsonl, with 26 look-alikes of them in other languages and scripts). Each class
 was fixed by narrowing its rule, except where narrowing would lose a surface edit a person
 makes when asking again; those pairs are marked `documented` with the forgiven entry that
 names their failure class, and are asserted to pass, so a change to the gate notices them.
@@ -46,7 +47,17 @@ list did not name (units joined to numbers, names ending in a mark, marks after 
 colon-introduced text, Markdown lists, time-of-day greetings, a greeting eating a line break,
 apostrophe-less contractions, quote characters and string prefixes the scanner did not know,
 other scripts' commas beside a name) and 31 in documented ones."""
-PAIRS = ROUND_ONE + ROUND_TWO
+ROUND_THREE = _pairs("hostile_pairs3.jsonl")
+"""A third pass: 29 pairs in three classes, 28 fixed by narrowing the rule that let the class
+through: a typographic apostrophe inside quotes was read as `'` (10; quoted text is now kept
+as written), a final mark was forgiven for a mark of another kind, so "…coming?" and
+"…coming." were one request (9; a mark now meets only a mark of its kind or none), a unit's
+case was kept only after plain digits (9; now after a number in any form the project reads:
+`1e3`, `2k`, `five`, `twenty`); one is documented (a request about its own last character,
+against the same request without that mark). Then 26 look-alikes in other languages and
+scripts, written after the fix and not tuned on, all fixed; 4 of them (an apostrophe the
+scanner reads as a quote mark) the gate declined before the fix too."""
+PAIRS = ROUND_ONE + ROUND_TWO + ROUND_THREE
 FIXED = [p for p in PAIRS if p["documented"] is None]
 DOCUMENTED = [p for p in PAIRS if p["documented"] is not None]
 
@@ -66,6 +77,7 @@ def test_the_pairs_are_all_here() -> None:
 
     assert len(ROUND_ONE) == 91 and documented(ROUND_ONE) == 5
     assert len(ROUND_TWO) == 115 and documented(ROUND_TWO) == 20
+    assert len(ROUND_THREE) == 55 and documented(ROUND_THREE) == 1
 
 
 @pytest.mark.parametrize("pair", FIXED, ids=_label)

@@ -46,6 +46,17 @@ FORGIVEN: tuple[Forgiven, ...] = (
                  ("How many code points are in é?", "How many code points are in e\u0301?")),),
     ),
     Forgiven(
+        "typographic apostrophe", None,
+        "the right single quotation mark `’` inside a word (`don’t`, `O’Brien`) as the "
+        "apostrophe `'`, outside quotes and code; inside quotes each is the quoted text's own "
+        "character (`\"it’s\"` is not `\"it's\"`: other bytes, another code point, and "
+        "`'don’t'` is a whole Python string where `'don't'` is not)",
+        ("Why doesn't my Mac start?", "Why doesn’t my Mac start?"),
+        (Failure("a request about the apostrophe character itself, outside quotes",
+                 ("What is the code point of the apostrophe in don’t?",
+                  "What is the code point of the apostrophe in don't?")),),
+    ),
+    Forgiven(
         "whitespace", None,
         "how many plain spaces (U+0020) separate two tokens on one line, outside quotes and "
         "code; whitespace at the end, blank lines before the first line, and spaces around a "
@@ -68,7 +79,8 @@ FORGIVEN: tuple[Forgiven, ...] = (
         "what is…\"). Never the case of a short symbol inside a sentence (two letters or "
         "fewer with a capital: `Co`, `Mm`, `IT`, `MW`, `pH`, `C`), never the case of a "
         "unit after a number or joined to one (`5Mm`, `10mA`, `Mm²`, `5 mPa`, `100 MBps`, "
-        "`1 Mib`), never inside quotes",
+        "`1 Mib`), a number in any form the project reads (`1e3 mPa`, `2k mWh`, `five mWh`, "
+        "`fünf MWh`, `пять мВт`, `五 MB`), never inside quotes",
         ("What is the capital of France?", "what is the capital of france"),
         (
             Failure("a word that means something else with a capital, against a request "
@@ -87,13 +99,20 @@ FORGIVEN: tuple[Forgiven, ...] = (
                     ("KIL NE DEMEK", "kil ne demek")),
             Failure("a name as the first word after a greeting's comma",
                     ("Polish is hard to learn, right?", "Hi, polish is hard to learn, right?")),
+            Failure("a unit's symbol with no number before it, of three letters or more, "
+                    "against small letters or capitals",
+                    ("How many pascals are in a mPa?", "how many pascals are in a mpa")),
         ),
     ),
     Forgiven(
         "sentence punctuation", "punctuation",
         "`. ! ? ;` attached to a word and followed by whitespace or the end, outside quotes, "
         "brackets and code, at the end of a request or before a word with a capital on both "
-        "sides (a sentence boundary both show); a comma between two words of two or more "
+        "sides (a sentence boundary both show), where the other request has the same kind "
+        "of mark or none: `?` asks, `.` states, `!` exclaims, in any script or width (`?` is "
+        "`??` and `？`, `.` is `。`), and a mark is never forgiven for a mark of another kind "
+        "(`Translate to Spanish, you are coming?` is not `…coming.`, `Hello!` is not "
+        "`Hello.`); a comma between two words of two or more "
         "letters; other scripts' sentence marks (`。？` `؟` `।`) at the end or where the other "
         "request has a mark too, and their commas (`，` `،`) between words. Kept: every mark in "
         "the text a colon introduces (`Translate into French: you are coming?`, `翻译成英文："
@@ -110,8 +129,17 @@ FORGIVEN: tuple[Forgiven, ...] = (
         (
             Failure("a comma between two words whose place is the meaning",
                     ("Let's eat, grandma", "Let's eat grandma")),
-            Failure("a title ending in `!` or `?` that opens a sentence",
-                    ("Jeopardy! Who hosts it now?", "Jeopardy. Who hosts it now?")),
+            Failure("a title ending in `!` or `?` that opens a sentence, against no mark",
+                    ("Jeopardy! Who hosts it now?", "Jeopardy Who hosts it now?")),
+            Failure("a final `?` or `.` that belongs to the text asked about, without a colon "
+                    "after several words to show it (text to translate or to classify), "
+                    "against no mark: dropping the closing mark is the commonest retyping "
+                    "there is, and nothing else in the request tells the two apart",
+                    ("Translate to Spanish, you are coming?",
+                     "Translate to Spanish, you are coming")),
+            Failure("a request about its own last character, against no mark",
+                    ("Does this message end with a question mark?",
+                     "Does this message end with a question mark")),
             Failure("a name ending in `?` as the last word, after a plain word (Clojure "
                     "`every?`, the regex `colou?`)",
                     ("In Clojure, what does every?", "In Clojure, what does every")),

@@ -1,6 +1,7 @@
 """Where a request quotes text, and the canonical form of the rest.
 
-Inside quotes every character is the quoted text's: spacing, punctuation and case all count.
+Inside quotes every character is the quoted text's: spacing, punctuation and case all count,
+and a typographic apostrophe (`"it’s"`) is not the ASCII one (`"it's"`).
 A scanner that misses a quote mark leaves quoted text forgivable, so the reading here is
 conservative: every quote character of every script opens literal text, except an apostrophe
 inside a word ("don't"; after a string prefix, `N'a b'`, `b'…'`, it starts a quote) and one

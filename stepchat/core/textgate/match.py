@@ -9,6 +9,11 @@ starts with a capital on both sides: a sentence boundary both requests show ("pe
 much" and "per hour How much"), not a capital that only one side has ("Woman, without her
 man" is not "Woman! Without her, man"). Another script's sentence mark inside the text is
 skipped only where the other side has a mark too, since no capital shows the boundary.
+Marks that face each other must be of one kind: `?` asks, `.` states, `!` exclaims, whatever
+the script or width (`?`, `??` and `？` are one kind; `.`, `。` and `।` another). A mark is
+forgiven for no mark, never for a mark of another kind, since the request may be about exactly
+that ("Translate to Spanish, you are coming?" / "…coming.", "Is the last character a question
+mark?" / "…mark.").
 
 Case, word by word. A word's case is the writer's only where the request is written in one
 case throughout (`Reduced.case`) or the word follows a greeting's comma; then it may stand
@@ -47,7 +52,7 @@ def same_tokens(a: Reduced, b: Reduced, *, case: bool) -> bool:
         ty = y[j] if j < len(y) else None
         soft_x = tx is not None and tx.kind == "mark"
         soft_y = ty is not None and ty.kind == "mark"
-        if soft_x and soft_y and tx.text == ty.text:  # type: ignore[union-attr]
+        if soft_x and soft_y and _kind(tx.text) == _kind(ty.text):  # type: ignore[union-attr]
             i, j = i + 1, j + 1
         elif soft_x or soft_y:
             skip_x = soft_x and _skippable(x, i, y, j)
@@ -76,6 +81,9 @@ def _skippable(tokens: Sequence[Token], at: int, other: Sequence[Token], other_a
     """Whether the mark at `tokens[at]` may be absent from the other side, which goes on at
     `other[other_at]`."""
     mark = tokens[at].text
+    facing = other_at < len(other) and other[other_at].kind == "mark"
+    if facing and _kind(mark) & SENTENCE_KINDS and _kind(other[other_at].text) & SENTENCE_KINDS:
+        return False  # "coming?" is not "coming.": whether the last sentence asks or states
     if set(mark) == {"!"} and not _exclaimed(tokens, at) and not (
         other_at < len(other) and other[other_at].kind == "mark"
     ):
@@ -87,6 +95,23 @@ def _skippable(tokens: Sequence[Token], at: int, other: Sequence[Token], other_a
     if set(mark) <= SCRIPT_MARKS:
         return False  # no capital shows a boundary ("هل هو؟ لا" is not "هل هو لا")
     return _capital(tokens, at + 1) and _capital(other, other_at)
+
+
+QUESTION, STOP, EXCLAMATION = "question", "stop", "exclamation"
+SENTENCE_KINDS = frozenset({QUESTION, STOP, EXCLAMATION})
+_KINDS = {
+    **dict.fromkeys("?？؟;\u037e፧", QUESTION),  # `;` is a mark only as the Greek question mark
+    **dict.fromkeys(".。｡۔।॥።။។៕", STOP),
+    **dict.fromkeys("!！", EXCLAMATION),
+    **dict.fromkeys(",，、､،፣၊", "comma"),
+}
+"""What a sentence mark says, whatever its script or width: `?` and `？` ask, `.`, `。` and
+`।` state, `!` exclaims."""
+
+
+def _kind(mark: str) -> frozenset[str]:
+    """The kinds of mark in a run: `??` and `？` are one kind, `?` and `.` two."""
+    return frozenset(_KINDS.get(ch, ch) for ch in mark)
 
 
 def _exclaimed(tokens: Sequence[Token], at: int) -> bool:

@@ -156,7 +156,8 @@ def short_symbol(word: str) -> bool:
 def keeps_case(word: str, *, unit: bool) -> bool:
     """A short symbol, or a unit's symbol after a number (`unit`): a capital past the first
     character or three characters at most with a capital. `5Mm` is not `5mm`, `10mA` not
-    `10MA`, `5 mPa` not `5 mpa`, `1 Mib` not `1 mib`; `0 Kelvin` is a capitalised word."""
+    `10MA`, `5 mPa` not `5 mpa`, `1 Mib` not `1 mib`, `1e3 mPa` not `1e3 mpa`, `five mWh`
+    not `five mwh`; `0 Kelvin` is a capitalised word."""
     if short_symbol(word):
         return True
     return unit and (

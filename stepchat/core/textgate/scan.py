@@ -14,7 +14,8 @@ only where it cannot be part of what is asked; anywhere else it is a symbol. See
 `_soft_marks` and `_soft_script_marks` for where that is.
 
 Inside backticks the text is one token, compared exactly. Inside quotes (`literal`) nothing is
-a mark, the spacing counts, and case is literal; inside brackets nothing is a mark.
+a mark, the spacing counts, case is literal and `’` is not `'`; outside them a `’` inside a
+word reads as `'` (`don’t` is `don't`). Inside brackets nothing is a mark.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from stepchat.core.tasks.wordprob.numwords import SHORT, readings
 from stepchat.core.textgate.literal import (
     APOSTROPHES,
     QUOTE_CHARS,
@@ -69,8 +71,9 @@ class Token:
     quotes, brackets or code, where no courtesy or contraction is read. `quoted`: inside
     quotes, where case is literal. `resumed`: the first word after a greeting and its comma,
     whose small first letter may be the sentence's capital. `unit`: a word joined to a
-    digit or right after a number (`5Mm`, `10mA`, `Mm²`, `5 mPa`, `100 MBps`), whose capitals
-    may be a unit's (`normalize.keeps_case`)."""
+    digit or right after a number in any form (`5Mm`, `10mA`, `Mm²`, `5 mPa`, `100 MBps`,
+    `1e3 mPa`, `2k mWh`, `five mWh`: `_number`), whose capitals may be a unit's
+    (`normalize.keeps_case`)."""
 
     text: str
     kind: str
@@ -204,7 +207,8 @@ class _Scanner:
                 j += 2
             else:
                 break
-        self.emit(text[i:j].replace("’", "'"), "word", i)
+        word = text[i:j]
+        self.emit(word if self.quoted(i) else word.replace("’", "'"), "word", i)
         return j
 
     def _marks(self, i: int) -> int:
@@ -333,10 +337,23 @@ def _numbered(word: str) -> bool:
 
 
 def _number(token: Token | None) -> bool:
-    """A word of digits only: a word after it may name its unit (`5 mPa`)."""
-    return token is not None and token.kind == "word" and all(
-        unicodedata.category(c)[0] == "N" for c in token.text
+    """A number in any form the project reads: a word after it may name its unit (`5 mPa`,
+    `1e3 mPa`, `2k mWh`, `five mWh`, `fünf MWh`, `пять мВт`, `五 MB`). A word with a digit or
+    a numeral of any script in it (`5`, `1e3`, `2k`, `½`, `٣`, `五`), or a cardinal in words
+    in a language the word problems read, longer than two letters (`numwords.readings`:
+    "ten", "zwanzig", "cinq", "пять", "तीन"; not "to" or "en", which read as Danish and
+    Spanish numbers but are mostly English words, as `numwords.SHORT` says)."""
+    if token is None or token.kind != "word":
+        return False
+    return any(_numeral(c) for c in token.text) or (
+        len(token.text) > SHORT and bool(readings(token.text))
     )
+
+
+@lru_cache(maxsize=8192)
+def _numeral(ch: str) -> bool:
+    """A digit or a character Unicode gives a numeric value (`½`, `٣`, `五`, `十`)."""
+    return unicodedata.numeric(ch, None) is not None
 
 
 def _value(token: Token | None) -> bool:
