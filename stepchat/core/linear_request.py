@@ -11,6 +11,19 @@ the instruction words of one framing of the closed list below. A leftover word o
 log, 1,500, 2,5, %, a backslash) means the prompt asks something else, and the task does
 not claim it (another kind does, or the text kind).
 
+A mark glued to the equation's edge is never passed over as punctuation: `4!` is 24,
+`0.3...` and `0.3…` are 1/3, `12%`, `12‰`, `12²`, `12°` are other values, `~12` is a guess,
+`,5` is 0.5 with a decimal comma. The reader forgives a closed list of marks at the edges
+(`_glued_mark`) and declines the rest, whatever the framing around them would accept:
+
+- before the equation: the start of the prompt or a space; or a `:` right after a word
+  (`Solve:3x = 12`);
+- after it: the end of the prompt or a space; or exactly one of `.` `,` `?` `:` `;`
+  followed by the end of the prompt or a space (`3x = 12.`, `3x = 12, what is x?`). The
+  first mark after the equation must be one of these even across spaces: `3x = 4 !` and
+  `3x = 0.3 ...` decline as `3x = 4!` and `3x = 0.3...` do. The same holds when the
+  equation ends in its unknown or a bracket (`12 = 3x!` is x factorial).
+
 The framings, case-insensitive, with V the equation's one unknown:
 
 - before the equation: nothing; "solve"; "solve for V"; "solve (the | this) equation
@@ -124,6 +137,8 @@ def read_request(prompt: str) -> LinearRequest | None:
     if len(found.variables) != 1 or "^" in found.text or "**" in found.text:
         return None  # a power is not read as a linear equation, even where it cancels
     variable = next(iter(found.variables))
+    if _glued_mark(text, start, start + len(found.text)):
+        return None  # `4!`, `0.3...`, `~12`: a mark that may change a value is not punctuation
     rest = f"{text[:start]}<eq>{text[start + len(found.text):]}".lower()
     match = _framing(variable).fullmatch(rest)
     if match is None or _question_needs_lead(match):
@@ -132,6 +147,23 @@ def read_request(prompt: str) -> LinearRequest | None:
     if form is None or sides_form(found.text, variable) is None:
         return None
     return LinearRequest(found, variable, form, final_only=match.group("final") is not None)
+
+
+_CLOSING_MARKS = frozenset(".,?:;")
+"""The marks forgiven right after an equation, each alone and followed by a space or the
+end: none of them, so placed, is part of any notation for a number."""
+
+
+def _glued_mark(text: str, start: int, end: int) -> bool:
+    """Whether a mark the reader does not read sits at the edge of the equation
+    `text[start:end]` (see the module docstring for what is forgiven)."""
+    before = text[start - 1] if start > 0 else " "
+    if before != " " and not (before == ":" and start > 1 and text[start - 2].isalpha()):
+        return True
+    rest = text[end:].lstrip(" ")
+    if not rest or rest[0].isalpha():
+        return False  # the end, or the words of a framing (`for x`, `show each step`)
+    return rest[0] not in _CLOSING_MARKS or rest[1:2] not in ("", " ")
 
 
 def _question_needs_lead(match: re.Match[str]) -> bool:

@@ -7,6 +7,13 @@ request names is read, or the key list is unsure (nothing stated, the answer not
 verified); a key it does not name is not read, or the list is unsure. Then end to end,
 twice, with a model that writes exactly the value the review saw served, as round one's
 findings are asked (tests/core/test_json_hostile_review.py).
+
+tests/core/json_hostile_review3.jsonl holds the seventieth review's findings (J1: a value
+followed by `for the dog`, `for my dog`, `for the refill`, read as the subject's), each with
+the earlier request whose answer was cached: read, asked twice, and asked after that
+request. `OWNERS` adds look-alikes of J1 written from the rule, not from the findings:
+other values, nouns and prepositions (`of`, `to`), a comma before the owner, the owner in a
+second clause; none may be stated.
 """
 
 from __future__ import annotations
@@ -17,13 +24,19 @@ from typing import Any
 
 import pytest
 
+from stepchat.backends.scripted import ScriptedBackend
+from stepchat.core.pipeline import StepCache
 from stepchat.core.tasks.json_request import read_keys
 from stepchat.core.tasks.json_spec import read_spec
+from stepchat.embed.hashed import HashedEmbedder
+from stepchat.store.memory import MemoryStore
 from tests.core import test_json_hostile_review as round_one
 
 FOUND = Path(__file__).with_name("json_hostile_review2.jsonl")
 LINES: list[dict[str, Any]] = [json.loads(line) for line in FOUND.read_text().splitlines()]
 RECORDS = [r for r in LINES if not r.get("done")]
+FOUND3 = Path(__file__).with_name("json_hostile_review3.jsonl")
+RECORDS3: list[dict[str, Any]] = [json.loads(line) for line in FOUND3.read_text().splitlines()]
 
 
 def _id(record: dict[str, Any]) -> str:
@@ -60,3 +73,60 @@ def test_no_finding_holds_in_the_reading(record: dict[str, Any]) -> None:
 @pytest.mark.parametrize("record", RECORDS, ids=_id)
 def test_asked_twice_nothing_is_served_as_checked(record: dict[str, Any]) -> None:
     round_one.test_asked_twice_no_finding_is_served_as_checked(record)
+
+
+def test_the_seventieth_review_is_all_here() -> None:
+    assert len(RECORDS3) == 13 and {r["class"].split()[0] for r in RECORDS3} == {"J1"}
+
+
+@pytest.mark.parametrize("record", RECORDS3, ids=_id)
+def test_no_later_finding_holds_in_the_reading(record: dict[str, Any]) -> None:
+    assert not _still_found(record), record
+
+
+@pytest.mark.parametrize("record", RECORDS3, ids=_id)
+def test_later_findings_asked_twice_are_not_served_as_checked(record: dict[str, Any]) -> None:
+    round_one.test_asked_twice_no_finding_is_served_as_checked(record)
+
+
+@pytest.mark.parametrize("record", RECORDS3, ids=_id)
+def test_later_findings_asked_after_their_cached_request(record: dict[str, Any]) -> None:
+    """As the review asked them: the earlier request's answer cached, then the finding."""
+    store = MemoryStore()
+    StepCache(ScriptedBackend([record["cached_reply"]]), HashedEmbedder(), store).answer(
+        record["cached_prompt"])
+    answer = StepCache(ScriptedBackend([record["cached_reply"]]), HashedEmbedder(),
+                       store).answer(record["prompt"])
+    obj = json.loads(answer.text)
+    marks = {s.key: s.check for s in answer.steps}
+    if obj.get(record["key"]) == record["served"]:
+        assert marks.get(record["key"]) != "stated", (answer.text, marks, record)
+
+
+_SUBJECTS = [
+    ("name and age", "for Ines", ["age 7", "aged 7", "7 years old", "age: 7", "who is 7"]),
+    ("name and price", "for the Lumo lamp", ["price 12.5", "priced at 12.5", "costs 12.5"]),
+    ("name and city", "for Omar", ["city Madrid", "from Madrid", "who lives in Madrid"]),
+    ("name and email", "for Omar", ["email o@corp.example", "with the email o@corp.example"]),
+    ("name and year", "for Alien", ["year 1979", "released in 1979"]),
+]
+_OWNER_PHRASES = ["for the horse", "for a neighbour's kid", "for her cousin", "for our office",
+                  "for the sequel", "for spare parts", "of the boat", "to the club",
+                  ", for the tower", "for the trailer"]
+OWNERS = [
+    f"Return a JSON object with keys {keys} {subject}, {value}"
+    f"{phrase if phrase.startswith(',') else ' ' + phrase}."
+    for keys, subject, values in _SUBJECTS for value in values for phrase in _OWNER_PHRASES
+] + [
+    f"Return a JSON object with keys {keys} {subject}; {phrase.strip(', ')}, {value}."
+    for keys, subject, values in _SUBJECTS for value in values[:1] for phrase in _OWNER_PHRASES
+]
+
+
+@pytest.mark.parametrize("prompt", OWNERS)
+def test_a_value_with_another_owner_is_not_stated(prompt: str) -> None:
+    """`age 7 for the horse`, `; for the horse, age 7`: the value is the horse's, so only the
+    subject's name may be stated (when the prompt states it alone, not here: the owner's
+    words are left over and decline every value)."""
+    spec = read_spec(prompt)
+    assert spec is not None and spec.entities == {}, (prompt, spec)

@@ -1,11 +1,14 @@
-"""Issue 21, second hostile round: every case it found serving a wrong linear step, verified.
+"""Issue 21, second hostile round: every case it found serving a wrong linear step, verified;
+and the seventieth review's (`data/linear_hostile_pairs3.jsonl`: a mark glued to the
+equation's last number read as sentence punctuation, `0.3...` as 0.3 and `4!` as 4).
 
-Each record (`data/linear_hostile_pairs2.jsonl`) is a cached request with the reply the model
-gave it (or the solver's, when `cached_model_text` is null) and a second request asked after
-it; `served_step` came back `reused` or `patched` (or, for a misread request, written by
-the solver) although it was wrong for the second request. Asked again now, no step with
-that text may come from the cache, nor from anywhere for a misread request (the request
-declines as a linear request, or the step fails and the solver rewrites it).
+Each record (`data/linear_hostile_pairs2.jsonl`, `data/linear_hostile_pairs3.jsonl`) is a
+cached request with the reply the model gave it (or the solver's, when `cached_model_text`
+is null) and a second request asked after it; `served_step` came back `reused` or
+`patched` (or, for a misread request, written by the solver) although it was wrong for the
+second request. Asked again now, no step with that text may come from the cache, nor from
+anywhere for a misread request (the request declines as a linear request, or the step
+fails and the solver rewrites it).
 """
 
 from __future__ import annotations
@@ -20,7 +23,8 @@ from tests.core.test_linear_hostile_pairs import FROM_CACHE, ask_after
 
 RECORDS = [
     record
-    for line in (Path(__file__).parent / "data" / "linear_hostile_pairs2.jsonl").open()
+    for name in ("linear_hostile_pairs2.jsonl", "linear_hostile_pairs3.jsonl")
+    for line in (Path(__file__).parent / "data" / name).open()
     if "class" in (record := json.loads(line))
 ]
 

@@ -7,7 +7,8 @@ Two generators, each over random equations:
   domain, another task) or that holds a mark the reader cannot read exactly (x², √, log,
   1,500, 2,5, %, a letter glued to the unknown, a backslash, a quotient by the unknown) or
   could read two ways (1/2x, ÷ 2x, 4/2(x + 1), 2.500, markup inside a number, an en dash,
-  digits of another script, 2·5, 3/2/3).
+  digits of another script, 2·5, 3/2/3) or a mark glued to a number that the framing would
+  pass over as punctuation (`!`, `..`, `…`, `‰`, `²`, `°`, `~`, `,`, `′`, `?!`).
   None may be claimed as a linear request, and through the engine none may be served a
   step of a cached solve derivation. Solve framings of the closed list must be claimed
   (recall, reported).
@@ -81,6 +82,12 @@ DISTRACTORS: dict[str, list[str]] = {
                       "Solve for {v}: {eq} + **2**1.", "Solve for {v}: {eq} – 3.",
                       "Solve for {v}: {eq} + ৪.", "Solve for {v}: {eq} + 2·5.",
                       "Solve for {v}: {eq} + 3/2/3."],
+    "a mark glued to a number": ["Solve for {v}: {eq}!", "Solve {eq}!!", "Solve {eq}.. for {v}.",
+                                 "Solve for {v}: {eq}…", "Solve for {v}: {eq}‰",
+                                 "Solve for {v}: {eq}²", "Solve for {v}: {eq}°",
+                                 "If {eq}! what is {v}?", "Solve for {v}: {eq} ...",
+                                 "Solve for {v}: ~{eq}.", "Solve for {v}: ,{eq}",
+                                 "Solve {eq}′", "Find {v} if {eq}?!"],
 }
 FRAMINGS = ["Solve for {v}: {eq}.", "Solve {eq} for {v}.", "Find {v} if {eq}.",
             "What is {v} if {eq}?", "If {eq}, what is {v}?", "Solve the equation {eq} for {v}.",

@@ -365,7 +365,10 @@ def subject_descriptions(text: str, taboo: set[str], named_at: int | None = None
     of names set aside beside it (`_DENIAL`). A sentence opening on a description (`The car
     is 12.`, `The other Bruno is 40.`) describes the subject only when nothing before it
     named or described one (`named_at`: where the first subject's name is read): after
-    `for Bruno` or `for the dog`, it is a second thing, and its words are left over."""
+    `for Bruno` or `for the dog`, it is a second thing, and its words are left over. So is
+    a `for` description after the subject's name (`for Bruno; for the dog, age 4`, `for
+    Bruno, age 40 for the dog`): the subject is named already, so the words describe
+    another thing, whose values they lead or follow, whatever the noun."""
     spans = [m.span() for m in _DENIAL.finditer(text)]
     slots = list(_SUBJECT_SLOT.finditer(text))
     described = any(not m.group("cap") for m in slots)  # `for a person`, `describing a lamp`
@@ -373,6 +376,9 @@ def subject_descriptions(text: str, taboo: set[str], named_at: int | None = None
         if m.group("cap") and (described or (named_at is not None and (
                 named_at < m.start("cap") or re.search(r"[.!?;]", text[m.start():named_at])))):
             continue  # `The car is 16. ... for a person.`: a second thing
+        if m.group("slot") is not None and not m.group("cap") and named_at is not None \
+                and named_at < m.start():
+            continue  # `for Bruno; for the dog, age 4`: the subject is Bruno, the dog another
         group = "slot" if m.group("slot") is not None else "apposed"
         end = m.start(group)
         last = ""

@@ -142,6 +142,30 @@ def whose(candidates: list[Candidate], prompt: str) -> list[Candidate]:
             and (not c.role.startswith("owner:") or c.role[len("owner:"):] in subjects)]
 
 
+_ATTACHED_OWNER = re.compile(r"[ \t]*,?[ \t]*(?P<prep>(?i:for|of|to))\s+(?P<what>\S+)")
+"""A preposition right after a value's construction (a comma between them at most) and the
+word after it: what the value is for, of or to."""
+
+
+def someone_elses(prompt: str, candidates: list[Candidate], placed: set[int]) -> str | None:
+    """The word after a stated value that says whose it is when that is not shown to be
+    the subject's, else None. A value followed by `for`, `of` or `to` and a noun phrase
+    (`age 40 for the dog`, `price 5 for my refill`, `city Paris for the company`, `rating
+    8.3 of the remake`) is that thing's value, whatever the noun: no list of nouns is kept.
+    The phrase is passed over only when the reader reads it itself, as the subject (`age
+    40 for Bruno`, Bruno the subject) or as a value of its own (`from Lisbon to Porto`,
+    `a Qantas flight to Sydney`); any other declines every value, as a leftover word does.
+    `placed`: the ids of the candidates whose values are stated on a key."""
+    read = [c.construction for c in candidates]
+    for cand in sorted(candidates, key=lambda c: c.construction[1]):
+        if cand.role == "subject" or id(cand) not in placed:
+            continue
+        m = _ATTACHED_OWNER.match(prompt, cand.construction[1])
+        if m and not any(a <= m.start(g) < b for a, b in read for g in ("prep", "what")):
+            return m.group("what").strip(".,;:!?")
+    return None
+
+
 def unsent(candidates: list[Candidate], prompt: str) -> list[Candidate]:
     """`for a gift from Florence`, `the letter from Charlotte`: with no one named, a bare
     `from X` may be who sent it as well as where it is from, so it is not read (its words
@@ -223,6 +247,8 @@ def read_spec(prompt: str) -> JsonSpec | None:
     word = unaccounted(leftovers, ledger, request) if listed.sure else ""
     if word is None and reader.crowded:  # `The other Bruno is 40.`, `for both Brunos`
         word = prompt[slice(*reader.crowded[0])]
+    if word is None:  # `age 40 for the dog`, `price 5 for the lid`: another thing's value
+        word = someone_elses(prompt, candidates + flags, placement.used)
     named = list(dict.fromkeys(c.raw for c in candidates if c.role == "subject"))
     if word is None and len(named) > 1:  # two things named: whose values are whose?
         word = named[1]
