@@ -33,10 +33,12 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from stepchat.core.events import PipelineEvent, RouteEvent, TokenEvent, ignore_events
 from stepchat.core.ports import BackendError, GenerationCancelled, StoreError
-from stepchat.core.prompt import PromptError
+from stepchat.core.prompt import PromptError, accept_prompt
+from stepchat.core.types import Answer, TaskKind
 from stepchat.serve.accesslog import AccessLog, log_failure, record_answer
 from stepchat.serve.guard import HostPolicy, RequestGuard, require_json
 from stepchat.serve.lanes import Job, ModelLanes, QueueFull, Served
+from stepchat.serve.limits import Counter, Limited, LimitedSender, ReplyLimits
 from stepchat.serve.pool import ModelPool
 from stepchat.serve.protocol import (
     ApiError,
@@ -46,6 +48,7 @@ from stepchat.serve.protocol import (
     completion,
     error_body,
     first_problem,
+    refuse_json_format,
     story_headers,
 )
 from stepchat.serve.textstream import TextStreamer
@@ -213,11 +216,23 @@ def _sse(data: dict[str, Any] | str) -> dict[str, str]:
     return {"data": data if isinstance(data, str) else json.dumps(data, ensure_ascii=False)}
 
 
+async def limited(answer: Answer, limits: ReplyLimits, count: Counter) -> Limited:
+    """What of `answer` the request gets back (counting tokens off the event loop)."""
+    if not limits.active:
+        return Limited(answer.text, answer.finish_reason)
+    return await asyncio.to_thread(limits.apply, answer.text, answer.finish_reason, count)
+
+
 async def stream_reply(
-    reply: _Reply, held: list[PipelineEvent], request: ChatRequest, scope: Scope
+    reply: _Reply,
+    held: list[PipelineEvent],
+    request: ChatRequest,
+    scope: Scope,
+    count: Counter,
 ) -> EventSourceResponse:
     """The answer as server-sent `chat.completion.chunk`s, ended by `data: [DONE]`."""
     maker = ChunkMaker(request.model)
+    limits = request.limits()
     live = not reply.task.done()
     if live:
         routes = [e for e in held if isinstance(e, RouteEvent)]
@@ -229,13 +244,19 @@ async def stream_reply(
 
     async def chunks() -> AsyncIterator[dict[str, str]]:
         streamer = TextStreamer() if live else None
+        sender = LimitedSender(limits, count)
         try:
             yield _sse(maker.delta("", role=True))
             pending: list[PipelineEvent] = list(held)
             while True:
                 for event in pending:
                     if streamer is not None and isinstance(event, TokenEvent):
-                        piece = streamer.feed(event.text)
+                        if not streamer.feed(event.text):
+                            continue
+                        if limits.max_tokens is None:
+                            piece = sender.offer(streamer.sent)
+                        else:
+                            piece = await asyncio.to_thread(sender.offer, streamer.sent)
                         if piece:
                             yield _sse(maker.delta(piece))
                 upcoming = await reply.next_event()
@@ -244,18 +265,18 @@ async def stream_reply(
                 pending = [upcoming]
             try:
                 served = reply.task.result()
+                returned = await limited(served.answer, limits, count)
             except Exception as exc:
                 yield _sse(failure(exc).body())
                 return
-            text = served.answer.text
-            rest = streamer.finish(text) if streamer is not None else text
+            rest = sender.finish(returned.text)
             if rest is None:
-                log.warning("stepchat serve: streamed text differs from the stored answer")
+                log.warning("stepchat serve: streamed text differs from the answer returned")
                 rest = ""
             for line in rest.splitlines(keepends=True):
                 yield _sse(maker.delta(line))
             record_answer(scope, served.answer)
-            last = maker.finish(served.answer, served.lane)
+            last = maker.finish(served.answer, served.lane, returned)
             if with_usage:
                 # The extension field rides on the very last chunk, the usage one here.
                 story = last.pop("stepchat")
@@ -338,8 +359,14 @@ def create_app(
             body = ChatRequest.model_validate(data)
         except ValidationError as exc:
             raise first_problem(exc) from None
+        body.refuse_calls()
         lanes = pool.get(body.model)
         turns = split_turns(body.messages)
+        if body.wants_json:
+            kind = await asyncio.to_thread(request_kind, lanes, turns.prompt)
+            if kind != TaskKind.JSON:
+                raise refuse_json_format(body, kind)
+        count = lanes.engine.backend.count_tokens
         job = Job(
             turns.prompt,
             turns.history,
@@ -356,15 +383,23 @@ def create_app(
                 raise
             if reply.task.done() and reply.task.exception() is not None:
                 return _error_reply(reply.task.exception())  # type: ignore[arg-type]
-            return await stream_reply(reply, held, body, request.scope)
+            return await stream_reply(reply, held, body, request.scope, count)
         served = await until_gone(lanes.answer(job, ignore_events), request)
         record_answer(request.scope, served.answer)
+        returned = await limited(served.answer, body.limits(), count)
         return JSONResponse(
-            completion(served.answer, body.model, served.lane),
+            completion(served.answer, body.model, served.lane, returned),
             headers=story_headers(served.answer),
         )
 
     return app
+
+
+def request_kind(lanes: ModelLanes, prompt: str) -> str:
+    """The kind of request the engine will take `prompt` for when it answers it (detection
+    reads the request alone, not the cache or the model)."""
+    _, task = lanes.engine.detect(accept_prompt(prompt).text)
+    return str(task.kind)
 
 
 def _model_card(model_id: str) -> dict[str, Any]:

@@ -1,10 +1,14 @@
 """The OpenAI chat-completions wire format: what a request may carry, what a reply looks like.
 
-Requests are validated with pydantic; fields clients send that stepchat does not use
-(`user`, `top_p`, `temperature`, `max_tokens`, ...) are accepted and ignored, because the
-model entry's settings decide how every cached answer was made. Replies follow the shapes
-the official clients parse (`chat.completion`, `chat.completion.chunk`, the error object),
-with one extension field, `stepchat`, carrying the cache's story of the answer.
+Requests are validated with pydantic. Sampling fields (`temperature`, `top_p`, `seed`,
+`user`, ...) are accepted and ignored, because the model entry's settings decide how every
+cached answer was made. `max_tokens` (or `max_completion_tokens`) and `stop` shape what the
+request gets back of the answer (`stepchat.serve.limits`). What the server cannot honour is
+refused with a 400 naming the field rather than answered differently: `n` above 1, tools
+or functions the model could be asked to call, and a JSON `response_format` for a request
+that is not answered as a JSON object. Replies follow the shapes the official clients parse
+(`chat.completion`, `chat.completion.chunk`, the error object), with one extension field,
+`stepchat`, carrying the cache's story of the answer.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from stepchat.core.types import Answer
+from stepchat.serve.limits import Limited, ReplyLimits
 
 __all__ = ["ApiError", "ChatRequest", "ValidationError"]
 
@@ -68,6 +73,11 @@ class StreamOptions(BaseModel):
     include_usage: bool = False
 
 
+class ResponseFormat(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    type: Literal["text", "json_object", "json_schema"]
+
+
 class ChatRequest(BaseModel):
     model_config = ConfigDict(extra="allow")
     model: str = Field(min_length=1)
@@ -75,6 +85,57 @@ class ChatRequest(BaseModel):
     stream: bool = False
     stream_options: StreamOptions | None = None
     n: int = Field(default=1, ge=1, le=1)
+    max_tokens: int | None = Field(default=None, ge=1)
+    max_completion_tokens: int | None = Field(default=None, ge=1)
+    stop: str | list[str] | None = None
+    response_format: ResponseFormat | None = None
+    tools: list[Any] | None = None
+    tool_choice: Any = None
+    functions: list[Any] | None = None
+    function_call: Any = None
+
+    def limits(self) -> ReplyLimits:
+        """The request's token limit (the smaller if both names are given) and stops."""
+        given = [n for n in (self.max_tokens, self.max_completion_tokens) if n is not None]
+        stops = [self.stop] if isinstance(self.stop, str) else self.stop or []
+        return ReplyLimits(min(given) if given else None, tuple(s for s in stops if s))
+
+    @property
+    def wants_json(self) -> bool:
+        """Whether `response_format` asks for a JSON object (json_object or json_schema)."""
+        return self.response_format is not None and self.response_format.type != "text"
+
+    def refuse_calls(self) -> None:
+        """Refuse tools and functions the model could be asked to call: the server answers
+        with text only and never makes a call, so their presence would go unanswered."""
+        for offered, choice in (("tools", "tool_choice"), ("functions", "function_call")):
+            chosen = getattr(self, choice)
+            if chosen is not None and chosen != "none":
+                raise ApiError(
+                    400, f"{choice} {_shown(chosen)} is not supported: this server makes no "
+                    f"tool calls (send no {choice}, or {choice} \"none\")",
+                    param=choice, code="unsupported_parameter",
+                )
+            if getattr(self, offered) and chosen is None:
+                raise ApiError(
+                    400, f"{offered} are not supported: this server makes no tool calls "
+                    f"(send no {offered}, or {choice} \"none\")",
+                    param=offered, code="unsupported_parameter",
+                )
+
+
+def _shown(value: Any) -> str:
+    return f'"{value}"' if isinstance(value, str) else "(an object)"
+
+
+def refuse_json_format(request: ChatRequest, kind: str) -> ApiError:
+    """The 400 for a JSON `response_format` on a request of another `kind` than JSON."""
+    asked = request.response_format.type if request.response_format else "json_object"
+    return ApiError(
+        400, f"response_format {asked} is supported only for a request this server answers "
+        f"as a JSON object (one that asks for JSON with named keys); this one is a {kind} "
+        "request", param="response_format", code="unsupported_value",
+    )
 
 
 def first_problem(exc: ValidationError) -> ApiError:
@@ -92,11 +153,14 @@ def new_id() -> str:
     return "chatcmpl-" + uuid.uuid4().hex[:24]
 
 
-def story(answer: Answer, lane: str) -> dict[str, Any]:
-    """The `stepchat` extension field: how the answer was served, step by step."""
+def story(answer: Answer, lane: str, limited: Limited | None = None) -> dict[str, Any]:
+    """The `stepchat` extension field: how the answer was served, step by step; `cut` says
+    when the text returned is the answer's cut by the request's `stop` or `max_tokens`."""
     record = answer.to_record()
     record.pop("answer")
     record["lane"] = lane
+    if limited is not None and limited.cut is not None:
+        record["cut"] = limited.cut
     return record
 
 
@@ -107,8 +171,8 @@ def usage(answer: Answer) -> dict[str, int]:
             "total_tokens": prompt + generated}
 
 
-def completion(answer: Answer, model: str, lane: str) -> dict[str, Any]:
-    """A whole `chat.completion` reply."""
+def completion(answer: Answer, model: str, lane: str, limited: Limited) -> dict[str, Any]:
+    """A whole `chat.completion` reply: `limited` is the text the request gets."""
     return {
         "id": new_id(),
         "object": "chat.completion",
@@ -117,13 +181,13 @@ def completion(answer: Answer, model: str, lane: str) -> dict[str, Any]:
         "choices": [
             {
                 "index": 0,
-                "message": {"role": "assistant", "content": answer.text},
-                "finish_reason": answer.finish_reason,
+                "message": {"role": "assistant", "content": limited.text},
+                "finish_reason": limited.finish_reason,
                 "logprobs": None,
             }
         ],
         "usage": usage(answer),
-        "stepchat": story(answer, lane),
+        "stepchat": story(answer, lane, limited),
     }
 
 
@@ -151,10 +215,10 @@ class ChunkMaker:
             delta["content"] = content
         return self._chunk([{"index": 0, "delta": delta, "finish_reason": None}])
 
-    def finish(self, answer: Answer, lane: str) -> dict[str, Any]:
+    def finish(self, answer: Answer, lane: str, limited: Limited) -> dict[str, Any]:
         return self._chunk(
-            [{"index": 0, "delta": {}, "finish_reason": answer.finish_reason}],
-            stepchat=story(answer, lane),
+            [{"index": 0, "delta": {}, "finish_reason": limited.finish_reason}],
+            stepchat=story(answer, lane, limited),
         )
 
     def usage(self, answer: Answer) -> dict[str, Any]:

@@ -1,53 +1,72 @@
 """Streaming a model's open-text reply so that what the client pieces together is the answer.
 
-The engine serves a text reply as steps (paragraphs and list items, see `segment_text` and
-`stitch_text`): lines lose trailing spaces, blank runs collapse, list items in consecutive
-blocks join with one newline. A client that concatenates the streamed pieces must end with
-exactly that text, the same one the cache stores and the next client receives. So pieces are
-sent only once they can no longer change: the current block's text up to its last
-non-blank character, and the separator before a block once both neighbours' kinds are
-settled. The rest is sent when the answer is complete.
+The engine serves a text reply as steps (`segment_text`, `stitch_text`): a fenced code block
+is one step kept as written, blank lines and all; the prose around it splits into paragraphs
+and list items whose lines lose trailing spaces and whose blank runs collapse; list items in
+consecutive blocks join with one newline, any other two steps with a blank line. A client
+that concatenates the streamed pieces must end with exactly that text, the same one the
+cache stores and the next client receives, however the model's tokens cut the reply.
+
+So the streamer sends the stitched text of what is already certain and nothing more:
+
+- only whole lines decide where code starts and ends; the line still being written counts
+  once it can no longer open a fence (a prose line) or once it has (its fence is certain);
+  inside code it counts as code, whatever it turns out to be;
+- the text of the last block grows only at its end, but its kind (a list or a paragraph)
+  is known only once it ends, so after a list item the separator before it waits;
+- trailing blanks wait until text follows them (the answer is stripped at its end).
 """
 
 from __future__ import annotations
 
-import re
+from stepchat.core.tasks.text_task import fence_after, segment_text, stitch_text
 
-from stepchat.core.tasks.text_task import segment_text, stitch_text
-
-_BLOCK_BREAK = re.compile(r"\n\s*\n")
+_FENCE_CHARS = frozenset("`~")
 
 
-def _settled(buffer: str) -> str:
+def _stitched(lines: list[str]) -> str:
+    return stitch_text(segment_text("\n".join(lines)))
+
+
+def _may_open_fence(line: str) -> bool:
+    """Whether more characters could still make this unfinished prose line a fence."""
+    start = line.lstrip()
+    return not start or (len(start) < 3 and len(set(start)) == 1 and start[0] in _FENCE_CHARS)
+
+
+def settled_text(buffer: str) -> str:
     """The longest prefix of the final stitched text that more tokens cannot change."""
-    breaks = list(_BLOCK_BREAK.finditer(buffer.lstrip()))
-    text = buffer.lstrip()
-    if not breaks:
-        # One block so far: its lines join with "\n" whatever it turns out to be.
-        return _block_text(text)
-    done = text[: breaks[-1].start()]
-    tail = text[breaks[-1].end():]
-    steps = segment_text(done)
-    settled = stitch_text(steps)
-    tail_text = _block_text(tail)
-    if not steps or not tail_text:
-        return settled
-    if steps[-1].kind != "item":
-        # After a paragraph the next block always follows a blank line.
-        return settled + "\n\n" + tail_text
-    # After a list item the separator depends on whether the next block is a list too,
-    # which is only certain once the block ends.
-    return settled
-
-
-def _block_text(block: str) -> str:
-    """A block's text as stitched: non-blank lines, right-stripped, joined by newlines.
-
-    The last line is cut at its last non-blank character; trailing blanks are kept only
-    once more text follows them on the same line.
-    """
-    lines = [line.rstrip() for line in block.splitlines()]
-    return "\n".join(line for line in lines if line)
+    lines = buffer.lstrip().splitlines(keepends=True)
+    partial = ""
+    if lines and lines[-1].splitlines() == [lines[-1]]:
+        partial = lines.pop()  # no line break yet: the model is still writing it
+    complete = [line.splitlines()[0] for line in lines]
+    prose: list[bool] = []  # per complete line: outside code (not a fence line either)
+    fence = ""
+    for line in complete:
+        after = fence_after(line, fence)
+        prose.append(not fence and not after)
+        fence = after
+    if fence or fence_after(partial):
+        # In code, or the unfinished line opens it: the code so far is kept as written, and
+        # every block before it has ended.
+        return _stitched([*complete, partial])
+    known = complete
+    if partial.strip() and not _may_open_fence(partial):
+        known = [*complete, partial]
+        prose.append(True)
+    start = len(known)
+    while start > 0 and prose[start - 1] and known[start - 1].strip():
+        start -= 1
+    if start == len(known):
+        # The last block has ended (a blank line or a closing fence follows it).
+        return _stitched(known)
+    head = segment_text("\n".join(known[:start]))
+    if head and head[-1].kind == "item":
+        # After a list item the separator depends on whether the unfinished block is a
+        # list too, which is only certain once it ends.
+        return stitch_text(head)
+    return _stitched(known)
 
 
 class TextStreamer:
@@ -59,7 +78,7 @@ class TextStreamer:
 
     def feed(self, piece: str) -> str:
         self._buffer += piece
-        settled = _settled(self._buffer)
+        settled = settled_text(self._buffer)
         if len(settled) > len(self.sent) and settled.startswith(self.sent):
             delta = settled[len(self.sent):]
             self.sent = settled

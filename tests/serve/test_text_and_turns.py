@@ -22,7 +22,8 @@ from stepchat.serve.turns import split_turns
 from tests.serve.conftest import MODEL, live, make_pool
 
 PIECES = ["Paris", " is", " big", ".", "\n", "\n\n", " ", "  \n", "- ", "1. ", "* ", "item",
-          "\t", "\r\n", "2)", "word", "\n  \n", "x"]
+          "\t", "\r\n", "2)", "word", "\n  \n", "x", "`", "```", "```py\n", "~~~", "\r",
+          "é", "東京", "\u2028"]
 
 
 def stream(text: str, cuts: list[int]) -> tuple[list[str], TextStreamer]:
