@@ -18,6 +18,7 @@ from functools import lru_cache
 
 from stepchat.core.tasks.wordprob.atoms import Atom, decimal_mark
 from stepchat.core.tasks.wordprob.atoms import atoms as read_atoms
+from stepchat.core.tasks.wordprob.finalline import final_shown
 from stepchat.core.tasks.wordprob.joins import LINE_BREAK, joined
 
 MAX_POWER = 4
@@ -460,32 +461,21 @@ def holds(left: Fraction, link: str, right: Fraction) -> bool:
 
 
 def answer_holds(text: str) -> bool:
-    """Every computation written holds exactly and a number ends the answer that some
-    computation writes. Read line by line, as a cached solution's steps are: a computation
-    never runs across a line."""
+    """Every computation written holds exactly and the answer ends by stating the last
+    computation's result (`final_shown`). Read line by line, as a cached solution's steps
+    are: a computation never runs across a line."""
     mark = decimal_mark(text)
     if mark is None:  # its numbers read with both marks: which computation holds is unknown
         return False
-    found, _ = solution_atoms(text.splitlines(), mark)
+    lines = text.splitlines()
+    found, step_of = solution_atoms(lines, mark)
     if not any(a.kind == "num" for a in found):
         return False
     reading = statements(found)
     if not reading.checkable or not _labels_hold(found, reading):
         return False
-    return _final_computed(found, reading) and all(
+    return final_shown(lines, found, step_of, reading) and all(
         _statement_holds(statement, found) for statement in reading.statements)
-
-
-def _final_computed(found: Sequence[Atom], reading: Reading) -> bool:
-    """The answer's last number is one a computation writes (its result, or an operand
-    restated): `12 * 5 = 60` then `#### 17` holds every computation and answers another
-    number. An answer with no computation is open text, not read here."""
-    computed = {found[a].value for s in reading.statements if s.links
-                for part in s.parts for a in part.numbers}
-    if not computed:
-        return True
-    last = next(a for a in reversed(found) if a.kind == "num")
-    return last.value in computed
 
 
 def _labels_hold(found: Sequence[Atom], reading: Reading) -> bool:
