@@ -20,6 +20,8 @@ SAME = [
     ("What is the drinking age in the UK?", "what is the drinking age in the UK"),
     ("What's the Spanish word for 'library'?", "What's the Spanish word for 'library'"),
     ("Hello", "Hello!"),
+    ("What is the capital of France?", "WHAT IS THE CAPITAL OF FRANCE"),
+    ("Why do GPUs run hot?", "why do gpus run hot"),  # an acronym's plural is not a symbol
     ("A pump moves 120 litres per hour. How much in 5 hours?",
      "A pump moves 120 litres per hour How much in 5 hours"),
     ("A pump moves 120 litres per hour. How much in 5 hours?",
@@ -59,6 +61,15 @@ DIFFERENT = [
     ("How do I polish Polish silver?", "How do I polish polish silver?"),
     ("What is i times i?", "What is I times I?"),
     ("How long is 5 Mm?", "HOW LONG IS 5 MM?"),
+    # a unit keeps its case next to its number, however the two are spaced or joined, and a
+    # short mixed-case symbol keeps its case anywhere
+    ("Is 5\u00a0mWh a lot?", "IS 5\u00a0MWH A LOT?"),
+    ("Is 5\u2060Gib a lot?", "is 5\u2060gib a lot?"),
+    ("Is a 5-Gib file big?", "IS A 5-GIB FILE BIG?"),
+    ("Is ¾Gib a lot?", "is ¾gib a lot?"),
+    ("Is a dozen Gib a lot?", "IS A DOZEN GIB A LOT?"),
+    ("Is a few mWh a lot?", "IS A FEW MWH A LOT?"),
+    ("MWh to J: how many joules is that?", "mwh to j: how many joules is that?"),
     # digits in other forms
     ("What is 10²?", "What is 102?"),
     ("What is ½ of 8?", "What is 1/2 of 8?"),
@@ -84,6 +95,9 @@ DIFFERENT = [
     ("What does the : operator do in Python?", "What does the operator do in Python?"),
     ("What is x after x = 1; y = 2?", "What is x after x = 1 y = 2?"),
     ("What is 2, 3 in Python?", "What is 2 3 in Python?"),
+    # a zero-width space or word joiner after a colon still introduces the text
+    ("Translate into French:\u200byou are coming?", "Translate into French:\u200byou are coming"),
+    ("Translate into French:\u2060you are coming?", "Translate into French:\u2060you are coming"),
     # courtesy words that are the request
     ("Translate to French: thank you", "Translate to French: please"),
     ("Translate 'thanks' into German", "Translate 'please' into German"),

@@ -77,10 +77,14 @@ FORGIVEN: tuple[Forgiven, ...] = (
         "a capital first letter and for an acronym of three or more capitals, capitals for "
         "any case; and the first word after a greeting's comma may lose its capital (\"Hi, "
         "what is…\"). Never the case of a short symbol inside a sentence (two letters or "
-        "fewer with a capital: `Co`, `Mm`, `IT`, `MW`, `pH`, `C`), never the case of a "
-        "unit after a number or joined to one (`5Mm`, `10mA`, `Mm²`, `5 mPa`, `100 MBps`, "
-        "`1 Mib`), a number in any form the project reads (`1e3 mPa`, `2k mWh`, `five mWh`, "
-        "`fünf MWh`, `пять мВт`, `五 MB`), never inside quotes",
+        "fewer with a capital: `Co`, `Mm`, `IT`, `MW`, `pH`, `C`), never that of a short "
+        "mixed-case symbol anywhere (three or four letters with a capital past the first and "
+        "a small letter: `mPa`, `MWh`, `GHz`, `MBps`, `NaN`; not an acronym's plural, `IDs`), "
+        "never the case of a unit next to a number: glued to a numeral of any kind (`5Mm`, "
+        "`10mA`, `½MWh`, `五MWh`, `Mm²`) or with nothing but whitespace of any kind, symbols "
+        "or marks between the number and it (`5 Mib`, `5-MWh`, `$50/MWh`, `5 (MPa)`, a "
+        "tab or a no-break, thin or zero-width space), the number in any form (`1e3`, `2k`, "
+        "`٥`, `five`, `fünf`, `пять`, `a dozen`, `a billion`), never inside quotes",
         ("What is the capital of France?", "what is the capital of france"),
         (
             Failure("a word that means something else with a capital, against a request "
@@ -92,16 +96,20 @@ FORGIVEN: tuple[Forgiven, ...] = (
             Failure("a word whose capitals make another word, against a request typed in "
                     "capitals", ("What is it?", "WHAT IS IT?")),
             Failure("a short symbol that opens a sentence, against small letters or "
-                    "capitals (its capital may be the sentence's)",
+                    "capitals (its first capital may be the sentence's; a mixed-case one "
+                    "keeps its case there too: `MWh to J:`)",
                     ("Mg to g: how many grams is that?", "mg to g: how many grams is that?")),
             Failure("Turkish dotted and dotless i: capitals are folded with the English pair "
                     "I/i, so KIL (kıl, hair) reads as kil (clay)",
                     ("KIL NE DEMEK", "kil ne demek")),
             Failure("a name as the first word after a greeting's comma",
                     ("Polish is hard to learn, right?", "Hi, polish is hard to learn, right?")),
-            Failure("a unit's symbol with no number before it, of three letters or more, "
-                    "against small letters or capitals",
-                    ("How many pascals are in a mPa?", "how many pascals are in a mpa")),
+            Failure("a unit's symbol that is neither a short symbol nor a short mixed-case "
+                    "one (`Gib`, `MWH`, `mmH₂O`) with no number right before it (none, or a "
+                    "word between: `a Gib`, `5 more Gib`), or with only its first capital and "
+                    "four letters or more even there (`100 Mbps`), against small letters or "
+                    "capitals",
+                    ("How many bits are in a Gib?", "how many bits are in a gib")),
         ),
     ),
     Forgiven(

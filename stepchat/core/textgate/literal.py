@@ -43,6 +43,19 @@ ELIDED = frozenset("iojydmstc")
 of French and Italian (d', j', m', s', t', c'). After any other single letter an apostrophe
 starts a quote (a string prefix of some language: Perl `q'…'`, `m'…'` is ambiguous and
 stays a word)."""
+INVISIBLE_SPACES = frozenset("\u200b\u2060\ufeff\u180e")
+"""Zero-width space, word joiner, zero-width no-break space and the Mongolian vowel separator:
+not whitespace to `str.isspace`, but a space no one can see between two characters."""
+
+
+def is_space(ch: str) -> bool:
+    """Whitespace of any kind: a plain space, a tab, a line break, a no-break, thin or
+    ideographic space (Unicode's Zs), or one of the zero-width `INVISIBLE_SPACES`. Wherever
+    the gate decides whether two characters are adjacent, each separates as a plain space
+    does."""
+    return ch.isspace() or ch in INVISIBLE_SPACES
+
+
 TARGET_COLONS = frozenset("：﹕")
 """Colons that introduce text wherever they stand; an ASCII `:` does so before whitespace."""
 
@@ -57,14 +70,19 @@ def target_start(text: str) -> int:
     the end (`12:30`, `http://`, `a::b` and `key:value` introduce nothing) after more than
     one word (`Python: how do I…` names a topic)."""
     for i, ch in enumerate(text):
-        if i == 0 or text[i - 1].isspace():
+        if i == 0 or is_space(text[i - 1]):
             continue
-        if ch in TARGET_COLONS or (ch == ":" and (i + 1 == len(text) or text[i + 1].isspace())
+        if ch in TARGET_COLONS or (ch == ":" and (i + 1 == len(text) or is_space(text[i + 1]))
                                    and text[i - 1] != ":"):
-            if ch == ":" and len(text[:i].split()) == 1:
+            if ch == ":" and len(_spaced(text[:i]).split()) == 1:
                 continue  # a topic, not an introduction: "Python: how do I parse JSON?"
             return i + 1
     return len(text)
+
+
+def _spaced(text: str) -> str:
+    """`text` with each zero-width space as a plain one, for `str.split`."""
+    return "".join(" " if ch in INVISIBLE_SPACES else ch for ch in text)
 
 
 def _letter(ch: str) -> bool:
@@ -81,7 +99,7 @@ def _apostrophe(text: str, i: int) -> str | None:
     while start > 0 and _letter(text[start - 1]):
         start -= 1
     word = text[start:i]
-    if i + 1 == len(text) or text[i + 1].isspace():
+    if i + 1 == len(text) or is_space(text[i + 1]):
         return "possessive" if len(word) > 1 and word[-1] in "sS" else None
     prefix = word.lower() in STRING_PREFIXES or (len(word) == 1 and word.lower() not in ELIDED)
     inside = bool(word) and _letter(text[i + 1]) and not prefix

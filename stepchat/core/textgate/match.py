@@ -25,6 +25,8 @@ for another case, within limits:
   unless the word starts a sentence;
 - a request in capitals stands for any case but a short symbol's inside a sentence
   ("IS CO TOXIC?" is not "Is Co toxic?");
+- in either, a short mixed-case symbol (`mPa`, `MWh`, `GHz`) keeps its case anywhere, even
+  opening a sentence, and a unit next to a number keeps its case (`normalize.keeps_case`);
 - the first word after a greeting's comma stands for itself with a capital ("Hi, what is…").
 
 Inside quotes case is literal. Anywhere else a word's case is meaning: "Polish" is not
@@ -35,7 +37,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from stepchat.core.textgate.normalize import SHORT_SYMBOL, Reduced, keeps_case
+from stepchat.core.textgate.normalize import SHORT_SYMBOL, Reduced, keeps_case, mixed_symbol
 from stepchat.core.textgate.scan import SCRIPT_COMMAS, SCRIPT_MARKS, Token
 
 _ALWAYS = SCRIPT_COMMAS | frozenset("¿¡")
@@ -150,7 +152,10 @@ def _stands_for(word: Token, written: str, form: str, at_start: bool) -> bool:
         return True
     if word.quoted:
         return False
-    short = keeps_case(form, unit=word.unit) and not (at_start and form[:1].isalpha())
+    if at_start and form[:1].isalpha():  # its first capital may be the sentence's ("Mg to g")
+        short = mixed_symbol(form)  # not one past it ("MWh to J")
+    else:
+        short = keeps_case(form, unit=word.unit)
     if written == "upper":
         return not short
     if written == "lower" and word.text == word.text.lower():

@@ -27,6 +27,9 @@ SHORT_SYMBOL = 2
 its case is kept."""
 UNIT_LETTERS = 3
 """A word this short with a capital after a number is a unit's symbol (`Mib`, `Mm²`)."""
+MIXED_SYMBOL = 4
+"""A word this short with a capital past its first letter and a small letter is a unit's
+symbol with its prefix (`mPa`, `MWh`, `MBps`, `mmHg`) wherever it stands."""
 ONE_CASE_WORDS = 2
 """A request is written in one case only with at least this many words that have case: "CO
 的原子量" is a symbol in capitals, not a request typed in capitals."""
@@ -153,12 +156,25 @@ def short_symbol(word: str) -> bool:
     return len(word) <= SHORT_SYMBOL and word != "I" and any(c.isupper() for c in word)
 
 
+def mixed_symbol(word: str) -> bool:
+    """Three or four letters with a capital past the first and a small letter: the case
+    pattern of a unit with its prefix (`mPa`, `MWh`, `mWh`, `kWh`, `GHz`, `MBps`, `MiB`,
+    `mmHg`, `μSv`), never an ordinary word in either case, so its case is meaning anywhere.
+    Not an acronym's plural (`IDs`, `GPUs`), whose small letter is the plural's."""
+    return (
+        SHORT_SYMBOL < len(word) <= MIXED_SYMBOL and word.isalpha()
+        and any(c.isupper() for c in word[1:]) and any(c.islower() for c in word)
+        and not (word[:-1].isupper() and word[-1] == "s")
+    )
+
+
 def keeps_case(word: str, *, unit: bool) -> bool:
-    """A short symbol, or a unit's symbol after a number (`unit`): a capital past the first
-    character or three characters at most with a capital. `5Mm` is not `5mm`, `10mA` not
-    `10MA`, `5 mPa` not `5 mpa`, `1 Mib` not `1 mib`, `1e3 mPa` not `1e3 mpa`, `five mWh`
-    not `five mwh`; `0 Kelvin` is a capitalised word."""
-    if short_symbol(word):
+    """A short symbol, a short mixed-case symbol (`mixed_symbol`: `mPa`, `MWh`, `GHz`)
+    anywhere, or a unit's symbol next to a number (`unit`, see `scan._units`): a capital past
+    the first character or three characters at most with a capital. `5Mm` is not `5mm`,
+    `10mA` not `10MA`, `a dozen mWh` not `a dozen MWh`, `5 Mib` not `5 mib`, `5 MWH` not
+    `5 mwh`; `0 Kelvin` is a capitalised word."""
+    if short_symbol(word) or mixed_symbol(word):
         return True
     return unit and (
         any(c.isupper() for c in word[1:])

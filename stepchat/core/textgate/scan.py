@@ -4,10 +4,13 @@ Every character is one of these. Letters, marks and digits of every script make 
 in whatever form they are written (`10³` is not `103`, `½` is not `1/2`, `٣` is not `3`).
 Whitespace separates tokens: a run of plain spaces on one line only says that two tokens are
 apart (how many spaces is forgiven; whether there are any is not, so `12×4` and `12 × 4`
-differ); any other run (a line break with the spaces around it, a tab, a no-break space) is a
-token of its own, since Markdown, code and tables read it. Everything else is a symbol, one
-token per character with the marks and joiners that belong to it: maths, currency, arrows,
-emoji, brackets, quotes and `@ # _ ~ \\ | * ^`.
+differ); any other run (a line break with the spaces around it, a tab, a no-break space, a
+zero-width space or word joiner) is a token of its own, since Markdown, code and tables read
+it. Wherever the gate decides whether two things are adjacent (a unit beside its number, a
+mark followed by whitespace, the word after a comma), every kind of whitespace, zero-width
+ones included, separates as a plain space does (`literal.is_space`). Everything else is a
+symbol, one token per character with the marks and joiners that belong to it: maths,
+currency, arrows, emoji, brackets, quotes and `@ # _ ~ \\ | * ^`.
 
 Sentence punctuation becomes a `mark` token that the comparison may skip (see `match`), but
 only where it cannot be part of what is asked; anywhere else it is a symbol. See
@@ -24,7 +27,7 @@ import re
 import unicodedata
 from bisect import bisect_right
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from stepchat.core.tasks.wordprob.numwords import SHORT, readings
@@ -32,6 +35,7 @@ from stepchat.core.textgate.literal import (
     APOSTROPHES,
     QUOTE_CHARS,
     canonical,
+    is_space,
     literal_spans,
     quote_marks,
     target_start,
@@ -70,10 +74,8 @@ class Token:
     `joined`: no whitespace before it. `start`: a word that opens a sentence. `guarded`: inside
     quotes, brackets or code, where no courtesy or contraction is read. `quoted`: inside
     quotes, where case is literal. `resumed`: the first word after a greeting and its comma,
-    whose small first letter may be the sentence's capital. `unit`: a word joined to a
-    digit or right after a number in any form (`5Mm`, `10mA`, `Mm²`, `5 mPa`, `100 MBps`,
-    `1e3 mPa`, `2k mWh`, `five mWh`: `_number`), whose capitals may be a unit's
-    (`normalize.keeps_case`)."""
+    whose small first letter may be the sentence's capital. `unit`: a word next to a number,
+    whose capitals may be a unit's (`normalize.keeps_case`; see `_units`)."""
 
     text: str
     kind: str
@@ -95,7 +97,8 @@ def is_word_char(ch: str) -> bool:
 
 
 _ASCII_WORD = re.compile(r"[A-Za-z0-9]+")
-_NONSPACE = re.compile(r"\S")
+_NONSPACE = re.compile(r"[^\s\u200b\u2060\ufeff\u180e]")
+"""Not whitespace of any kind (`literal.is_space`)."""
 
 
 def _attached(ch: str) -> bool:
@@ -139,8 +142,7 @@ class _Scanner:
             self.sentence_start = False
         joined = bool(self.tokens) and not self.space_before and kind not in ("break", "space")
         guarded = quoted or bool(self.closers) or kind == "code"
-        unit = kind == "word" and (_numbered(text) or _number(self.previous()))
-        self.tokens.append(Token(text, kind, joined, start, guarded, quoted, resumed, unit))
+        self.tokens.append(Token(text, kind, joined, start, guarded, quoted, resumed))
         self.space_before = False
 
     def previous(self) -> Token | None:
@@ -152,7 +154,7 @@ class _Scanner:
             ch = text[i]
             if ch == "`":
                 i = self._code(i)
-            elif ch.isspace():
+            elif is_space(ch):
                 i = self._space(i)
             elif is_word_char(ch):
                 i = self._word(i)
@@ -162,7 +164,7 @@ class _Scanner:
                 i = self._marks(i)
             else:
                 i = self._symbol(i)
-        return self.tokens
+        return _units(self.tokens)
 
     def _code(self, i: int) -> int:
         """A backtick span (or fence) is one exact token; an unclosed backtick is a symbol."""
@@ -183,7 +185,7 @@ class _Scanner:
     def _space(self, i: int) -> int:
         text = self.text
         j = i
-        while j < len(text) and text[j].isspace():
+        while j < len(text) and is_space(text[j]):
             j += 1
         run = text[i:j]
         if not self.tokens or self.quoted(i) or any(ch in LINE_BREAKS for ch in run):
@@ -238,11 +240,11 @@ class _Scanner:
         """
         text = self.text
         before = self.previous()
-        if self.closers or self.quoted(i) or before is None or text[i - 1].isspace():
+        if self.closers or self.quoted(i) or before is None or is_space(text[i - 1]):
             return False
         if i >= self.target:
             return False
-        if after < len(text) and not text[after].isspace():
+        if after < len(text) and not is_space(text[after]):
             return False
         if "…" in run or run.count(".") > 1:
             return False
@@ -276,7 +278,7 @@ class _Scanner:
             j += 1
         run = text[i:j]
         before = self.previous()
-        bang = bool(set(run) & BANGS) and _value(before) and not text[i - 1].isspace()
+        bang = bool(set(run) & BANGS) and _value(before) and not is_space(text[i - 1])
         following = _next_word(text, j)
         comma = set(run) <= SCRIPT_COMMAS and not (
             before is not None and before.kind == "word" and before.text[-1].isalpha()
@@ -300,7 +302,7 @@ class _Scanner:
         j = i + 1
         while j < len(text) and (
             _attached(text[j])
-            or (text[j] in JOINERS and j + 1 < len(text) and not text[j + 1].isspace())
+            or (text[j] in JOINERS and j + 1 < len(text) and not is_space(text[j + 1]))
         ):
             j += 2 if text[j] in JOINERS else 1
         ch = text[i]
@@ -328,25 +330,53 @@ def _named(tokens: Sequence[Token]) -> bool:
     )
 
 
+QUANTITY_WORDS = frozenset({
+    "dozen", "dozens", "score", "half", "hundreds", "thousands", "millions", "billion",
+    "billions", "trillion", "trillions",
+})
+"""English words for a number that `numwords.readings` does not read as a cardinal (it reads
+no multiple, fraction or plural, and no scale word whose value differs by country): a unit
+may follow them as it follows a number ("a dozen mWh", "a billion kWh")."""
+
+
+def _units(tokens: list[Token]) -> list[Token]:
+    """`tokens` with each word that may name a number's unit marked `unit`: a word with a
+    numeral before its letters (`5Mm`, `10mA`, `½MWh`, `五MWh`, `٣mA`), letters with a
+    superscript power (`Mm²`), or a word whose nearest word before it is a number in any form
+    (`_number`), however the two are separated: by whitespace of any kind (a tab, a no-break,
+    thin or zero-width space), symbols or marks (`5 mPa`, `5-mWh`, `$50/MWh`, `5 (mPa)`,
+    `5~mWh`), not by another word. Not the word before a number: names are numbered far more
+    often than units precede their number (`Vue 3`, `HTTP/2`, `The Four Seasons`)."""
+    marked = []
+    number = False
+    for token in tokens:
+        if token.kind == "word":
+            unit = number or _numbered(token.text)
+            number = _number(token)
+            marked.append(replace(token, unit=True) if unit else token)
+        else:
+            marked.append(token)
+    return marked
+
+
 def _numbered(word: str) -> bool:
-    """A quantity with its unit in one word: digits then letters (`5Mm`, `10mA`), or
-    letters with a superscript power (`Mm²`); not a name with a digit (`Jet2`, `P60`)."""
-    return (word[:1].isdigit() and any(c.isalpha() for c in word)) or (
+    """A quantity with its unit in one word: a numeral then letters (`5Mm`, `10mA`, `½MWh`,
+    `五MWh`), or letters with a superscript power (`Mm²`); not a name with a digit (`Jet2`,
+    `P60`)."""
+    return (_numeral(word[0]) and any(c.isalpha() for c in word)) or (
         word[:1].isalpha() and unicodedata.category(word[-1]) == "No"
     )
 
 
-def _number(token: Token | None) -> bool:
-    """A number in any form the project reads: a word after it may name its unit (`5 mPa`,
-    `1e3 mPa`, `2k mWh`, `five mWh`, `fünf MWh`, `пять мВт`, `五 MB`). A word with a digit or
-    a numeral of any script in it (`5`, `1e3`, `2k`, `½`, `٣`, `五`), or a cardinal in words
-    in a language the word problems read, longer than two letters (`numwords.readings`:
-    "ten", "zwanzig", "cinq", "пять", "तीन"; not "to" or "en", which read as Danish and
-    Spanish numbers but are mostly English words, as `numwords.SHORT` says)."""
-    if token is None or token.kind != "word":
-        return False
-    return any(_numeral(c) for c in token.text) or (
-        len(token.text) > SHORT and bool(readings(token.text))
+def _number(token: Token) -> bool:
+    """A number in any form: a word with a digit or a numeral of any script in it (`5`, `1e3`,
+    `2k`, `½`, `٣`, `五`), a cardinal in words in a language the word problems read, longer
+    than two letters (`numwords.readings`: "ten", "zwanzig", "cinq", "пять", "तीन"; not "to"
+    or "en", which read as Danish and Spanish numbers but are mostly English words, as
+    `numwords.SHORT` says), or a `QUANTITY_WORDS` ("dozen", "billion")."""
+    text = token.text
+    return any(_numeral(c) for c in text) or text.lower() in QUANTITY_WORDS or (
+        len(text) > SHORT and bool(readings(text))
     )
 
 
