@@ -23,6 +23,12 @@ A mark glued to the equation's edge is never passed over as punctuation: `4!` is
   first mark after the equation must be one of these even across spaces: `3x = 4 !` and
   `3x = 0.3 ...` decline as `3x = 4!` and `3x = 0.3...` do. The same holds when the
   equation ends in its unknown or a bracket (`12 = 3x!` is x factorial).
+- after that one closing mark (and spaces): only the end of the prompt or a word, which
+  the framing then reads (`3x = 12. Show each step.`, `3x = 12, what is x?`). Any other
+  mark declines, so the framing's own runs of punctuation never take in marks that follow
+  the equation: `3x = 0.3 . . .`, `3x = 0.3. ...`, `3x = 0.3. …` (a spaced ellipsis, 1/3)
+  and `3x = 4. !` decline. Marks after the framing's words (`solve for x. . .`) are
+  sentence punctuation and do not touch the equation.
 
 The framings, case-insensitive, with V the equation's one unknown:
 
@@ -163,7 +169,10 @@ def _glued_mark(text: str, start: int, end: int) -> bool:
     rest = text[end:].lstrip(" ")
     if not rest or rest[0].isalpha():
         return False  # the end, or the words of a framing (`for x`, `show each step`)
-    return rest[0] not in _CLOSING_MARKS or rest[1:2] not in ("", " ")
+    if rest[0] not in _CLOSING_MARKS or rest[1:2] not in ("", " "):
+        return True  # `4!`, `0.3...`, `12%`, `12.5.`: not one closing mark
+    after = rest[1:].lstrip(" ")
+    return after != "" and not after[0].isalpha()  # `0.3 . . .`, `0.3. …`, `12. !`: a second run
 
 
 def _question_needs_lead(match: re.Match[str]) -> bool:

@@ -8,7 +8,9 @@ Two generators, each over random equations:
   1,500, 2,5, %, a letter glued to the unknown, a backslash, a quotient by the unknown) or
   could read two ways (1/2x, ÷ 2x, 4/2(x + 1), 2.500, markup inside a number, an en dash,
   digits of another script, 2·5, 3/2/3) or a mark glued to a number that the framing would
-  pass over as punctuation (`!`, `..`, `…`, `‰`, `²`, `°`, `~`, `,`, `′`, `?!`).
+  pass over as punctuation (`!`, `..`, `…`, `‰`, `²`, `°`, `~`, `,`, `′`, `?!`), or a
+  second run of marks after the one closing mark the reader forgives (`{eq} . . .`,
+  `{eq}. ...`, `{eq}. !`), which the framing would take in as sentence punctuation.
   None may be claimed as a linear request, and through the engine none may be served a
   step of a cached solve derivation. Solve framings of the closed list must be claimed
   (recall, reported).
@@ -88,12 +90,19 @@ DISTRACTORS: dict[str, list[str]] = {
                                  "If {eq}! what is {v}?", "Solve for {v}: {eq} ...",
                                  "Solve for {v}: ~{eq}.", "Solve for {v}: ,{eq}",
                                  "Solve {eq}′", "Find {v} if {eq}?!"],
+    "a second run of marks after a closing mark": [
+        "Solve {eq} . . .", "Solve for {v}: {eq}. . .", "Solve {eq}. ...", "Solve {eq}, ...",
+        "Solve for {v}: {eq}; . . .", "Solve {eq}. …", "Find {v} if {eq}? ...", "Solve {eq}. !",
+        "Solve {eq} . ?", "Solve {eq}: . .", "Solve for {v}: {eq}. . . thanks",
+        "If {eq}, . . . what is {v}?", "Solve {eq} , .", "Solve for {v}: {eq}. ~"],
 }
 FRAMINGS = ["Solve for {v}: {eq}.", "Solve {eq} for {v}.", "Find {v} if {eq}.",
             "What is {v} if {eq}?", "If {eq}, what is {v}?", "Solve the equation {eq} for {v}.",
             "Solve for {v}: {eq}. Show each step.", "Please solve for {v}: {eq}. Thanks!",
             "What value of {v} satisfies {eq}? Show your steps.", "{eq}",
-            "Solve for {v}: {eq}. Give only the final answer.", "Solve: {eq}"]
+            "Solve for {v}: {eq}. Give only the final answer.", "Solve: {eq}",
+            "Solve {eq} . Show each step.", "Solve {eq} for {v}. . .",
+            "Solve for {v}: {eq}. Show each step. . ."]
 
 
 def _requests(seed: int, count: int) -> list[tuple[str, str, str, str]]:

@@ -98,10 +98,17 @@ _CALLING = re.compile(r"\b(?:who|which|that|he|she|they|i|we|you|it|has|have|had
 someone, not the subject's name."""
 _EMAIL_LEAD = re.compile(r"\b(?:(?:reachable|contactable)\s+)?at\s+\Z|<\Z", re.I)
 _LINK = re.compile(
-    r"(?:\s*\([^)]{0,40}\))?(?P<link>\s*(?:[:=]|->|→)|\s+(?:is|are|equals?|should\s+be"
+    rf"(?:\s*\(\s*(?:of\s+type\s+|as\s+)?(?:an?\s+)?{TYPE_PHRASE}\s*\))?"
+    r"(?P<link>\s*(?:[:=]|->|→)|\s+(?:is|are|equals?|should\s+be"
     r"|must\s+be|set\s+to|of)(?=\s))?\s*",
     re.I,
 )
+"""What may stand between a key and its value: a type in parentheses (`age (integer): 40`,
+read by `json_flags.stated_types`), then a link word or mark. Nothing else is passed over:
+a parenthetical that says anything other than a type (`age (of the dog) 4`, `price (refill)
+2`, `city (company) Lyon`), in any brackets, and any other words between the key and its
+value (`age, the dog's, 4`, `age - of the dog - 4`) are not part of the key's construction,
+so no value is read there and those words are left over: every value declines."""
 MAX_CANDIDATES = 200
 """Values read from one prompt; past this the rest stays unread and its keys unchecked."""
 
