@@ -13,7 +13,9 @@ is kept only where its final number is shown, a closed list:
   sign read with it) before, and a sentence's full stop or `*` after: `−140`, `140½`,
   `140k`, `140!` and `140%` (where the result is no percent) state other values;
 - after it the line holds only words, none of them a cardinal the reader knows
-  (`#### 140 or one hundred fifty`), and no other digit;
+  (`#### 140 or one hundred fifty`), and no other digit; and no number on the last line
+  outside a computation has another value (`So the answer is 150 minutes, since 14 * 10 =
+  140.`, `#### 2 hours 140 minutes`);
 - no other line states a lone number (no letter on it, no computation: `#### 150` before
   `Check: 14 * 10 = 140.`) of another value.
 """
@@ -52,7 +54,17 @@ def final_shown(
     line = lines[last_line]
     if not _opened(line, atom.start) or not _closed(line, atom.end):
         return False
-    return not _lone_numbers_differ(lines, found, step_of, reading, atom)
+    computing = _computing(reading)
+    on_last = [a for k, a in enumerate(found)
+               if step_of[k] == last_line and a.kind == "num" and k not in computing]
+    if any(a.value != atom.value for a in on_last):
+        return False  # "the answer is 150 minutes, since 14 * 10 = 140", "#### 2 hours 140"
+    return not _lone_numbers_differ(lines, found, step_of, computing, atom)
+
+
+def _computing(reading: Reading) -> set[int]:
+    """The number atoms inside computations."""
+    return {a for s in reading.statements if s.links for part in s.parts for a in part.numbers}
 
 
 def _last_result(found: Sequence[Atom], reading: Reading) -> Atom | None:
@@ -85,11 +97,9 @@ def _closed(line: str, end: int) -> bool:
 
 
 def _lone_numbers_differ(
-    lines: Sequence[str], found: Sequence[Atom], step_of: Sequence[int], reading: Reading,
+    lines: Sequence[str], found: Sequence[Atom], step_of: Sequence[int], computing: set[int],
     final: Atom,
 ) -> bool:
-    computing = {a for s in reading.statements if s.links
-                 for part in s.parts for a in part.numbers}
     for index, line in enumerate(lines):
         on_line = [k for k, a in enumerate(found) if step_of[k] == index and a.kind == "num"]
         if len(on_line) != 1 or on_line[0] in computing or any(c.isalpha() for c in line):
