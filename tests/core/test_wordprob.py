@@ -3,7 +3,9 @@ arithmetic slips are corrected before they are stored."""
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 
 import pytest
 
@@ -218,13 +220,13 @@ def test_an_answer_with_a_computation_that_does_not_hold_is_not_stored() -> None
     assert engine.answer(FOG).stored_entry is None
 
 
-def test_an_answer_whose_last_number_no_computation_writes_is_not_stored() -> None:
+def test_an_answer_whose_last_number_is_not_its_last_result_is_not_stored() -> None:
     """Every computation holds and the answer says another number: stored, it would be
     served (and recomputed) for every variant."""
     assert not answer_holds("Cost: 12 * 5 = 60 dollars.\n#### 17")
     assert not answer_holds("She pays 12 * 5 = 60 dollars, so 61 in all.")
     assert answer_holds("Cost: 12 * 5 = 60 dollars.\n#### 60")
-    assert answer_holds("She pays 12 * 5 = 60 dollars for 12 kg.\n#### 12")  # an operand
+    assert not answer_holds("She pays 12 * 5 = 60 dollars for 12 kg.\n#### 12")  # an operand
     reply = "Cost: 42 / 3 = 14 intervals of 10 minutes, 14 * 10 = 140.\n#### 150"
     engine = StepCache(ScriptedBackend([reply]), HashedEmbedder(), MemoryStore())
     answer = engine.answer(FOG)
@@ -334,4 +336,37 @@ def test_a_computation_with_a_number_beside_it_is_read_with_it(text: str, holds:
 def test_a_label_may_name_a_new_computation_but_not_a_new_lone_number() -> None:
     assert answer_holds("Total = 5 + 3 = 8\nTotal = 8 + 2 = 10\n#### 10")
     assert not answer_holds("Apples = 3 × 5 = 15\nPears = 8 × 2 = 16\nApples = 16\n#### 16")
-    assert answer_holds("Apples = 3 × 5 = 15\nPears = 8 × 2 = 16\nApples = 15\n#### 15")
+    assert answer_holds("Pears = 8 × 2 = 16\nApples = 3 × 5 = 15\nApples = 15\n#### 15")
+    # The label holds, and the answer restates an earlier result, not the last: nothing
+    # shows that 15, not 16, is what was asked (`finalline`), so it is not stored.
+    assert not answer_holds("Apples = 3 × 5 = 15\nPears = 8 × 2 = 16\nApples = 15\n#### 15")
+
+
+FINAL_LINES_FILE = Path(__file__).parent / "wordprob_final_lines.jsonl"
+FINAL_LINES = [json.loads(line) for line in FINAL_LINES_FILE.read_text("utf-8").splitlines()]
+"""Answers whose every computation holds and whose last line states another number than
+the arithmetic reached (in words, with a sign or a fraction glued on, an intermediate
+result, a check after it): a hostile review had each stored and served back."""
+
+
+@pytest.mark.parametrize("case", FINAL_LINES, ids=[c["class"][:40] for c in FINAL_LINES])
+def test_an_answer_whose_last_line_states_another_number_is_not_stored(
+    case: dict[str, str],
+) -> None:
+    assert not answer_holds(case["reply"])
+    engine = StepCache(ScriptedBackend([case["reply"], case["reply"]]), HashedEmbedder(),
+                       MemoryStore())
+    assert engine.answer(case["prompt"]).stored_entry is None
+    assert not engine.answer(case["prompt"]).hit
+
+
+@pytest.mark.parametrize("text", [
+    "Cost: 12 * 5 = 60 dollars.\n#### 60",
+    "1 foot / 10 feet * 100% = 10%\n#### 10",
+    "Sy sal dus 294 - 64 = 230 potplante oor bly.",
+    "Total: $3 * 4 = $12\n**Answer: $12**",
+    "Il paie 12 * 5 = 60 euros.\nRéponse : 60 euros.",
+    "合計は 12 * 5 = 60 円です。\n#### 60",
+])
+def test_an_answer_that_ends_by_stating_its_result_is_kept(text: str) -> None:
+    assert answer_holds(text)

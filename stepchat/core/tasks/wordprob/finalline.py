@@ -9,9 +9,10 @@ is kept only where its final number is shown, a closed list:
 - that number has the value of the last computation's result (`= 10%` then `#### 10`, a
   percent's sign left off, as GSM8K writes it; never `140%` after `= 140`): not an
   intermediate result (`#### 14`), not another number;
-- nothing is glued to it but what opens an answer (a space, `#`, `:`, `=`, `*`, a currency
-  sign read with it) before, and a sentence's full stop or `*` after: `−140`, `140½`,
-  `140k`, `140!` and `140%` (where the result is no percent) state other values;
+- nothing is glued to it but what opens an answer (a space, `#`, `:`, `=`, `*`, a bracket,
+  a currency sign read with it) before, and a sentence's full stop, `*` or a bracket after:
+  `−140`, `140½`, `140k`, `140!` and `140%` (where the result is no percent) state other
+  values;
 - after it the line holds only words, none of them a cardinal the reader knows
   (`#### 140 or one hundred fifty`), and no other digit; and no number on the last line
   outside a computation has another value (`So the answer is 150 minutes, since 14 * 10 =
@@ -32,10 +33,12 @@ from stepchat.core.tasks.wordprob.numwords import readings
 if TYPE_CHECKING:
     from stepchat.core.tasks.wordprob.solution import Reading
 
-OPENS = frozenset("#:=*")
-"""Marks that may stand right before the final number (`####`, `Answer:`, `= `, `**`)."""
-CLOSES = frozenset(".。।۔*")
-"""Marks that may stand right after it: a sentence's full stop in several scripts, `**`."""
+OPENS = frozenset("#:=*{[(")
+"""Marks that may stand right before the final number (`####`, `Answer:`, `= `, `**`, a
+bracket: `\\boxed{140}`)."""
+CLOSES = frozenset(".。।۔*}])\\")
+"""Marks that may stand right after it: a sentence's full stop in several scripts, `**`, a
+closing bracket, TeX's `\\]`."""
 
 
 def final_shown(
@@ -68,11 +71,14 @@ def _computing(reading: Reading) -> set[int]:
 
 
 def _last_result(found: Sequence[Atom], reading: Reading) -> Atom | None:
-    """The number the last computation ends with (`294 - 64 = 230`: 230)."""
-    computed = [s for s in reading.statements if s.links]
-    if not computed or not computed[-1].parts[-1].numbers:
+    """The number the last computation ends with (`294 - 64 = 230`: 230), a comparison
+    after it apart (`12 ≤ 20` checks, it computes nothing)."""
+    computed = [s for s in reading.statements if "=" in s.links]
+    if not computed:
         return None
-    return found[computed[-1].parts[-1].numbers[-1]]
+    last = computed[-1]
+    result = last.parts[len(last.links) - last.links[::-1].index("=")]
+    return found[result.numbers[-1]] if result.numbers else None
 
 
 def _opened(line: str, start: int) -> bool:
