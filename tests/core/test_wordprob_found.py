@@ -20,6 +20,7 @@ import pytest
 
 from stepchat.backends.scripted import ScriptedBackend
 from stepchat.core.pipeline import StepCache
+from stepchat.core.tasks.wordprob.solution import answer_holds
 from stepchat.embed.hashed import HashedEmbedder
 from stepchat.store.memory import MemoryStore
 
@@ -34,7 +35,10 @@ def test_a_found_wrong_answer_is_declined_or_right(case: dict[str, Any]) -> None
     backend = ScriptedBackend([c["model_text"] for c in cached] + [MODEL])
     engine = StepCache(backend, HashedEmbedder(), MemoryStore())
     for c in cached:
-        assert engine.answer(c["prompt"]).stored_entry is not None, c["prompt"]
+        # Stored, unless its last line states no last result (`finalline`: "4 * 7 = 28 ≤ 30"
+        # then "#### 4"), which leaves nothing to serve the new request from.
+        stored = engine.answer(c["prompt"]).stored_entry is not None
+        assert stored or not answer_holds(c["model_text"]), c["prompt"]
     answer = engine.answer(case["prompt"])
     if MODEL in answer.text:
         assert not answer.hit
