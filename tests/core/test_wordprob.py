@@ -345,15 +345,16 @@ def test_a_label_may_name_a_new_computation_but_not_a_new_lone_number() -> None:
 FINAL_LINES_FILE = Path(__file__).parent / "wordprob_final_lines.jsonl"
 FINAL_LINES = [json.loads(line) for line in FINAL_LINES_FILE.read_text("utf-8").splitlines()]
 """Answers whose every computation holds and whose last line states another number than
-the arithmetic reached (in words, with a sign or a fraction glued on, an intermediate
-result, a check after it): a hostile review had each stored and served back."""
+the arithmetic reached (in words, with a sign, a fraction, a multiplier or a unit beside
+it, an intermediate result, a check after it, another answer on an earlier line): two
+hostile reviews had each (16, then 35) stored and served back."""
 
 
 @pytest.mark.parametrize("case", FINAL_LINES, ids=[c["class"][:40] for c in FINAL_LINES])
 def test_an_answer_whose_last_line_states_another_number_is_not_stored(
     case: dict[str, str],
 ) -> None:
-    assert not answer_holds(case["reply"])
+    assert not answer_holds(case["reply"], case["prompt"])
     engine = StepCache(ScriptedBackend([case["reply"], case["reply"]]), HashedEmbedder(),
                        MemoryStore())
     assert engine.answer(case["prompt"]).stored_entry is None
@@ -365,7 +366,7 @@ def test_an_answer_whose_last_line_states_another_number_is_not_stored(
     "1 foot / 10 feet * 100% = 10%\n#### 10",
     "Sy sal dus 294 - 64 = 230 potplante oor bly.",
     "Total: $3 * 4 = $12\n**Answer: $12**",
-    "Il paie 12 * 5 = 60 euros.\nRéponse : 60 euros.",
+    "Il paie 12 * 5 = 60 euros.\nRéponse : 60.",
     "合計は 12 * 5 = 60 円です。\n#### 60",
 ])
 def test_an_answer_that_ends_by_stating_its_result_is_kept(text: str) -> None:

@@ -5,40 +5,50 @@ stored, it would be served (and recomputed) for every variant of the problem. So
 is kept only where its final number is shown, a closed list:
 
 - the last line holds the text's last number (`#### one hundred fifty` after `14 * 10 = 140`
-  states no number this reader reads);
-- that number has the value of the last computation's result (`= 10%` then `#### 10`, a
-  percent's sign left off, as GSM8K writes it; never `140%` after `= 140`): not an
-  intermediate result (`#### 14`), not another number;
-- nothing is glued to it but what opens an answer (a space, `#`, `:`, `=`, `*`, a bracket,
-  a currency sign read with it) before, and a sentence's full stop, `*` or a bracket after:
-  `−140`, `140½`, `140k`, `140!` and `140%` (where the result is no percent) state other
-  values;
-- after it the line holds only words, none of them a cardinal the reader knows
-  (`#### 140 or one hundred fifty`), and no other digit; and no number on the last line
-  outside a computation has another value (`So the answer is 150 minutes, since 14 * 10 =
-  140.`, `#### 2 hours 140 minutes`);
-- no other line states a lone number (no letter on it, no computation: `#### 150` before
-  `Check: 14 * 10 = 140.`) of another value.
+  states no number this reader reads), with the value of the last computation's result
+  (`= 10%` then `#### 10`, a percent's sign left off, as GSM8K writes it; never `140%`
+  after `= 140`): not an intermediate result (`#### 14`), not another number;
+- where the last line computes that result (`294 - 64 = 230 potplante oor bly.`), the line
+  reads as every computing line does, words after the result being its unit; after the
+  result, no digit and no cardinal the reader knows (`= 140 or one hundred fifty`);
+- where the last line only restates it, the line is that number alone: before it only
+  spaces, the marks that open an answer (`#`, `:`, `=`, `*`, a bracket) and at most a label
+  ending in a colon (`Answer: 140`, `Réponse : 140`), after it only a full stop, `*`, a
+  bracket or TeX's `\\]`. Any word or other mark around it may change its value or its
+  unit (`#### − 140`, `half of 140`, `#### 140 k`, `140 and a half`, `140 ‰`, `#### 140
+  hours` where minutes are asked), and no word list tells which do;
+- no other number on the last line outside a computation has another value (`So the
+  answer is 150 minutes, since 14 * 10 = 140.`), nor does any earlier line that opens with
+  a mark and then a number outside a computation (`#### 150 minutes` before `#### 140`);
+- every number written outside a computation is one the request states (in digits or a
+  cardinal word) or one a computation writes (`mentions_known`): `The answer is 150
+  minutes.` before `14 * 10 = 140` and `#### 140` states an answer nothing computed.
 """
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from stepchat.core.tasks.wordprob.atoms import Atom
+from stepchat.core.tasks.wordprob.atoms import Atom, atoms, decimal_mark
 from stepchat.core.tasks.wordprob.numwords import readings
 
 if TYPE_CHECKING:
     from stepchat.core.tasks.wordprob.solution import Reading
 
-OPENS = frozenset("#:=*{[(")
-"""Marks that may stand right before the final number (`####`, `Answer:`, `= `, `**`, a
+OPENS = frozenset("#:=*{[(\\")
+"""Marks that may stand before a restated final number (`####`, `Answer:`, `= `, `**`, a
 bracket: `\\boxed{140}`)."""
 CLOSES = frozenset(".。।۔*}])\\")
-"""Marks that may stand right after it: a sentence's full stop in several scripts, `**`, a
+"""Marks that may stand after it: a sentence's full stop in several scripts, `**`, a
 closing bracket, TeX's `\\]`."""
+TEX_COMMAND = re.compile(r"\\[A-Za-z]+")
+"""A TeX command before the number (`\\boxed{`) is markup, not a word of the answer."""
+LABEL_ENDS = frozenset(":：")
+"""How a label before a restated number ends (`Answer:`, `答え：`)."""
 
 
 def final_shown(
@@ -48,21 +58,24 @@ def final_shown(
     numbers = [k for k, a in enumerate(found) if a.kind == "num"]
     final = numbers[-1]
     last_line = len(lines) - 1
-    if step_of[final] != last_line:
-        return False
     result = _last_result(found, reading)
     atom = found[final]
-    if result is None or atom.value != result.value or (atom.percent and not result.percent):
+    if step_of[final] != last_line or result is None or atom.value != result.value or (
+        atom.percent and not result.percent
+    ):
         return False
     line = lines[last_line]
-    if not _opened(line, atom.start) or not _closed(line, atom.end):
-        return False
     computing = _computing(reading)
+    if final in computing:
+        if not _plain_after_result(line[atom.end:]):
+            return False
+    elif not _restated(line, atom):
+        return False
     on_last = [a for k, a in enumerate(found)
                if step_of[k] == last_line and a.kind == "num" and k not in computing]
     if any(a.value != atom.value for a in on_last):
-        return False  # "the answer is 150 minutes, since 14 * 10 = 140", "#### 2 hours 140"
-    return not _lone_numbers_differ(lines, found, step_of, computing, atom)
+        return False
+    return not _answer_lines_differ(lines, found, step_of, computing, atom)
 
 
 def _computing(reading: Reading) -> set[int]:
@@ -81,35 +94,53 @@ def _last_result(found: Sequence[Atom], reading: Reading) -> Atom | None:
     return found[result.numbers[-1]] if result.numbers else None
 
 
-def _opened(line: str, start: int) -> bool:
-    if start == 0:
-        return True
-    before = line[start - 1]
-    return before.isspace() or before in OPENS
-
-
-def _closed(line: str, end: int) -> bool:
-    rest = line[end:]
-    if rest[:1] in CLOSES:
-        rest = rest.lstrip("".join(CLOSES))
-        if rest and not rest[0].isspace():
-            return False
-    elif rest and not rest[0].isspace():
-        return False
+def _plain_after_result(rest: str) -> bool:
+    """No digit and no cardinal word after a computed final result."""
     if any(unicodedata.category(c).startswith("N") for c in rest):
         return False
     words = "".join(c if c.isalpha() else " " for c in rest).split()
     return not any(readings(word) or readings(word.lower()) for word in words)
 
 
-def _lone_numbers_differ(
+def _restated(line: str, atom: Atom) -> bool:
+    """The line is the number alone, opened by marks and at most a label with a colon."""
+    before, after = TEX_COMMAND.sub("", line[:atom.start]), line[atom.end:]
+    if any(ch.isalpha() for ch in before):
+        label_end = max(before.rfind(ch) for ch in LABEL_ENDS)
+        if label_end < 0:
+            return False
+        before = before[label_end + 1:]
+    return all(ch.isspace() or ch in OPENS for ch in before) and all(
+        ch.isspace() or ch in CLOSES for ch in after)
+
+
+def _answer_lines_differ(
     lines: Sequence[str], found: Sequence[Atom], step_of: Sequence[int], computing: set[int],
     final: Atom,
 ) -> bool:
-    for index, line in enumerate(lines):
+    """Whether an earlier line opening with a mark then a number outside a computation
+    (`#### 150 minutes`, `= 150`) states another value than the final."""
+    for index, line in enumerate(lines[:-1]):
         on_line = [k for k, a in enumerate(found) if step_of[k] == index and a.kind == "num"]
-        if len(on_line) != 1 or on_line[0] in computing or any(c.isalpha() for c in line):
+        if not on_line or on_line[0] in computing:
             continue
-        if found[on_line[0]].value != final.value:
+        lead = line[:found[on_line[0]].start].strip()
+        if lead and not any(ch.isalnum() for ch in lead) and (
+            found[on_line[0]].value != final.value
+        ):
             return True
     return False
+
+
+def mentions_known(prompt: str, found: Sequence[Atom], reading: Reading) -> bool:
+    """Whether every number outside the computations is stated by `prompt` or written by a
+    computation (a percent also as hundredths)."""
+    computing = _computing(reading)
+    known = {found[k].value for k in computing}
+    for atom in atoms(prompt, decimal_mark(prompt) or "."):
+        if atom.kind == "num" and atom.value is not None:
+            known |= {atom.value, atom.value / 100} if atom.percent else {atom.value}
+        elif atom.kind == "word":
+            known |= {Fraction(value) for _, value in readings(atom.text.lower())}
+    return all(a.value in known for k, a in enumerate(found)
+               if a.kind == "num" and k not in computing)
