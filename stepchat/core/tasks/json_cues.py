@@ -48,7 +48,7 @@ from stepchat.core.tasks.json_constructions import (
     kind_fits,
 )
 from stepchat.core.tasks.json_places import of_kind, place_kind
-from stepchat.core.tasks.json_types import TYPE_PHRASE
+from stepchat.core.tasks.json_types import KNOWN_TYPE_PHRASE, TYPE_PHRASE
 from stepchat.core.tasks.json_words import (
     CASELESS,
     COMPOUND,
@@ -98,15 +98,18 @@ _CALLING = re.compile(r"\b(?:who|which|that|he|she|they|i|we|you|it|has|have|had
 someone, not the subject's name."""
 _EMAIL_LEAD = re.compile(r"\b(?:(?:reachable|contactable)\s+)?at\s+\Z|<\Z", re.I)
 _LINK = re.compile(
-    rf"(?:\s*\(\s*(?:of\s+type\s+|as\s+)?(?:an?\s+)?{TYPE_PHRASE}\s*\))?"
+    rf"(?:\s*\(\s*(?:of\s+type\s+|as\s+)?(?:an?\s+)?{KNOWN_TYPE_PHRASE}\s*\))?"
     r"(?P<link>\s*(?:[:=]|->|→)|\s+(?:is|are|equals?|should\s+be"
     r"|must\s+be|set\s+to|of)(?=\s))?\s*",
     re.I,
 )
 """What may stand between a key and its value: a type in parentheses (`age (integer): 40`,
-read by `json_flags.stated_types`), then a link word or mark. Nothing else is passed over:
-a parenthetical that says anything other than a type (`age (of the dog) 4`, `price (refill)
-2`, `city (company) Lyon`), in any brackets, and any other words between the key and its
+read by `json_flags.stated_types`), then a link word or mark. The parenthetical is passed
+over only when every word in it is read as part of a type (`KNOWN_TYPE_PHRASE`: `(integer)`,
+`(as a number)`, `(of type string)`, `(list of strings)`); `(list of dogs)`, `(array of
+puppies)`, `(as a dog)` are not types. Nothing else is passed over: a parenthetical that says
+anything other than a type (`age (of the dog) 4`, `price (refill) 2`, `city (company) Lyon`,
+`age (list of dogs) 4`), in any brackets, and any other words between the key and its
 value (`age, the dog's, 4`, `age - of the dog - 4`) are not part of the key's construction,
 so no value is read there and those words are left over: every value declines."""
 MAX_CANDIDATES = 200

@@ -38,7 +38,18 @@ TYPE_PHRASE = (
     r"|whole\s+number|true\s+or\s+false|true/false|yes\s+or\s+no|yes/no"
     r"|string|str|text|integer|int|number|float|decimal|numeric|boolean|bool|flag)"
 )
-"""A type said in words; `read_type` turns a match into a type."""
+"""A type said in words; `read_type` turns a match into a type. Its `list of <word>` takes
+any word, so a match is not yet a type: `read_type` reads only the item words it knows."""
+KNOWN_TYPE_PHRASE = (
+    r"(?:(?:list|array)s?\s+of\s+(?:"
+    + "|".join(w.replace(" ", r"\s+") for w in sorted(_ITEM_WORDS, key=len, reverse=True))
+    + r")\b|list|array"
+    r"|whole\s+number|true\s+or\s+false|true/false|yes\s+or\s+no|yes/no"
+    r"|string|str|text|integer|int|number|float|decimal|numeric|boolean|bool|flag)"
+)
+"""A type in which every word is a type word: `integer`, `list of strings`, `array`; not
+`list of dogs` or `array of puppies`, whose last word is no type. Where words are passed over
+as a type (`age (list of strings): ...`), only this is."""
 
 _TYPE_ONLY = re.compile(rf"^\s*(?:as\s+|of\s+type\s+)?(?:an?\s+)?(?P<t>{TYPE_PHRASE})\s*$", re.I)
 
