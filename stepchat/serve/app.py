@@ -360,6 +360,7 @@ def create_app(
         except ValidationError as exc:
             raise first_problem(exc) from None
         body.refuse_calls()
+        body.refuse_unhonoured()
         lanes = pool.get(body.model)
         turns = split_turns(body.messages)
         if body.wants_json:

@@ -5,16 +5,19 @@ Requests are validated with pydantic. Sampling fields (`temperature`, `top_p`, `
 cached answer was made. `max_tokens` (or `max_completion_tokens`) and `stop` shape what the
 request gets back of the answer (`stepchat.serve.limits`). What the server cannot honour is
 refused with a 400 naming the field rather than answered differently: `n` above 1, tools
-or functions the model could be asked to call, and a JSON `response_format` for a request
-that is not answered as a JSON object. Replies follow the shapes the official clients parse
-(`chat.completion`, `chat.completion.chunk`, the error object), with one extension field,
-`stepchat`, carrying the cache's story of the answer.
+or functions the model could be asked to call, a JSON `response_format` for a request
+that is not answered as a JSON object, and the fields in `UNHONOURED` (log probabilities,
+audio, predicted outputs, ...) unless their value changes nothing. Replies follow the
+shapes the official clients parse (`chat.completion`, `chat.completion.chunk`, the error
+object), with one extension field, `stepchat`, carrying the cache's story of the answer as
+the request got it.
 """
 
 from __future__ import annotations
 
 import time
 import uuid
+from collections.abc import Callable
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -124,6 +127,55 @@ class ChatRequest(BaseModel):
                 )
 
 
+    def refuse_unhonoured(self) -> None:
+        """Refuse the fields in `UNHONOURED` unless their value changes nothing."""
+        extra = self.model_extra or {}
+        for name, harmless, why in UNHONOURED:
+            if name in extra and not harmless(extra[name], self):
+                raise ApiError(
+                    400, f"{name} is not supported: {why}", param=name,
+                    code="unsupported_parameter",
+                )
+        options = self.stream_options.model_extra if self.stream_options else None
+        if options:
+            key = next(iter(options))
+            raise ApiError(
+                400, f"stream_options.{key} is not supported: of stream_options this server "
+                "honours include_usage only", param=f"stream_options.{key}",
+                code="unsupported_parameter",
+            )
+
+
+def _offers_calls(request: ChatRequest) -> bool:
+    return bool(request.tools or request.functions)
+
+
+UNHONOURED: tuple[tuple[str, Callable[[Any, ChatRequest], bool], str], ...] = (
+    ("logprobs", lambda v, _: v is None or v is False,
+     "this server returns no log probabilities (send no logprobs, or logprobs false)"),
+    ("top_logprobs", lambda v, _: v is None,
+     "this server returns no log probabilities (send no top_logprobs)"),
+    ("modalities", lambda v, _: v is None or (isinstance(v, list) and set(v) <= {"text"}),
+     'this server answers with text only (send no modalities, or ["text"])'),
+    ("audio", lambda v, _: v is None,
+     "this server answers with text only (send no audio)"),
+    ("prediction", lambda v, _: v is None,
+     "this server does not use predicted outputs (send no prediction)"),
+    ("echo", lambda v, _: v is None or v is False,
+     "this server does not repeat the prompt in its reply (send no echo, or echo false)"),
+    ("suffix", lambda v, _: v is None,
+     "this server does not complete text before a suffix (send no suffix)"),
+    ("logit_bias", lambda v, _: v is None or v == {},
+     "this server does not bias the model's tokens (send no logit_bias, or an empty one)"),
+    ("parallel_tool_calls", lambda v, request: v is None or not _offers_calls(request),
+     "this server makes no tool calls (send no parallel_tool_calls with tools)"),
+)
+"""Fields a request may name that the server cannot honour: a request naming one with
+another value than the harmless one (a default that changes nothing) is refused with a 400
+naming it. A closed list, documented in docs/serve.md; `n`, tools and `response_format` are
+refused by the request's validation, `refuse_calls` and the JSON check."""
+
+
 def _shown(value: Any) -> str:
     return f'"{value}"' if isinstance(value, str) else "(an object)"
 
@@ -154,14 +206,47 @@ def new_id() -> str:
 
 
 def story(answer: Answer, lane: str, limited: Limited | None = None) -> dict[str, Any]:
-    """The `stepchat` extension field: how the answer was served, step by step; `cut` says
-    when the text returned is the answer's cut by the request's `stop` or `max_tokens`."""
+    """The `stepchat` extension field: how the answer was served, step by step.
+
+    It tells what the request got back: `finish_reason` is the reply's. When the request's
+    `stop` or `max_tokens` cut the answer's text, `cut` says which, `cut_at` how many
+    characters of the answer's text were returned, and `steps` hold only the returned text:
+    the step the cut falls in keeps its part before the cut and says `"cut": true`, the steps
+    after it are left out and `steps_left_out` counts them (the whole answer stays stored).
+    """
     record = answer.to_record()
     record.pop("answer")
     record["lane"] = lane
-    if limited is not None and limited.cut is not None:
-        record["cut"] = limited.cut
+    if limited is not None:
+        record["finish_reason"] = limited.finish_reason
+        if limited.cut is not None:
+            kept, left_out = cut_steps(record["steps"], answer.text, len(limited.text))
+            record.update(steps=kept, steps_left_out=left_out, cut=limited.cut,
+                          cut_at=len(limited.text))
     return record
+
+
+def cut_steps(
+    steps: list[dict[str, Any]], text: str, end: int
+) -> tuple[list[dict[str, Any]], int]:
+    """The step records of `text[:end]` and how many were left out: each step is found in
+    `text` after the one before it; a step that begins at or after `end` is left out, a step
+    that runs past it keeps its part before `end` and says `"cut": true`. A step not found
+    as written in the text (its place unknown) is left out too, so no step shows text the
+    request did not get."""
+    kept: list[dict[str, Any]] = []
+    at = 0
+    for step in steps:
+        start = text.find(step["text"], at) if step["text"] else -1
+        if start < 0 or start >= end:
+            continue
+        stop = start + len(step["text"])
+        if stop > end:
+            kept.append({**step, "text": step["text"][: end - start], "cut": True})
+            break
+        kept.append(step)
+        at = stop
+    return kept, len(steps) - len(kept)
 
 
 def usage(answer: Answer) -> dict[str, int]:

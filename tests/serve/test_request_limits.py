@@ -1,6 +1,7 @@
 """A request's `max_tokens` and `stop` shape what it gets back, hit or miss, streamed or
-whole, and never what is stored; what the server cannot honour (tools, a JSON
-`response_format` for a request answered as text) is refused with a 400 naming the field.
+whole, and never what is stored, and its `stepchat` story tells the reply it got; what
+the server cannot honour (tools, a JSON `response_format` for a request answered as text,
+log probabilities, audio, ...) is refused with a 400 naming the field.
 
 A hostile review found all of these accepted and ignored: `max_tokens: 3`, `stop: ["\\n"]`,
 `response_format: json_object` and `tool_choice: "required"` each got the whole cached
@@ -107,7 +108,16 @@ def test_max_tokens_and_stop_shape_the_reply_not_the_cache(
     reply = ask(url, extra, stream)
     assert reply["path"] == ("reuse-only" if hit else "miss")
     assert (reply["content"], reply["finish_reason"]) == (text, finish)
-    assert reply["story"].get("cut") == cut
+    story = reply["story"]
+    assert (story.get("cut"), story["finish_reason"]) == (cut, finish)
+    # The story's steps hold the text returned, no more: the whole answer is two steps.
+    steps = [s["text"] for s in story["steps"]]
+    assert all(step in text for step in steps)
+    if cut is None:
+        assert steps == TEXT_REPLY.split("\n\n") and "cut_at" not in story
+    else:
+        assert story["cut_at"] == len(text)
+        assert len(steps) + story["steps_left_out"] == 2
     if stream and not hit:
         # Streamed as the model wrote it, word by word, not line by line at the end.
         assert len(reply["pieces"]) > len(text.splitlines())
@@ -117,6 +127,30 @@ def test_max_tokens_and_stop_shape_the_reply_not_the_cache(
     assert (again["path"], again["content"], again["finish_reason"]) == (
         "reuse-only", TEXT_REPLY, "stop")
     assert len(backend.calls) == 1
+
+
+def test_a_cut_reply_s_story_tells_the_cut_not_the_whole_answer(
+    server: tuple[str, HeldBackend, MemoryStore]
+) -> None:
+    """A hostile review found a cut reply's `stepchat` field holding both whole paragraphs
+    and finish_reason "stop" while the content was "Paris is the", finish "length"."""
+    url, _, _ = server
+    ask(url, {}, False)
+    for stream in (False, True):
+        story = ask(url, {"max_tokens": 3}, stream)["story"]
+        assert (story["finish_reason"], story["cut"], story["cut_at"]) == (
+            "length", "max_tokens", len("The capital of"))
+        assert [(s["text"], s.get("cut")) for s in story["steps"]] == [("The capital of", True)]
+        assert story["steps_left_out"] == 1
+        story = ask(url, {"stop": "Seine"}, stream)["story"]
+        assert (story["finish_reason"], story["cut"]) == ("stop", "stop")
+        assert [(s["text"], s.get("cut")) for s in story["steps"]] == [
+            ("The capital of France is Paris.", None), ("It lies on the ", True)]
+        assert story["steps_left_out"] == 0
+        story = ask(url, {"stop": "\n"}, stream)["story"]
+        assert [(s["text"], s.get("cut")) for s in story["steps"]] == [
+            ("The capital of France is Paris.", None)]
+        assert story["steps_left_out"] == 1
 
 
 REFUSED = [
@@ -133,6 +167,21 @@ REFUSED = [
     ({"response_format": {"type": "yaml"}}, "response_format"),
     ({"max_tokens": 0}, "max_tokens"),
     ({"stop": 3}, "stop"),
+    # A hostile review found these answered 200 and ignored (logprobs null, no audio).
+    ({"logprobs": True}, "logprobs"),
+    ({"logprobs": True, "top_logprobs": 2}, "logprobs"),
+    ({"top_logprobs": 0}, "top_logprobs"),
+    ({"modalities": ["text", "audio"]}, "modalities"),
+    ({"modalities": ["audio"]}, "modalities"),
+    ({"audio": {"voice": "alloy", "format": "wav"}}, "audio"),
+    ({"prediction": {"type": "content", "content": "Paris"}}, "prediction"),
+    ({"echo": True}, "echo"),
+    ({"suffix": "."}, "suffix"),
+    ({"logit_bias": {"123": -100}}, "logit_bias"),
+    ({"tools": [{"type": "function", "function": {"name": "f"}}], "tool_choice": "none",
+      "parallel_tool_calls": True}, "parallel_tool_calls"),
+    ({"stream_options": {"include_usage": True, "include_obfuscation": True}},
+     "stream_options.include_obfuscation"),
 ]
 
 
@@ -165,6 +214,13 @@ def test_what_cannot_be_honoured_is_refused_naming_the_field(
         {"tools": [], "function_call": "none"},
         {"response_format": {"type": "text"}},
         {"stop": None, "max_tokens": None, "tools": None, "response_format": None},
+        {"logprobs": False, "modalities": ["text"], "logit_bias": {}, "echo": False},
+        {"logprobs": None, "top_logprobs": None, "audio": None, "prediction": None,
+         "suffix": None, "modalities": None, "logit_bias": None},
+        {"parallel_tool_calls": False},
+        {"temperature": 0.2, "top_p": 0.9, "seed": 7, "presence_penalty": 0.5,
+         "frequency_penalty": 0.5, "user": "u1", "metadata": {"a": "b"}, "store": False},
+        {"stream_options": {"include_usage": False}},
     ],
 )
 def test_what_changes_nothing_is_accepted(
