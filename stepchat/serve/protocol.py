@@ -20,7 +20,7 @@ import uuid
 from collections.abc import Callable
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 
 from stepchat.core.types import Answer
 from stepchat.serve.limits import Limited, ReplyLimits
@@ -87,9 +87,10 @@ class ChatRequest(BaseModel):
     messages: list[MessageIn] = Field(min_length=1)
     stream: bool = False
     stream_options: StreamOptions | None = None
-    n: int = Field(default=1, ge=1, le=1)
-    max_tokens: int | None = Field(default=None, ge=1)
-    max_completion_tokens: int | None = Field(default=None, ge=1)
+    # Strict: `true` is no count (pydantic would read it as 1 and cut the reply to a token).
+    n: StrictInt = Field(default=1, ge=1, le=1)
+    max_tokens: StrictInt | None = Field(default=None, ge=1)
+    max_completion_tokens: StrictInt | None = Field(default=None, ge=1)
     stop: str | list[str] | None = None
     response_format: ResponseFormat | None = None
     tools: list[Any] | None = None
@@ -169,6 +170,8 @@ UNHONOURED: tuple[tuple[str, Callable[[Any, ChatRequest], bool], str], ...] = (
      "this server does not bias the model's tokens (send no logit_bias, or an empty one)"),
     ("parallel_tool_calls", lambda v, request: v is None or not _offers_calls(request),
      "this server makes no tool calls (send no parallel_tool_calls with tools)"),
+    ("web_search_options", lambda v, _: v is None,
+     "this server does not search the web (send no web_search_options)"),
 )
 """Fields a request may name that the server cannot honour: a request naming one with
 another value than the harmless one (a default that changes nothing) is refused with a 400

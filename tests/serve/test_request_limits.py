@@ -177,6 +177,8 @@ REFUSED = [
     ({"prediction": {"type": "content", "content": "Paris"}}, "prediction"),
     ({"echo": True}, "echo"),
     ({"suffix": "."}, "suffix"),
+    ({"web_search_options": {}}, "web_search_options"),
+    ({"max_tokens": True}, "max_tokens"),
     ({"logit_bias": {"123": -100}}, "logit_bias"),
     ({"tools": [{"type": "function", "function": {"name": "f"}}], "tool_choice": "none",
       "parallel_tool_calls": True}, "parallel_tool_calls"),

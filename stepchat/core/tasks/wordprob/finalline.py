@@ -10,11 +10,15 @@ is kept only where its final number is shown, a closed list:
   after `= 140`): not an intermediate result (`#### 14`), not another number;
 - where the last line computes that result (`294 - 64 = 230 potplante oor bly.`), the line
   reads as every computing line does, words after the result being its unit; after the
-  result, no digit and no cardinal the reader knows (`= 140 or one hundred fifty`);
+  result, no digit and no cardinal the reader knows (`= 140 or one hundred fifty`). What
+  other words after it say (`= 140 k`, `= 140, minus the last interval`), and which
+  computation answers the question (a check written last), is reasoning, which nobody
+  checks: such an answer is stored as the model wrote it, as on any line before;
 - where the last line only restates it, the line is that number alone: before it only
-  spaces, the marks that open an answer (`#`, `:`, `=`, `*`, a bracket) and at most a label
-  ending in a colon (`Answer: 140`, `Réponse : 140`), after it only a full stop, `*`, a
-  bracket or TeX's `\\]`. Any word or other mark around it may change its value or its
+  spaces, the marks that open an answer (`#`, `:`, `=`, `*`, a bracket, TeX's `\\boxed{`
+  and its like) and at most a label ending in a colon (`Answer: 140`, `Réponse : 140`;
+  what the label says is reasoning too), after it only a full stop, `*`, a bracket or
+  TeX's `\\]`. Any word or other mark around it may change its value or its
   unit (`#### − 140`, `half of 140`, `#### 140 k`, `140 and a half`, `140 ‰`, `#### 140
   hours` where minutes are asked), and no word list tells which do;
 - no other number on the last line outside a computation has another value (`So the
@@ -45,8 +49,9 @@ bracket: `\\boxed{140}`)."""
 CLOSES = frozenset(".。।۔*}])\\")
 """Marks that may stand after it: a sentence's full stop in several scripts, `**`, a
 closing bracket, TeX's `\\]`."""
-TEX_COMMAND = re.compile(r"\\[A-Za-z]+")
-"""A TeX command before the number (`\\boxed{`) is markup, not a word of the answer."""
+TEX_COMMAND = re.compile(r"\\(?:boxed|fbox|textbf|mathbf|text)(?![A-Za-z])")
+"""The TeX commands that only show a number (`\\boxed{`), a closed list: any other
+(`\\sqrt{`, `\\log`, `\\neg`, `\\pm`) computes or negates it."""
 LABEL_ENDS = frozenset(":：")
 """How a label before a restated number ends (`Answer:`, `答え：`)."""
 
