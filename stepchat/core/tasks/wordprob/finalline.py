@@ -137,9 +137,11 @@ def _answer_lines_differ(
     return False
 
 
-def mentions_known(prompt: str, found: Sequence[Atom], reading: Reading) -> bool:
-    """Whether every number outside the computations is stated by `prompt` or written by a
-    computation (a percent also as hundredths)."""
+def mentions_known(
+    prompt: str, found: Sequence[Atom], reading: Reading, labels: set[int],
+) -> bool:
+    """Whether every number outside the computations and the list `labels` (`1.`, `Step
+    2:`) is stated by `prompt` or written by a computation (a percent also as hundredths)."""
     computing = _computing(reading)
     known = {found[k].value for k in computing}
     for atom in atoms(prompt, decimal_mark(prompt) or "."):
@@ -148,4 +150,4 @@ def mentions_known(prompt: str, found: Sequence[Atom], reading: Reading) -> bool
         elif atom.kind == "word":
             known |= {Fraction(value) for _, value in readings(atom.text.lower())}
     return all(a.value in known for k, a in enumerate(found)
-               if a.kind == "num" and k not in computing)
+               if a.kind == "num" and k not in computing and k not in labels)
