@@ -84,26 +84,31 @@ def rows(view: AnswerView) -> list[Any]:
 async def test_a_json_answer_is_one_object_with_statuses_beside_members(
     make_app: Any, config: Config
 ) -> None:
+    def one_object_with_badges(view: AnswerView) -> list[str]:
+        assert len(view.query(".json-object")) == 1
+        shown = "\n".join(row.text for row in rows(view))
+        assert json.loads(shown) == {"name": "Ana", "age": 30, "hobby": "chess"}
+        badges = [str(row.query_one(".badge").render()) for row in rows(view)]
+        assert badges[0] == badges[-1] == ""  # braces carry no status
+        assert all(b for b in badges[1:-1])
+        return badges[1:-1]
+
     app = make_app(FakeLoader([JSON_REPLY]))
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await ask(pilot, JSON_PROMPT)
+        assert one_object_with_badges(last_view(app)) == ["✚ new"] * 3
+        # Asked again as a new chat's first turn (a follow-up is not served from the cache).
+        await pilot.press("ctrl+n")
+        await settle(pilot)
         await ask(pilot, JSON_PROMPT)
-        for view in app.chat.query(AnswerView):
-            assert len(view.query(".json-object")) == 1
-            shown = "\n".join(row.text for row in rows(view))
-            assert json.loads(shown) == {"name": "Ana", "age": 30, "hobby": "chess"}
-            badges = [str(row.query_one(".badge").render()) for row in rows(view)]
-            assert badges[0] == badges[-1] == ""  # braces carry no status
-            assert all(b for b in badges[1:-1])
-        assert [str(r.query_one(".badge").render()) for r in rows(last_view(app))][1:-1] == [
-            "✓ reused"
-        ] * 3
+        assert len(app.chat.query(AnswerView)) == 1
+        assert one_object_with_badges(last_view(app)) == ["✓ reused"] * 3
 
         app.action_export()
         exported = (config.paths.exports_dir / export_name(app.conversation)).read_text()
         objects = re.findall(r"```json\n(.*?)\n```", exported, re.S)
-        assert [json.loads(o) for o in objects] == [json.loads(JSON_REPLY)] * 2
+        assert [json.loads(o) for o in objects] == [json.loads(JSON_REPLY)]
         statuses = "name: ✓ reused (stated) · age: ✓ reused (stated) · hobby: ✓ reused (open)"
         assert f"*{statuses}*" in exported
 

@@ -13,6 +13,7 @@ import pytest
 
 from stepchat.backends.scripted import ScriptedBackend
 from stepchat.config import Config
+from stepchat.core.conversation import FOLLOW_UP_NOTE
 from stepchat.core.pipeline import StepCache
 from stepchat.core.ports import FixedClock
 from stepchat.core.settings import LinearStrategy
@@ -104,14 +105,20 @@ async def test_a_solver_request_is_answered_while_the_model_writes(
 
 
 def seed(loader: FakeLoader, config: Config, prompt: str, reply: str) -> None:
-    """Cache `prompt`'s answer as an earlier session would have (a first turn)."""
+    """Cache `prompt`'s answer as an earlier session would have (a first turn), under the
+    settings the app uses for the default model (what it runs is part of the scope)."""
     backend = ScriptedBackend([reply], model_id=config.default_model)
-    StepCache(backend, loader.embedder, loader.store, settings=TEST_PIPELINE).answer(prompt)
+    settings = config.pipeline_for(config.default_model)
+    StepCache(backend, loader.embedder, loader.store, settings=settings).answer(prompt)
 
 
-async def test_a_cache_hit_and_stated_values_are_answered_while_the_model_writes(
+async def test_a_cached_request_sent_while_the_model_writes_is_a_follow_up(
     make_app: Any, config: Config
 ) -> None:
+    """Sent while the model writes a chat's first answer, a request the cache holds follows
+    that turn: it is not served from the cache but waits for the model, and is answered
+    with the follow-up note; a JSON object whose values the prompt states is still written
+    at once without the model. Asked as a new chat's first turn, the cached one is a hit."""
     backend = PacedBackend(LONG, pause_at=3)
     loader = FakeLoader(backend=backend)
     seed(loader, config, SEEDED, LINEAR_REPLIES[0])
@@ -122,15 +129,33 @@ async def test_a_cache_hit_and_stated_values_are_answered_while_the_model_writes
         await send(pilot, SEEDED)
         await send(pilot, STATED_JSON)
         turns = app.conversation.turns
-        await wait_until(pilot, lambda: all(t.answer is not None for t in turns[1:]))
+        await wait_until(pilot, lambda: turns[2].answer is not None)
         assert turns[0].answer is None and not backend.release.is_set()
-        hit, stated = turns[1].answer, turns[2].answer
-        assert hit is not None and hit.path == "reuse-only" and hit.hit
+        assert turns[1].answer is None and len(app.chat.requests.waiting) == 1
+        stated = turns[2].answer
         assert stated is not None and stated.path == "solver"
+        assert FOLLOW_UP_NOTE in stated.notes
         assert len(backend.calls) == 1
         backend.release.set()
         await settle(pilot)
+        await settle(pilot)
         assert turns[0].answer is not None and turns[0].answer.text == LONG
+        follow = turns[1].answer
+        # The model was asked; its reply (the paced one, about Paris) solves nothing, so
+        # the exact solver's steps stand. Either way, not the cached entry.
+        assert follow is not None and follow.path == "solver" and not follow.hit
+        assert FOLLOW_UP_NOTE in follow.notes
+        calls = len(backend.calls)
+        assert calls > 1
+
+        await pilot.press("ctrl+n")
+        await settle(pilot)
+        app.chat.prompt.text = SEEDED
+        await pilot.press("enter")
+        await settle(pilot)
+        hit = app.conversation.turns[0].answer
+        assert hit is not None and hit.path == "reuse-only" and hit.hit
+        assert len(backend.calls) == calls
 
 
 async def test_escape_cancels_the_generation_not_the_answers_beside_it(
@@ -147,7 +172,10 @@ async def test_escape_cancels_the_generation_not_the_answers_beside_it(
         assert turns[0].cancelled and turns[0].answer is None
         assert turns[1].answer is not None and not turns[1].cancelled
         assert not app.busy
-        assert loader.store.count() == 1  # the solver's answer; the cancelled one never
+        # The solver's answer follows the cancelled turn, so it is not cached (a follow-up
+        # in a conversation: not cached); the cancelled answer never is.
+        assert FOLLOW_UP_NOTE in turns[1].answer.notes
+        assert loader.store.count() == 0
 
 
 async def test_a_follow_up_of_an_unanswered_prompt_is_not_served_from_the_cache(

@@ -18,6 +18,7 @@ from textual.widgets import Static
 
 from stepchat.backends.scripted import ScriptedBackend
 from stepchat.config import Config, ConfigError
+from stepchat.core.conversation import FOLLOW_UP_NOTE
 from stepchat.core.ports import FixedClock
 from stepchat.core.types import ChatMessage
 from stepchat.store.memory import MemoryStore
@@ -68,8 +69,12 @@ async def test_send_serves_stores_and_saves(make_app: Any, config: Config) -> No
         assert stat.S_IMODE(saved.stat().st_mode) == 0o600
         assert stat.S_IMODE(config.paths.history_dir.stat().st_mode) == 0o700
 
+        # Asked again as the first turn of a new chat (a follow-up is never served from the
+        # cache), it is served from the entry just stored.
+        await pilot.press("ctrl+n")
+        await settle(pilot)
         await ask(pilot, PROMPT)
-        assert statuses(answers(app)[1]) == ["reused"] * 3
+        assert statuses(answers(app)[0]) == ["reused"] * 3
         assert app.stats.hits == 1 and app.stats.tokens_saved == 11
         assert len(loader.backends[0].calls) == 1  # the second answer never asked the model
 
@@ -125,13 +130,13 @@ async def until(pilot: Any, condition: Any, timeout: float = 20.0) -> None:
 
 
 def seed(loader: FakeLoader, config: Config) -> None:
-    """Put PROMPT's answer in the loader's cache, as an earlier session would have."""
+    """Put PROMPT's answer in the loader's cache, as an earlier session would have: under
+    the settings the app uses for the default model (what it runs is part of the scope)."""
     from stepchat.core.pipeline import StepCache
 
-    from .conftest import TEST_PIPELINE
-
     backend = ScriptedBackend(LINEAR_REPLIES[:1], model_id=config.default_model)
-    StepCache(backend, loader.embedder, loader.store, settings=TEST_PIPELINE).answer(PROMPT)
+    settings = config.pipeline_for(config.default_model)
+    StepCache(backend, loader.embedder, loader.store, settings=settings).answer(PROMPT)
 
 
 async def test_a_cache_hit_is_answered_before_the_model_loads(
@@ -244,8 +249,13 @@ async def test_escape_cancels_a_prompt_waiting_for_the_model(make_app: Any) -> N
 
 
 async def _inspector_with(pilot: Any, prompts: Sequence[str]) -> InspectorScreen:
+    """Each prompt is asked as the first turn of its own chat, so each one is stored (a
+    follow-up in a conversation is not)."""
     await settle(pilot)
-    for prompt in prompts:
+    for n, prompt in enumerate(prompts):
+        if n:
+            await pilot.press("ctrl+n")
+            await settle(pilot)
         await ask(pilot, prompt)
     await pilot.press("f2")
     await settle(pilot)
@@ -372,13 +382,18 @@ async def test_switch_model_rebuilds_the_cache_in_its_own_scope(make_app: Any) -
         assert app.cache is not None and app.cache.backend.model_id == "small"
         assert "Small Test Model" in app.chat.sub_title
 
-        # The same prompt under another model is not served from the first model's entry.
+        # The same prompt under another model is not served from the first model's entry,
+        # even as the first turn of a new chat (where the cache is read).
+        await pilot.press("ctrl+n")
+        await settle(pilot)
         await ask(pilot, PROMPT)
         answer = app.conversation.turns[-1].answer
         assert answer is not None and answer.path == "miss"
         assert answer.model == "small"
 
         app.switch_model("tiny")
+        await settle(pilot)
+        await pilot.press("ctrl+n")
         await settle(pilot)
         await ask(pilot, PROMPT)
         answer = app.conversation.turns[-1].answer
@@ -389,12 +404,16 @@ async def test_switch_model_rebuilds_the_cache_in_its_own_scope(make_app: Any) -
 
 
 async def test_reopen_a_conversation_after_a_restart(config: Config, clock: FixedClock) -> None:
-    loader = FakeLoader(LINEAR_REPLIES)
+    """A reopened conversation shows each turn as it was answered: a first turn that skipped
+    a cached neighbour keeps its skip-reuse line, a follow-up its note and new steps."""
+    loader = FakeLoader([LINEAR_REPLIES[1], LINEAR_REPLIES[0]])
+    seed(loader, config)  # PROMPT's entry: the neighbour the first turn below skips
     app = build_app(config, loader, clock, blink=False)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        await ask(pilot, PROMPT)
         await ask(pilot, "Solve 2x + 4 = x + 9 for x.")
+        assert app.conversation.turns[0].answer.skip_reason is not None
+        await ask(pilot, PROMPT)
         first = app.conversation.id
         clock.advance(120)
         await pilot.press("ctrl+n")
@@ -417,10 +436,12 @@ async def test_reopen_a_conversation_after_a_restart(config: Config, clock: Fixe
         await settle(pilot)
         assert again.conversation.id == first
         prompts = [t.prompt for t in again.chat.query(UserTurn)]
-        assert prompts == [PROMPT, "Solve 2x + 4 = x + 9 for x."]
+        assert prompts == ["Solve 2x + 4 = x + 9 for x.", PROMPT]
         views = answers(again)
-        assert statuses(views[0]) == ["regenerated"] * 3
-        assert views[1].skip_reason is not None
+        assert views[0].skip_reason is not None
+        assert statuses(views[1]) == ["regenerated"] * 3
+        assert views[1].answer is not None
+        assert FOLLOW_UP_NOTE in views[1].answer.notes
 
         # Asking more continues the reopened conversation.
         await ask(pilot, PROMPT)
@@ -470,13 +491,19 @@ async def test_no_store_and_no_reuse(make_app: Any) -> None:
     app = make_app(loader)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
+        # Each request is the first turn of a chat: a follow-up is neither stored nor
+        # served whatever the toggles say.
         app.action_toggle_store()
         await ask(pilot, PROMPT)
         assert loader.store.count() == 0
         app.action_toggle_store()
+        await pilot.press("ctrl+n")
+        await settle(pilot)
         await ask(pilot, PROMPT)
         assert loader.store.count() == 1
         app.action_toggle_reuse()
+        await pilot.press("ctrl+n")
+        await settle(pilot)
         await ask(pilot, PROMPT)
         answer = app.conversation.turns[-1].answer
         assert answer is not None and answer.path == "miss"
@@ -489,7 +516,11 @@ async def test_export_transcript_to_markdown_from_the_palette(
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await ask(pilot, PROMPT)
+        # Asked again as a new chat's first turn, it is served from the cache.
+        await pilot.press("ctrl+n")
+        await settle(pilot)
         await ask(pilot, PROMPT)
+        assert app.conversation.turns[-1].answer.hit
         target = config.paths.data_dir / "exports" / export_name(app.conversation)
         assert not target.exists()
         await pilot.press("ctrl+p")

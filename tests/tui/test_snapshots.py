@@ -92,14 +92,23 @@ def test_streaming_tokens_under_settled_steps(snap_compare: Any, make_app: Any) 
     assert snap_compare(make_app(), terminal_size=WIDE, run_before=run_before)
 
 
+async def new_chat(pilot: Any) -> None:
+    """Ctrl+N: the next request is a first turn, read from and written to the cache (a
+    follow-up in a conversation is neither)."""
+    await pilot.press("ctrl+n")
+    await settle(pilot)
+
+
 def test_skip_reuse_note(snap_compare: Any, make_app: Any) -> None:
-    """Two turns. The second ('2x + 4 = x + 9') shows the route 'cache skipped'
-    and under it the dim italic line 'skip-reuse: equation structure changed (unknown on
-    both sides)', then its blue '✚ new' steps."""
+    """'3x + 5 = 20' is asked and cached; then, as the first turn of a new chat (the only
+    turn on screen), '2x + 4 = x + 9' shows the route 'cache skipped' and under it the dim
+    italic line 'skip-reuse: equation structure changed (unknown on both sides)', then its
+    blue '✚ new' steps."""
 
     async def run_before(pilot: Any) -> None:
         await settle(pilot)
         await ask(pilot, "Solve 3x + 5 = 20 for x.")
+        await new_chat(pilot)
         await ask(pilot, "Solve 2x + 4 = x + 9 for x.")
 
     app = make_app(FakeLoader(LINEAR_REPLIES))
@@ -110,20 +119,24 @@ def test_skip_reuse_note(snap_compare: Any, make_app: Any) -> None:
 
 
 def test_savings_panel_after_several_turns(snap_compare: Any, make_app: Any) -> None:
-    """After four turns (miss in blue, patched with magenta solver steps, patched by
-    renaming in amber, reuse-only in green) the panel shows: this answer 'reuse-only',
+    """After four requests, each the first turn of a new chat (miss in blue, patched with
+    magenta solver steps, patched by renaming in amber, reuse-only in green; the transcript
+    shows the last chat's one turn, its green reused steps), the panel shows: this answer
+    'reuse-only',
     0 of 11 tok generated, 11 saved; session requests 4, hit rate 75%, the tokens saved
     (only reused model text counts), a time-saved estimate from the measured model speed, and
     the cache entries (2: a patch made without the model is not stored again)."""
 
     async def run_before(pilot: Any) -> None:
         await settle(pilot)
-        for prompt in (
+        for n, prompt in enumerate((
             "Solve 3x + 5 = 20 for x.",
             "Solve 3x + 5 = 26 for x.",
             "Solve 3y + 5 = 20 for y.",
             "Solve 3x + 5 = 20 for x.",
-        ):
+        )):
+            if n:
+                await new_chat(pilot)
             await ask(pilot, prompt)
 
     app = make_app(FakeLoader(LINEAR_REPLIES[:1]))
@@ -189,19 +202,24 @@ def test_answer_error_is_shown_inline(snap_compare: Any, make_app: Any) -> None:
 
 
 async def _three_entries(pilot: Any) -> None:
+    """Three requests, each the first turn of its own chat, so each answer is cached (a
+    follow-up in a conversation is not)."""
     await settle(pilot)
-    for prompt in (
+    for n, prompt in enumerate((
         "Solve 3x + 5 = 20 for x.",
         "Return a JSON object with keys name and age for Bob, 40.",
         "Solve 2x + 4 = x + 9 for x.",
-    ):
+    )):
+        if n:
+            await new_chat(pilot)
         await ask(pilot, prompt)
 
 
 def test_inspector_list(snap_compare: Any, make_app: Any) -> None:
-    """The inspector after three answers: a filter box, a table with columns Prompt, Task,
-    Steps, Hits, Last used, Size and one row per cached request (linear and json), the
-    first row highlighted, its details below, and 'N cached entries' at the bottom."""
+    """The inspector after three answers, each a new chat's first turn: a filter box, a
+    table with columns Prompt, Task, Steps, Hits, Last used, Size and one row per cached
+    request (linear and json), the first row highlighted, its details below, and 'N cached
+    entries' at the bottom."""
 
     async def run_before(pilot: Any) -> None:
         await _three_entries(pilot)
@@ -249,11 +267,13 @@ def test_evict_all_confirmation(snap_compare: Any, make_app: Any) -> None:
 def test_layout_80x24(snap_compare: Any, make_app: Any) -> None:
     """At 80x24 the side panel is gone; a one-line status bar above the prompt carries the
     savings ('Tiny Test Model · reuse-only … · hit 50% · saved 11 tok · 1 cached') and
-    the transcript shows the last answer's green reused steps above it."""
+    the transcript shows the answer's green reused steps above it: the request asked again
+    as the first turn of a new chat."""
 
     async def run_before(pilot: Any) -> None:
         await settle(pilot)
         await ask(pilot, "Solve 3x + 5 = 20 for x.")
+        await new_chat(pilot)
         await ask(pilot, "Solve 3x + 5 = 20 for x.")
 
     app = make_app(FakeLoader(LINEAR_REPLIES[:1]))

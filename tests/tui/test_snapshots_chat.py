@@ -40,9 +40,9 @@ def test_code_answer_is_one_highlighted_block(snap_compare: Any, make_app: Any) 
 
 
 def test_json_answer_is_one_object(snap_compare: Any, make_app: Any) -> None:
-    """Two turns asking for the same JSON object. Each answer is one highlighted object:
-    '{', the three members with commas, '}'. The first answer's members carry blue '✚ new'
-    badges, the second's green '✓ reused'; the braces carry none."""
+    """The same JSON object asked twice, the second time as the first turn of a new chat
+    (the only turn on screen). Its answer is one highlighted object: '{', the three members
+    with commas, '}'; the members carry green '✓ reused' badges, the braces none."""
 
     async def run_before(pilot: Any) -> None:
         await settle(pilot)
@@ -50,6 +50,8 @@ def test_json_answer_is_one_object(snap_compare: Any, make_app: Any) -> None:
             "Return a JSON object with keys name, age and hobby (your choice) for Ana, 30."
         )
         await ask(pilot, prompt)
+        await pilot.press("ctrl+n")
+        await settle(pilot)
         await ask(pilot, prompt)
 
     app = make_app(FakeLoader(['{"name": "Ana", "age": 30, "hobby": "chess"}']))
