@@ -137,11 +137,9 @@ def _answer_lines_differ(
     return False
 
 
-def mentions_known(
-    prompt: str, found: Sequence[Atom], reading: Reading, labels: set[int],
-) -> bool:
-    """Whether every number outside the computations and the list `labels` (`1.`, `Step
-    2:`) is stated by `prompt` or written by a computation (a percent also as hundredths)."""
+def mentions_known(prompt: str, found: Sequence[Atom], reading: Reading) -> bool:
+    """Whether every number outside the computations is stated by `prompt` or written by a
+    computation (a percent also as hundredths)."""
     computing = _computing(reading)
     known = {found[k].value for k in computing}
     for atom in atoms(prompt, decimal_mark(prompt) or "."):
@@ -150,4 +148,4 @@ def mentions_known(
         elif atom.kind == "word":
             known |= {Fraction(value) for _, value in readings(atom.text.lower())}
     return all(a.value in known for k, a in enumerate(found)
-               if a.kind == "num" and k not in computing and k not in labels)
+               if a.kind == "num" and k not in computing)

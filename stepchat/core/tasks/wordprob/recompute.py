@@ -52,7 +52,6 @@ from stepchat.core.tasks.wordprob.solution import (
     Unreadable,
     evaluate,
     holds,
-    list_labels,
     operands,
     solution_atoms,
     statements,
@@ -96,7 +95,7 @@ class Solution:
         self.steps = list(steps)
         self.mark = mark
         self.atoms, self.step_of = solution_atoms(steps, mark)
-        self.labels = list_labels(self.atoms, self.step_of)
+        self.labels = _labels(self.atoms, self.step_of)
         self.definitions = _definitions(self.atoms, self.step_of)
         """Steps that only name a number (`Pierson = 278 points`): a restatement, as a
         line that computes is, never reasoning in words."""
@@ -137,6 +136,20 @@ def _definitions(items: Sequence[Atom], step_of: Sequence[int]) -> set[int]:
             len(rest) <= 1 + UNIT_WORDS and set(rest[1:]) <= {"word"}
         ):
             found.add(step)
+    return found
+
+
+def _labels(items: Sequence[Atom], step_of: Sequence[int]) -> set[int]:
+    """List labels at the start of a line (`1.`, `2)`, `Step 3:`): numbering, not numbers."""
+    found: set[int] = set()
+    for i, atom in enumerate(items):
+        first = i == 0 or items[i - 1].text == "\n"
+        second = i >= 1 and items[i - 1].kind == "word" and (i == 1 or items[i - 2].text == "\n")
+        if atom.kind == "num" and (first or second) and i + 1 < len(items) and (
+            items[i + 1].kind in ("mark", "rp") and items[i + 1].text in ".):"
+            and step_of[i + 1] == step_of[i]
+        ):
+            found.add(i)
     return found
 
 

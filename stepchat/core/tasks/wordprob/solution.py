@@ -460,20 +460,6 @@ def holds(left: Fraction, link: str, right: Fraction) -> bool:
     }[link]
 
 
-def list_labels(items: Sequence[Atom], step_of: Sequence[int]) -> set[int]:
-    """List labels at the start of a line (`1.`, `2)`, `Step 3:`): numbering, not numbers."""
-    found: set[int] = set()
-    for i, atom in enumerate(items):
-        first = i == 0 or items[i - 1].text == "\n"
-        second = i >= 1 and items[i - 1].kind == "word" and (i == 1 or items[i - 2].text == "\n")
-        if atom.kind == "num" and (first or second) and i + 1 < len(items) and (
-            items[i + 1].kind in ("mark", "rp") and items[i + 1].text in ".):"
-            and step_of[i + 1] == step_of[i]
-        ):
-            found.add(i)
-    return found
-
-
 def answer_holds(text: str, prompt: str | None = None) -> bool:
     """Every computation written holds exactly and the answer ends by stating the last
     computation's result (`final_shown`); given the `prompt`, every number written outside
@@ -490,9 +476,7 @@ def answer_holds(text: str, prompt: str | None = None) -> bool:
     reading = statements(found)
     if not reading.checkable or not _labels_hold(found, reading):
         return False
-    if prompt is not None and not mentions_known(
-        prompt, found, reading, list_labels(found, step_of)
-    ):
+    if prompt is not None and not mentions_known(prompt, found, reading):
         return False
     return final_shown(lines, found, step_of, reading) and all(
         _statement_holds(statement, found) for statement in reading.statements)
