@@ -35,11 +35,10 @@ def test_a_found_wrong_answer_is_declined_or_right(case: dict[str, Any]) -> None
     backend = ScriptedBackend([c["model_text"] for c in cached] + [MODEL])
     engine = StepCache(backend, HashedEmbedder(), MemoryStore())
     for c in cached:
-        # Stored, unless its last line states no last result or it writes a number nothing
-        # states or computes (`finalline`: "4 * 7 = 28 ≤ 30"
+        # Stored, unless its last line states no last result (`finalline`: "4 * 7 = 28 ≤ 30"
         # then "#### 4"), which leaves nothing to serve the new request from.
         stored = engine.answer(c["prompt"]).stored_entry is not None
-        assert stored or not answer_holds(c["model_text"], c["prompt"]), c["prompt"]
+        assert stored or not answer_holds(c["model_text"]), c["prompt"]
     answer = engine.answer(case["prompt"])
     if MODEL in answer.text:
         assert not answer.hit

@@ -23,10 +23,14 @@ is kept only where its final number is shown, a closed list:
   hours` where minutes are asked), and no word list tells which do;
 - no other number on the last line outside a computation has another value (`So the
   answer is 150 minutes, since 14 * 10 = 140.`), nor does any earlier line that opens with
-  a mark and then a number outside a computation (`#### 150 minutes` before `#### 140`);
-- every number written outside a computation is one the request states (in digits or a
-  cardinal word) or one a computation writes (`mentions_known`): `The answer is 150
-  minutes.` before `14 * 10 = 140` and `#### 140` states an answer nothing computed.
+  a mark and then a number outside a computation (`#### 150 minutes` before `#### 140`).
+
+Forgiven: a number in words on an earlier line (`The answer is 150 minutes.` before `14 *
+10 = 140` and `#### 140`). Solutions reason in words with numbers no request states and no
+computation writes ("round up, since the digit after the 2 is 5 or higher", "12 eggs in 1
+dozen", "each 30-minute episode is 1/2 hour"): keeping only known numbers there would leave
+3.4% of GSM-Symbolic's own solutions unstored (770 of 22,719 in 109 languages). The final
+number stated is still the arithmetic's.
 """
 
 from __future__ import annotations
@@ -34,10 +38,9 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
-from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from stepchat.core.tasks.wordprob.atoms import Atom, atoms, decimal_mark
+from stepchat.core.tasks.wordprob.atoms import Atom
 from stepchat.core.tasks.wordprob.numwords import readings
 
 if TYPE_CHECKING:
@@ -136,16 +139,3 @@ def _answer_lines_differ(
             return True
     return False
 
-
-def mentions_known(prompt: str, found: Sequence[Atom], reading: Reading) -> bool:
-    """Whether every number outside the computations is stated by `prompt` or written by a
-    computation (a percent also as hundredths)."""
-    computing = _computing(reading)
-    known = {found[k].value for k in computing}
-    for atom in atoms(prompt, decimal_mark(prompt) or "."):
-        if atom.kind == "num" and atom.value is not None:
-            known |= {atom.value, atom.value / 100} if atom.percent else {atom.value}
-        elif atom.kind == "word":
-            known |= {Fraction(value) for _, value in readings(atom.text.lower())}
-    return all(a.value in known for k, a in enumerate(found)
-               if a.kind == "num" and k not in computing)

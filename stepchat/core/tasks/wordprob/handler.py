@@ -272,7 +272,7 @@ class WordProblemHandler:
         if text in self._corrected:
             self._corrected.discard(text)
             return False
-        return None if answer_holds(text, task.prompt) or not writes_arithmetic(text) else False
+        return None if answer_holds(text) or not writes_arithmetic(text) else False
 
     def stored_constraints(
         self, task: WordProblemTask, steps: Sequence[Step],

@@ -18,7 +18,7 @@ from functools import lru_cache
 
 from stepchat.core.tasks.wordprob.atoms import Atom, decimal_mark
 from stepchat.core.tasks.wordprob.atoms import atoms as read_atoms
-from stepchat.core.tasks.wordprob.finalline import final_shown, mentions_known
+from stepchat.core.tasks.wordprob.finalline import final_shown
 from stepchat.core.tasks.wordprob.joins import LINE_BREAK, joined
 
 MAX_POWER = 4
@@ -460,12 +460,10 @@ def holds(left: Fraction, link: str, right: Fraction) -> bool:
     }[link]
 
 
-def answer_holds(text: str, prompt: str | None = None) -> bool:
+def answer_holds(text: str) -> bool:
     """Every computation written holds exactly and the answer ends by stating the last
-    computation's result (`final_shown`); given the `prompt`, every number written outside
-    a computation is one it states or one a computation writes (`mentions_known`). Read
-    line by line, as a cached solution's steps are: a computation never runs across a
-    line."""
+    computation's result (`final_shown`). Read line by line, as a cached solution's steps
+    are: a computation never runs across a line."""
     mark = decimal_mark(text)
     if mark is None:  # its numbers read with both marks: which computation holds is unknown
         return False
@@ -475,8 +473,6 @@ def answer_holds(text: str, prompt: str | None = None) -> bool:
         return False
     reading = statements(found)
     if not reading.checkable or not _labels_hold(found, reading):
-        return False
-    if prompt is not None and not mentions_known(prompt, found, reading):
         return False
     return final_shown(lines, found, step_of, reading) and all(
         _statement_holds(statement, found) for statement in reading.statements)
