@@ -1,8 +1,9 @@
 """A conversation on the real stack: the bundled SmolLM2 GGUF, MiniLM and LanceDB.
 
 The app's model-lane worker (`answer_with_model`) sends earlier turns trimmed with the model's own
-tokenizer; the follow-up reaches the model with them and is not cached; an equation asked
-in another conversation is served from the cache.
+tokenizer; the follow-up reaches the model with them and is not cached; an equation cached
+as a first turn is not served inside a conversation (its earlier turns may change what it
+asks), and is served as another chat's first turn.
 """
 
 from __future__ import annotations
@@ -83,11 +84,12 @@ def test_turns_that_do_not_fit_are_dropped_and_reported(cache: StepCache) -> Non
     assert record_of(posted)["answer"]
 
 
-def test_an_equation_is_reused_in_another_conversation(cache: StepCache) -> None:
-    one = [ChatMessage("user", GREEN), ChatMessage("assistant", "Ok.")]
-    first = record_of(ask(cache, "Solve 4x + 2 = 18 for x.", one))
+def test_an_equation_is_reused_only_as_a_first_turn(cache: StepCache) -> None:
+    first = record_of(ask(cache, "Solve 4x + 2 = 18 for x.", []))
     assert first["stored_entry"]
     other = [ChatMessage("user", "Hello."), ChatMessage("assistant", "Hi! How can I help?")]
-    second = record_of(ask(cache, "Solve 4x + 2 = 18 for x.", other))
-    assert second["path"] == "reuse-only" and second["hit"]
-    assert second["answer"] == first["answer"]
+    in_chat = record_of(ask(cache, "Solve 4x + 2 = 18 for x.", other))
+    assert not in_chat["hit"] and not in_chat["stored_entry"]
+    again = record_of(ask(cache, "Solve 4x + 2 = 18 for x.", []))
+    assert again["path"] == "reuse-only" and again["hit"]
+    assert again["answer"] == first["answer"]

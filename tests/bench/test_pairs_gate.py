@@ -3,9 +3,9 @@
 Runs `stepchat bench --pairs`'s measurement on every file in data/pairs (public pairs,
 reported cases, hand-written and held-out sets) and fails when any category's false hits
 exceed 1%, when a reported case is served, or when near repeats fall below the shipped
-figure's neighbourhood (31.5% since the forgiven rules were narrowed after a hostile pass:
-no moved clauses, hesitations, "please" inside a request, thanks after a comma, a small first
-letter in a request with capitals, or a mark after a space; 52.3% before).
+figure's neighbourhood (27.0% since the third and fourth hostile passes: a closing mark
+meets only a mark of its kind, a mixed-case symbol keeps its case; 28.2% before them, 31.5%
+after the first pass narrowed the forgiven rules, 52.3% before it).
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ def test_no_reported_case_is_served(figures: dict) -> None:
 
 
 def test_near_repeats_are_served(figures: dict) -> None:
-    assert figures["true_hits"]["near_repeat"]["rate"] >= 0.28
+    assert figures["true_hits"]["near_repeat"]["rate"] >= 0.26
 
 
 def test_the_engine_serves_every_pair_the_text_gate_serves(every_decider: dict) -> None:
