@@ -368,6 +368,8 @@ def test_an_answer_whose_last_line_states_another_number_is_not_stored(
     "Total: $3 * 4 = $12\n**Answer: $12**",
     "Il paie 12 * 5 = 60 euros.\nRéponse : 60.",
     "合計は 12 * 5 = 60 円です。\n#### 60",
+    "Insgesamt braucht sie also 40+10=50 Minuten, um zu gehen. #### 50",
+    "마당에 남은 달걀은 36 - 86 = -50 개이다.\n#### -50",
 ])
 def test_an_answer_that_ends_by_stating_its_result_is_kept(text: str) -> None:
     assert answer_holds(text)

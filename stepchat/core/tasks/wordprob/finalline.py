@@ -14,7 +14,9 @@ is kept only where its final number is shown, a closed list:
   other words after it say (`= 140 k`, `= 140, minus the last interval`), and which
   computation answers the question (a check written last), is reasoning, which nobody
   checks: such an answer is stored as the model wrote it, as on any line before;
-- where the last line only restates it, the line is that number alone: before it only
+- where the last line only restates it, the line is that number alone (after the line's
+  last sentence, where one solution is written on one line: `…=50 Minuten. #### 50`;
+  with its sign, where the result has one: `= -50` then `#### -50`): before it only
   spaces, the marks that open an answer (`#`, `:`, `=`, `*`, a bracket, TeX's `\\boxed{`
   and its like) and at most a label ending in a colon (`Answer: 140`, `Réponse : 140`;
   what the label says is reasoning too), after it only a full stop, `*`, a bracket or
@@ -38,6 +40,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from stepchat.core.tasks.wordprob.atoms import Atom
@@ -56,6 +59,9 @@ TEX_COMMAND = re.compile(r"\\(?:boxed|fbox|textbf|mathbf|text)(?![A-Za-z])")
 """The TeX commands that only show a number (`\\boxed{`), a closed list: any other
 (`\\sqrt{`, `\\log`, `\\neg`, `\\pm`) computes or negates it."""
 LABEL_ENDS = frozenset(":：")
+SENTENCE_ENDS = ".。।۔!?！？"
+"""Where a sentence before a restated final on the same line ends."""
+MINUS = frozenset("-−")
 """How a label before a restated number ends (`Answer:`, `答え：`)."""
 
 
@@ -68,16 +74,16 @@ def final_shown(
     last_line = len(lines) - 1
     result = _last_result(found, reading)
     atom = found[final]
-    if step_of[final] != last_line or result is None or atom.value != result.value or (
-        atom.percent and not result.percent
-    ):
+    if step_of[final] != last_line or result is None or _signed(found, final) != _signed(
+        found, result
+    ) or (atom.percent and not found[result].percent):
         return False
     line = lines[last_line]
     computing = _computing(reading)
     if final in computing:
         if not _plain_after_result(line[atom.end:]):
             return False
-    elif not _restated(line, atom):
+    elif not _restated(line, found, final):
         return False
     on_last = [a for k, a in enumerate(found)
                if step_of[k] == last_line and a.kind == "num" and k not in computing]
@@ -91,7 +97,7 @@ def _computing(reading: Reading) -> set[int]:
     return {a for s in reading.statements if s.links for part in s.parts for a in part.numbers}
 
 
-def _last_result(found: Sequence[Atom], reading: Reading) -> Atom | None:
+def _last_result(found: Sequence[Atom], reading: Reading) -> int | None:
     """The number the last computation ends with (`294 - 64 = 230`: 230), a comparison
     after it apart (`12 ≤ 20` checks, it computes nothing)."""
     computed = [s for s in reading.statements if "=" in s.links]
@@ -99,7 +105,18 @@ def _last_result(found: Sequence[Atom], reading: Reading) -> Atom | None:
         return None
     last = computed[-1]
     result = last.parts[len(last.links) - last.links[::-1].index("=")]
-    return found[result.numbers[-1]] if result.numbers else None
+    return result.numbers[-1] if result.numbers else None
+
+
+def _negated(found: Sequence[Atom], k: int) -> bool:
+    """A minus glued before the number, after no number (`= -50`, `#### -50`): its sign."""
+    return k > 0 and found[k - 1].kind == "op" and found[k - 1].text in MINUS and (
+        found[k - 1].end == found[k].start) and not (k > 1 and found[k - 2].kind == "num")
+
+
+def _signed(found: Sequence[Atom], k: int) -> Fraction | None:
+    value = found[k].value
+    return None if value is None else -value if _negated(found, k) else value
 
 
 def _plain_after_result(rest: str) -> bool:
@@ -110,9 +127,14 @@ def _plain_after_result(rest: str) -> bool:
     return not any(readings(word) or readings(word.lower()) for word in words)
 
 
-def _restated(line: str, atom: Atom) -> bool:
-    """The line is the number alone, opened by marks and at most a label with a colon."""
-    before, after = TEX_COMMAND.sub("", line[:atom.start]), line[atom.end:]
+def _restated(line: str, found: Sequence[Atom], final: int) -> bool:
+    """The number stands alone after the line's last sentence (`…50 Minuten. #### 50`),
+    opened by marks and at most a label with a colon, its sign glued to it."""
+    atom = found[final]
+    start = found[final - 1].start if _negated(found, final) else atom.start
+    before, after = line[:start], line[atom.end:]
+    ends = [before.rfind(mark) for mark in SENTENCE_ENDS]
+    before = TEX_COMMAND.sub("", before[max(ends) + 1:])
     if any(ch.isalpha() for ch in before):
         label_end = max(before.rfind(ch) for ch in LABEL_ENDS)
         if label_end < 0:
