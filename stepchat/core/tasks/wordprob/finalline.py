@@ -79,7 +79,7 @@ def final_shown(
     ) or (atom.percent and not found[result].percent):
         return False
     line = lines[last_line]
-    computing = _computing(reading)
+    computing = computing_atoms(reading)
     if final in computing:
         if not _plain_after_result(line[atom.end:]):
             return False
@@ -92,8 +92,8 @@ def final_shown(
     return not _answer_lines_differ(lines, found, step_of, computing, atom)
 
 
-def _computing(reading: Reading) -> set[int]:
-    """The number atoms inside computations."""
+def computing_atoms(reading: Reading) -> set[int]:
+    """The number atoms inside computations (statements with a link)."""
     return {a for s in reading.statements if s.links for part in s.parts for a in part.numbers}
 
 

@@ -18,7 +18,7 @@ from functools import lru_cache
 
 from stepchat.core.tasks.wordprob.atoms import Atom, decimal_mark
 from stepchat.core.tasks.wordprob.atoms import atoms as read_atoms
-from stepchat.core.tasks.wordprob.finalline import final_shown
+from stepchat.core.tasks.wordprob.finalline import computing_atoms, final_shown
 from stepchat.core.tasks.wordprob.joins import LINE_BREAK, joined
 
 MAX_POWER = 4
@@ -483,8 +483,7 @@ def _labels_hold(found: Sequence[Atom], reading: Reading) -> bool:
     writes, and the value the label last named: `Apples = 3 × 5 = 15` then `Apples = 16`
     holds no computation false, and says the answer is another number. A label may name
     a new computation (`Total = 5 + 3 = 8`, then `Total = 8 + 2 = 10`)."""
-    computed = {found[a].value for s in reading.statements if s.links
-                for part in s.parts for a in part.numbers}
+    computed = {found[a].value for a in computing_atoms(reading)}
     named: dict[tuple[str, ...], Fraction | None] = {}
     for link in sorted(reading.labels):
         statement = next((s for s in reading.statements
