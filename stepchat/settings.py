@@ -50,6 +50,12 @@ class ModelCommon:
     seed: int = 42
     """Sampling seed, so answers are repeatable."""
 
+    def sampling_id(self) -> str:
+        """How replies are drawn, for the cache scope: another temperature or nucleus mass
+        gives other answers, and the seed matters only where sampling is not greedy."""
+        seed = f" seed={self.seed}" if self.temperature > 0 else ""
+        return f"temperature={self.temperature:g} top_p={self.top_p:g}{seed}"
+
 
 @dataclass(frozen=True, kw_only=True)
 class ModelSpec(ModelCommon):
@@ -70,12 +76,14 @@ class ModelSpec(ModelCommon):
     fix for a model process that keeps crashing."""
 
     def source_id(self) -> str:
-        """The GGUF file and its size: a file replaced at the same path is another model."""
+        """The GGUF file and its size (a file replaced at the same path is another model),
+        the chat template it is prompted with and how replies are drawn from it."""
         try:
-            size = self.gguf_path().stat().st_size
+            file = f"{self.source} {self.gguf_path().stat().st_size}"
         except (ConfigError, OSError):
-            return f"llama {self.source}"
-        return f"llama {self.source} {size}"
+            file = self.source
+        return (f"llama {file} chat_format={self.chat_format} {self.sampling_id()} "
+                f"repeat_penalty={self.repeat_penalty:g}")
 
     def gguf_path(self) -> Path:
         """Where the GGUF file is; raises ConfigError naming the file and the fix."""
@@ -123,8 +131,8 @@ class ServerSpec(ModelCommon):
     """Seconds to wait for the server to connect or send the next piece of a reply."""
 
     def source_id(self) -> str:
-        """The server and the model it is asked for."""
-        return f"openai {self.base_url.rstrip('/')} {self.model}"
+        """The server, the model it is asked for and how replies are drawn."""
+        return f"openai {self.base_url.rstrip('/')} {self.model} {self.sampling_id()}"
 
     def api_key(self) -> str | None:
         """The key from `$api_key_env`; raises ConfigError naming the variable, never a value."""

