@@ -16,6 +16,7 @@ error, reported in one line that names the file, the key and what was expected
 
 from __future__ import annotations
 
+import codecs
 import json
 import os
 import tomllib
@@ -138,12 +139,29 @@ class Config:
 
 def _read_toml(path: Path) -> dict[str, Any]:
     try:
-        with path.open("rb") as fh:
-            return tomllib.load(fh)
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+        raw = path.read_bytes()
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
+    try:
+        return tomllib.loads(_utf8_text(raw, path))
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+
+
+def _utf8_text(raw: bytes, path: Path) -> str:
+    """The file's text. TOML is UTF-8, and a byte-order mark at the start (which editors on
+    Windows write) means nothing in UTF-8, so it is skipped rather than reported as an
+    invalid statement the user cannot see. Any other byte that is not UTF-8 is named with
+    its line, since a Latin-1 `é` looks right in the editor that wrote it."""
+    raw = raw.removeprefix(codecs.BOM_UTF8)
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise ConfigError(
+            f"{path}: not UTF-8 text: byte 0x{raw[exc.start]:02x} at line {line} "
+            "(fix: save the file as UTF-8)"
+        ) from None
 
 
 def parse_config_file(data: dict[str, Any], origin: str) -> ConfigFile:
