@@ -14,6 +14,7 @@ from typing import TextIO
 
 from stepchat.core.events import PipelineEvent, RouteEvent, TokenEvent
 from stepchat.core.safetext import clean
+from stepchat.output import writing
 from stepchat.serve.textstream import TextStreamer
 
 
@@ -46,13 +47,12 @@ class LivePrinter:
         line, so the error that follows on stderr is a line of its own, not the tail of the
         half-written answer."""
         if self._shown and not self._shown.endswith("\n"):
-            self._out.write("\n")
-            self._out.flush()
-            self._shown = "\n"
+            self._write("\n")
 
     def _write(self, piece: str) -> None:
         text = clean(piece)
-        self._out.write(text)
-        self._out.flush()
+        with writing():
+            self._out.write(text)
+            self._out.flush()
         if text:
             self._shown = text

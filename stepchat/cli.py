@@ -1,8 +1,10 @@
 """The `stepchat` command: the app, one-shot questions, cache housekeeping, the bench, the server.
 
 Every failure a user can cause or meet (a bad prompt, a missing model, an unusable cache)
-ends as one line on stderr and exit status 2, never a traceback. An answer that was computed
-is always printed, even when the cache cannot keep it (a full disk): a warning line follows.
+ends as one line on stderr and exit status 2, never a traceback; so does output that cannot
+be written (`> /dev/full`), while a reader that goes away (`| head -1`) ends it quietly. An
+answer that was computed is always printed, even when the cache cannot keep it (a full
+disk): a warning line follows.
 Whatever is printed for a person passes through `safetext.clean` (prompts and steps come
 from users, the model and files on disk, and may carry terminal escapes); `--json` spells
 control and bidirectional characters as `\\uXXXX`.
@@ -18,7 +20,7 @@ import re
 import sys
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from stepchat import __version__
 from stepchat.config import Config, ConfigError, load_config, with_system_prompt
@@ -32,9 +34,13 @@ from stepchat.core.ports import (
 )
 from stepchat.core.prompt import PromptError
 from stepchat.core.safetext import clean, escape_json_controls, one_line
-from stepchat.core.types import UNVOUCHED, CacheEntry
+from stepchat.core.types import UNVOUCHED, Answer, CacheEntry
 from stepchat.options import add_model_option
+from stepchat.output import OutputError, flush_stdout, say, writing
 from stepchat.paths import PRIVATE_UMASK
+
+if TYPE_CHECKING:
+    from stepchat.ask_output import LivePrinter
 
 _DURATION = re.compile(r"^(\d+(?:\.\d+)?)([smhdw])$")
 _UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
@@ -120,11 +126,6 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _say(text: str) -> None:
-    """A line (or lines) for a person on stdout, with no terminal controls in it."""
-    print(clean(text))
-
-
 def _warn(message: str) -> None:
     """One line on stderr."""
     print(f"stepchat: {one_line(message)}", file=sys.stderr)
@@ -136,7 +137,8 @@ def _fail(message: str) -> int:
 
 
 def _print_json(data: Any, indent: int | None = None) -> None:
-    print(escape_json_controls(json.dumps(data, ensure_ascii=False, indent=indent)))
+    with writing():
+        print(escape_json_controls(json.dumps(data, ensure_ascii=False, indent=indent)))
 
 
 _SAMPLING = ("--temperature", "--top-p", "--top_p", "--max-tokens", "--max_tokens", "--seed")
@@ -174,13 +176,24 @@ def _command_parser(
 
 def main(argv: Sequence[str] | None = None) -> int:
     try:
-        return _main(argv)
+        status = _main(argv)
+        flush_stdout()
+        return status
     except BrokenPipeError:
-        # The reader went away (`stepchat cache list | head -1`): stop quietly, and keep
-        # the interpreter's final flush from failing on the closed pipe too.
+        # The reader went away (`stepchat cache list | head -1`): stop quietly.
+        _discard_stdout()
+        return 0
+    except OutputError as exc:
+        _discard_stdout()
+        return _fail(f"cannot write the output: {exc}")
+
+
+def _discard_stdout() -> None:
+    """Point stdout at /dev/null, so the interpreter's final flush of what is still
+    buffered for a closed pipe or a full disk does not fail a second time."""
+    with contextlib.suppress(OSError, ValueError):  # stdout may have no descriptor
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
-        return 0
 
 
 def _main(argv: Sequence[str] | None) -> int:
@@ -235,27 +248,42 @@ def _ask(args: argparse.Namespace) -> int:
     finally:
         for warning in parts.warnings:
             _warn(warning)
+    try:
+        _print_answer(args, answer, live)
+    except BaseException:  # the output failed: the cache is still closed properly
+        _close_quietly(parts.store)
+        raise
+    _close_after_answer(parts.store)
+    return 0
+
+
+def _print_answer(args: argparse.Namespace, answer: Answer, live: LivePrinter | None) -> None:
+    """The answer on stdout (whole, streamed or as JSON), its notes on stderr."""
     if args.json:
         _print_json(answer.to_record())
     elif live is not None:
         live.finish(answer.text)
     else:
-        _say(answer.text)
+        say(answer.text)
         loose = [json.dumps(s.key) for s in answer.steps
                  if s.key and s.check in UNVOUCHED]
         if loose:
             _warn(f"not confirmed by the prompt: {', '.join(loose)}")
     for note in answer.notes:
         _warn(note)
+
+
+def _close_after_answer(store: Store) -> None:
+    """Write the queued hit counts and finish the upkeep; what goes wrong is a warning,
+    since the answer is already out."""
     from stepchat.runtime import close_store
 
     try:
-        close_store(parts.store)
+        close_store(store)
     except StoreError as exc:
         _warn(f"hit counts not saved: {exc}")
-    for note in parts.store.drain_notes():  # a shared cache's, from writing at the end
+    for note in store.drain_notes():  # a shared cache's, from writing at the end
         _warn(note)
-    return 0
 
 
 def _close_quietly(store: Store) -> None:
@@ -299,7 +327,7 @@ def _cache(args: argparse.Namespace) -> int:
 
 def _list(store: MaintainedStore, config: Config, args: argparse.Namespace) -> int:
     for row in store.listing(limit=args.limit).rows:
-        _say(_summary(row))
+        say(_summary(row))
     return 0
 
 
@@ -314,13 +342,13 @@ def _show(store: MaintainedStore, config: Config, args: argparse.Namespace) -> i
 def _compact(store: MaintainedStore, config: Config, args: argparse.Namespace) -> int:
     before = store.stats()["disk_bytes"]
     store.purge()
-    _say(f"compacted: {before} -> {store.stats()['disk_bytes']} bytes on disk")
+    say(f"compacted: {before} -> {store.stats()['disk_bytes']} bytes on disk")
     return 0
 
 
 def _stats(store: MaintainedStore, config: Config, args: argparse.Namespace) -> int:
     for key, value in store.stats().items():
-        _say(f"{key}: {value}")
+        say(f"{key}: {value}")
     return 0
 
 
@@ -334,9 +362,9 @@ def _clear(store: MaintainedStore, config: Config, args: argparse.Namespace) -> 
         except EOFError:
             reply = ""
         if reply.strip().lower() not in ("y", "yes"):
-            _say("nothing removed")
+            say("nothing removed")
             return 1
-    _say(f"cleared {store.clear()} entries")
+    say(f"cleared {store.clear()} entries")
     return 0
 
 
@@ -345,14 +373,14 @@ def _evict(store: MaintainedStore, config: Config, args: argparse.Namespace) -> 
     rewritten (`LanceStore.purge`), so no data file or old version keeps its text."""
     if args.older_than is not None:
         removed = store.evict_older_than(args.older_than, time.time())
-        _say(f"evicted {removed} entries not hit for {args.older_than:.0f} s")
+        say(f"evicted {removed} entries not hit for {args.older_than:.0f} s")
         return 0
     if not args.entry_id:
         return _fail("cache evict needs an entry id or --older-than DURATION")
     if not store.delete(args.entry_id):
         return _fail(f"no cache entry {args.entry_id!r} (see: stepchat cache list)")
     store.purge()
-    _say(f"evicted {args.entry_id}")
+    say(f"evicted {args.entry_id}")
     return 0
 
 

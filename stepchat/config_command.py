@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from stepchat.config import Config, ConfigError, ModelSpec, config_file_path, load_config
-from stepchat.core.safetext import clean, one_line
+from stepchat.core.safetext import one_line
+from stepchat.output import say
 from stepchat.paths import ensure_private_dir, user_paths
 
 TEMPLATE = """\
@@ -74,22 +75,18 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     return parser
 
 
-def _say(text: str = "") -> None:
-    print(clean(text))
-
-
 def run(args: argparse.Namespace) -> int:
     paths = user_paths()
     path = config_file_path(paths)  # a missing STEPCHAT_CONFIG or a stray models.toml: error
     if args.path:
-        _say(str(path))
+        say(str(path))
         return 0
     if args.edit:
         return _edit(path)
     try:
         config = load_config(paths)
     except ConfigError as exc:
-        _say(f"config file    {path}")
+        say(f"config file    {path}")
         print(f"stepchat: {one_line(str(exc))}", file=sys.stderr)
         return 2
     show(config)
@@ -103,22 +100,22 @@ def show(config: Config) -> None:
     state = "" if exists else "  (not created yet: stepchat config --edit)"
     if os.environ.get("STEPCHAT_CONFIG"):
         state += "  (from STEPCHAT_CONFIG)"
-    _say(f"config file    {path}{state}")
-    _say(f"data           {config.paths.data_dir}")
-    _say(f"cache          {config.cache_location.uri}")
+    say(f"config file    {path}{state}")
+    say(f"data           {config.paths.data_dir}")
+    say(f"cache          {config.cache_location.uri}")
     system = config.pipeline.system_prompt
-    _say(f"system prompt  {one_line(system, 70) if system else '(none)'}")
-    _say(f"default model  {config.default_model}  (from {config.origins.get('default', '?')})")
-    _say()
-    _say("models")
+    say(f"system prompt  {one_line(system, 70) if system else '(none)'}")
+    say(f"default model  {config.default_model}  (from {config.origins.get('default', '?')})")
+    say()
+    say("models")
     for model_id, spec in config.models.items():
         mark = "*" if model_id == config.default_model else " "
-        _say(f"{mark} {model_id}  {one_line(spec.name, 60)}")
-        _say(f"      from     {config.origins.get(model_id, '?')}")
+        say(f"{mark} {model_id}  {one_line(spec.name, 60)}")
+        say(f"      from     {config.origins.get(model_id, '?')}")
         if isinstance(spec, ModelSpec):
-            _say(f"      GGUF     {_gguf(spec)}")
+            say(f"      GGUF     {_gguf(spec)}")
         else:
-            _say(f"      server   {spec.base_url}  (model {spec.model})")
+            say(f"      server   {spec.base_url}  (model {spec.model})")
 
 
 def _gguf(spec: ModelSpec) -> str:
@@ -148,5 +145,5 @@ def _edit(path: Path) -> int:
     if done.returncode != 0:
         raise ConfigError(f"the editor {editor!r} exited with status {done.returncode}")
     load_config()  # a mistake is one line naming the key, from main's handler
-    _say(f"{path}: checked, no mistakes")
+    say(f"{path}: checked, no mistakes")
     return 0

@@ -7,6 +7,7 @@ the cache is the real LanceDB one in a private STEPCHAT_HOME.
 
 from __future__ import annotations
 
+import errno
 import io
 import json
 import os
@@ -304,6 +305,56 @@ def test_a_missing_gguf_still_answers_what_the_solver_writes(
     assert err.count("\n") == 1 and "GGUF file not found: /nonexistent/model.gguf" in err
     assert cli.main(["ask", "Write a haiku about rain."]) == 2  # this one needs the model
     assert "GGUF file not found" in capsys.readouterr().err
+
+
+class FullDisk(io.StringIO):
+    """stdout on a full disk: every write fails."""
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+
+class FullTerminal(FullDisk):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("out", [FullDisk, FullTerminal])
+def test_output_that_cannot_be_written_is_one_line_and_the_cache_is_closed(
+    home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+    out: type[FullDisk],
+) -> None:
+    """Closing writes queued hit counts and finishes the upkeep an open started: a failed
+    print must not skip it."""
+    _record(monkeypatch, TEXT)
+    closed: list[object] = []
+    close = runtime.close_store
+
+    def closing(store: Any) -> None:
+        closed.append(store)
+        close(store)
+
+    monkeypatch.setattr(runtime, "close_store", closing)
+    code, backend = ask_with(monkeypatch, out(), TEXT)
+    assert code == 2 and backend.calls == [] and len(closed) == 1
+    assert capsys.readouterr().err == (
+        "stepchat: cannot write the output: No space left on device\n"
+    )
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+@pytest.mark.parametrize("argv", [["ask", "--no-cache", "Solve for x: 3x + 5 = 20"], ["config"]])
+def test_a_full_disk_under_the_output_is_one_line(tmp_path: Path, argv: list[str]) -> None:
+    """Buffered output fails at the last flush, after the command returned."""
+    environ = {k: v for k, v in os.environ.items() if k != "STEPCHAT_CONFIG"}
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "stepchat.cli", *argv], stdout=full,
+            stderr=subprocess.PIPE, text=True, timeout=120,
+            env={**environ, "STEPCHAT_HOME": str(tmp_path), "PYTHONPATH": str(ROOT)},
+        )
+    assert done.returncode == 2
+    assert done.stderr == "stepchat: cannot write the output: No space left on device\n"
 
 
 @pytest.mark.slow
