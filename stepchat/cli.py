@@ -50,8 +50,17 @@ def parse_duration(text: str) -> float:
     """`7d`, `12h`, `30m` -> seconds."""
     m = _DURATION.match(text.strip())
     if not m:
-        raise argparse.ArgumentTypeError(f"not a duration: {text!r} (try 7d, 12h, 30m)")
+        raise argparse.ArgumentTypeError(f"expected an age such as 7d, 12h or 30m, got {text!r}")
     return float(m.group(1)) * _UNIT_SECONDS[m.group(2)]
+
+
+_DASHED_VALUE = re.compile(r"^-\d")
+"""What argparse should read as a value, not an option: `--older-than -1d` then reaches
+`parse_duration` and is told what an age looks like, where argparse alone would take
+`-1d` for an unknown option and say that --older-than "expected one argument"."""
+
+
+_ENTRY_ID_HELP = "the entry's id, as `stepchat cache list` prints it first on its line"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -94,11 +103,16 @@ def build_parser() -> argparse.ArgumentParser:
     listing.add_argument("--limit", type=int, default=50)
     listing.set_defaults(cache_action=_list)
     show = cache_sub.add_parser("show", help="one entry with its steps")
-    show.add_argument("entry_id")
+    show.add_argument("entry_id", help=_ENTRY_ID_HELP)
     show.set_defaults(cache_action=_show)
     evict = cache_sub.add_parser("evict", help="remove one entry, or all older than a duration")
-    evict.add_argument("entry_id", nargs="?")
-    evict.add_argument("--older-than", type=parse_duration, metavar="DURATION")
+    evict._negative_number_matcher = _DASHED_VALUE
+    evict.add_argument("entry_id", nargs="?", help=_ENTRY_ID_HELP)
+    evict.add_argument(
+        "--older-than", type=parse_duration, metavar="DURATION",
+        help="instead of one entry, every entry not hit for this long: 30m, 12h, 7d, 2w "
+        "(more than 0; `stepchat cache clear` removes them all)",
+    )
     evict.set_defaults(cache_action=_evict)
     clear = cache_sub.add_parser(
         "clear", help="remove every entry (asks first; --yes for scripts)"
@@ -311,8 +325,9 @@ def _cache(args: argparse.Namespace) -> int:
     """Run the cache action on the cache, opened for it and closed after it (queued hit
     counts written, background upkeep finished)."""
     config = load_config()
-    if args.cache_command == "clear" and not args.yes and not sys.stdin.isatty():
-        return _fail("cache clear removes every entry: pass --yes to confirm")
+    refused = _refusal(args)
+    if refused:
+        return _fail(refused)
     store = _open_store(config)
     try:
         status = int(args.cache_action(store, config, args))
@@ -323,6 +338,28 @@ def _cache(args: argparse.Namespace) -> int:
 
     close_store(store)
     return status
+
+
+def _refusal(args: argparse.Namespace) -> str | None:
+    """Why the action must not run, said before the cache is opened; None if it may."""
+    if args.cache_command == "clear" and not args.yes and not sys.stdin.isatty():
+        return "cache clear removes every entry: pass --yes to confirm"
+    if args.cache_command == "evict":
+        return _evict_refusal(args.entry_id, args.older_than)
+    return None
+
+
+def _evict_refusal(entry_id: str | None, older_than: float | None) -> str | None:
+    """One entry or an age, never both (the id would be silently ignored); an age of 0
+    would empty the cache without the question `cache clear` asks first."""
+    if entry_id is not None and older_than is not None:
+        return "cache evict takes an entry id or --older-than DURATION, not both"
+    if entry_id is None and older_than is None:
+        return "cache evict needs an entry id or --older-than DURATION"
+    if older_than == 0:
+        return ("cache evict --older-than 0 would remove every entry: "
+                "use stepchat cache clear, which asks first")
+    return None
 
 
 def _list(store: MaintainedStore, config: Config, args: argparse.Namespace) -> int:
@@ -375,8 +412,6 @@ def _evict(store: MaintainedStore, config: Config, args: argparse.Namespace) -> 
         removed = store.evict_older_than(args.older_than, time.time())
         say(f"evicted {removed} entries not hit for {args.older_than:.0f} s")
         return 0
-    if not args.entry_id:
-        return _fail("cache evict needs an entry id or --older-than DURATION")
     if not store.delete(args.entry_id):
         return _fail(f"no cache entry {args.entry_id!r} (see: stepchat cache list)")
     store.purge()

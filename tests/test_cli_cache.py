@@ -104,11 +104,47 @@ def test_no_store_writes_nothing(home: Path, capsys: pytest.CaptureFixture[str])
     assert out.strip() == ""
 
 
-def test_bad_duration_is_a_usage_error(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(
+    "age", [["--older-than", "soon"], ["--older-than", "-1d"], ["--older-than=-1d"]]
+)
+def test_bad_duration_is_a_usage_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+    age: list[str],
+) -> None:
+    """A negative age too: argparse alone takes `-1d` for an option and says --older-than
+    "expected one argument"."""
+    monkeypatch.setenv("STEPCHAT_HOME", str(tmp_path))
     with pytest.raises(SystemExit) as info:
-        cli.main(["cache", "evict", "--older-than", "soon"])
+        cli.main(["cache", "evict", *age])
     assert info.value.code == 2
-    assert "not a duration" in capsys.readouterr().err
+    bad = age[-1].split("=")[-1]
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "stepchat cache evict: error: argument --older-than: expected an age such as 7d, "
+        f"12h or 30m, got {bad!r}"
+    )
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["ID", "--older-than", "7d"],
+         "cache evict takes an entry id or --older-than DURATION, not both"),
+        (["--older-than", "0d"], "cache evict --older-than 0 would remove every entry: "
+         "use stepchat cache clear, which asks first"),
+        ([], "cache evict needs an entry id or --older-than DURATION"),
+    ],
+)
+def test_evict_refuses_what_it_would_misread_and_removes_nothing(
+    home: Path, capsys: pytest.CaptureFixture[str], argv: list[str], words: str
+) -> None:
+    """An id beside an age was silently ignored, and an age of 0 emptied the cache without
+    the question `cache clear` asks."""
+    code, out, _ = run(capsys, "ask", "--json", "Solve for x: 3x = 12.")
+    entry_id = json.loads(out)["stored_entry"]
+    code, out, err = run(capsys, "cache", "evict", *(entry_id if a == "ID" else a for a in argv))
+    assert (code, out, err) == (2, "", f"stepchat: {words}\n")
+    code, out, _ = run(capsys, "cache", "list")
+    assert entry_id in out
 
 
 @pytest.mark.parametrize(
