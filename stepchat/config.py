@@ -31,7 +31,7 @@ from pydantic import Discriminator, Tag
 
 from stepchat.core.ports import StoreError
 from stepchat.core.settings import PipelineSettings
-from stepchat.paths import UserPaths, user_paths
+from stepchat.paths import UserPaths, absolute, user_paths
 from stepchat.settings import (
     STRICT,
     CacheLimits,
@@ -248,12 +248,9 @@ def config_file_path(paths: UserPaths) -> Path:
     dir. A name it would not read is an error, so a user's edits are never silently lost."""
     override = os.environ.get("STEPCHAT_CONFIG")
     if override:
-        path = Path(override).expanduser()
+        path = absolute(override)
         if not path.is_file():
-            raise ConfigError(
-                f"STEPCHAT_CONFIG={override}: no such file "
-                "(fix: create it, or unset STEPCHAT_CONFIG to use config.toml in the config dir)"
-            )
+            raise ConfigError(f"STEPCHAT_CONFIG={override}: {_not_a_file(path)}")
         return path
     stray = paths.config_dir / "models.toml"
     if stray.exists():
@@ -262,6 +259,16 @@ def config_file_path(paths: UserPaths) -> Path:
             "(fix: move its [[models]] entries there)"
         )
     return paths.config_file
+
+
+def _not_a_file(path: Path) -> str:
+    """What `$STEPCHAT_CONFIG` names instead of a file, and the fix."""
+    fix = "unset STEPCHAT_CONFIG to use config.toml in the config dir"
+    if path.is_dir():
+        return f"a directory (fix: name the file in it, such as {path / 'config.toml'}, or {fix})"
+    if path.exists():
+        return f"not a regular file (fix: name a TOML file, or {fix})"
+    return f"no such file (fix: create it, or {fix})"
 
 
 def _cache_location(value: str | None, origin: str) -> CacheLocation | None:

@@ -56,12 +56,19 @@ class UserPaths:
 def user_paths() -> UserPaths:
     home = os.environ.get("STEPCHAT_HOME")
     if home:
-        root = Path(home).expanduser()
+        root = absolute(home)
         return UserPaths(config_dir=root / "config", data_dir=root / "data")
     return UserPaths(
         config_dir=Path(platformdirs.user_config_dir(APP_NAME)),
         data_dir=Path(platformdirs.user_data_dir(APP_NAME)),
     )
+
+
+def absolute(name: str) -> Path:
+    """A path a user named (`~/x`, `rel/x`) as an absolute one: every message then says
+    where the file is whatever directory the reader is in, and the app or the server can
+    change directory without losing it. `..` is folded by name, symlinks are kept."""
+    return Path(os.path.abspath(Path(name).expanduser()))
 
 
 PRIVATE_UMASK = 0o077

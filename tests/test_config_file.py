@@ -59,3 +59,41 @@ def test_config_shows_the_path_then_the_encoding_mistake(
     )
     assert cli.main(["ask", "Solve for x: 2x = 4"]) == 2
     assert capsys.readouterr().err == err
+
+
+@pytest.mark.parametrize(
+    ("named", "words"),
+    [
+        ("directory", "a directory (fix: name the file in it, such as {path}/config.toml, "),
+        ("missing.toml", "no such file (fix: create it, "),
+        ("/dev/null", "not a regular file (fix: name a TOML file, "),
+    ],
+)
+def test_a_config_override_that_is_not_a_file_says_what_it_is(
+    home: Path, monkeypatch: pytest.MonkeyPatch, named: str, words: str
+) -> None:
+    (home / "directory").mkdir()
+    path = home / named
+    monkeypatch.setenv("STEPCHAT_CONFIG", str(path))
+    with pytest.raises(ConfigError) as info:
+        load(home)
+    assert str(info.value) == (
+        f"STEPCHAT_CONFIG={path}: " + words.format(path=path)
+        + "or unset STEPCHAT_CONFIG to use config.toml in the config dir)"
+    )
+
+
+def test_relative_paths_are_made_absolute(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`STEPCHAT_HOME=rel` once printed `rel/config/config.toml`, right only from one
+    directory."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("STEPCHAT_HOME", "rel/../home")
+    monkeypatch.delenv("STEPCHAT_CONFIG", raising=False)
+    assert cli.main(["config", "--path"]) == 0
+    assert capsys.readouterr().out == f"{tmp_path}/home/config/config.toml\n"
+    (tmp_path / "mine.toml").write_text("threads = 3\n")
+    monkeypatch.setenv("STEPCHAT_CONFIG", "mine.toml")
+    assert cli.main(["config", "--path"]) == 0
+    assert capsys.readouterr().out == f"{tmp_path}/mine.toml\n"
