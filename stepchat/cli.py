@@ -161,30 +161,33 @@ _SAMPLING = ("--temperature", "--top-p", "--top_p", "--max-tokens", "--max_token
 def _parse(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> argparse.Namespace:
     """The arguments, or a usage error naming the first unknown option by itself: argparse
     alone reads `ask --temperature 0.5 "hi"` as a prompt "0.5" and complains about
-    "--temperature hi"."""
+    "--temperature hi". Either error shows the usage of the command it is about."""
     args, extra = parser.parse_known_args(argv)
+    if not extra:
+        return args
+    command = _command_parser(parser, args)
     unknown = next((word for word in extra if word.startswith("-") and word != "-"), None)
-    if unknown is not None:
-        name = unknown.split("=", 1)[0]
-        command = _command_parser(parser, args.command)
-        hint = (
-            ": sampling is set on the model's entry in config.toml (see: stepchat config)"
-            if name in _SAMPLING else f" (see: {command.prog} --help)"
-        )
-        command.error(f"unknown option {name}{hint}")
-    if extra:
-        parser.error(f"unrecognized arguments: {' '.join(extra)}")
-    return args
+    if unknown is None:
+        quote = " (a prompt of several words goes in quotes)" if args.command == "ask" else ""
+        command.error(f"unrecognized arguments: {' '.join(extra)}{quote}")
+    name = unknown.split("=", 1)[0]
+    hint = (
+        ": sampling is set on the model's entry in config.toml (see: stepchat config)"
+        if name in _SAMPLING else f" (see: {command.prog} --help)"
+    )
+    command.error(f"unknown option {name}{hint}")
 
 
 def _command_parser(
-    parser: argparse.ArgumentParser, command: str | None
+    parser: argparse.ArgumentParser, args: argparse.Namespace
 ) -> argparse.ArgumentParser:
-    """The parser of `command` (its usage line is the one to show), else `parser`."""
+    """The parser of the innermost command `args` names (`stepchat cache stats`): its usage
+    line is the one to show."""
     for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction) and command in action.choices:
-            found: argparse.ArgumentParser = action.choices[command]
-            return found
+        if isinstance(action, argparse._SubParsersAction):
+            chosen = getattr(args, action.dest or "", None)
+            if chosen in action.choices:
+                return _command_parser(action.choices[chosen], args)
     return parser
 
 

@@ -275,6 +275,26 @@ def test_an_unknown_option_is_named_alone(
     assert info.value.code == 2 and words in err and "usage: stepchat ask" in err
 
 
+@pytest.mark.parametrize(
+    ("argv", "command", "error"),
+    [
+        (["ask", "Solve", "3x = 6"], "ask", "unrecognized arguments: 3x = 6 "
+         "(a prompt of several words goes in quotes)"),
+        (["cache", "stats", "--json"], "cache stats",
+         "unknown option --json (see: stepchat cache stats --help)"),
+        (["cache", "list", "extra"], "cache list", "unrecognized arguments: extra"),
+    ],
+)
+def test_a_usage_error_shows_the_usage_of_the_command_it_is_about(
+    argv: list[str], command: str, error: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as info:
+        cli.main(argv)
+    err = capsys.readouterr().err
+    assert info.value.code == 2 and err.startswith(f"usage: stepchat {command} [-h]")
+    assert err.splitlines()[-1] == f"stepchat {command}: error: {error}"
+
+
 def test_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
     """`stepchat cache stats | head -0`: the reader is gone before the first line."""
     read, write = os.pipe()
