@@ -54,6 +54,17 @@ def parse_duration(text: str) -> float:
     return float(m.group(1)) * _UNIT_SECONDS[m.group(2)]
 
 
+def positive_int(text: str) -> int:
+    """A count that must be at least 1 (`--limit`)."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number above 0, got {text!r}")
+    return value
+
+
 _DASHED_VALUE = re.compile(r"^-\d")
 """What argparse should read as a value, not an option: `--older-than -1d` then reaches
 `parse_duration` and is told what an age looks like, where argparse alone would take
@@ -100,7 +111,10 @@ def build_parser() -> argparse.ArgumentParser:
     cache.set_defaults(func=_cache)
     cache_sub = cache.add_subparsers(dest="cache_command", metavar="ACTION", required=True)
     listing = cache_sub.add_parser("list", help="cached requests, most recently hit first")
-    listing.add_argument("--limit", type=int, default=50)
+    listing.add_argument(
+        "--limit", type=positive_int, default=50, metavar="N",
+        help="list at most N entries (default: 50)",
+    )
     listing.set_defaults(cache_action=_list)
     show = cache_sub.add_parser("show", help="one entry with its steps")
     show.add_argument("entry_id", help=_ENTRY_ID_HELP)
@@ -366,8 +380,13 @@ def _evict_refusal(entry_id: str | None, older_than: float | None) -> str | None
 
 
 def _list(store: MaintainedStore, config: Config, args: argparse.Namespace) -> int:
-    for row in store.listing(limit=args.limit).rows:
+    """One line an entry on stdout; for an empty cache a line on stderr, so that stdout
+    still has as many lines as there are entries (`| wc -l`)."""
+    rows = store.listing(limit=args.limit).rows
+    for row in rows:
         say(_summary(row))
+    if not rows:
+        _warn(f"no entries in the cache ({config.cache_location.uri})")
     return 0
 
 

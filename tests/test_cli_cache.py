@@ -13,6 +13,7 @@ import pytest
 
 from stepchat import cli, runtime
 from stepchat.backends.scripted import ScriptedBackend
+from stepchat.config import load_config
 from stepchat.embed.hashed import HashedEmbedder
 
 
@@ -98,10 +99,27 @@ def test_clear_asks_first(
 
 
 def test_no_store_writes_nothing(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """And the empty listing says so on stderr: stdout keeps one line per entry."""
     code, _, _ = run(capsys, "ask", "--no-store", "Solve for x: 5x = 10.")
     assert code == 0
-    code, out, _ = run(capsys, "cache", "list")
-    assert out.strip() == ""
+    code, out, err = run(capsys, "cache", "list")
+    uri = load_config().cache_location.uri
+    assert (code, out, err) == (0, "", f"stepchat: no entries in the cache ({uri})\n")
+
+
+@pytest.mark.parametrize("limit", ["-1", "0", "ten"])
+def test_a_limit_must_be_a_positive_count(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+    limit: str,
+) -> None:
+    monkeypatch.setenv("STEPCHAT_HOME", str(tmp_path))
+    with pytest.raises(SystemExit) as info:
+        cli.main(["cache", "list", "--limit", limit])
+    assert info.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"stepchat cache list: error: argument --limit: expected a whole number above 0, "
+        f"got {limit!r}"
+    )
 
 
 @pytest.mark.parametrize(
