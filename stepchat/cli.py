@@ -2,7 +2,9 @@
 
 Every failure a user can cause or meet (a bad prompt, a missing model, an unusable cache)
 ends as one line on stderr and exit status 2, never a traceback; so does output that cannot
-be written (`> /dev/full`), while a reader that goes away (`| head -1`) ends it quietly. An
+be written (`> /dev/full`), while a reader that goes away (`| head -1`) ends it quietly.
+Ctrl+C ends it with "interrupted" and status 130, as the shell reports a command SIGINT
+stopped. An
 answer that was computed is always printed, even when the cache cannot keep it (a full
 disk): a warning line follows.
 Whatever is printed for a person passes through `safetext.clean` (prompts and steps come
@@ -205,6 +207,11 @@ def _command_parser(
     return parser
 
 
+INTERRUPTED = 130
+"""The exit status after Ctrl+C: 128 + SIGINT, as shells report a process the signal
+stopped, so a script can tell it from a failure (2)."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         status = _main(argv)
@@ -217,6 +224,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OutputError as exc:
         _discard_stdout()
         return _fail(f"cannot write the output: {exc}")
+    except KeyboardInterrupt:
+        _warn("interrupted")
+        return INTERRUPTED
 
 
 def _discard_stdout() -> None:
@@ -238,8 +248,6 @@ def _main(argv: Sequence[str] | None) -> int:
         return _fail(str(exc))
     except GenerationCancelled:
         return _fail("cancelled")
-    except KeyboardInterrupt:
-        return _fail("interrupted")
 
 
 def _run_app(args: argparse.Namespace) -> int:

@@ -362,6 +362,22 @@ def test_output_that_cannot_be_written_is_one_line_and_the_cache_is_closed(
     )
 
 
+class InterruptedBackend(ScriptedBackend):
+    """Ctrl+C while the model writes."""
+
+    def complete(self, messages: Sequence[ChatMessage], **kwargs: Any) -> Completion:
+        raise KeyboardInterrupt
+
+
+def test_ctrl_c_exits_130_as_the_shell_expects(
+    home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    backend = InterruptedBackend([])
+    monkeypatch.setattr(runtime, "load_backend", lambda config, model_id=None: backend)
+    assert cli.main(["ask", TEXT]) == 130
+    assert capsys.readouterr().err == "stepchat: interrupted\n"
+
+
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
 @pytest.mark.parametrize("argv", [["ask", "--no-cache", "Solve for x: 3x + 5 = 20"], ["config"]])
 def test_a_full_disk_under_the_output_is_one_line(tmp_path: Path, argv: list[str]) -> None:
