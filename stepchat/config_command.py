@@ -129,12 +129,12 @@ def _gguf(spec: ModelSpec) -> str:
 
 def _edit(path: Path) -> int:
     """Open the file in the user's editor, then check what they wrote."""
+    editor = _editor(path)
     if not path.exists():
         ensure_private_dir(path.parent)
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(fd, "w") as out:
             out.write(TEMPLATE)
-    editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
     try:
         done = subprocess.run([*shlex.split(editor), str(path)], check=False)
     except OSError as exc:
@@ -147,3 +147,17 @@ def _edit(path: Path) -> int:
     load_config()  # a mistake is one line naming the key, from main's handler
     say(f"{path}: checked, no mistakes")
     return 0
+
+
+def _editor(path: Path) -> str:
+    """The user's editor, else vi, which only a terminal can drive: from a script or a pipe
+    it would paint escapes into the output and wait for keys that never come."""
+    chosen = os.environ.get("VISUAL") or os.environ.get("EDITOR")
+    if chosen:
+        return chosen
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise ConfigError(
+            "no editor to open: $VISUAL and $EDITOR are unset and vi needs a terminal "
+            f"(fix: set EDITOR, or open {path} yourself)"
+        )
+    return "vi"

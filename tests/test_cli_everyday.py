@@ -238,6 +238,24 @@ def test_config_edit_creates_opens_and_checks_the_file(tmp_path: Path) -> None:
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "default" in bad.stderr
 
 
+def test_config_edit_without_an_editor_or_a_terminal_refuses_and_creates_nothing(
+    home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """vi from a script paints into a pipe and waits for keys that never come."""
+    monkeypatch.setenv("VISUAL", "")
+    monkeypatch.delenv("EDITOR", raising=False)
+    monkeypatch.setattr(sys, "stdin", io.StringIO())
+    started: list[object] = []
+    monkeypatch.setattr(subprocess, "run", lambda *a, **k: started.append(a))
+    assert cli.main(["config", "--edit"]) == 2
+    path = home / "config" / "config.toml"
+    assert capsys.readouterr().err == (
+        "stepchat: no editor to open: $VISUAL and $EDITOR are unset and vi needs a terminal "
+        f"(fix: set EDITOR, or open {path} yourself)\n"
+    )
+    assert started == [] and not path.exists()
+
+
 @pytest.mark.parametrize("case", ["missing STEPCHAT_CONFIG", "models.toml in the config dir"])
 def test_a_config_stepchat_would_not_read_is_an_error(tmp_path: Path, case: str) -> None:
     env = {}
