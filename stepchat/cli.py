@@ -251,7 +251,11 @@ def _main(argv: Sequence[str] | None) -> int:
 
 
 def _run_app(args: argparse.Namespace) -> int:
-    """No command: the chat app."""
+    """No command: the chat app. It paints the whole screen and reads keys, so it needs a
+    terminal at both ends; from a script or a pipe it would write escapes into the output
+    and wait for keys that never come."""
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        return _fail('the app needs a terminal; from a script or a pipe use: stepchat ask "..."')
     from stepchat.tui import run
 
     return run(load_config(), args.model)

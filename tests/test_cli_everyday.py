@@ -396,6 +396,41 @@ def test_ctrl_c_exits_130_as_the_shell_expects(
     assert capsys.readouterr().err == "stepchat: interrupted\n"
 
 
+class TerminalIn(io.StringIO):
+    """stdin as a terminal."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize(
+    ("stdin", "stdout"),
+    [(io.StringIO, TerminalOut), (TerminalIn, io.StringIO), (TerminalIn, TerminalOut)],
+)
+def test_the_app_starts_only_on_a_terminal(
+    home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+    stdin: type[io.StringIO], stdout: type[io.StringIO],
+) -> None:
+    """Off a terminal it would paint escapes into a pipe and wait for keys."""
+    import stepchat.tui
+
+    started: list[str | None] = []
+
+    def run(config: object, model_id: str | None = None) -> int:
+        started.append(model_id)
+        return 0
+
+    monkeypatch.setattr(stepchat.tui, "run", run)
+    monkeypatch.setattr(sys, "stdin", stdin())
+    monkeypatch.setattr(sys, "stdout", stdout())
+    code = cli.main([])
+    on_terminal = stdin is TerminalIn and stdout is TerminalOut
+    assert (code, started) == ((0, [None]) if on_terminal else (2, []))
+    assert capsys.readouterr().err == ("" if on_terminal else (
+        'stepchat: the app needs a terminal; from a script or a pipe use: stepchat ask "..."\n'
+    ))
+
+
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
 @pytest.mark.parametrize("argv", [["ask", "--no-cache", "Solve for x: 3x + 5 = 20"], ["config"]])
 def test_a_full_disk_under_the_output_is_one_line(tmp_path: Path, argv: list[str]) -> None:
