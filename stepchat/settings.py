@@ -165,4 +165,5 @@ class CacheLimits:
     max_bytes: Annotated[int, Ge(1)] = 512 * 1024 * 1024
     """Most bytes of prompts, steps and vectors kept; the least recently hit go first."""
     ttl_days: Annotated[float, Ge(0.0)] = 90.0
-    """Entries not hit for this many days are evicted; 0 keeps them forever."""
+    """Entries not hit for this many days are evicted; 0 turns expiry off (entries never
+    expire by age; `max_entries` and `max_bytes` still evict)."""
