@@ -4,9 +4,8 @@ Every failure a user can cause or meet (a bad prompt, a missing model, an unusab
 ends as one line on stderr and exit status 2, never a traceback; so does output that cannot
 be written (`> /dev/full`), while a reader that goes away (`| head -1`) ends it quietly.
 Ctrl+C ends it with "interrupted" and status 130, as the shell reports a command SIGINT
-stopped. An
-answer that was computed is always printed, even when the cache cannot keep it (a full
-disk): a warning line follows.
+stopped. An answer that was computed is always printed, even when the cache cannot keep it
+(a full disk): a warning line follows.
 Whatever is printed for a person passes through `safetext.clean` (prompts and steps come
 from users, the model and files on disk, and may carry terminal escapes); `--json` spells
 control and bidirectional characters as `\\uXXXX`.
