@@ -17,8 +17,10 @@ import sympy
 from stepchat.core.mathparse import MathSyntaxError, parse_equation
 
 _MATH_CHARS = set("0123456789.+-*/^()=−×·÷⋅ ")
+_FRAC = re.compile(r"\\frac\{([^{}]*)\}\{([^{}]*)\}")
+_AFTER_A_NUMBER = re.compile(r"[\d.](?:\s|\\[,;:! ]|[{}])*$")
+"""A number, then only spacing or braces: `3\\frac{1}{2}`, `3\\,\\frac{1}{2}`, `{3}\\frac…`."""
 _LATEX = [
-    (re.compile(r"\\frac\{([^{}]*)\}\{([^{}]*)\}"), r"((\1)/(\2))"),
     (re.compile(r"\\(?:cdot|times)"), "*"),
     (re.compile(r"\\[()\[\]]|\$+|\\,|\\ "), " "),
     (re.compile(r"`"), " "),
@@ -76,7 +78,17 @@ def format_fraction(value: Fraction) -> str:
     return f"{value.numerator}/{value.denominator}"
 
 
+def _fraction(match: re.Match[str]) -> str:
+    """`\\frac{a}{b}` as `((a)/(b))`, except right after a number: `3\\frac{1}{2}` is
+    three and a half as often as three halves, so it is left as written, and a backslash
+    reads as nothing (the request is not read, a step does not parse)."""
+    if _AFTER_A_NUMBER.search(match.string, 0, match.start()):
+        return match.group(0)
+    return f"(({match.group(1)})/({match.group(2)}))"
+
+
 def clean_latex(text: str) -> str:
+    text = _FRAC.sub(_fraction, text)
     for pattern, repl in _LATEX:
         text = pattern.sub(repl, text)
     return _WORD.sub(_unbold, text)

@@ -4,7 +4,8 @@ A hostile pass over the gate found 91 such pairs that it served from the cache, 
 classes (hostile_pairs.jsonl: both requests, the class, why the answers differ); a second
 pass found 115 more (hostile_pairs2.jsonl), a third 29 more in three classes
 (hostile_pairs3.jsonl, with 26 look-alikes of them in other languages and scripts), a fourth
-16 more in three classes of one rule (hostile_pairs4.jsonl, with 32 look-alikes). Each class
+16 more in three classes of one rule (hostile_pairs4.jsonl, with 32 look-alikes), a fifth 11
+more in two classes (hostile_pairs5.jsonl, with 11 look-alikes). Each class
 was fixed by narrowing its rule, except where narrowing would lose a surface edit a person
 makes when asking again; those pairs are marked `documented` with the forgiven entry that
 names their failure class, and are asserted to pass, so a change to the gate notices them.
@@ -70,7 +71,18 @@ Then 30 look-alikes written after the fix and not tuned on (other units, spaces,
 joiners and quantity words), all declined (14 of them the gate declined before the fix too),
 and 2 documented ones that the rule leaves: a word between a capitalised unit and its number
 (`5 more Gib`) and a four-letter unit with only its first capital (`100 Mbps`)."""
-PAIRS = ROUND_ONE + ROUND_TWO + ROUND_THREE + ROUND_FOUR
+ROUND_FIVE = _pairs("hostile_pairs5.jsonl")
+"""A fifth pass: 11 pairs in two classes. The case of the text a colon introduces was folded
+against a request typed in one case though its marks and spacing were kept (4: `count the
+capital letters in: hello world`, `ENCODE IN BASE64: HELLO`); that text now keeps its case
+as well, and a colon after a space, as French writes it, introduces text too. A Spanish
+opening mark moved within the sentence was forgiven as absent on each side in turn (4:
+`¿Juan dice que vienes?` / `Juan dice ¿que vienes?`); such a mark, like another script's
+comma, is now only left out, never moved. Three, the text a request works on with no colon
+or quotes to show it (`reverse the string hello`), are documented. Then 11 look-alikes in
+other languages and scripts written after the fix, all declined (3 of them, two other
+scripts' commas moved and one more, declined before it too)."""
+PAIRS = ROUND_ONE + ROUND_TWO + ROUND_THREE + ROUND_FOUR + ROUND_FIVE
 FIXED = [p for p in PAIRS if p["documented"] is None]
 DOCUMENTED = [p for p in PAIRS if p["documented"] is not None]
 
@@ -89,9 +101,10 @@ def test_the_pairs_are_all_here() -> None:
         return sum(p["documented"] is not None for p in pairs)
 
     assert len(ROUND_ONE) == 91 and documented(ROUND_ONE) == 5
-    assert len(ROUND_TWO) == 115 and documented(ROUND_TWO) == 20
+    assert len(ROUND_TWO) == 115 and documented(ROUND_TWO) == 18
     assert len(ROUND_THREE) == 55 and documented(ROUND_THREE) == 1
     assert len(ROUND_FOUR) == 48 and documented(ROUND_FOUR) == 2
+    assert len(ROUND_FIVE) == 22 and documented(ROUND_FIVE) == 3
 
 
 @pytest.mark.parametrize("pair", FIXED, ids=_label)

@@ -80,6 +80,8 @@ def _difference(old: Reduced, new: Reduced) -> Verdict:
         a, ka = _keys(old, marks=True, fold=fold)
         b, kb = _keys(new, marks=True, fold=fold)
         removed, added = _changed(a, b, ka, kb)
+        if _show(removed) == _show(added):
+            return Verdict(False, "a sentence mark moved", _show(added))
         return Verdict(False, "a sentence mark changed", f"{_show(removed)} → {_show(added)}")
     if sorted(ka) == sorted(kb):
         return Verdict(False, "word order changed", _first_moved(a, b, ka, kb))

@@ -66,11 +66,12 @@ def target_start(text: str) -> int:
 
     That text is what the request is about: its marks, its "please" and its thanks are part
     of it, so nothing after the colon is read as sentence punctuation or courtesy. The colon
-    must follow a character that is not whitespace and, for `:`, come before whitespace or
-    the end (`12:30`, `http://`, `a::b` and `key:value` introduce nothing) after more than
-    one word (`Python: how do I…` names a topic)."""
+    must follow a character that is not whitespace, or a space after a word as French
+    writes it (`la chaîne : Bonjour`), and, for `:`, come before whitespace or the end
+    (`12:30`, `http://`, `a::b` and `key:value` introduce nothing) after more than one word
+    (`Python: how do I…` names a topic)."""
     for i, ch in enumerate(text):
-        if i == 0 or is_space(text[i - 1]):
+        if i == 0 or (is_space(text[i - 1]) and not _spaced_colon(text, i)):
             continue
         if ch in TARGET_COLONS or (ch == ":" and (i + 1 == len(text) or is_space(text[i + 1]))
                                    and text[i - 1] != ":"):
@@ -78,6 +79,11 @@ def target_start(text: str) -> int:
                 continue  # a topic, not an introduction: "Python: how do I parse JSON?"
             return i + 1
     return len(text)
+
+
+def _spaced_colon(text: str, i: int) -> bool:
+    """A colon with one space before it and a word before that (French typography)."""
+    return text[i] == ":" and i >= 2 and not is_space(text[i - 2]) and text[i - 2] != ":"
 
 
 def _spaced(text: str) -> str:

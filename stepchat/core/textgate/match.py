@@ -29,7 +29,7 @@ for another case, within limits:
   opening a sentence, and a unit next to a number keeps its case (`normalize.keeps_case`);
 - the first word after a greeting's comma stands for itself with a capital ("Hi, what is…").
 
-Inside quotes case is literal. Anywhere else a word's case is meaning: "Polish" is not
+Inside quotes and in the text a colon introduces case is literal. Anywhere else a word's case is meaning: "Polish" is not
 "polish" even first in a sentence, "IT" is not "it".
 """
 
@@ -41,8 +41,8 @@ from stepchat.core.textgate.normalize import SHORT_SYMBOL, Reduced, keeps_case, 
 from stepchat.core.textgate.scan import SCRIPT_COMMAS, SCRIPT_MARKS, Token
 
 _ALWAYS = SCRIPT_COMMAS | frozenset("¿¡")
-"""Marks that may be absent anywhere: other scripts' commas (kept as symbols beside a digit,
-see `scan`) and the Spanish opening marks."""
+"""Marks that may be absent anywhere, never moved: other scripts' commas (kept as symbols
+beside a digit, see `scan`) and the Spanish opening marks."""
 
 
 def same_tokens(a: Reduced, b: Reduced, *, case: bool) -> bool:
@@ -92,11 +92,23 @@ def _skippable(tokens: Sequence[Token], at: int, other: Sequence[Token], other_a
         return False  # a name ends in it (Rails `save!`, Rust `vec!`, Scheme `set!`)
     if at + 1 < len(tokens) and tokens[at + 1].kind == "break" and _next_token(tokens, at + 1):
         return False  # a line's own mark ("Zebra.⏎Apple": which lines end in a full stop)
-    if _next_token(tokens, at + 1) is None or mark == "," or set(mark) <= _ALWAYS:
+    if set(mark) <= _ALWAYS:
+        return _left_out(mark, tokens, other)
+    if _next_token(tokens, at + 1) is None or mark == ",":
         return True
     if set(mark) <= SCRIPT_MARKS:
         return False  # no capital shows a boundary ("هل هو؟ لا" is not "هل هو لا")
     return _capital(tokens, at + 1) and _capital(other, other_at)
+
+
+def _left_out(mark: str, tokens: Sequence[Token], other: Sequence[Token]) -> bool:
+    """Whether a mark that may be absent anywhere (`_ALWAYS`) is left out here rather than
+    moved: only the side with more of it skips any, so each of the other side's must face
+    one of its own. "¿Juan dice que vienes?" is not "Juan dice ¿que vienes?"."""
+    def count(side: Sequence[Token]) -> int:
+        return sum(t.text.count(ch) for t in side if t.kind == "mark" for ch in set(mark))
+
+    return count(tokens) > count(other)
 
 
 QUESTION, STOP, EXCLAMATION = "question", "stop", "exclamation"
@@ -150,7 +162,7 @@ def _stands_for(word: Token, written: str, form: str, at_start: bool) -> bool:
     someone who minded case (see the module docstring)."""
     if form == word.text:
         return True
-    if word.quoted:
+    if word.quoted or word.introduced:
         return False
     if at_start and form[:1].isalpha():  # its first capital may be the sentence's ("Mg to g")
         short = mixed_symbol(form)  # not one past it ("MWh to J")

@@ -75,7 +75,9 @@ class Token:
     quotes, brackets or code, where no courtesy or contraction is read. `quoted`: inside
     quotes, where case is literal. `resumed`: the first word after a greeting and its comma,
     whose small first letter may be the sentence's capital. `unit`: a word next to a number,
-    whose capitals may be a unit's (`normalize.keeps_case`; see `_units`)."""
+    whose capitals may be a unit's (`normalize.keeps_case`; see `_units`). `introduced`:
+    inside the text a colon introduces, the text the request works on, whose case is its own
+    as its marks and spacing are ("Reverse: Hello" is not "reverse: hello")."""
 
     text: str
     kind: str
@@ -88,6 +90,7 @@ class Token:
     quoted: bool = False
     resumed: bool = False
     unit: bool = False
+    introduced: bool = False
 
 
 @lru_cache(maxsize=8192)
@@ -142,7 +145,8 @@ class _Scanner:
             self.sentence_start = False
         joined = bool(self.tokens) and not self.space_before and kind not in ("break", "space")
         guarded = quoted or bool(self.closers) or kind == "code"
-        self.tokens.append(Token(text, kind, joined, start, guarded, quoted, resumed))
+        self.tokens.append(Token(text, kind, joined, start, guarded, quoted, resumed,
+                                 introduced=at >= self.target))
         self.space_before = False
 
     def previous(self) -> Token | None:
