@@ -61,7 +61,7 @@ def test_the_hostile_pairs_go_to_the_model_and_near_repeats_are_served(tmp_path:
             ("How do I reset my router?", "Hi there, how do I reset my router? Thanks!"),
             ("Why won't my Mac start?", "Why will not my Mac start, please?"),
             ("What is 5 kg in pounds?", "WHAT IS 5 KG IN POUNDS?"),
-            ("Translate into French: I love you", "translate into french: i love you"),
+            ("What does the French word maison mean?", "what does the french word maison mean"),
             ("Hello!\nHow do I reset my router?", "How do I reset my router?"),
         ]:
             store.clear()
