@@ -32,7 +32,7 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from stepchat.core.events import PipelineEvent, RouteEvent, TokenEvent, ignore_events
-from stepchat.core.ports import BackendError, GenerationCancelled, StoreError
+from stepchat.core.ports import BackendError, GenerationCancelled, PromptTooLong, StoreError
 from stepchat.core.prompt import PromptError, accept_prompt
 from stepchat.core.types import Answer, TaskKind
 from stepchat.serve.accesslog import AccessLog, log_failure, record_answer
@@ -154,6 +154,10 @@ def failure(exc: Exception) -> ApiError:
         return ApiError(400, str(exc), param="messages")
     if isinstance(exc, GenerationCancelled):
         return ApiError(499, "cancelled", kind="server_error", code="cancelled")
+    if isinstance(exc, PromptTooLong):
+        # The sender's to fix, and said in stepchat's own words (the model's id and two
+        # counts), so the line is safe to pass on, in OpenAI's shape for it.
+        return ApiError(400, str(exc), param="messages", code="context_length_exceeded")
     # What a model, a store or a bug says can name URLs, paths and keys: the client gets
     # a fixed sentence and an id, the operator the detail under that id.
     if isinstance(exc, BackendError):

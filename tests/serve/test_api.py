@@ -7,13 +7,15 @@ the test; raw requests check what a client library would hide (headers, error bo
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 import httpx2 as httpx
 import openai
 import pytest
 
 from stepchat.core.conversation import FOLLOW_UP_NOTE
+from stepchat.core.ports import PromptTooLong
+from stepchat.core.types import ChatMessage
 from stepchat.serve.app import create_app
 from stepchat.store.memory import MemoryStore
 from tests.serve.conftest import (
@@ -202,6 +204,25 @@ def test_the_openai_client_raises_its_own_errors(base_url: str) -> None:
         client(base_url).chat.completions.create(model="gpt-9", messages=user("hi"))  # type: ignore[arg-type]
     with pytest.raises(openai.BadRequestError):
         client(base_url).chat.completions.create(model=MODEL, messages=[])
+
+
+def _over_context(_messages: Sequence[ChatMessage]) -> str:
+    raise PromptTooLong.for_model(MODEL, 2371, 2048)
+
+
+@pytest.mark.parametrize("stream", [False, True], ids=["whole", "streamed"])
+def test_a_prompt_over_the_model_s_context_is_the_client_s_400(stream: bool) -> None:
+    """The sender's to shorten, in OpenAI's shape for it; not the model's failure (502)."""
+    with live(create_app(make_pool(HeldBackend([_over_context])))) as url:
+        reply = post(url, {"model": MODEL, "messages": user(TEXT_PROMPT), "stream": stream})
+        with pytest.raises(openai.BadRequestError):
+            client(url).chat.completions.create(model=MODEL, messages=user(TEXT_PROMPT))  # type: ignore[arg-type]
+    assert reply.status_code == 400
+    assert reply.json() == {"error": {
+        "message": f"model {MODEL}: the prompt is 2371 tokens, too long for its context of "
+        "2048 (send a shorter one)",
+        "type": "invalid_request_error", "param": "messages", "code": "context_length_exceeded",
+    }}
 
 
 @pytest.fixture
