@@ -20,7 +20,7 @@ import uuid
 from collections.abc import Callable
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError
 
 from stepchat.core.types import Answer
 from stepchat.serve.limits import Limited, ReplyLimits
@@ -73,7 +73,7 @@ class MessageIn(BaseModel):
 
 class StreamOptions(BaseModel):
     model_config = ConfigDict(extra="allow")
-    include_usage: bool = False
+    include_usage: StrictBool = False
 
 
 class ResponseFormat(BaseModel):
@@ -85,7 +85,9 @@ class ChatRequest(BaseModel):
     model_config = ConfigDict(extra="allow")
     model: str = Field(min_length=1)
     messages: list[MessageIn] = Field(min_length=1)
-    stream: bool = False
+    # Strict: pydantic would read "yes", "off", 1 or 0 as a switch, a guess at what the
+    # client meant; a JSON boolean is what OpenAI's API takes.
+    stream: StrictBool = False
     stream_options: StreamOptions | None = None
     # Strict: `true` is no count (pydantic would read it as 1 and cut the reply to a token).
     n: StrictInt = Field(default=1, ge=1, le=1)

@@ -190,6 +190,26 @@ def test_bad_requests_get_openai_errors(
     assert_openai_error(post(base_url, body), status, words)
 
 
+@pytest.mark.parametrize(
+    ("extra", "param"),
+    [
+        ({"stream": "yes"}, "stream"),
+        ({"stream": "false"}, "stream"),
+        ({"stream": 1}, "stream"),
+        ({"stream": 0}, "stream"),
+        ({"stream": True, "stream_options": {"include_usage": "yes"}},
+         "stream_options.include_usage"),
+    ],
+)
+def test_a_switch_is_a_json_boolean_not_a_word_or_a_number(
+    base_url: str, backend: HeldBackend, extra: dict[str, object], param: str
+) -> None:
+    reply = post(base_url, {"model": MODEL, "messages": user(TEXT_PROMPT), **extra})
+    assert_openai_error(reply, 400, f"invalid {param}: Input should be a valid boolean")
+    assert reply.json()["error"]["param"] == param
+    assert backend.calls == []
+
+
 def test_unknown_routes_and_switches(base_url: str) -> None:
     assert_openai_error(httpx.get(base_url + "/nope", timeout=10), 404, "Not Found")
     assert_openai_error(httpx.get(base_url + "/models/gpt-9", timeout=10), 404, "gpt-9")
