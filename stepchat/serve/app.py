@@ -362,7 +362,7 @@ def create_app(
         try:
             body = ChatRequest.model_validate(data)
         except ValidationError as exc:
-            raise first_problem(exc) from None
+            raise first_problem(exc, data) from None
         body.refuse_calls()
         body.refuse_unhonoured()
         lanes = pool.get(body.model)

@@ -210,6 +210,35 @@ def test_a_switch_is_a_json_boolean_not_a_word_or_a_number(
     assert backend.calls == []
 
 
+@pytest.mark.parametrize(
+    ("extra", "message", "param"),
+    [
+        ({"messages": [{"role": "user", "content": 5}]},
+         "invalid messages.0.content: Input should be a valid string", "messages.0.content"),
+        ({"messages": [{"role": "user", "content": {"str": 5}}]},
+         "invalid messages.0.content: Input should be a valid string", "messages.0.content"),
+        ({"messages": [{"role": "user", "content": [{"type": "text", "text": 5}]}]},
+         "invalid messages.0.content.0.text: Input should be a valid string",
+         "messages.0.content.0.text"),
+        ({"messages": [{"role": "user", "content": [{"text": "hi"}]}]},
+         "missing required field: messages.0.content.0.type", "messages.0.content.0.type"),
+        ({"stop": 5}, "invalid stop: Input should be a valid string", "stop"),
+        ({"stop": ["END", 5]}, "invalid stop.1: Input should be a valid string", "stop.1"),
+        ({"max_tokens": "many"}, "invalid max_tokens: Input should be a valid integer",
+         "max_tokens"),
+    ],
+)
+def test_an_error_names_the_field_as_the_client_wrote_it(
+    base_url: str, extra: dict[str, object], message: str, param: str
+) -> None:
+    """Not pydantic's location, which also names the member of a union it tried
+    (`messages.0.content.str`, `stop.list[str].1`)."""
+    reply = post(base_url, {"model": MODEL, "messages": user(TEXT_PROMPT), **extra})
+    assert reply.status_code == 400
+    error = reply.json()["error"]
+    assert (error["message"], error["param"]) == (message, param)
+
+
 def test_unknown_routes_and_switches(base_url: str) -> None:
     assert_openai_error(httpx.get(base_url + "/nope", timeout=10), 404, "Not Found")
     assert_openai_error(httpx.get(base_url + "/models/gpt-9", timeout=10), 404, "gpt-9")
