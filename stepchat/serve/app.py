@@ -95,18 +95,23 @@ class BearerAuth:
         return scheme.lower() == b"bearer" and matches
 
 
+def _too_large(limit: int) -> ApiError:
+    return ApiError(413, f"request body is over the {limit}-byte limit",
+                    code="request_too_large")
+
+
 async def read_json(request: Request, limit: int) -> dict[str, Any]:
     """The body as a JSON object, refused past `limit` bytes whatever Content-Length says,
     and refused unless it is declared JSON (what a web form cannot send unasked)."""
     require_json(request.headers.get("content-type"))
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > limit:
-        raise ApiError(413, f"request body is over the {limit}-byte limit")
+        raise _too_large(limit)
     body = bytearray()
     async for chunk in request.stream():
         body += chunk
         if len(body) > limit:
-            raise ApiError(413, f"request body is over the {limit}-byte limit")
+            raise _too_large(limit)
     try:
         data = json.loads(body)
     except (ValueError, RecursionError) as exc:
@@ -411,6 +416,11 @@ def _model_card(model_id: str) -> dict[str, Any]:
     return {"id": model_id, "object": "model", "created": 0, "owned_by": "stepchat"}
 
 
+_ROUTING_CODES = {404: "not_found", 405: "method_not_allowed"}
+"""The error `code` of the refusals routing makes itself, as every refusal of the server's
+own carries one a client can test for."""
+
+
 def _add_error_handlers(app: FastAPI) -> None:
     async def refused(_: Request, exc: Exception) -> Response:
         if isinstance(exc, ClientGone):
@@ -420,7 +430,7 @@ def _add_error_handlers(app: FastAPI) -> None:
     async def http_error(_: Request, exc: Exception) -> Response:
         assert isinstance(exc, HTTPException)
         kind = "invalid_request_error" if exc.status_code < 500 else "server_error"
-        code = "not_found" if exc.status_code == 404 else None
+        code = _ROUTING_CODES.get(exc.status_code)
         return JSONResponse(
             error_body(str(exc.detail), kind=kind, code=code), exc.status_code,
             headers=getattr(exc, "headers", None),

@@ -239,6 +239,18 @@ def test_an_error_names_the_field_as_the_client_wrote_it(
     assert (error["message"], error["param"]) == (message, param)
 
 
+def test_a_wrong_method_is_405_with_its_code(
+    base_url: str,
+) -> None:
+    unknown = httpx.get(base_url + "/nope", timeout=10)
+    assert_openai_error(unknown, 404, "Not Found")
+    assert unknown.json()["error"]["code"] == "not_found"
+    wrong = httpx.get(base_url + "/chat/completions", timeout=10)
+    assert_openai_error(wrong, 405, "Method Not Allowed")
+    assert wrong.json()["error"]["code"] == "method_not_allowed"
+    assert wrong.headers["allow"] == "POST"
+
+
 def test_unknown_routes_and_switches(base_url: str) -> None:
     assert_openai_error(httpx.get(base_url + "/nope", timeout=10), 404, "Not Found")
     assert_openai_error(httpx.get(base_url + "/models/gpt-9", timeout=10), 404, "gpt-9")
@@ -282,7 +294,8 @@ def small_body_url() -> Iterator[str]:
 
 def test_bodies_over_the_cap_are_refused(small_body_url: str) -> None:
     big = {"model": MODEL, "messages": user("x" * 500)}
-    assert_openai_error(post(small_body_url, big), 413, "200-byte limit")
+    declared = post(small_body_url, big)
+    assert_openai_error(declared, 413, "200-byte limit")
 
     def chunked() -> Iterator[bytes]:  # no Content-Length: counted as it arrives
         yield json.dumps(big).encode()
@@ -290,4 +303,6 @@ def test_bodies_over_the_cap_are_refused(small_body_url: str) -> None:
     reply = httpx.post(small_body_url + "/chat/completions", content=chunked(), timeout=10,
                        headers={"Content-Type": "application/json"})
     assert_openai_error(reply, 413, "200-byte limit")
+    for refused in (declared, reply):
+        assert refused.json()["error"]["code"] == "request_too_large"
     assert post(small_body_url, {"model": MODEL, "messages": user("hi")}).status_code == 200
