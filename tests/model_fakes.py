@@ -67,16 +67,26 @@ class PacedModel(ScriptedBackend):
 
 
 def paced(reply: str, delay: float = 0.0, model_id: str = "tiny", record: str | None = None,
-          noise: bool = False, fail_load: str | None = None) -> PacedModel:
-    """The factory the model process calls; `fail_load` makes loading raise that error."""
+          noise: bool = False, fail_load: str | None = None,
+          fail_complete: tuple[str, str] | None = None) -> PacedModel:
+    """The factory the model process calls; `fail_load` makes loading raise that error,
+    `fail_complete` (the class's name in stepchat.core.ports, the message) every reply."""
+    from stepchat.core import ports
+
     model = PacedModel(reply, delay, model_id, record, noise)
     if fail_load:
-        from stepchat.core.ports import BackendError
 
         def broken() -> float:
-            raise BackendError(fail_load)
+            raise ports.BackendError(fail_load)
 
         model.load = broken  # type: ignore[method-assign]
+    if fail_complete:
+        error: type[Exception] = getattr(ports, fail_complete[0])
+
+        def refuse(*_args: Any, **_kwargs: Any) -> Completion:
+            raise error(fail_complete[1])
+
+        model.complete = refuse  # type: ignore[method-assign]
     return model
 
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,7 +20,8 @@ from stepchat.backends.llama_cpp import LlamaCppBackend
 from stepchat.backends.openai_http import OpenAIHttpBackend
 from stepchat.bench.servers import free_port, llama_server_command, running
 from stepchat.config import ModelSpec, load_config
-from stepchat.core.ports import Backend, BackendError, GenerationCancelled
+from stepchat.core.ports import Backend, BackendError, GenerationCancelled, PromptTooLong
+from stepchat.core.prompt import MAX_PROMPT_CHARS
 from stepchat.core.types import ChatMessage
 from tests.cancelling import CancelAfter
 
@@ -32,6 +35,14 @@ PERSON_SCHEMA = {
 }
 JSON_PROMPT = [ChatMessage("user", "Return only a JSON object with keys name and age for Bob, 40.")]
 STORY_PROMPT = [ChatMessage("user", "Write a long story about a dragon who learns to cook.")]
+OVER_CONTEXT = "Summarize: " + "Lorem ipsum dolor sit amet. " * 3000
+"""Cut to the first 6,000 characters (`MAX_PROMPT_CHARS`), still over the bundled model's
+context of 2048 tokens: 2371 under its chat template."""
+OVER_CONTEXT_CUT = [ChatMessage("user", OVER_CONTEXT[:MAX_PROMPT_CHARS])]
+TOO_LONG = (
+    "model smollm2-135m: the prompt is 2371 tokens, too long for its context of 2048 "
+    "(send a shorter one)"
+)
 
 
 @pytest.fixture(scope="module")
@@ -136,6 +147,15 @@ def test_local_stop_sequences_cut_the_reply(local: Local) -> None:
     assert "5" not in done.text and "6" not in done.text
 
 
+def test_a_prompt_over_the_context_is_prompt_too_long_in_one_line(local: Local) -> None:
+    """Also across the model process's boundary: the caller can tell the sender's mistake
+    from a model that failed. The model answers the next request as usual."""
+    with pytest.raises(PromptTooLong) as info:
+        local.complete(OVER_CONTEXT_CUT, max_tokens=16)
+    assert str(info.value) == TOO_LONG
+    assert local.complete(STORY_PROMPT, max_tokens=4).completion_tokens == 4
+
+
 def test_missing_gguf_is_a_one_line_backend_error(tmp_path: Path) -> None:
     missing = tmp_path / "nope.gguf"
     backend = LlamaCppBackend(ModelSpec(id="ghost", name="Ghost", source=str(missing)), 1)
@@ -186,6 +206,24 @@ def test_http_honours_cancel(remote: OpenAIHttpBackend) -> None:
         remote.complete(STORY_PROMPT, max_tokens=200, on_token=reader, cancel=reader.cancel)
     assert len(reader.seen) == 2
     assert remote.complete(STORY_PROMPT, max_tokens=4).text
+
+
+def test_http_a_prompt_over_the_server_s_context_is_prompt_too_long(server_url: str) -> None:
+    """No `context` on the entry, so nothing is checked here: the server refuses it, and
+    its 400 becomes the same line as the local model's."""
+    remote = OpenAIHttpBackend(server_url, "smollm2-135m", timeout=60)
+    with pytest.raises(PromptTooLong) as info:
+        remote.complete(OVER_CONTEXT_CUT, max_tokens=16)
+    assert str(info.value) == TOO_LONG
+
+
+def test_ask_says_a_prompt_over_the_context_in_one_line(tmp_path: Path) -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "stepchat.cli", "ask", "--no-cache", OVER_CONTEXT],
+        capture_output=True, text=True, timeout=300,
+        env={**os.environ, "STEPCHAT_HOME": str(tmp_path)},
+    )
+    assert (out.returncode, out.stdout, out.stderr) == (2, "", f"stepchat: {TOO_LONG}\n")
 
 
 def test_http_unreachable_server_is_a_one_line_backend_error() -> None:

@@ -13,7 +13,7 @@ from stepchat.backends.isolated import IsolatedBackend
 from stepchat.backends.openai_http import OpenAIHttpBackend
 from stepchat.bench.servers import free_port
 from stepchat.config import ConfigError, load_config
-from stepchat.core.ports import BackendError
+from stepchat.core.ports import PromptTooLong
 from stepchat.core.types import ChatMessage
 from stepchat.embed.hashed import HashedEmbedder
 from stepchat.modelstate import check_model
@@ -232,7 +232,7 @@ def test_ask_on_an_unreachable_server_is_one_line(
 def test_the_server_backend_keeps_prompts_within_context() -> None:
     backend = OpenAIHttpBackend("http://127.0.0.1:9", "m", context=40)
     assert backend._fit([ChatMessage("user", "x" * 40)], 256) == 40 - 10 - 4
-    with pytest.raises(BackendError, match="does not fit its context of 40"):
+    with pytest.raises(PromptTooLong, match="too long for its context of 40 tokens"):
         backend._fit([ChatMessage("user", "x" * 400)], 256)
 
 

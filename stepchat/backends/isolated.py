@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import IO, Any, NoReturn, Protocol
 
 from stepchat.backends.extra_buffers import CPUINFO, cpu_flags, use_extra_buffers
+from stepchat.backends.model_worker import raised
 from stepchat.config import ModelSpec
 from stepchat.core.ports import BackendError, CancelToken, GenerationCancelled
 from stepchat.core.types import ChatMessage, Completion
@@ -311,7 +312,7 @@ class IsolatedBackend:
             elif event == "cancelled":
                 raise GenerationCancelled()
             else:
-                raise BackendError(str(message.get("message", "the model failed")))
+                raise raised(message, "the model failed")
 
     # ------------------------------------------------------------------ the child
 
@@ -341,7 +342,7 @@ class IsolatedBackend:
         ):
             pass
         if message["ev"] == "error":
-            raise BackendError(str(message.get("message", "the model did not load")))
+            raise raised(message, "the model did not load")
         self._loaded = True
         self.info = dict(message.get("info") or {})
         self.load_seconds = time.perf_counter() - started

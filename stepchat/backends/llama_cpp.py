@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import re
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -33,7 +34,7 @@ from stepchat.backends.extra_buffers import (
     why,
 )
 from stepchat.backends.streaming import read_chunks
-from stepchat.core.ports import BackendError, CancelToken, GenerationCancelled
+from stepchat.core.ports import BackendError, CancelToken, GenerationCancelled, PromptTooLong
 from stepchat.core.types import ChatMessage, Completion
 from stepchat.settings import ConfigError, ModelSpec
 
@@ -93,6 +94,20 @@ def _count(llm: Any, text: str) -> int:
 def _first_line(exc: BaseException) -> str:
     text = str(exc).strip() or type(exc).__name__
     return text.splitlines()[0]
+
+
+_OVER_CONTEXT = re.compile(r"Requested tokens \((\d+)\) exceed context window of (\d+)")
+"""How llama-cpp-python refuses a prompt that fills the whole context window."""
+
+
+def model_error(model_id: str, exc: ValueError) -> BackendError:
+    """What llama-cpp-python's ValueError during a generation means for the user: a prompt
+    over the context is the sender's to shorten (`PromptTooLong`), anything else the
+    model's failure, in its own first line."""
+    found = _OVER_CONTEXT.search(str(exc))
+    if found is not None:
+        return PromptTooLong.for_model(model_id, int(found[1]), int(found[2]))
+    return BackendError(f"model {model_id}: {_first_line(exc)}")
 
 
 class GgufVocabulary:
@@ -296,12 +311,11 @@ class LlamaCppBackend:
         try:
             chunks = llm.create_chat_completion(**kwargs)
         except ValueError as exc:
-            raise BackendError(f"model {self.spec.id}: {_first_line(exc)}") from None
+            raise model_error(self.spec.id, exc) from None
         try:
             reply = read_chunks(chunks, on_token, cancel)
         except ValueError as exc:
-            # llama.cpp reports a prompt longer than the context window this way.
-            raise BackendError(f"model {self.spec.id}: {_first_line(exc)}") from None
+            raise model_error(self.spec.id, exc) from None
         finally:
             close = getattr(chunks, "close", None)
             if close is not None:

@@ -31,7 +31,8 @@ Messages, parent to child: `{"op": "load", "factory": "module:callable", "args":
 builds the backend and loads it; `{"op": "complete", "id": n, ...}` streams one reply;
 `{"op": "cancel", "id": n}` stops it. Child to parent: `loaded` (seconds, and what the
 backend reports about itself), `token` (one piece of text), `done` (the completion),
-`cancelled`, `error` (a `BackendError`'s one line); every reply to a request carries its id.
+`cancelled`, `error` (a `BackendError`'s one line, and its `kind` when the parent must raise
+a subclass: `ERROR_KINDS`); every reply to a request carries its id.
 
 `STEPCHAT_FAULT_SEGV_AFTER_TOKENS=N` makes the child kill itself with SIGSEGV after
 streaming N tokens: the crash tests' fault injection (a real signal, the one the AMX bug
@@ -51,7 +52,7 @@ import time
 from collections.abc import Callable
 from typing import Any, BinaryIO
 
-from stepchat.core.ports import Backend, BackendError, GenerationCancelled
+from stepchat.core.ports import Backend, BackendError, GenerationCancelled, PromptTooLong
 from stepchat.core.types import ChatMessage
 
 FAULT_ENV = "STEPCHAT_FAULT_SEGV_AFTER_TOKENS"
@@ -66,10 +67,26 @@ def _protocol_output() -> BinaryIO:
     return os.fdopen(private, "wb")
 
 
-def _one_line(exc: Exception) -> str:
-    """A BackendError's own line; anything else named by its type."""
+ERROR_KINDS: dict[str, type[BackendError]] = {"prompt_too_long": PromptTooLong}
+"""The `BackendError` subclasses an `error` event names by its `kind`, so the parent raises
+the same class the model did: a caller treats a prompt over the context (the sender's to
+fix) apart from a model that failed."""
+
+
+def error_event(exc: Exception) -> dict[str, Any]:
+    """An `error` event's fields: a BackendError's own line (anything else named by its
+    type), and its `kind` when the parent must raise that subclass."""
     text = " ".join(str(exc).split())
-    return text if isinstance(exc, BackendError) else f"{type(exc).__name__}: {text}"
+    if not isinstance(exc, BackendError):
+        return {"ev": "error", "message": f"{type(exc).__name__}: {text}"}
+    kind = next((k for k, cls in ERROR_KINDS.items() if isinstance(exc, cls)), None)
+    return {"ev": "error", "message": text, **({"kind": kind} if kind else {})}
+
+
+def raised(event: dict[str, Any], fallback: str) -> BackendError:
+    """The error an `error` event stands for, of the class its `kind` names."""
+    error = ERROR_KINDS.get(str(event.get("kind")), BackendError)
+    return error(str(event.get("message", fallback)))
 
 
 def _segfault() -> None:
@@ -140,7 +157,7 @@ class Worker:
             self._backend.load()
         except Exception as exc:  # a model that cannot load is a message, not a death
             self._backend = None
-            self.send({"ev": "error", "message": _one_line(exc)})
+            self.send(error_event(exc))
             return
         info = {"extra_buffers": getattr(self._backend, "extra_buffers", None)}
         self.send({"ev": "loaded", "seconds": time.perf_counter() - started, "info": info})
@@ -170,7 +187,7 @@ class Worker:
         except GenerationCancelled:
             self.send({"ev": "cancelled", "id": request})
         except Exception as exc:
-            self.send({"ev": "error", "id": request, "message": _one_line(exc)})
+            self.send({**error_event(exc), "id": request})
         else:
             self.send({"ev": "done", "id": request, "completion": {
                 "text": done.text,

@@ -12,12 +12,18 @@ llama-cpp-python's server takes `json_object` with a `schema`; some take neither
 JSON request tries them in that order and the backend keeps the first one the server
 accepts; a server that accepts none gets plain requests, and the JSON task's one-shot
 repair deals with what comes back.
+
+A prompt over the server's context is `PromptTooLong`, as from a local model, however the
+server says it (`over_context`): the request's sender can shorten it, and `serve` passes
+that on as a 400 rather than as a failing model.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
+import re
 import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
@@ -25,7 +31,7 @@ from typing import Any
 import httpx2
 
 from stepchat.backends.streaming import read_chunks
-from stepchat.core.ports import BackendError, CancelToken, GenerationCancelled
+from stepchat.core.ports import BackendError, CancelToken, GenerationCancelled, PromptTooLong
 from stepchat.core.types import ChatMessage, Completion
 from stepchat.settings import ServerSpec
 
@@ -102,18 +108,63 @@ def _one_line(text: str, limit: int = 200) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
-def _error_detail(body: bytes) -> str:
-    """The server's own error message when the body is an OpenAI error object."""
+def _error_object(body: bytes) -> Any:
+    """The error a body holds: OpenAI's `error` object (FastAPI's `detail`), else the body
+    as parsed, or as text when it is not JSON."""
     try:
         data = json.loads(body)
     except ValueError:
-        return _one_line(body.decode("utf-8", "replace"))
-    if isinstance(data, dict):
-        err = data.get("error", data.get("detail", data))
-        if isinstance(err, dict) and "message" in err:
-            return _one_line(str(err["message"]))
-        return _one_line(json.dumps(err))
-    return _one_line(str(data))
+        return body.decode("utf-8", "replace")
+    return data.get("error", data.get("detail", data)) if isinstance(data, dict) else data
+
+
+def _error_detail(body: bytes) -> str:
+    """The server's own error message when the body is an OpenAI error object."""
+    err = _error_object(body)
+    if isinstance(err, dict) and "message" in err:
+        return _one_line(str(err["message"]))
+    return _one_line(err if isinstance(err, str) else json.dumps(err))
+
+
+_OVER_CONTEXT_WORDS = re.compile(
+    r"context (?:length|window|size)\b.*\bexceed|\bexceeds?\b.*\bcontext (?:length|window|size)"
+    r"|maximum context length", re.IGNORECASE,
+)
+_CONTEXT_SIZE = re.compile(
+    r"(?:maximum context length is|context (?:window|size) of|configured limit of) (\d+)",
+    re.IGNORECASE,
+)
+_PROMPT_SIZE = re.compile(
+    r"(\d+) in the messages|resulted in (\d+) tokens|has (\d+) input tokens"
+    r"|Requested tokens \((\d+)\)", re.IGNORECASE,
+)
+
+
+def _first_number(pattern: re.Pattern[str], text: str) -> int | None:
+    found = pattern.search(text)
+    return None if found is None else int(next(g for g in found.groups() if g))
+
+
+def over_context(body: bytes) -> tuple[int | None, int | None] | None:
+    """The prompt's tokens and the context (each None where not stated) when an error body
+    says the prompt is over the model's context, else None. Servers say it their own way:
+    OpenAI, vLLM and llama-cpp-python's server with `code: context_length_exceeded` or a
+    message ("This model's maximum context length is 2048 tokens. However, you requested
+    2500 tokens (2400 in the messages, ...)"), llama.cpp's server with `type:
+    exceed_context_size_error` and `n_prompt_tokens`, `n_ctx`."""
+    err = _error_object(body)
+    fields = err if isinstance(err, dict) else {}
+    message = str(fields.get("message", "") if fields else err)
+    said = fields.get("code") == "context_length_exceeded" or (
+        fields.get("type") == "exceed_context_size_error"
+    )
+    if not said and not _OVER_CONTEXT_WORDS.search(message):
+        return None
+    tokens, context = fields.get("n_prompt_tokens"), fields.get("n_ctx")
+    return (
+        tokens if isinstance(tokens, int) else _first_number(_PROMPT_SIZE, message),
+        context if isinstance(context, int) else _first_number(_CONTEXT_SIZE, message),
+    )
 
 
 class OpenAIHttpBackend:
@@ -144,12 +195,21 @@ class OpenAIHttpBackend:
         self.context = context
         self._api_key = api_key
         self._timeout = timeout
-        self._client = httpx2.Client(timeout=timeout, headers=_auth_headers(api_key))
+        self._client = self._connect()
         self._temperature = temperature
         self._top_p = top_p
         self._seed = seed
         self._json_format = 0
         """Index into JSON_FORMATS of the shape this server accepts (learned on first use)."""
+
+    def _connect(self) -> httpx2.Client:
+        return httpx2.Client(timeout=self._timeout, headers=_auth_headers(self._api_key))
+
+    def _reconnect(self) -> None:
+        """New connections for the next request: the server may have closed the pooled
+        one without the pool knowing."""
+        self._client.close()
+        self._client = self._connect()
 
     @classmethod
     def from_spec(cls, spec: ServerSpec) -> OpenAIHttpBackend:
@@ -200,6 +260,7 @@ class OpenAIHttpBackend:
         max_tokens: int,
         stop: Sequence[str],
         json_schema: dict[str, Any] | None,
+        stream: bool = True,
     ) -> dict[str, Any]:
         body: dict[str, Any] = {
             "model": self.served_model,
@@ -207,9 +268,10 @@ class OpenAIHttpBackend:
             "max_tokens": max_tokens,
             "temperature": self._temperature,
             "top_p": self._top_p,
-            "stream": True,
-            "stream_options": {"include_usage": True},
+            "stream": stream,
         }
+        if stream:
+            body["stream_options"] = {"include_usage": True}
         if self._seed is not None:
             body["seed"] = self._seed
         if stop:
@@ -230,12 +292,10 @@ class OpenAIHttpBackend:
             response = self._client.send(request, stream=True)
             if response.is_error:
                 try:
-                    detail = _error_detail(response.read())
+                    said = response.read()
                 finally:
                     response.close()
-                raise HttpStatusError(
-                    f"{self.url}: HTTP {response.status_code}: {detail}", response.status_code
-                )
+                raise self._refusal(response.status_code, said)
         except httpx2.TimeoutException:
             raise BackendError(
                 f"{self.url}: no answer within {self._timeout:g} s "
@@ -249,6 +309,16 @@ class OpenAIHttpBackend:
         except httpx2.TransportError as exc:
             raise BackendError(f"{self.url}: {_reason(exc)}") from None
         return response
+
+    def _refusal(self, status: int, body: bytes) -> BackendError:
+        """The error for an HTTP error reply: a prompt over the context (a 400 saying so)
+        is `PromptTooLong`, in stepchat's words; anything else names the status and what
+        the server said."""
+        sizes = over_context(body) if status == 400 else None
+        if sizes is not None:
+            tokens, context = sizes
+            return PromptTooLong.for_model(self.model_id, tokens, context or self.context)
+        return HttpStatusError(f"{self.url}: HTTP {status}: {_error_detail(body)}", status)
 
     def complete(
         self,
@@ -267,20 +337,15 @@ class OpenAIHttpBackend:
         max_tokens = self._fit(messages, max_tokens)
         if max_tokens <= 0:
             return Completion("", self._prompt_estimate(messages), 0, "length")
-        response = self._send(messages, max_tokens, stop, json_schema)
-        try:
-            if "text/event-stream" in response.headers.get("Content-Type", ""):
-                text, usage, finish = self._read_stream(response, on_token, cancel)
-            else:
-                text, usage, finish = self._read_whole(response, on_token)
-        except httpx2.TimeoutException:
-            raise BackendError(
-                f"{self.url}: stream stalled for {self._timeout:g} s (fix: check the server)"
-            ) from None
-        except httpx2.TransportError as exc:
-            raise BackendError(f"{self.url}: connection lost mid-reply: {_reason(exc)}") from None
-        finally:
-            response.close()
+        request = (messages, max_tokens, stop, json_schema)
+        reply = self._reply(self._send(*request), on_token, cancel)
+        if reply is None:
+            # A server may end a stream before its first event when the request fails there
+            # (llama-cpp-python's server does, for a prompt over its context, and then drops
+            # the connection): asked again without streaming, it says why with a status.
+            self._reconnect()
+            reply = self._reply(self._send(*request, stream=False), on_token, cancel)
+        text, usage, finish = reply or ("", {}, "")
         prompt_tokens = usage.get("prompt_tokens")
         completion_tokens = usage.get("completion_tokens")
         return Completion(
@@ -295,16 +360,34 @@ class OpenAIHttpBackend:
             elapsed_ms=(time.perf_counter() - started) * 1000.0,
         )
 
+    def _reply(
+        self,
+        response: httpx2.Response,
+        on_token: Callable[[str], None] | None,
+        cancel: CancelToken | None,
+    ) -> tuple[str, dict[str, Any], str] | None:
+        """The text, usage and finish reason of an open reply, which it closes; None for a
+        stream that ended before its first chunk."""
+        try:
+            if "text/event-stream" in response.headers.get("Content-Type", ""):
+                return self._read_stream(response, on_token, cancel)
+            return self._read_whole(response, on_token)
+        except httpx2.TimeoutException:
+            raise BackendError(
+                f"{self.url}: stream stalled for {self._timeout:g} s (fix: check the server)"
+            ) from None
+        except httpx2.TransportError as exc:
+            raise BackendError(f"{self.url}: connection lost mid-reply: {_reason(exc)}") from None
+        finally:
+            response.close()
+
     def _fit(self, messages: Sequence[ChatMessage], max_tokens: int) -> int:
         """The reply budget within `context`; a prompt that alone overflows it is an error."""
         if self.context is None:
             return max_tokens
         room = self.context - self._prompt_estimate(messages)
         if room <= 0:
-            raise BackendError(
-                f"model {self.model_id}: the prompt does not fit its context of "
-                f"{self.context} tokens (fix: shorten it or raise context)"
-            )
+            raise PromptTooLong.for_model(self.model_id, context=self.context)
         return min(max_tokens, room)
 
     def _send(
@@ -313,6 +396,7 @@ class OpenAIHttpBackend:
         max_tokens: int,
         stop: Sequence[str],
         json_schema: dict[str, Any] | None,
+        stream: bool = True,
     ) -> httpx2.Response:
         """Open the reply; a JSON request the server refuses is retried in the next shape.
 
@@ -322,7 +406,7 @@ class OpenAIHttpBackend:
         start = self._json_format
         while True:
             try:
-                return self._open(self._body(messages, max_tokens, stop, json_schema))
+                return self._open(self._body(messages, max_tokens, stop, json_schema, stream))
             except HttpStatusError as exc:
                 if json_schema is None:
                     raise
@@ -338,8 +422,12 @@ class OpenAIHttpBackend:
         response: httpx2.Response,
         on_token: Callable[[str], None] | None,
         cancel: CancelToken | None,
-    ) -> tuple[str, dict[str, Any], str]:
-        reply = read_chunks(self._chunks(response), on_token, cancel)
+    ) -> tuple[str, dict[str, Any], str] | None:
+        chunks = self._chunks(response)
+        first = next(chunks, None)
+        if first is None:
+            return None
+        reply = read_chunks(itertools.chain([first], chunks), on_token, cancel)
         return reply.text, reply.usage, reply.finish
 
     def _chunks(self, response: httpx2.Response) -> Iterator[dict[str, Any]]:

@@ -31,6 +31,25 @@ class BackendError(Exception):
     """The model could not be loaded or called; the message is one line for the user."""
 
 
+class PromptTooLong(BackendError):
+    """The request alone does not fit the model's context, so no reply can be made.
+
+    Earlier turns are trimmed to fit; the request itself cannot be, so this is the
+    sender's to fix, not a failure of the model: a server answers it 400, not 502. Build
+    the message with `for_model`, so every backend says it the same way.
+    """
+
+    @classmethod
+    def for_model(
+        cls, model_id: str, tokens: int | None = None, context: int | None = None
+    ) -> PromptTooLong:
+        """The error for `model_id`, with the prompt's size and the context where known."""
+        size = f"the prompt is {tokens} tokens, too long" if tokens else "the prompt is too long"
+        unit = "" if tokens else " tokens"
+        room = f"its context of {context}{unit}" if context else "its context"
+        return cls(f"model {model_id}: {size} for {room} (send a shorter one)")
+
+
 @runtime_checkable
 class Backend(Protocol):
     """A chat-completion model."""

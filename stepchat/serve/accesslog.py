@@ -61,9 +61,15 @@ def request_line(scope: Scope, status: int, seconds: float) -> str:
     return " ".join(parts)
 
 
+CLIENT_GONE = 499
+"""The status logged for a request whose client went away before its reply was sent
+whole (nginx's "client closed request"), whether or not the reply had begun."""
+
+
 class AccessLog:
-    """Time each HTTP request and log its line once the last byte of the reply is sent
-    (or the client went away)."""
+    """Time each HTTP request and log its line once the last byte of the reply is sent,
+    or when the client went away before that: then with status 499, as a disconnected
+    request is, even if a stream had already begun with 200."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -73,22 +79,27 @@ class AccessLog:
             await self.app(scope, receive, send)
             return
         started = time.perf_counter()
-        seen: dict[str, Any] = {"status": 0, "logged": False}
+        seen: dict[str, Any] = {"status": 0, "logged": False, "gone": False}
 
-        def finish() -> None:
+        def finish(status: int) -> None:
             if not seen["logged"]:
                 seen["logged"] = True
-                log.info(request_line(scope, seen["status"] or 499,
-                                      time.perf_counter() - started))
+                log.info(request_line(scope, status, time.perf_counter() - started))
+
+        async def receiving() -> Message:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                seen["gone"] = True
+            return message
 
         async def sending(message: Message) -> None:
             if message["type"] == "http.response.start":
                 seen["status"] = message["status"]
             await send(message)
             if message["type"] == "http.response.body" and not message.get("more_body"):
-                finish()
+                finish(seen["status"])
 
         try:
-            await self.app(scope, receive, sending)
+            await self.app(scope, receiving, sending)
         finally:
-            finish()
+            finish(CLIENT_GONE if seen["gone"] or not seen["status"] else seen["status"])

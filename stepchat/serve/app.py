@@ -32,10 +32,10 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from stepchat.core.events import PipelineEvent, RouteEvent, TokenEvent, ignore_events
-from stepchat.core.ports import BackendError, GenerationCancelled, StoreError
+from stepchat.core.ports import BackendError, GenerationCancelled, PromptTooLong, StoreError
 from stepchat.core.prompt import PromptError, accept_prompt
 from stepchat.core.types import Answer, TaskKind
-from stepchat.serve.accesslog import AccessLog, log_failure, record_answer
+from stepchat.serve.accesslog import CLIENT_GONE, AccessLog, log_failure, record_answer
 from stepchat.serve.guard import HostPolicy, RequestGuard, require_json
 from stepchat.serve.lanes import Job, ModelLanes, QueueFull, Served
 from stepchat.serve.limits import Counter, Limited, LimitedSender, ReplyLimits
@@ -95,18 +95,23 @@ class BearerAuth:
         return scheme.lower() == b"bearer" and matches
 
 
+def _too_large(limit: int) -> ApiError:
+    return ApiError(413, f"request body is over the {limit}-byte limit",
+                    code="request_too_large")
+
+
 async def read_json(request: Request, limit: int) -> dict[str, Any]:
     """The body as a JSON object, refused past `limit` bytes whatever Content-Length says,
     and refused unless it is declared JSON (what a web form cannot send unasked)."""
     require_json(request.headers.get("content-type"))
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > limit:
-        raise ApiError(413, f"request body is over the {limit}-byte limit")
+        raise _too_large(limit)
     body = bytearray()
     async for chunk in request.stream():
         body += chunk
         if len(body) > limit:
-            raise ApiError(413, f"request body is over the {limit}-byte limit")
+            raise _too_large(limit)
     try:
         data = json.loads(body)
     except (ValueError, RecursionError) as exc:
@@ -129,6 +134,15 @@ async def _disconnected(request: Request) -> None:
         pass
 
 
+async def settle(*tasks: asyncio.Future[Any]) -> None:
+    """Cancel what still runs of `tasks` and wait until each has ended, its outcome read:
+    a task left pending would run on for no one, and asyncio reports one collected
+    pending ("Task was destroyed but it is pending!") or failed unread."""
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+
 async def until_gone(work: Coroutine[Any, Any, T], request: Request) -> T:
     """Await `work`, or cancel it and raise ClientGone if the client disconnects first."""
     task = asyncio.ensure_future(work)
@@ -137,10 +151,9 @@ async def until_gone(work: Coroutine[Any, Any, T], request: Request) -> T:
         done, _ = await asyncio.wait({task, watch}, return_when=asyncio.FIRST_COMPLETED)
         if task in done:
             return task.result()
-        task.cancel()
         raise ClientGone()
     finally:
-        watch.cancel()
+        await settle(task, watch)
 
 
 def failure(exc: Exception) -> ApiError:
@@ -154,6 +167,10 @@ def failure(exc: Exception) -> ApiError:
         return ApiError(400, str(exc), param="messages")
     if isinstance(exc, GenerationCancelled):
         return ApiError(499, "cancelled", kind="server_error", code="cancelled")
+    if isinstance(exc, PromptTooLong):
+        # The sender's to fix, and said in stepchat's own words (the model's id and two
+        # counts), so the line is safe to pass on, in OpenAI's shape for it.
+        return ApiError(400, str(exc), param="messages", code="context_length_exceeded")
     # What a model, a store or a bug says can name URLs, paths and keys: the client gets
     # a fixed sentence and an id, the operator the detail under that id.
     if isinstance(exc, BackendError):
@@ -175,27 +192,33 @@ def _error_reply(exc: Exception) -> JSONResponse:
 
 
 class _Reply:
-    """One request's answer task and the events it emits, read in order on the loop."""
+    """One request's answer task and the events it emits, read in order on the loop.
+
+    The task's end is queued after its events (events reach the loop before the result
+    does), so a reader waits on the queue alone: no helper task is left waiting when a
+    reader is cancelled (its client went away)."""
 
     def __init__(self, lanes: ModelLanes, job: Job) -> None:
         self.job = job
-        self.events: asyncio.Queue[PipelineEvent] = asyncio.Queue()
+        self.events: asyncio.Queue[PipelineEvent | None] = asyncio.Queue()
         self.task: asyncio.Task[Served] = asyncio.ensure_future(
             lanes.answer(job, self.events.put_nowait)
         )
+        self.task.add_done_callback(lambda _: self.events.put_nowait(None))
+        self._ended = False
 
     async def next_event(self) -> PipelineEvent | None:
         """The next event, or None once the answer is done and every event was read."""
-        while True:
-            if not self.events.empty():
-                return self.events.get_nowait()
-            if self.task.done():
-                return None
-            getter = asyncio.ensure_future(self.events.get())
-            await asyncio.wait({getter, self.task}, return_when=asyncio.FIRST_COMPLETED)
-            if getter.done():
-                return getter.result()
-            getter.cancel()
+        if self._ended:
+            return None
+        event = await self.events.get()
+        self._ended = event is None
+        return event
+
+    async def close(self) -> None:
+        """Stop the answer if it still runs (a generation stops at its next token) and
+        wait until it has ended."""
+        await settle(self.task)
 
     async def headway(self) -> list[PipelineEvent]:
         """Events up to the moment the reply can start: the answer is done, or an answer
@@ -229,7 +252,7 @@ async def stream_reply(
     request: ChatRequest,
     scope: Scope,
     count: Counter,
-) -> EventSourceResponse:
+) -> ReplyStream:
     """The answer as server-sent `chat.completion.chunk`s, ended by `data: [DONE]`."""
     maker = ChunkMaker(request.model)
     limits = request.limits()
@@ -245,50 +268,65 @@ async def stream_reply(
     async def chunks() -> AsyncIterator[dict[str, str]]:
         streamer = TextStreamer() if live else None
         sender = LimitedSender(limits, count)
+        yield _sse(maker.delta("", role=True))
+        pending: list[PipelineEvent] = list(held)
+        while True:
+            for event in pending:
+                if streamer is not None and isinstance(event, TokenEvent):
+                    if not streamer.feed(event.text):
+                        continue
+                    if limits.max_tokens is None:
+                        piece = sender.offer(streamer.sent)
+                    else:
+                        piece = await asyncio.to_thread(sender.offer, streamer.sent)
+                    if piece:
+                        yield _sse(maker.delta(piece))
+            upcoming = await reply.next_event()
+            if upcoming is None:
+                break
+            pending = [upcoming]
         try:
-            yield _sse(maker.delta("", role=True))
-            pending: list[PipelineEvent] = list(held)
-            while True:
-                for event in pending:
-                    if streamer is not None and isinstance(event, TokenEvent):
-                        if not streamer.feed(event.text):
-                            continue
-                        if limits.max_tokens is None:
-                            piece = sender.offer(streamer.sent)
-                        else:
-                            piece = await asyncio.to_thread(sender.offer, streamer.sent)
-                        if piece:
-                            yield _sse(maker.delta(piece))
-                upcoming = await reply.next_event()
-                if upcoming is None:
-                    break
-                pending = [upcoming]
-            try:
-                served = reply.task.result()
-                returned = await limited(served.answer, limits, count)
-            except Exception as exc:
-                yield _sse(failure(exc).body())
-                return
-            rest = sender.finish(returned.text)
-            if rest is None:
-                log.warning("stepchat serve: streamed text differs from the answer returned")
-                rest = ""
-            for line in rest.splitlines(keepends=True):
-                yield _sse(maker.delta(line))
-            record_answer(scope, served.answer)
-            last = maker.finish(served.answer, served.lane, returned)
-            if with_usage:
-                # The extension field rides on the very last chunk, the usage one here.
-                story = last.pop("stepchat")
-                yield _sse(last)
-                last = {**maker.usage(served.answer), "stepchat": story}
+            served = reply.task.result()
+            returned = await limited(served.answer, limits, count)
+        except Exception as exc:
+            yield _sse(failure(exc).body())
+            return
+        rest = sender.finish(returned.text)
+        if rest is None:
+            log.warning("stepchat serve: streamed text differs from the answer returned")
+            rest = ""
+        for line in rest.splitlines(keepends=True):
+            yield _sse(maker.delta(line))
+        record_answer(scope, served.answer)
+        last = maker.finish(served.answer, served.lane, returned)
+        if with_usage:
+            # The extension field rides on the very last chunk, the usage one here.
+            story = last.pop("stepchat")
             yield _sse(last)
-            yield _sse("[DONE]")
-        finally:
-            if not reply.task.done():
-                reply.task.cancel()
+            last = {**maker.usage(served.answer), "stepchat": story}
+        yield _sse(last)
+        yield _sse("[DONE]")
 
-    return EventSourceResponse(chunks(), headers=headers, ping=15)
+    return ReplyStream(reply, chunks(), headers=headers, ping=15)
+
+
+class ReplyStream(EventSourceResponse):
+    """A streamed reply that ends its answer with it. However the stream stops (sent
+    whole, or the client went away before the first chunk or mid-answer), the answer
+    task is cancelled if it still runs and awaited: a generation no one reads stops at its
+    next token, and no task is left pending. Done here rather than in the chunks'
+    generator, which never runs its cleanup when it is closed before its first chunk."""
+
+    def __init__(self, reply: _Reply, content: AsyncIterator[dict[str, str]],
+                 **options: Any) -> None:
+        super().__init__(content, **options)
+        self.reply = reply
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            await self.reply.close()
 
 
 def create_app(
@@ -358,7 +396,7 @@ def create_app(
         try:
             body = ChatRequest.model_validate(data)
         except ValidationError as exc:
-            raise first_problem(exc) from None
+            raise first_problem(exc, data) from None
         body.refuse_calls()
         body.refuse_unhonoured()
         lanes = pool.get(body.model)
@@ -380,7 +418,7 @@ def create_app(
             try:
                 held = await until_gone(reply.headway(), request)
             except ClientGone:
-                reply.task.cancel()
+                await reply.close()
                 raise
             if reply.task.done() and reply.task.exception() is not None:
                 return _error_reply(reply.task.exception())  # type: ignore[arg-type]
@@ -407,16 +445,21 @@ def _model_card(model_id: str) -> dict[str, Any]:
     return {"id": model_id, "object": "model", "created": 0, "owned_by": "stepchat"}
 
 
+_ROUTING_CODES = {404: "not_found", 405: "method_not_allowed"}
+"""The error `code` of the refusals routing makes itself, as every refusal of the server's
+own carries one a client can test for."""
+
+
 def _add_error_handlers(app: FastAPI) -> None:
     async def refused(_: Request, exc: Exception) -> Response:
         if isinstance(exc, ClientGone):
-            return Response(status_code=499)
+            return Response(status_code=CLIENT_GONE)
         return _error_reply(exc)
 
     async def http_error(_: Request, exc: Exception) -> Response:
         assert isinstance(exc, HTTPException)
         kind = "invalid_request_error" if exc.status_code < 500 else "server_error"
-        code = "not_found" if exc.status_code == 404 else None
+        code = _ROUTING_CODES.get(exc.status_code)
         return JSONResponse(
             error_body(str(exc.detail), kind=kind, code=code), exc.status_code,
             headers=getattr(exc, "headers", None),

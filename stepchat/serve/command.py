@@ -21,13 +21,59 @@ import os
 import socket
 import sys
 import threading
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
+from urllib.parse import urlsplit
 
 from stepchat.config import ConfigError, load_config
 
 DEFAULT_PORT = 8080
 DEFAULT_QUEUE = 32
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def whole_number(low: int, high: int | None, expected: str) -> Callable[[str], int]:
+    """An argparse type: a whole number from `low` to `high` (None: no bound), refused
+    in one line saying what is `expected` rather than taken for a default (`0`) or left to
+    fail later with a traceback (a port past 65535)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = None
+        if value is None or value < low or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(f"expected {expected}, not {text!r}")
+        return value
+
+    return parse
+
+
+def web_origin(text: str) -> str:
+    """An argparse type: `--allow-origin`'s value as a browser writes it in `Origin`
+    (scheme and host in small letters, no default port, no trailing slash), so a page
+    at that address is matched; anything that never could be (no scheme, a path, `*`) is
+    refused in one line."""
+    if text.strip() == "*":
+        raise argparse.ArgumentTypeError(
+            "'*' is not supported: name each web page's origin, e.g. http://localhost:3000 "
+            "(any page would otherwise use the model and the cache from a visitor's browser)"
+        )
+    parts = urlsplit(text.strip())
+    try:
+        port = parts.port
+    except ValueError:
+        port = -1
+    extra = parts.path not in ("", "/") or parts.query or parts.fragment or parts.netloc.count("@")
+    if parts.scheme not in _DEFAULT_PORTS or not parts.hostname or extra or port == -1:
+        raise argparse.ArgumentTypeError(
+            f"not an origin: {text!r} (expected scheme://host[:port] with scheme http or "
+            "https, e.g. http://localhost:3000)"
+        )
+    host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
+    shown_port = "" if port in (None, _DEFAULT_PORTS[parts.scheme]) else f":{port}"
+    return f"{parts.scheme}://{host}{shown_port}"
 
 
 def register(subparsers: Any) -> argparse.ArgumentParser:
@@ -38,7 +84,10 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         "GET /health) whose answers pass through the step cache.",
     )
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
-    parser.add_argument("--port", type=int, default=DEFAULT_PORT, help="port (default 8080)")
+    parser.add_argument(
+        "--port", type=whole_number(0, 65535, "a port from 0 to 65535"), default=DEFAULT_PORT,
+        help="port (default 8080; 0: any free port, said when the server starts)",
+    )
     parser.add_argument(
         "--model", dest="serve_models", action="append", metavar="ID",
         help="model id to serve (`stepchat config` lists them); repeat for several "
@@ -49,15 +98,16 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         help="environment variable holding the bearer token (required off loopback)",
     )
     parser.add_argument(
-        "--queue", type=int, default=DEFAULT_QUEUE, metavar="N",
+        "--queue", type=whole_number(0, None, "a whole number, 0 or more"),
+        default=DEFAULT_QUEUE, metavar="N",
         help=f"requests that may wait for each model before 503 (default {DEFAULT_QUEUE})",
     )
     parser.add_argument(
-        "--threads", type=int, metavar="N",
+        "--threads", type=whole_number(1, None, "a whole number, 1 or more"), metavar="N",
         help="model threads for local models (default: the configured threads)",
     )
     parser.add_argument(
-        "--max-body", type=int, default=None, metavar="BYTES",
+        "--max-body", type=whole_number(1, None, "a size in bytes, 1 or more"), metavar="BYTES",
         help="largest request body accepted (default 1 MiB)",
     )
     parser.add_argument(
@@ -66,9 +116,10 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         "this server); repeat for several. By default only the address it listens on",
     )
     parser.add_argument(
-        "--allow-origin", action="append", default=[], metavar="ORIGIN",
-        help="let the web page at ORIGIN (e.g. http://localhost:3000) call the API from a "
-        "browser; repeat for several. By default requests from web pages are refused",
+        "--allow-origin", action="append", default=[], metavar="ORIGIN", type=web_origin,
+        help="let the web page at ORIGIN (scheme://host[:port], e.g. http://localhost:3000) "
+        "call the API from a browser; repeat for several ('*' is not supported). By default "
+        "requests from web pages are refused",
     )
     parser.set_defaults(func=run)
     return parser
@@ -145,10 +196,8 @@ def run(args: argparse.Namespace) -> int:
 
     config = load_config()
     token = bearer_token(args.host, args.token_env)
-    if args.queue < 0:
-        raise ConfigError("--queue must be 0 or more")
-    if args.threads:
-        config = replace(config, threads=max(1, args.threads))
+    if args.threads is not None:
+        config = replace(config, threads=args.threads)
     model_ids = args.serve_models or [args.model or config.default_model]
     for model_id in model_ids:
         config.model(model_id)
@@ -157,7 +206,8 @@ def run(args: argparse.Namespace) -> int:
     quiet_environment()
     pool = open_pool(config, model_ids, queue_limit=args.queue)
     app = create_app(
-        pool, token=token, max_body=args.max_body or DEFAULT_MAX_BODY,
+        pool, token=token,
+        max_body=DEFAULT_MAX_BODY if args.max_body is None else args.max_body,
         hosts=HostPolicy(args.host, args.allow_host), origins=args.allow_origin,
     )
     _log_to_stderr()

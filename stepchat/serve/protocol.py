@@ -20,7 +20,8 @@ import uuid
 from collections.abc import Callable
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError
+from pydantic_core import ErrorDetails
 
 from stepchat.core.types import Answer
 from stepchat.serve.limits import Limited, ReplyLimits
@@ -73,7 +74,7 @@ class MessageIn(BaseModel):
 
 class StreamOptions(BaseModel):
     model_config = ConfigDict(extra="allow")
-    include_usage: bool = False
+    include_usage: StrictBool = False
 
 
 class ResponseFormat(BaseModel):
@@ -85,7 +86,9 @@ class ChatRequest(BaseModel):
     model_config = ConfigDict(extra="allow")
     model: str = Field(min_length=1)
     messages: list[MessageIn] = Field(min_length=1)
-    stream: bool = False
+    # Strict: pydantic would read "yes", "off", 1 or 0 as a switch, a guess at what the
+    # client meant; a JSON boolean is what OpenAI's API takes.
+    stream: StrictBool = False
     stream_options: StreamOptions | None = None
     # Strict: `true` is no count (pydantic would read it as 1 and cut the reply to a token).
     n: StrictInt = Field(default=1, ge=1, le=1)
@@ -193,10 +196,63 @@ def refuse_json_format(request: ChatRequest, kind: str) -> ApiError:
     )
 
 
-def first_problem(exc: ValidationError) -> ApiError:
-    """The first validation error as a 400 naming the field, the way OpenAI names it."""
-    error = exc.errors()[0]
-    where = ".".join(str(part) for part in error["loc"])
+Path = tuple[str | int, ...]
+
+
+def _inside(value: Any, part: str | int) -> tuple[bool, Any]:
+    """Whether `part` is a key of `value` (a JSON object) or an index of it (an array),
+    and what is there."""
+    if isinstance(value, dict) and part in value:
+        return True, value[part]
+    if isinstance(value, list) and isinstance(part, int) and 0 <= part < len(value):
+        return True, value[part]
+    return False, None
+
+
+_ANY = object()
+"""`_walk`'s target when the failed value is not known: the first way through the body."""
+
+
+def _walk(loc: Path, value: Any, failed: Any) -> Path | None:
+    """The parts of `loc` that lead through `value` to the object `failed`, skipping the
+    others (the names pydantic gives a union's members); None when no such way exists."""
+    if not loc:
+        return () if failed is _ANY or value is failed else None
+    part, rest = loc[0], loc[1:]
+    present, inner = _inside(value, part)
+    if present and (found := _walk(rest, inner, failed)) is not None:
+        return (part, *found)
+    return _walk(rest, value, failed) if isinstance(part, str) else None
+
+
+def written_path(error: ErrorDetails, body: Any) -> Path:
+    """Where in `body` the error is, as the client wrote it: `messages.0.content`, not
+    pydantic's `messages.0.content.str`, whose location also names the member of a union
+    it tried (`str`, `list[TextPart]`, `function-after[...]`). The path is the one through
+    the body to the value that failed; a missing field is named after its object's path."""
+    loc: Path = tuple(error["loc"])
+    missing = error["type"] == "missing"
+    within = loc[:-1] if missing else loc
+    for failed in (error["input"], _ANY):
+        found = _walk(within, body, failed)
+        if found is not None:
+            return (*found, loc[-1]) if missing else found
+    return loc
+
+
+def first_problem(exc: ValidationError, body: Any) -> ApiError:
+    """The first validation error as a 400 naming the field as the client wrote it, the
+    way OpenAI names it. Of a union's alternatives, the one that reached furthest into what
+    the client sent is said: `stop.1` for a list of stops with a number in it, not that
+    `stop` is not a string."""
+    errors = exc.errors()
+    paths = [written_path(error, body) for error in errors]
+    first = paths[0]
+    deepest = max(
+        (i for i, path in enumerate(paths) if path[: len(first)] == first),
+        key=lambda i: len(paths[i]),
+    )
+    error, where = errors[deepest], ".".join(str(part) for part in paths[deepest])
     if error["type"] == "missing":
         message = f"missing required field: {where}"
     else:

@@ -1,11 +1,11 @@
 """From a chat request's messages to what the cache sees: system prompt, history, request.
 
 The cache key is the last user turn, under the model and the system prompt (the scope).
-Earlier turns go to the engine as history, and the engine applies the conversation rule:
-an open-text follow-up ("and in winter?") can lean on them, so it is neither served from
-nor written to the cache; an equation or a JSON object is checked against the request
-itself, so it is reused whatever came before. Keying on the whole conversation instead
-would make every follow-up a miss, even "Solve for x: 3x + 5 = 20" asked on turn five.
+Earlier turns go to the engine as history, and the engine applies the conversation rule
+(`StepCache.answer`): any request can lean on them ("and in winter?", "Bruno is a chef")
+and no check reads them, so a request with earlier turns is neither served from nor
+written to the cache, whatever its kind. System messages are not turns: a request with
+only those before it is cached as a single request, under its system prompt.
 """
 
 from __future__ import annotations

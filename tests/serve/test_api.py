@@ -7,13 +7,15 @@ the test; raw requests check what a client library would hide (headers, error bo
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 import httpx2 as httpx
 import openai
 import pytest
 
 from stepchat.core.conversation import FOLLOW_UP_NOTE
+from stepchat.core.ports import PromptTooLong
+from stepchat.core.types import ChatMessage
 from stepchat.serve.app import create_app
 from stepchat.store.memory import MemoryStore
 from tests.serve.conftest import (
@@ -188,6 +190,67 @@ def test_bad_requests_get_openai_errors(
     assert_openai_error(post(base_url, body), status, words)
 
 
+@pytest.mark.parametrize(
+    ("extra", "param"),
+    [
+        ({"stream": "yes"}, "stream"),
+        ({"stream": "false"}, "stream"),
+        ({"stream": 1}, "stream"),
+        ({"stream": 0}, "stream"),
+        ({"stream": True, "stream_options": {"include_usage": "yes"}},
+         "stream_options.include_usage"),
+    ],
+)
+def test_a_switch_is_a_json_boolean_not_a_word_or_a_number(
+    base_url: str, backend: HeldBackend, extra: dict[str, object], param: str
+) -> None:
+    reply = post(base_url, {"model": MODEL, "messages": user(TEXT_PROMPT), **extra})
+    assert_openai_error(reply, 400, f"invalid {param}: Input should be a valid boolean")
+    assert reply.json()["error"]["param"] == param
+    assert backend.calls == []
+
+
+@pytest.mark.parametrize(
+    ("extra", "message", "param"),
+    [
+        ({"messages": [{"role": "user", "content": 5}]},
+         "invalid messages.0.content: Input should be a valid string", "messages.0.content"),
+        ({"messages": [{"role": "user", "content": {"str": 5}}]},
+         "invalid messages.0.content: Input should be a valid string", "messages.0.content"),
+        ({"messages": [{"role": "user", "content": [{"type": "text", "text": 5}]}]},
+         "invalid messages.0.content.0.text: Input should be a valid string",
+         "messages.0.content.0.text"),
+        ({"messages": [{"role": "user", "content": [{"text": "hi"}]}]},
+         "missing required field: messages.0.content.0.type", "messages.0.content.0.type"),
+        ({"stop": 5}, "invalid stop: Input should be a valid string", "stop"),
+        ({"stop": ["END", 5]}, "invalid stop.1: Input should be a valid string", "stop.1"),
+        ({"max_tokens": "many"}, "invalid max_tokens: Input should be a valid integer",
+         "max_tokens"),
+    ],
+)
+def test_an_error_names_the_field_as_the_client_wrote_it(
+    base_url: str, extra: dict[str, object], message: str, param: str
+) -> None:
+    """Not pydantic's location, which also names the member of a union it tried
+    (`messages.0.content.str`, `stop.list[str].1`)."""
+    reply = post(base_url, {"model": MODEL, "messages": user(TEXT_PROMPT), **extra})
+    assert reply.status_code == 400
+    error = reply.json()["error"]
+    assert (error["message"], error["param"]) == (message, param)
+
+
+def test_a_wrong_method_is_405_with_its_code(
+    base_url: str,
+) -> None:
+    unknown = httpx.get(base_url + "/nope", timeout=10)
+    assert_openai_error(unknown, 404, "Not Found")
+    assert unknown.json()["error"]["code"] == "not_found"
+    wrong = httpx.get(base_url + "/chat/completions", timeout=10)
+    assert_openai_error(wrong, 405, "Method Not Allowed")
+    assert wrong.json()["error"]["code"] == "method_not_allowed"
+    assert wrong.headers["allow"] == "POST"
+
+
 def test_unknown_routes_and_switches(base_url: str) -> None:
     assert_openai_error(httpx.get(base_url + "/nope", timeout=10), 404, "Not Found")
     assert_openai_error(httpx.get(base_url + "/models/gpt-9", timeout=10), 404, "gpt-9")
@@ -204,6 +267,25 @@ def test_the_openai_client_raises_its_own_errors(base_url: str) -> None:
         client(base_url).chat.completions.create(model=MODEL, messages=[])
 
 
+def _over_context(_messages: Sequence[ChatMessage]) -> str:
+    raise PromptTooLong.for_model(MODEL, 2371, 2048)
+
+
+@pytest.mark.parametrize("stream", [False, True], ids=["whole", "streamed"])
+def test_a_prompt_over_the_model_s_context_is_the_client_s_400(stream: bool) -> None:
+    """The sender's to shorten, in OpenAI's shape for it; not the model's failure (502)."""
+    with live(create_app(make_pool(HeldBackend([_over_context])))) as url:
+        reply = post(url, {"model": MODEL, "messages": user(TEXT_PROMPT), "stream": stream})
+        with pytest.raises(openai.BadRequestError):
+            client(url).chat.completions.create(model=MODEL, messages=user(TEXT_PROMPT))  # type: ignore[arg-type]
+    assert reply.status_code == 400
+    assert reply.json() == {"error": {
+        "message": f"model {MODEL}: the prompt is 2371 tokens, too long for its context of "
+        "2048 (send a shorter one)",
+        "type": "invalid_request_error", "param": "messages", "code": "context_length_exceeded",
+    }}
+
+
 @pytest.fixture
 def small_body_url() -> Iterator[str]:
     with live(create_app(make_pool(HeldBackend([TEXT_REPLY])), max_body=200)) as url:
@@ -212,7 +294,8 @@ def small_body_url() -> Iterator[str]:
 
 def test_bodies_over_the_cap_are_refused(small_body_url: str) -> None:
     big = {"model": MODEL, "messages": user("x" * 500)}
-    assert_openai_error(post(small_body_url, big), 413, "200-byte limit")
+    declared = post(small_body_url, big)
+    assert_openai_error(declared, 413, "200-byte limit")
 
     def chunked() -> Iterator[bytes]:  # no Content-Length: counted as it arrives
         yield json.dumps(big).encode()
@@ -220,4 +303,6 @@ def test_bodies_over_the_cap_are_refused(small_body_url: str) -> None:
     reply = httpx.post(small_body_url + "/chat/completions", content=chunked(), timeout=10,
                        headers={"Content-Type": "application/json"})
     assert_openai_error(reply, 413, "200-byte limit")
+    for refused in (declared, reply):
+        assert refused.json()["error"]["code"] == "request_too_large"
     assert post(small_body_url, {"model": MODEL, "messages": user("hi")}).status_code == 200

@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import logging
 import os
@@ -32,7 +33,7 @@ from stepchat.serve.app import create_app
 from stepchat.serve.lanes import ModelLanes
 from stepchat.serve.pool import ModelPool
 from stepchat.store.memory import MemoryStore
-from tests.serve.conftest import MODEL, TEXT_PROMPT, live, user
+from tests.serve.conftest import MODEL, TEXT_PROMPT, HeldBackend, live, make_pool, user
 
 SECRET = "upstream exploded at /srv/secret/path key=sk-live-0123456789abcdef"
 
@@ -132,6 +133,57 @@ def test_one_line_per_request_with_status_path_latency_and_tokens(
         "415 POST /v1/chat/completions N ms",
         "200 GET /health N ms",
     ]
+
+
+STORY = "\n\n".join(f"Paragraph {n} is about a bird that sings at dawn." for n in range(60))
+
+
+def _leave_a_stream(url: str, backend: HeldBackend, *, mid_answer: bool) -> None:
+    """Ask for `STORY` streamed over a raw socket and close it: once the first words have
+    come (mid-answer), or while the model is held before its first token (the reply has
+    not begun: only a socket can leave then, a client library waits for the headers)."""
+    host, port = url.removeprefix("http://").removesuffix("/v1").split(":")
+    body = json.dumps({"model": MODEL, "stream": True, "messages": user(TEXT_PROMPT)})
+    request = (
+        f"POST /v1/chat/completions HTTP/1.1\r\nHost: {host}\r\n"
+        f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n{body}"
+    )
+    with socket.create_connection((host, int(port)), timeout=10) as sock:
+        sock.sendall(request.encode())
+        if not mid_answer:
+            assert backend.started.wait(10)
+            return
+        received = b""
+        while b'"content": "Paragraph' not in received:
+            piece = sock.recv(4096)
+            assert piece, f"the stream ended before any text: {received!r}"
+            received += piece
+
+
+@pytest.mark.parametrize("mid_answer", [False, True], ids=["waiting-for-the-model", "mid-answer"])
+def test_a_stream_its_client_left_is_logged_499_and_leaves_no_task_behind(
+    caplog: pytest.LogCaptureFixture, mid_answer: bool
+) -> None:
+    """Logged as a request whose client left before its reply is (499), even once the
+    stream has begun with 200; its generation stops, and asyncio has nothing to report
+    once the request's objects are collected (a task collected while still pending)."""
+    caplog.set_level(logging.INFO, logger="stepchat.serve.access")
+    backend = HeldBackend([STORY], token_delay=0.02)
+    if not mid_answer:
+        backend.release.clear()
+    with live(create_app(make_pool(backend))) as url:
+        _leave_a_stream(url, backend, mid_answer=mid_answer)
+        lines = _lines(caplog, count=1)
+        deadline = time.monotonic() + 10
+        while backend.cancelled == 0 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        gc.collect()
+    assert len(lines) == 1
+    matched = LINE.fullmatch(lines[0])
+    assert matched is not None, lines[0]
+    assert re.fullmatch(r"499 POST /v1/chat/completions \d+ ms", matched.group("rest"))
+    assert backend.cancelled == 1
+    assert [r.getMessage() for r in caplog.records if r.name == "asyncio"] == []
 
 
 def test_a_taken_port_is_said_before_anything_else(tmp_path: Path) -> None:

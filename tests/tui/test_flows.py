@@ -19,7 +19,7 @@ from textual.widgets import Static
 from stepchat.backends.scripted import ScriptedBackend
 from stepchat.config import Config, ConfigError
 from stepchat.core.conversation import FOLLOW_UP_NOTE
-from stepchat.core.ports import FixedClock
+from stepchat.core.ports import FixedClock, PromptTooLong
 from stepchat.core.types import ChatMessage
 from stepchat.store.memory import MemoryStore
 from stepchat.tui.app import StepchatApp, build_app
@@ -592,6 +592,27 @@ async def test_unexpected_exception_becomes_a_line_not_a_crash(make_app: Any) ->
         second = app.conversation.turns[1]
         assert second.error is None and second.answer is not None
         assert second.answer.text.endswith("x = 5")
+
+
+async def test_a_prompt_over_the_model_s_context_is_its_one_line(make_app: Any) -> None:
+    """The line `ask` prints and a server returns, not the class's name: the user can act
+    on it by sending a shorter prompt."""
+    line = (
+        "model tiny: the prompt is 2371 tokens, too long for its context of 2048 "
+        "(send a shorter one)"
+    )
+
+    def over_context(_messages: Sequence[ChatMessage]) -> str:
+        raise PromptTooLong(line)
+
+    app = make_app(FakeLoader([over_context]))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await ask(pilot, "Summarize: " + "Lorem ipsum dolor sit amet. " * 20)
+        assert app.conversation.turns[0].error == line
+        shown = answers(app)[0].query_one(".error", Static).content
+        assert line in " ".join(str(shown).split())
+        assert app.is_running and not app.busy
 
 
 class FlushCountingStore(MemoryStore):
