@@ -5,7 +5,8 @@ classes (hostile_pairs.jsonl: both requests, the class, why the answers differ);
 pass found 115 more (hostile_pairs2.jsonl), a third 29 more in three classes
 (hostile_pairs3.jsonl, with 26 look-alikes of them in other languages and scripts), a fourth
 16 more in three classes of one rule (hostile_pairs4.jsonl, with 32 look-alikes), a fifth 11
-more in two classes (hostile_pairs5.jsonl, with 11 look-alikes). Each class
+more in two classes (hostile_pairs5.jsonl, with 11 look-alikes), a sixth 27 more on the
+fifth's fixes (hostile_pairs6.jsonl). Each class
 was fixed by narrowing its rule, except where narrowing would lose a surface edit a person
 makes when asking again; those pairs are marked `documented` with the forgiven entry that
 names their failure class, and are asserted to pass, so a change to the gate notices them.
@@ -82,7 +83,17 @@ comma, is now only left out, never moved. Three, the text a request works on wit
 or quotes to show it (`reverse the string hello`), are documented. Then 11 look-alikes in
 other languages and scripts written after the fix, all declined (3 of them, two other
 scripts' commas moved and one more, declined before it too)."""
-PAIRS = ROUND_ONE + ROUND_TWO + ROUND_THREE + ROUND_FOUR + ROUND_FIVE
+ROUND_SIX = _pairs("hostile_pairs6.jsonl")
+"""A sixth pass, on the fifth's fixes: 27 pairs. A colon the reader did not take as
+introducing text kept no case (14: glued, `in:hello`; French spacing variants and `::`;
+other colon characters, `∶` `꞉`, the Greek `·`, the Armenian `․`, a spaced `：`; a request
+in a script written without spaces read as one word before it): case is now the text's own
+after a colon of any form, glued or spaced, but a time's, a URL's and one after a single
+word of a spaced script, a topic far more often (`Python: read a CSV file`); those 5 (`Reverse:
+Hello`) are documented. A Spanish opening mark left out inside a sentence, where it starts an
+embedded question (5), or swapped for the other one (3): it is now left out only where it
+opens the request or a sentence, and the two are one family when counted."""
+PAIRS = ROUND_ONE + ROUND_TWO + ROUND_THREE + ROUND_FOUR + ROUND_FIVE + ROUND_SIX
 FIXED = [p for p in PAIRS if p["documented"] is None]
 DOCUMENTED = [p for p in PAIRS if p["documented"] is not None]
 
@@ -105,6 +116,7 @@ def test_the_pairs_are_all_here() -> None:
     assert len(ROUND_THREE) == 55 and documented(ROUND_THREE) == 1
     assert len(ROUND_FOUR) == 48 and documented(ROUND_FOUR) == 2
     assert len(ROUND_FIVE) == 22 and documented(ROUND_FIVE) == 3
+    assert len(ROUND_SIX) == 27 and documented(ROUND_SIX) == 5
 
 
 @pytest.mark.parametrize("pair", FIXED, ids=_label)

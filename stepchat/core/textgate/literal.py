@@ -22,6 +22,8 @@ from __future__ import annotations
 import unicodedata
 from functools import lru_cache
 
+from stepchat.core.tasks.wordprob.scripts import unspaced
+
 SINGLE_QUOTES = frozenset("'‘’‚‛＇❛❜")
 DOUBLE_QUOTES = frozenset('"“”„‟＂〝〞〟❝❞⹂″‶\U0001f676\U0001f677\U0001f678')
 PAIRED_QUOTES = (frozenset("«»"), frozenset("‹›"), frozenset("「」｢｣"), frozenset("『』"),
@@ -79,6 +81,34 @@ def target_start(text: str) -> int:
                 continue  # a topic, not an introduction: "Python: how do I parse JSON?"
             return i + 1
     return len(text)
+
+
+CASE_COLONS = frozenset(":：﹕∶꞉˸ː⁚︰፥፦·\u0387\u2024")
+"""Every character written as a colon, in any script or form (the Greek ano teleia, NFC's
+middle dot, the Armenian and Ethiopic colons, the ratio sign, modifier letters)."""
+
+
+def case_start(text: str) -> int:
+    """Where letter case becomes the text's own: after the first colon of any form, or
+    `len(text)`. Case is meaning in the text a request works on (`Count the capitals in:
+    Hello`, `计算大写字母: hello`), and unlike its marks no spacing rule can tell where that
+    text starts, so a colon counts glued or spaced. Not a colon between digits (`10:30`),
+    before `//` (`https://`), or after one word of a spaced script, a topic far more often
+    than an instruction (`Python: read a CSV file`; `Reverse: Hello` is a listed failure)."""
+    for i, ch in enumerate(text):
+        if ch not in CASE_COLONS or _not_introducing(text, i):
+            continue
+        return i + 1
+    return len(text)
+
+
+def _not_introducing(text: str, i: int) -> bool:
+    """Whether the colon at `i` is a time's, a URL's or a one-word topic's."""
+    if text[i] == ":" and (text[i + 1: i + 3] == "//" or (
+            0 < i < len(text) - 1 and text[i - 1].isdigit() and text[i + 1].isdigit())):
+        return True
+    before = _spaced(text[:i]).split()
+    return len(before) == 1 and not any(unspaced(ch) for ch in before[0])
 
 
 def _spaced_colon(text: str, i: int) -> bool:
