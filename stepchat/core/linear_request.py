@@ -157,10 +157,11 @@ def read_request(prompt: str) -> LinearRequest | None:
     return LinearRequest(found, variable, form, final_only=match.group("final") is not None)
 
 
-_HYPHENED_FRACTION = re.compile(r"\d[-\u2010-\u2015\u2212]\d+\s?[/\u2044\u2215]\s?\d")
-"""A whole number, a dash glued to it and to a fraction (`3-1/2`, `3−1/2`): a mixed number
-in a recipe as often as a difference, so the request is not read. Spaced (`3 - 1/2`), it is
-a difference."""
+_HYPHENED_FRACTION = re.compile(
+    r"\d(?:\s[-\u2010-\u2015\u2212]|[-\u2010-\u2015\u2212]\s?)\d+\s?[/\u2044\u2215÷]\s?\d")
+"""A whole number, a dash glued to it or to a fraction (`3-1/2`, `3 -1/2`, `1- 1/2`,
+`3−1÷2`): a mixed number in a recipe as often as a difference, so the request is not read.
+Spaced on both sides (`3 - 1/2`), it is a difference."""
 
 _CLOSING_MARKS = frozenset(".,?:;")
 """The marks forgiven right after an equation, each alone and followed by a space or the

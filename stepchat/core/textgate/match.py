@@ -29,7 +29,7 @@ for another case, within limits:
   opening a sentence, and a unit next to a number keeps its case (`normalize.keeps_case`);
 - the first word after a greeting's comma stands for itself with a capital ("Hi, what is…").
 
-Inside quotes and after a colon (`literal.case_start`) case is literal. Anywhere else a
+Inside quotes and after a colon (`literal.target_start`) case is literal. Anywhere else a
 word's case is meaning: "Polish" is not "polish" even first in a sentence, "IT" is not "it".
 """
 
@@ -110,7 +110,10 @@ def _left_out(tokens: Sequence[Token], at: int, other: Sequence[Token]) -> bool:
     vienes?`, `¡Vienes?` is not `¿Vienes?`). A Spanish opening mark is left out only where
     it opens the request or a sentence: inside one it shows where an embedded question
     starts (`Juan dice ¿que vienes?` is not `Juan dice que vienes?`)."""
-    family = _OPENING if set(tokens[at].text) <= _OPENING else SCRIPT_COMMAS
+    marks = set(tokens[at].text)
+    if marks & _OPENING and not marks <= _OPENING:
+        return False  # `，¿`: a comma glued to an opening mark is no comma alone
+    family = _OPENING if marks <= _OPENING else SCRIPT_COMMAS
     if family is _OPENING and not _opens_sentence(tokens, at):
         return False
 
@@ -121,16 +124,16 @@ def _left_out(tokens: Sequence[Token], at: int, other: Sequence[Token]) -> bool:
 
 
 def _opens_sentence(tokens: Sequence[Token], at: int) -> bool:
-    """Whether `tokens[at]` starts the request, a line or a sentence (after `.`, `?`, `!`
-    of any script, or another opening mark)."""
-    for token in reversed(tokens[:at]):
-        if token.kind == "space":
-            continue
-        if token.kind == "break":
-            return True
-        return token.kind == "mark" and bool(
-            _kind(token.text) & SENTENCE_KINDS or set(token.text) <= _OPENING)
-    return True
+    """Whether the opening mark `tokens[at]` starts the request, or a sentence: after `.`,
+    `?` or `!` of any script and before a capital. A line break or an abbreviation
+    (`Dr.`) inside a sentence is followed by a small letter: `Juan dice⏎¿que vienes?`."""
+    before = [t for t in tokens[:at] if t.kind != "space"]
+    if not before:
+        return True
+    last = before[-1]
+    ends = last.kind == "mark" and bool(
+        _kind(last.text) & SENTENCE_KINDS or set(last.text) <= _OPENING)
+    return ends and _capital(tokens, at + 1)
 
 
 QUESTION, STOP, EXCLAMATION = "question", "stop", "exclamation"

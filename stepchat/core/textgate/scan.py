@@ -35,7 +35,6 @@ from stepchat.core.textgate.literal import (
     APOSTROPHES,
     QUOTE_CHARS,
     canonical,
-    case_start,
     is_space,
     literal_spans,
     quote_marks,
@@ -77,7 +76,7 @@ class Token:
     quotes, where case is literal. `resumed`: the first word after a greeting and its comma,
     whose small first letter may be the sentence's capital. `unit`: a word next to a number,
     whose capitals may be a unit's (`normalize.keeps_case`; see `_units`). `introduced`:
-    after a colon of any form (`literal.case_start`): the text a request works on, whose
+    after a colon of any form (`literal.target_start`): the text a request works on, whose
     case is its own ("Count the capitals in: Hello" is not "count the capitals in: hello")."""
 
     text: str
@@ -127,8 +126,6 @@ class _Scanner:
         self.marks = quote_marks(text)
         self.target = target_start(text)
         """Where the text a colon introduces begins: no mark or courtesy is read after it."""
-        self.case_from = min(case_start(text), self.target)
-        """Where case becomes the text's own."""
         self.tokens: list[Token] = []
         self.closers: list[str] = []
         self.space_before = False
@@ -149,7 +146,7 @@ class _Scanner:
         joined = bool(self.tokens) and not self.space_before and kind not in ("break", "space")
         guarded = quoted or bool(self.closers) or kind == "code"
         self.tokens.append(Token(text, kind, joined, start, guarded, quoted, resumed,
-                                 introduced=at >= self.case_from))
+                                 introduced=at >= self.target))
         self.space_before = False
 
     def previous(self) -> Token | None:
