@@ -5,7 +5,9 @@ classes (hostile_pairs.jsonl: both requests, the class, why the answers differ);
 pass found 115 more (hostile_pairs2.jsonl), a third 29 more in three classes
 (hostile_pairs3.jsonl, with 26 look-alikes of them in other languages and scripts), a fourth
 16 more in three classes of one rule (hostile_pairs4.jsonl, with 32 look-alikes), a fifth 11
-more in two classes (hostile_pairs5.jsonl, with 11 look-alikes). Each class
+more in two classes (hostile_pairs5.jsonl, with 11 look-alikes), a sixth 27 more on the
+fifth's fixes (hostile_pairs6.jsonl), a seventh 40 more on the sixth's (hostile_pairs7.jsonl).
+Each class
 was fixed by narrowing its rule, except where narrowing would lose a surface edit a person
 makes when asking again; those pairs are marked `documented` with the forgiven entry that
 names their failure class, and are asserted to pass, so a change to the gate notices them.
@@ -82,7 +84,32 @@ comma, is now only left out, never moved. Three, the text a request works on wit
 or quotes to show it (`reverse the string hello`), are documented. Then 11 look-alikes in
 other languages and scripts written after the fix, all declined (3 of them, two other
 scripts' commas moved and one more, declined before it too)."""
-PAIRS = ROUND_ONE + ROUND_TWO + ROUND_THREE + ROUND_FOUR + ROUND_FIVE
+ROUND_SIX = _pairs("hostile_pairs6.jsonl")
+"""A sixth pass, on the fifth's fixes: 27 pairs. A colon the reader did not take as
+introducing text kept no case (14: glued, `in:hello`; French spacing variants and `::`;
+other colon characters, `∶` `꞉`, the Greek `·`, the Armenian `․`, a spaced `：`; a request
+in a script written without spaces read as one word before it): case is now the text's own
+after a colon of any form, glued or spaced, but a time's, a URL's and one after a single
+word of a spaced script, a topic far more often (`Python: read a CSV file`); those 5 (`Reverse:
+Hello`) were documented, and since the seventh pass 2 of them (`MD5:`, `Base64-encode:`) are
+declined. A Spanish opening mark left out inside a sentence, where it starts an
+embedded question (5), or swapped for the other one (3): it is now left out only where it
+opens the request or a sentence, and the two are one family when counted."""
+ROUND_SEVEN = _pairs("hostile_pairs7.jsonl")
+"""A seventh pass, on the sixth's fixes: 40 pairs. Colons that kept the case of their text
+but not its marks, courtesy or spacing (12: `Translate into French:you are coming?`), a
+digit before and after a colon read as a clock time (4: `ROT13:3 Little Pigs`), `://` read
+as a URL (3), blank-looking letters (Braille blank, Hangul fillers) joining two words into a
+one-word topic (5), and a Spanish opening mark after an abbreviation or a line break read as
+opening a sentence, or glued to a comma (12). Now one rule says where the text a colon
+introduces starts, for case, marks, spacing and courtesy alike: after a colon of any form
+Unicode names (glued or spaced), but a clock time's (`10:30`) and a one-word topic's (one
+word of letters with case, `Python:`); an opening mark opens a sentence only after `. ? !`
+and before a capital; a comma glued to one is no comma alone. Three, a greeting cut before a
+one-word topic (`Hi, reverse: Hello`), are documented with that topic's failure. (Four more
+found with them, `How many characters are in: abc   ` against no trailing spaces, are no
+gate case: every prompt is trimmed before the model or the cache sees it.)"""
+PAIRS = ROUND_ONE + ROUND_TWO + ROUND_THREE + ROUND_FOUR + ROUND_FIVE + ROUND_SIX + ROUND_SEVEN
 FIXED = [p for p in PAIRS if p["documented"] is None]
 DOCUMENTED = [p for p in PAIRS if p["documented"] is not None]
 
@@ -105,6 +132,8 @@ def test_the_pairs_are_all_here() -> None:
     assert len(ROUND_THREE) == 55 and documented(ROUND_THREE) == 1
     assert len(ROUND_FOUR) == 48 and documented(ROUND_FOUR) == 2
     assert len(ROUND_FIVE) == 22 and documented(ROUND_FIVE) == 3
+    assert len(ROUND_SIX) == 27 and documented(ROUND_SIX) == 3
+    assert len(ROUND_SEVEN) == 40 and documented(ROUND_SEVEN) == 3
 
 
 @pytest.mark.parametrize("pair", FIXED, ids=_label)

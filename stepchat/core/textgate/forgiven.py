@@ -84,8 +84,11 @@ FORGIVEN: tuple[Forgiven, ...] = (
         "`10mA`, `½MWh`, `五MWh`, `Mm²`) or with nothing but whitespace of any kind, symbols "
         "or marks between the number and it (`5 Mib`, `5-MWh`, `$50/MWh`, `5 (MPa)`, a "
         "tab or a no-break, thin or zero-width space), the number in any form (`1e3`, `2k`, "
-        "`٥`, `five`, `fünf`, `пять`, `a dozen`, `a billion`), never inside quotes or in "
-        "the text a colon introduces (`Reverse: Hello` is not `reverse: hello`)",
+        "`٥`, `five`, `fünf`, `пять`, `a dozen`, `a billion`), never inside quotes or after "
+        "a colon of any form, glued or spaced (`：`, `∶`, `꞉`, `᠄`, the Greek `·`), but a "
+        "clock time's and one after a single word of letters with case (`Count the capitals "
+        "in:Hello` is not `count the capitals in:hello`; `Python: read a CSV` is `python: "
+        "read a csv`)",
         ("What is the capital of France?", "what is the capital of france"),
         (
             Failure("a word that means something else with a capital, against a request "
@@ -106,8 +109,10 @@ FORGIVEN: tuple[Forgiven, ...] = (
             Failure("a name as the first word after a greeting's comma",
                     ("Polish is hard to learn, right?", "Hi, polish is hard to learn, right?")),
             Failure("the text the request works on (to reverse, hash, encode or count the "
-                    "capitals of), without quotes or a colon to show where it starts, against "
-                    "small letters or capitals",
+                    "capitals of), without quotes or a colon after more than one word to show "
+                    "where it starts (`Reverse: Hello` reads as a topic, `Python: …`, also once "
+                    "a greeting before it is cut: `Hi, reverse: Hello`), against small "
+                    "letters or capitals",
                     ("Reverse the string Hello", "reverse the string hello")),
             Failure("a unit's symbol that is neither a short symbol nor a short mixed-case "
                     "one (`Gib`, `MWH`, `mmH₂O`) with no number right before it (none, or a "
@@ -128,10 +133,15 @@ FORGIVEN: tuple[Forgiven, ...] = (
         "`Hello.`); a comma between two words of two or more "
         "letters; other scripts' sentence marks (`。？` `؟` `।`) at the end or where the other "
         "request has a mark too, and their commas (`，` `،`) between words and the Spanish "
-        "opening marks (`¿` `¡`) anywhere, each left out, never moved (only the request with "
-        "more of them skips any: `¿Juan dice que vienes?` is not `Juan dice ¿que vienes?`). "
+        "opening marks (`¿` `¡`) where they open the request, or a sentence (after `. ? !`, "
+        "before a capital), each left out, "
+        "never moved or swapped (only the request with more of them skips any: `¿Juan dice "
+        "que vienes?` is not `Juan dice ¿que vienes?`, `¡Vienes?` is not `¿Vienes?`; inside "
+        "a sentence one starts an embedded question: `Juan dice ¿que vienes?` is not `Juan "
+        "dice que vienes?`). "
         "Kept: every mark in "
-        "the text a colon introduces (`Translate into French: you are coming?`, `翻译成英文："
+        "the text a colon of any form introduces, glued or spaced, but a clock time's and "
+        "a one-word topic's (`Translate into French:you are coming?`, `翻译成英文："
         "你去。`), a mark after a space (`git add .`), an ellipsis (`...`, `…`), `? . !` after "
         "a single letter, after a bracket (`if (x);`, `(ab)?`) and after a dotted, scoped or "
         "joined name (`[1, 2].uniq!`, `0.zero?`, `mail.example.com.`), a final `!` absent on "

@@ -19,6 +19,7 @@ encodes once per Korean reading): they were encoded to carry a distinction.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from functools import lru_cache
 
@@ -56,39 +57,53 @@ def is_space(ch: str) -> bool:
     return ch.isspace() or ch in INVISIBLE_SPACES
 
 
-TARGET_COLONS = frozenset("：﹕")
-"""Colons that introduce text wherever they stand; an ASCII `:` does so before whitespace."""
+_COLON_LIKE = frozenset("∶·\u0387\u2024ꓽ׃")
+"""Colons whose Unicode name does not say so: the ratio sign, the middle dot (NFC's form of
+the Greek ano teleia), the Armenian colon (one dot leader), Lisu's and Hebrew's."""
+_FILLERS = frozenset("\u115f\u1160\u3164\uffa0")
+"""Hangul fillers: letters to Unicode, blank to the eye."""
+_TIME = re.compile(r"(?<![\w:])\d{1,2}$")
+_MINUTES = re.compile(r"\d{2}(?![\w:])")
+
+
+@lru_cache(maxsize=4096)
+def is_colon(ch: str) -> bool:
+    """A colon of any script or form: `:`, `：`, `﹕`, `꞉`, `᠄`, `፥`, `⁝`, ... (every
+    character Unicode names a colon, not a semicolon or the colón currency sign) and the
+    ones in `_COLON_LIKE`."""
+    name = unicodedata.name(ch, "")
+    return ch in _COLON_LIKE or (
+        "COLON" in name and "SEMICOLON" not in name and name != "COLON SIGN")
 
 
 def target_start(text: str) -> int:
     """Where the text a colon introduces begins ("Translate into French: you are coming?",
-    "How many sentences are in: It rains. It pours.", "翻译成英文：你去。"), or `len(text)`.
+    "How many sentences are in:It rains. It pours.", "翻译成英文：你去。"), or `len(text)`.
 
-    That text is what the request is about: its marks, its "please" and its thanks are part
-    of it, so nothing after the colon is read as sentence punctuation or courtesy. The colon
-    must follow a character that is not whitespace, or a space after a word as French
-    writes it (`la chaîne : Bonjour`), and, for `:`, come before whitespace or the end
-    (`12:30`, `http://`, `a::b` and `key:value` introduce nothing) after more than one word
-    (`Python: how do I…` names a topic)."""
+    That text is what the request works on: its case, its marks, its spacing, its "please"
+    and its thanks are its own. Which colon introduces it no spacing rule can tell (`in:x`,
+    `chaîne : x`, `chaîne :x`), so every colon does, of any form (`is_colon`), but a clock
+    time's (`at 10:30`) and one after a single word written in letters with case, a topic
+    far more often than an instruction (`Python: how do I…`; `Reverse: Hello` is a listed
+    failure)."""
     for i, ch in enumerate(text):
-        if i == 0 or (is_space(text[i - 1]) and not _spaced_colon(text, i)):
-            continue
-        if ch in TARGET_COLONS or (ch == ":" and (i + 1 == len(text) or is_space(text[i + 1]))
-                                   and text[i - 1] != ":"):
-            if ch == ":" and len(_spaced(text[:i]).split()) == 1:
-                continue  # a topic, not an introduction: "Python: how do I parse JSON?"
+        if is_colon(ch) and not _time(text, i) and not _topic(text[:i]):
             return i + 1
     return len(text)
 
 
-def _spaced_colon(text: str, i: int) -> bool:
-    """A colon with one space before it and a word before that (French typography)."""
-    return text[i] == ":" and i >= 2 and not is_space(text[i - 2]) and text[i - 2] != ":"
+def _time(text: str, i: int) -> bool:
+    """Whether the colon at `i` is a clock time's (`10:30`, not `ROT13:3` or `2:3`)."""
+    return text[i] == ":" and bool(_TIME.search(text, 0, i)) and bool(_MINUTES.match(text, i + 1))
 
 
-def _spaced(text: str) -> str:
-    """`text` with each zero-width space as a plain one, for `str.split`."""
-    return "".join(" " if ch in INVISIBLE_SPACES else ch for ch in text)
+def _topic(before: str) -> bool:
+    """One word of letters with case and nothing else (`Python`, `SQL`, `Reverse`): a
+    hyphen, a digit, a symbol, an emoji, a blank-looking letter or a caseless script makes
+    it more than a topic, and the colon introduces text."""
+    word = before.strip()
+    return bool(word) and all(
+        ch.isalpha() and ch not in _FILLERS and ch.lower() != ch.upper() for ch in word)
 
 
 def _letter(ch: str) -> bool:

@@ -29,8 +29,8 @@ for another case, within limits:
   opening a sentence, and a unit next to a number keeps its case (`normalize.keeps_case`);
 - the first word after a greeting's comma stands for itself with a capital ("Hi, what is…").
 
-Inside quotes and in the text a colon introduces case is literal. Anywhere else a word's case is meaning: "Polish" is not
-"polish" even first in a sentence, "IT" is not "it".
+Inside quotes and after a colon (`literal.target_start`) case is literal. Anywhere else a
+word's case is meaning: "Polish" is not "polish" even first in a sentence, "IT" is not "it".
 """
 
 from __future__ import annotations
@@ -40,7 +40,9 @@ from collections.abc import Sequence
 from stepchat.core.textgate.normalize import SHORT_SYMBOL, Reduced, keeps_case, mixed_symbol
 from stepchat.core.textgate.scan import SCRIPT_COMMAS, SCRIPT_MARKS, Token
 
-_ALWAYS = SCRIPT_COMMAS | frozenset("¿¡")
+_OPENING = frozenset("¿¡")
+"""The Spanish opening marks."""
+_ALWAYS = SCRIPT_COMMAS | _OPENING
 """Marks that may be absent anywhere, never moved: other scripts' commas (kept as symbols
 beside a digit, see `scan`) and the Spanish opening marks."""
 
@@ -93,7 +95,7 @@ def _skippable(tokens: Sequence[Token], at: int, other: Sequence[Token], other_a
     if at + 1 < len(tokens) and tokens[at + 1].kind == "break" and _next_token(tokens, at + 1):
         return False  # a line's own mark ("Zebra.⏎Apple": which lines end in a full stop)
     if set(mark) <= _ALWAYS:
-        return _left_out(mark, tokens, other)
+        return _left_out(tokens, at, other)
     if _next_token(tokens, at + 1) is None or mark == ",":
         return True
     if set(mark) <= SCRIPT_MARKS:
@@ -101,14 +103,37 @@ def _skippable(tokens: Sequence[Token], at: int, other: Sequence[Token], other_a
     return _capital(tokens, at + 1) and _capital(other, other_at)
 
 
-def _left_out(mark: str, tokens: Sequence[Token], other: Sequence[Token]) -> bool:
-    """Whether a mark that may be absent anywhere (`_ALWAYS`) is left out here rather than
-    moved: only the side with more of it skips any, so each of the other side's must face
-    one of its own. "¿Juan dice que vienes?" is not "Juan dice ¿que vienes?"."""
+def _left_out(tokens: Sequence[Token], at: int, other: Sequence[Token]) -> bool:
+    """Whether a mark that may be absent (`_ALWAYS`) is left out here rather than moved or
+    swapped: only the side with more marks of its family skips any, so each of the other
+    side's must face one of its own (`¿Juan dice que vienes?` is not `Juan dice ¿que
+    vienes?`, `¡Vienes?` is not `¿Vienes?`). A Spanish opening mark is left out only where
+    it opens the request or a sentence: inside one it shows where an embedded question
+    starts (`Juan dice ¿que vienes?` is not `Juan dice que vienes?`)."""
+    marks = set(tokens[at].text)
+    if marks & _OPENING and not marks <= _OPENING:
+        return False  # `，¿`: a comma glued to an opening mark is no comma alone
+    family = _OPENING if marks <= _OPENING else SCRIPT_COMMAS
+    if family is _OPENING and not _opens_sentence(tokens, at):
+        return False
+
     def count(side: Sequence[Token]) -> int:
-        return sum(t.text.count(ch) for t in side if t.kind == "mark" for ch in set(mark))
+        return sum(t.text.count(ch) for t in side if t.kind == "mark" for ch in family)
 
     return count(tokens) > count(other)
+
+
+def _opens_sentence(tokens: Sequence[Token], at: int) -> bool:
+    """Whether the opening mark `tokens[at]` starts the request, or a sentence: after `.`,
+    `?` or `!` of any script and before a capital. A line break or an abbreviation
+    (`Dr.`) inside a sentence is followed by a small letter: `Juan dice⏎¿que vienes?`."""
+    before = [t for t in tokens[:at] if t.kind != "space"]
+    if not before:
+        return True
+    last = before[-1]
+    ends = last.kind == "mark" and bool(
+        _kind(last.text) & SENTENCE_KINDS or set(last.text) <= _OPENING)
+    return ends and _capital(tokens, at + 1)
 
 
 QUESTION, STOP, EXCLAMATION = "question", "stop", "exclamation"

@@ -76,8 +76,8 @@ class Token:
     quotes, where case is literal. `resumed`: the first word after a greeting and its comma,
     whose small first letter may be the sentence's capital. `unit`: a word next to a number,
     whose capitals may be a unit's (`normalize.keeps_case`; see `_units`). `introduced`:
-    inside the text a colon introduces, the text the request works on, whose case is its own
-    as its marks and spacing are ("Reverse: Hello" is not "reverse: hello")."""
+    after a colon of any form (`literal.target_start`): the text a request works on, whose
+    case is its own ("Count the capitals in: Hello" is not "count the capitals in: hello")."""
 
     text: str
     kind: str
