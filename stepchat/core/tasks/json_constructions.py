@@ -22,6 +22,7 @@ from stepchat.core.tasks.json_words import (
 )
 
 _WHOLE = r"(?![\d%°]|[.,]\d)"
+_YEAR_AFTER = r"(?:\s+in)?\s+(?P<n>\d{4})\b"
 """A number ends its token: `is 1` is not read out of `is 1.000,50`."""
 UNITS: tuple[tuple[str, str], ...] = (
     (rf"[$€£]\s?(?P<n>{NUMBER})", "PRICE"),
@@ -42,11 +43,19 @@ UNITS: tuple[tuple[str, str], ...] = (
     (rf"\b(?:is|turned|who's|she's|he's)\s+(?P<n>\d{{1,3}}){_WHOLE}"
      r"(?=\s*(?:[,;.)]|$|and\b))", "AGE"),
     (r"\((?P<n>\d{4})\)", "YEAR"),
-    (r"\b(?:in|from|since|(?:released|published|founded|built|established)(?:\s+in)?"
-     r"|came\s+out\s+in|made\s+in|dated)\s+(?P<n>\d{4})\b", "YEAR"),
+    (rf"\breleased{_YEAR_AFTER}", "YEAR RELEASE"),
+    (rf"\bpublished{_YEAR_AFTER}", "YEAR PUBLICATION"),
+    (rf"\bcame\s+out{_YEAR_AFTER}", "YEAR RELEASE PUBLICATION"),
+    (rf"\b(?:founded|established){_YEAR_AFTER}", "YEAR FOUNDING"),
+    (rf"\bbuilt{_YEAR_AFTER}", "YEAR BUILDING"),
+    (r"\b(?:in|from|since|made\s+in|dated)\s+(?P<n>\d{4})\b", "YEAR"),
     (r"\b(?:an?|the)\s+(?P<n>\d{4})\s+(?=[A-Z]|one\b|film\b|movie\b|model\b|version\b"
      r"|edition\b)", "YEAR"),
 )
+"""A year fills a key of the event its verb names (`released in` a release year, `founded`
+and `established` a founding year, `built` a building year) or a bare `year`; `since`,
+`in`, `(1995)` or `the 1995 film` name no event, so only a bare `year` takes them. The
+event patterns come first: `released in 1995` is not read as `in 1995`."""
 COMPILED_UNITS = tuple((re.compile(p, re.I), cls) for p, cls in UNITS)
 
 NAMED = (
@@ -56,21 +65,37 @@ NAMED = (
     (re.compile(r"\b(?:titled|entitled)\s+", re.I), tiers("TITLE", "NAME")),
     (re.compile(r"\b(?:named|called)\s+", re.I), tiers("NAME USERNAME", "TITLE", FIRST)),
 )
+WHERE_NOW = tiers("CITY LOCATION RESIDENCE COUNTRY")
+"""Where the subject lives or is now: a bare city, location or country, or a residence;
+never a hometown, an origin, a birthplace, a workplace or a venue."""
+_CITY_OF = r"(?:the\s+)?(?:city\s+of\s+)?"
+"""`born in the city of Lisbon`: the relation is the cue's, not the phrase's."""
+
+
+def _place_cue(words: str) -> re.Pattern[str]:
+    return re.compile(rf"\b(?:{words})\s+{_CITY_OF}", re.I)
+
+
+_NOT_FROM = r"(?<!works )"
+_NOT_IN = (r"(?<!based )(?<!lives )(?<!living )(?<!located )(?<!resides )(?<!headquartered )"
+           r"(?<!born )(?<!now )(?<!currently )")
 PLACES = (
-    (re.compile(r"\bborn\s+in\s+", re.I), tiers("BIRTHPLACE", "CITY LOCATION HOMETOWN")),
-    (re.compile(r"\b(?:flights?|flying|flies|travel\w*|trip|heading|going|bound|ticket)"
-                r"\s+to\s+", re.I), tiers("DESTINATION")),
-    (re.compile(r"\b(?:moved\s+to|now\s+(?:lives\s+)?in|currently\s+in|relocated\s+to)\s+",
-                re.I), tiers("RESIDENCE COUNTRY")),
-    (re.compile(r"\bthe\s+city\s+of\s+", re.I), tiers("CITY LOCATION HOMETOWN ORIGIN HQ")),
-    # where the subject is now is no hometown or origin; where it is from is no residence
-    (re.compile(r"\b(?:based\s+in|lives\s+in|living\s+in|located\s+in|works\s+from"
-                r"|resides\s+in|headquartered\s+in)\s+(?:the\s+)?", re.I),
-     tiers("CITY LOCATION COUNTRY HQ")),
-    (re.compile(r"(?<!based )(?<!lives )(?<!living )(?<!located )(?<!works )(?<!resides )"
-                r"(?<!headquartered )\b(?:from|in)\s+(?:the\s+)?", re.I),
-     tiers("CITY LOCATION HOMETOWN ORIGIN COUNTRY HQ")),
+    (_place_cue(r"born\s+in"), tiers("BIRTHPLACE")),
+    (_place_cue(r"(?:flights?|flying|flies|travel\w*|trip|heading|going|bound|ticket)\s+to"),
+     tiers("DESTINATION")),
+    (_place_cue(r"moved\s+to|now\s+(?:lives\s+)?in|currently\s+in|relocated\s+to"), WHERE_NOW),
+    (_place_cue(r"based\s+in|lives\s+in|living\s+in|located\s+in|resides\s+in"), WHERE_NOW),
+    (_place_cue(r"headquartered\s+in"), tiers("CITY LOCATION HQ COUNTRY")),
+    (_place_cue(r"works\s+from"), tiers("WORKPLACE")),
+    (re.compile(rf"{_NOT_FROM}\bfrom\s+{_CITY_OF}", re.I), tiers("CITY HOMETOWN ORIGIN COUNTRY")),
+    (re.compile(rf"{_NOT_IN}\bin\s+{_CITY_OF}", re.I), tiers("CITY LOCATION COUNTRY")),
 )
+"""Each place cue fills the keys of the relation it states: `born in` a birthplace, `flight
+to` a destination, `lives in` where the subject is now, `headquartered in` a
+headquarters, `works from` a workplace, `from` where it is from (a bare city or country,
+a hometown, an origin), `in` where it is (a bare city, location or country). Birth is no
+residence, working from a place is not living there, `from` is no headquarters, and no
+cue fills a venue or an address."""
 CHANGES = (
     re.compile(rf"\b(?i:moved\s+from)\s+(?P<old>{PROPN})\s+to\s+(?P<new>{PROPN})"),
     re.compile(rf"\b(?i:originally|formerly|previously)\s+from\s+(?P<old>{PROPN}),?\s+"

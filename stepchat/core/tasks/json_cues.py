@@ -44,6 +44,7 @@ from stepchat.core.tasks.json_constructions import (
     PLACES,
     RELATIVE,
     SENTENCE_END,
+    WHERE_NOW,
     WORK_AFTER,
     kind_fits,
 )
@@ -168,6 +169,10 @@ _ATTRIBUTIVE = re.compile(r"[ \t]+(?!(?:and|or|of|with|from|in|who|which|that|wh
                           r"|has|by|at|on|as|but|lives|works|now|also|came|earns|speaks"
                           r"|based|located|living|born|directed|written|released|published"
                           r"|rated|priced|costs|serves|weighs|reachable)\b|[a-z]+ly(?=\s*(?:[,.;)]|$)))[a-z]")
+
+
+def _without(groups: tuple[frozenset[str], ...], cls: str) -> tuple[frozenset[str], ...]:
+    return tuple(g - {cls} for g in groups if g - {cls})
 
 
 class Reader:
@@ -396,7 +401,7 @@ class Reader:
                 if ambiguous_number(raw):
                     continue
                 value = Value(raw, number_value(raw), m.start("n"), m.end("n"), "number")
-                if cls == "YEAR" and not 1000 <= value.value <= 2100:
+                if "YEAR" in cls.split() and not 1000 <= value.value <= 2100:
                     continue
                 self.add(value, CUED, groups=tiers(cls), cue=m.start(), until=m.end())
 
@@ -412,7 +417,7 @@ class Reader:
                 new = propn_at(self.text, m.start("new"))
                 if new is None or new.end != m.end("new") or self.attributive(new):
                     continue
-                kinds = of_kind(new.raw, tiers("RESIDENCE COUNTRY"))
+                kinds = of_kind(new.raw, WHERE_NOW)
                 if kinds and self.add(new, CUED, groups=kinds, cue=m.start()):
                     self.taken.append(m.span("old"))
 
@@ -440,10 +445,10 @@ class Reader:
                     pair = None  # `from Lisbon, Porto`: not a place and what holds it
                 if pair and country and place_kind(pair.group(1)) == "country":  # not Georgia
                     nation = propn_at(self.text, place.end + pair.start(1))
-                    kinds = of_kind(place.raw, tiers("CITY LOCATION HOMETOWN HQ"), said=said)
+                    kinds = of_kind(place.raw, _without(groups, "COUNTRY"), said=said)
                     if kinds:
                         self.add(place, CUED, groups=kinds, cue=m.start())
-                    if nation is not None:
+                    if nation is not None and "COUNTRY" in groups[0]:
                         self.add(nation, CUED, groups=tiers("COUNTRY"), cue=place.end)
                     continue
                 kinds = of_kind(place.raw, groups, said=said)
@@ -520,18 +525,20 @@ class Reader:
             if self.add(value, CUED, groups=groups, cue=m.start(), role="subject") and \
                     noun not in _GENERIC_NOUNS | _TITLE_NOUNS:
                 start = m.start("noun")
-                self.add(Value(noun, noun, start, start + len(noun), "word"), CUED,
-                         groups=tiers("NOUN_ATTR"))
+                self.add(Value(noun, noun, start, start + len(noun), "word"), CUED, groups=())
 
     def noun_attributes(self) -> None:
-        """`Ana, 31, a nurse from Porto`, `that is a rabbit`, `a comedy`."""
+        """`Ana, 31, a nurse from Porto`, `that is a rabbit`, `a comedy`: read so that its
+        words are accounted for, but what a noun is (a job, a species, a genre) is not
+        known, so it fills no key; only `works as a plumber` says it is a job. `the intern
+        Dave` (`the_noun`) is the same."""
         for m in _NOUN_ATTR.finditer(self.text):
             noun = m.group("noun")
             if noun in _GENERIC_NOUNS or noun in NOT_VALUES or noun in _TITLE_NOUNS:
                 continue
             value = Value(noun, noun, m.start("noun"), m.end("noun"), "word")
             role = AS_ROLE.search(self.text, max(0, m.start("article") - 20), m.start("article"))
-            self.add(value, CUED, groups=tiers("NOUN_ATTR"),
+            self.add(value, CUED, groups=tiers("JOB") if role else (),
                      cue=role.start() if role else m.start("article"))
 
     def subjects(self) -> None:
