@@ -9,6 +9,8 @@ another way is not, and declines the keys it could touch. docs/checks.md lists t
 from __future__ import annotations
 
 import re
+from functools import lru_cache
+from importlib import resources
 
 from stepchat.core.tasks.json_assign import FIRST, OWN_NAME, key_classes, tiers
 from stepchat.core.tasks.json_words import (
@@ -83,7 +85,8 @@ PLACES = (
     (_place_cue(r"born\s+in"), tiers("BIRTHPLACE")),
     (_place_cue(r"(?:flights?|flying|flies|travel\w*|trip|heading|going|bound|ticket)\s+to"),
      tiers("DESTINATION")),
-    (_place_cue(r"moved\s+to|now\s+(?:lives\s+)?in|currently\s+in|relocated\s+to"), WHERE_NOW),
+    (_place_cue(r"moved\s+to|now\s+lives\s+in|relocated\s+to"), WHERE_NOW),
+    (_place_cue(r"now\s+in|currently\s+in"), WHERE_NOW),
     (_place_cue(r"based\s+in|lives\s+in|living\s+in|located\s+in|resides\s+in"), WHERE_NOW),
     (_place_cue(r"headquartered\s+in"), tiers("CITY LOCATION HQ COUNTRY")),
     (_place_cue(r"works\s+from"), tiers("WORKPLACE")),
@@ -96,16 +99,27 @@ headquarters, `works from` a workplace, `from` where it is from (a bare city or 
 a hometown, an origin), `in` where it is (a bare city, location or country). Birth is no
 residence, working from a place is not living there, `from` is no headquarters, and no
 cue fills a venue or an address."""
+VISIT = PLACES[3][0]
+"""`now in X`, `currently in X`: where the subject is now. With a purpose or a span after the
+place (`VISIT_AFTER`: `now in Lisbon for a conference`, `currently in Rome until May`) it is
+a visit, so it states nothing."""
+VISIT_AFTER = re.compile(r",?\s+(?:for|until|till|through|over|during|while|this|next|on\s+"
+                         r"(?:an?|the|business|holiday|vacation|leave))\b", re.I)
+TRIP_FROM = re.compile(rf"\bto\s+{_CITY_OF}{PROPN},?\s+\Z")
+"""`to Lisbon from Porto`: a `from X` after a `to Y` is where a trip or a move started, no
+hometown or origin, so it states nothing."""
 CHANGES = (
     re.compile(rf"\b(?i:moved\s+from)\s+(?P<old>{PROPN})\s+to\s+(?P<new>{PROPN})"),
+    re.compile(rf"\b(?i:moved|relocated)\s+to\s+(?P<new>{PROPN})\s+(?i:from)\s+(?P<old>{PROPN})"),
     re.compile(rf"\b(?i:originally|formerly|previously)\s+from\s+(?P<old>{PROPN}),?\s+"
                rf"(?:but\s+)?now\s+(?:lives\s+|living\s+|based\s+)?in\s+(?P<new>{PROPN})"),
     re.compile(rf"\b(?i:used\s+to\s+live)\s+in\s+(?P<old>{PROPN}),?\s+but\s+now\s+"
                rf"(?:lives\s+|living\s+|is\s+based\s+)?in\s+(?P<new>{PROPN})"),
 )
 """A move, read whole: `moved from Leeds to York`, `originally from Goa, now in Pune`, `used
-to live in Madrid but now lives in Seville`. The new place is where the subject lives now
-(never a hometown or birthplace); the old one is accounted for as a former place."""
+to live in Madrid but now lives in Seville`, `relocated to York from Leeds`. The new place is
+where the subject lives now (never a hometown or birthplace); the old one is accounted for
+as a former place."""
 RELATIONS = "(?:" + "|".join(sorted(RELATION_NOUNS, key=len, reverse=True)) + ")"
 RELATIVE = re.compile(
     rf"(?:^|(?<=[.!?;])\s+)(?:Her|His|Their|My|Our)\s+(?:(?:older|younger|elder|little|big"
@@ -119,7 +133,20 @@ RELATIVE = re.compile(
 its values are the relative's, so none is read, and the sentence is accounted for."""
 SENTENCE_END = re.compile(r"\s*(?:[.!?;]|$)")
 LANGUAGE_LEAD = re.compile(r"\b(?:written|coded|programmed|implemented|built)\s+\Z", re.I)
-AS_ROLE = re.compile(r"\b(?:works|working|worked)\s+as\s+\Z", re.I)
+AS_ROLE = re.compile(r"(?<!was )(?<!were )(?<!had been )\b(?:works|working)\s+as\s+\Z", re.I)
+"""`works as a nurse` states the current job; `worked as`, `has worked as`, `was working as`
+a former one, so they fill no job key."""
+
+
+@lru_cache(maxsize=1)
+def occupations() -> frozenset[str]:
+    """The closed list of job nouns (`occupations.txt`) that `works as a N` fills a job key
+    with: `works as a team` or `as a whole` says how, not what job."""
+    text = resources.files("stepchat.core.tasks").joinpath("occupations.txt").read_text("utf-8")
+    return frozenset(line.strip() for line in text.splitlines()
+                     if line.strip() and not line.startswith("#"))
+
+
 BY = (
     (re.compile(r"\bdirected\s+by\s+", re.I), tiers("DIRECTOR")),
     (re.compile(r"\b(?:written|authored)\s+by\s+", re.I), tiers("AUTHOR")),
