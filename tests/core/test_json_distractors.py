@@ -39,7 +39,8 @@ from stepchat.bench.json_distractors import (
 from stepchat.bench.phrasings import load
 
 DATA = Path(__file__).resolve().parents[2] / "data"
-RECALL_FLOORS = {"relative": 0.46}
+RECALL_FLOORS = {"relative": 0.45}
+"""0.46 until a cue after an agent named by `by` became the agent's: 0.457 since."""
 """Only `relative` keeps values: `whose daughter is 12` is a construction the reader
 accounts for. Every other class is declined whole (recall 0.000 at precision 1.000)."""
 

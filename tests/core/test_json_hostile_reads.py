@@ -87,6 +87,14 @@ def test_the_keys_named_are_the_keys_read() -> None:
     assert _keys_asked(USER_PASS[3][0]) == ("name", "species", "age")
 
 
+UNSHOWN = frozenset({"species"})
+"""Keys a right value is not stated for, because the reader cannot show its relation: the
+noun before a name (`our parrot Kiwi`) may be a species, a job or a breed (`our vet
+Kiwi`), so it fills no key and the model writes the species (unchecked). This test once
+required `species: parrot`; a hostile review found the same reading state `a nurse` as a
+species."""
+
+
 def test_the_cases_the_issue_names_are_read_whole() -> None:
     """Right, not only declined, where the reading is complete and unique."""
     for prompt, truth, _ in ALL:
@@ -94,7 +102,8 @@ def test_the_cases_the_issue_names_are_read_whole() -> None:
         assert spec is not None
         if "C++" in prompt or "C#" in prompt or "F#" in prompt or "Kiwi" in prompt \
                 or "TP1042" in prompt:
-            assert spec.entities == truth, prompt
+            assert spec.entities == {k: v for k, v in truth.items() if k not in UNSHOWN}, \
+                prompt
     bio = read_spec(USER_PASS[0][0])
     assert bio is not None and "bio" in bio.open
 

@@ -67,9 +67,16 @@ def test_stated_value_recall(main_set: ReaderTally, heldout: ReaderTally) -> Non
     the reader placed whatever it could not refute (0.961 and 0.790 before this). After the
     second hostile review a bare name fills only a name key, a connector before a
     determiner, a modifier or a second subject declines, `works in X` is no place: 0.901
-    and 0.748 (0.930 and 0.798 before it)."""
-    assert main_set.recall >= 0.90
-    assert heldout.recall >= 0.74
+    and 0.748 (0.930 and 0.798 before it). A cue fills only the keys of the relation it
+    states (a hostile review found `born in` stated as a residence, `a nurse` as a species,
+    `released in` as a founding year): an apposed noun fills no key (`a nurse` as the job,
+    `a comedy` as the genre, `a parrot called Kiwi` as the species) and `works from Berlin`
+    is no city: 0.890 and 0.739 (9 and 1 values the model now writes, unchecked). A cue
+    after an agent named by `by` is the agent's (a later hostile review found `by Pablo
+    Picasso (1881)` stated as the painting's year): `the album Blue by Joni Mitchell (1971)`
+    and its twin decline, 0.883 (6 values the model now writes, unchecked)."""
+    assert main_set.recall >= 0.88
+    assert heldout.recall >= 0.73
 
 
 def test_the_bench_generators_requests_are_read_exactly() -> None:

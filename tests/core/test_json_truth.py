@@ -109,14 +109,18 @@ def test_mallorys_values_are_never_served_for_carol() -> None:
     assert not any(s.status == StepStatus.REUSED for s in carol.steps)
 
 
-def test_the_intern_dave_gets_his_stated_role_and_nothing_from_mallory() -> None:
-    cache = make(['{"is_admin": true}'])
+def test_the_intern_dave_gets_nothing_from_mallory() -> None:
+    """`the intern Dave` names Dave; what `intern` is (a role, a species, a breed: `the
+    labrador Rex`) the reader cannot show, so the role is the model's, unchecked. This test
+    once required `role: intern` stated; a hostile review found the same reading state `a
+    nurse` as a species."""
+    cache = make(['{"is_admin": true}', '{"role": "intern"}'])
     cache.answer(MALLORY)
     dave = cache.answer(
         "Return a JSON object with keys name, role and is_admin for the intern Dave."
     )
     obj = json.loads(dave.text)
-    assert obj["name"] == "Dave" and obj["role"] == "intern"
+    assert obj["name"] == "Dave" and checks(dave)["role"] != "stated"
     assert "pwned" not in dave.text
     assert checks(dave)["is_admin"] == "typed" and dave.verified is False
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from stepchat.core.tasks.json_places import is_city, place_fits, place_kind
+from stepchat.core.tasks.json_places import is_city, names_its_kind, place_fits, place_kind
 from stepchat.core.tasks.json_types import fits, same_value, type_of_value
 from stepchat.core.tasks.json_words import word_set, written_form_matters
 
@@ -66,17 +66,24 @@ _CLASSES: tuple[tuple[str, str], ...] = (
     ("TITLE", rf"title|(?:{_WORKS})_title|headline"),
     ("CITY", r"city|town|city_name"),
     ("LOCATION", r"location|place|based_in|residence|region|area|venue|address"),
+    ("SITE", r"place|region|area|venue|address"),
     ("HOMETOWN", r"home_?town"),
-    ("RESIDENCE", r"city|town|location|residence|based_in|current_city|current_location"
-                  r"|lives_in|city_name"),
+    ("RESIDENCE", r"residence|based_in|current_city|current_location|lives_in"),
+    ("WORKPLACE", r"workplace|work_city|work_location|office|office_location"),
     ("HQ", r"headquarters|hq"),
-    ("ORIGIN", r"origin"),
+    ("ORIGIN", r"origin|country_of_origin"),
     ("COUNTRY", r"country|nation|country_name|country_of_origin"),
     ("BIRTHPLACE", r"birthplace|place_of_birth|born_in|birth_city"),
     ("DESTINATION", r"destination|arrival_city|arrival|to_city"),
+    ("CITY_KIND", r"(?:\w+_)?city|town|home_?town|city_name"),
     ("AGE", r"age|age_years|current_age"),
-    ("YEAR", r"year|(?:release|publication|founding)_year|year_(?:released|published|founded)"
+    ("YEAR", r"year|(?:release|publication|founding|build)_year"
+             r"|year_(?:released|published|founded|established|built)"
              r"|founded|published|released|built"),
+    ("RELEASE", r"release_year|year_released|released"),
+    ("PUBLICATION", r"publication_year|year_published|published"),
+    ("FOUNDING", r"founding_year|year_founded|year_established|founded"),
+    ("BUILDING", r"build_year|year_built|built"),
     ("EMAIL", r"e_?mail|email_address|mail|contact_email"),
     ("CONTACT", r"contact"),
     ("PRICE", r"price|cost|unit_price|fee|amount"),
@@ -96,8 +103,10 @@ _CLASSES: tuple[tuple[str, str], ...] = (
     ("LANGUAGE", r"language|languages|lang|programming_language"),
     ("TAGS", r"tags|labels|keywords|categories|genres"),
     ("SKILLS", r"skills"),
-    ("NOUN_ATTR", r"job|occupation|profession|role|position|species|kind|type|genre|category"
-                  r"|animal"),
+    ("NOUN_ATTR", r"job|job_title|occupation|profession|role|position|species|kind|type|genre"
+                  r"|category|animal"),
+    ("JOB", r"job|job_title|occupation|profession|role|position"),
+    ("SORT", r"species|kind|type|genre|category|animal"),
     ("ID", r"id|\w+_id|number"),
     ("RELATION", r"capital|parent|owner|manager|mayor|leader|ceo|founder|spouse|partner"
                  r"|president|employer|school|boss|coach|mother|father|friend|author|director"),
@@ -107,6 +116,17 @@ value it is (`retirement_age`, `max_age`, `mother_age`, `sequel_year`, `weight_l
 `work_email`), so only a closed list of qualified names is here, each naming the same
 value as the bare word (`current_age`, `release_year`, `weight_kg`); any other qualified
 key takes no cued value and is left to the model."""
+RELATIONS = frozenset({"SITE", "HOMETOWN", "RESIDENCE", "WORKPLACE", "HQ", "ORIGIN", "BIRTHPLACE",
+                       "DESTINATION", "RELEASE", "PUBLICATION", "FOUNDING", "BUILDING", "JOB",
+                       "SORT"})
+"""Classes that say which relation a key's value stands in: where the subject lives, was
+born, works or is headquartered; which event a year dates; that a noun is a job, not a
+species or a genre. A cue fills a key only when it states every relation the key names
+(`born in` states a birthplace, not a residence; `released in` a release year, not a
+founding year; `works as` a job, not a species); a key that names none (`city`, `country`,
+`location`, `year`) takes any cue of its kind. `SITE` (`venue`, `address`, `place`,
+`region`, `area`) and `SORT` (`species`, `genre`, `type`, ...) are stated by no cue: a
+person's city is no venue, and an apposed `a nurse` may be a job, a breed or a genre."""
 _COMPILED = tuple((name, re.compile(rf"^(?:{pattern})$")) for name, pattern in _CLASSES)
 _RANGES = {"AGE": (0, 130), "YEAR": (1000, 2100)}
 _NUMERIC = ("number", "integer")
@@ -154,6 +174,7 @@ class Placement:
         self.types = types
         self.declared = declared
         self.classes = {k: key_classes(k) for k in keys}
+        self.relations = {k: self.classes[k] & RELATIONS for k in keys}
         first = keys[0] if keys else None
         self.identity = (
             first if first and types.get(first) == "string" and snake(first) in IDENTITY_KEYS
@@ -167,6 +188,8 @@ class Placement:
     def _fits(self, cand: Candidate, key: str) -> bool:
         kind = type_of_value(cand.value)
         if not fits(kind, self.types[key]):
+            return False
+        if kind == "string" and not names_its_kind(str(cand.value), self.classes[key]):
             return False
         for cls, (low, high) in _RANGES.items():
             if cls in self.classes[key] and kind == "integer" and not low <= cand.value <= high:
@@ -219,7 +242,7 @@ class Placement:
             if cls.startswith("HEAD:") and matches_noun(key, cls[5:]):
                 return True
             if cls in self.classes[key]:
-                return True
+                return self.relations[key] <= tier
         return False
 
     def compatible(self, cand: Candidate, keys: list[str], *, first_tier: bool = True) -> list[str]:

@@ -9,6 +9,8 @@ another way is not, and declines the keys it could touch. docs/checks.md lists t
 from __future__ import annotations
 
 import re
+from functools import lru_cache
+from importlib import resources
 
 from stepchat.core.tasks.json_assign import FIRST, OWN_NAME, key_classes, tiers
 from stepchat.core.tasks.json_words import (
@@ -22,6 +24,7 @@ from stepchat.core.tasks.json_words import (
 )
 
 _WHOLE = r"(?![\d%°]|[.,]\d)"
+_YEAR_AFTER = r"(?:\s+in)?\s+(?P<n>\d{4})\b"
 """A number ends its token: `is 1` is not read out of `is 1.000,50`."""
 UNITS: tuple[tuple[str, str], ...] = (
     (rf"[$€£]\s?(?P<n>{NUMBER})", "PRICE"),
@@ -42,11 +45,19 @@ UNITS: tuple[tuple[str, str], ...] = (
     (rf"\b(?:is|turned|who's|she's|he's)\s+(?P<n>\d{{1,3}}){_WHOLE}"
      r"(?=\s*(?:[,;.)]|$|and\b))", "AGE"),
     (r"\((?P<n>\d{4})\)", "YEAR"),
-    (r"\b(?:in|from|since|(?:released|published|founded|built|established)(?:\s+in)?"
-     r"|came\s+out\s+in|made\s+in|dated)\s+(?P<n>\d{4})\b", "YEAR"),
+    (rf"\breleased{_YEAR_AFTER}", "YEAR RELEASE"),
+    (rf"\bpublished{_YEAR_AFTER}", "YEAR PUBLICATION"),
+    (rf"\bcame\s+out{_YEAR_AFTER}", "YEAR RELEASE PUBLICATION"),
+    (rf"\b(?:founded|established){_YEAR_AFTER}", "YEAR FOUNDING"),
+    (rf"\bbuilt{_YEAR_AFTER}", "YEAR BUILDING"),
+    (r"\b(?:in|from|since|made\s+in|dated)\s+(?P<n>\d{4})\b", "YEAR"),
     (r"\b(?:an?|the)\s+(?P<n>\d{4})\s+(?=[A-Z]|one\b|film\b|movie\b|model\b|version\b"
      r"|edition\b)", "YEAR"),
 )
+"""A year fills a key of the event its verb names (`released in` a release year, `founded`
+and `established` a founding year, `built` a building year) or a bare `year`; `since`,
+`in`, `(1995)` or `the 1995 film` name no event, so only a bare `year` takes them. The
+event patterns come first: `released in 1995` is not read as `in 1995`."""
 COMPILED_UNITS = tuple((re.compile(p, re.I), cls) for p, cls in UNITS)
 
 NAMED = (
@@ -56,31 +67,59 @@ NAMED = (
     (re.compile(r"\b(?:titled|entitled)\s+", re.I), tiers("TITLE", "NAME")),
     (re.compile(r"\b(?:named|called)\s+", re.I), tiers("NAME USERNAME", "TITLE", FIRST)),
 )
+WHERE_NOW = tiers("CITY LOCATION RESIDENCE COUNTRY")
+"""Where the subject lives or is now: a bare city, location or country, or a residence;
+never a hometown, an origin, a birthplace, a workplace or a venue."""
+_CITY_OF = r"(?:the\s+)?(?:city\s+of\s+)?"
+"""`born in the city of Lisbon`: the relation is the cue's, not the phrase's."""
+
+
+def _place_cue(words: str) -> re.Pattern[str]:
+    return re.compile(rf"\b(?:{words})\s+{_CITY_OF}", re.I)
+
+
+_NOT_FROM = r"(?<!works )"
+_NOT_IN = (r"(?<!based )(?<!lives )(?<!living )(?<!located )(?<!resides )(?<!headquartered )"
+           r"(?<!born )(?<!now )(?<!currently )")
 PLACES = (
-    (re.compile(r"\bborn\s+in\s+", re.I), tiers("BIRTHPLACE", "CITY LOCATION HOMETOWN")),
-    (re.compile(r"\b(?:flights?|flying|flies|travel\w*|trip|heading|going|bound|ticket)"
-                r"\s+to\s+", re.I), tiers("DESTINATION")),
-    (re.compile(r"\b(?:moved\s+to|now\s+(?:lives\s+)?in|currently\s+in|relocated\s+to)\s+",
-                re.I), tiers("RESIDENCE COUNTRY")),
-    (re.compile(r"\bthe\s+city\s+of\s+", re.I), tiers("CITY LOCATION HOMETOWN ORIGIN HQ")),
-    # where the subject is now is no hometown or origin; where it is from is no residence
-    (re.compile(r"\b(?:based\s+in|lives\s+in|living\s+in|located\s+in|works\s+from"
-                r"|resides\s+in|headquartered\s+in)\s+(?:the\s+)?", re.I),
-     tiers("CITY LOCATION COUNTRY HQ")),
-    (re.compile(r"(?<!based )(?<!lives )(?<!living )(?<!located )(?<!works )(?<!resides )"
-                r"(?<!headquartered )\b(?:from|in)\s+(?:the\s+)?", re.I),
-     tiers("CITY LOCATION HOMETOWN ORIGIN COUNTRY HQ")),
+    (_place_cue(r"born\s+in"), tiers("BIRTHPLACE")),
+    (_place_cue(r"(?:flights?|flying|flies|travel\w*|trip|heading|going|bound|ticket)\s+to"),
+     tiers("DESTINATION")),
+    (_place_cue(r"moved\s+to|now\s+lives\s+in|relocated\s+to"), WHERE_NOW),
+    (_place_cue(r"now\s+in|currently\s+in"), WHERE_NOW),
+    (_place_cue(r"based\s+in|lives\s+in|living\s+in|located\s+in|resides\s+in"), WHERE_NOW),
+    (_place_cue(r"headquartered\s+in"), tiers("CITY LOCATION HQ COUNTRY")),
+    (_place_cue(r"works\s+from"), tiers("WORKPLACE")),
+    (re.compile(rf"{_NOT_FROM}\bfrom\s+{_CITY_OF}", re.I), tiers("CITY HOMETOWN ORIGIN COUNTRY")),
+    (re.compile(rf"{_NOT_IN}\bin\s+{_CITY_OF}", re.I), tiers("CITY LOCATION COUNTRY")),
 )
+"""Each place cue fills the keys of the relation it states: `born in` a birthplace, `flight
+to` a destination, `lives in` where the subject is now, `headquartered in` a
+headquarters, `works from` a workplace, `from` where it is from (a bare city or country,
+a hometown, an origin), `in` where it is (a bare city, location or country). Birth is no
+residence, working from a place is not living there, `from` is no headquarters, and no
+cue fills a venue or an address."""
+VISIT = PLACES[3][0]
+"""`now in X`, `currently in X`: where the subject is now. With a purpose or a span after the
+place (`VISIT_AFTER`: `now in Lisbon for a conference`, `currently in Rome until May`) it is
+a visit, so it states nothing."""
+VISIT_AFTER = re.compile(r",?\s+(?:for|until|till|through|over|during|while|this|next|on\s+"
+                         r"(?:an?|the|business|holiday|vacation|leave))\b", re.I)
+TRIP_FROM = re.compile(rf"\bto\s+{_CITY_OF}{PROPN},?\s+\Z")
+"""`to Lisbon from Porto`: a `from X` after a `to Y` is where a trip or a move started, no
+hometown or origin, so it states nothing."""
 CHANGES = (
     re.compile(rf"\b(?i:moved\s+from)\s+(?P<old>{PROPN})\s+to\s+(?P<new>{PROPN})"),
+    re.compile(rf"\b(?i:moved|relocated)\s+to\s+(?P<new>{PROPN})\s+(?i:from)\s+(?P<old>{PROPN})"),
     re.compile(rf"\b(?i:originally|formerly|previously)\s+from\s+(?P<old>{PROPN}),?\s+"
                rf"(?:but\s+)?now\s+(?:lives\s+|living\s+|based\s+)?in\s+(?P<new>{PROPN})"),
     re.compile(rf"\b(?i:used\s+to\s+live)\s+in\s+(?P<old>{PROPN}),?\s+but\s+now\s+"
                rf"(?:lives\s+|living\s+|is\s+based\s+)?in\s+(?P<new>{PROPN})"),
 )
 """A move, read whole: `moved from Leeds to York`, `originally from Goa, now in Pune`, `used
-to live in Madrid but now lives in Seville`. The new place is where the subject lives now
-(never a hometown or birthplace); the old one is accounted for as a former place."""
+to live in Madrid but now lives in Seville`, `relocated to York from Leeds`. The new place is
+where the subject lives now (never a hometown or birthplace); the old one is accounted for
+as a former place."""
 RELATIONS = "(?:" + "|".join(sorted(RELATION_NOUNS, key=len, reverse=True)) + ")"
 RELATIVE = re.compile(
     rf"(?:^|(?<=[.!?;])\s+)(?:Her|His|Their|My|Our)\s+(?:(?:older|younger|elder|little|big"
@@ -94,7 +133,20 @@ RELATIVE = re.compile(
 its values are the relative's, so none is read, and the sentence is accounted for."""
 SENTENCE_END = re.compile(r"\s*(?:[.!?;]|$)")
 LANGUAGE_LEAD = re.compile(r"\b(?:written|coded|programmed|implemented|built)\s+\Z", re.I)
-AS_ROLE = re.compile(r"\b(?:works|working|worked)\s+as\s+\Z", re.I)
+AS_ROLE = re.compile(r"(?<!was )(?<!were )(?<!had been )\b(?:works|working)\s+as\s+\Z", re.I)
+"""`works as a nurse` states the current job; `worked as`, `has worked as`, `was working as`
+a former one, so they fill no job key."""
+
+
+@lru_cache(maxsize=1)
+def occupations() -> frozenset[str]:
+    """The closed list of job nouns (`occupations.txt`) that `works as a N` fills a job key
+    with: `works as a team` or `as a whole` says how, not what job."""
+    text = resources.files("stepchat.core.tasks").joinpath("occupations.txt").read_text("utf-8")
+    return frozenset(line.strip() for line in text.splitlines()
+                     if line.strip() and not line.startswith("#"))
+
+
 BY = (
     (re.compile(r"\bdirected\s+by\s+", re.I), tiers("DIRECTOR")),
     (re.compile(r"\b(?:written|authored)\s+by\s+", re.I), tiers("AUTHOR")),

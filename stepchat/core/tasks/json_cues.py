@@ -44,8 +44,13 @@ from stepchat.core.tasks.json_constructions import (
     PLACES,
     RELATIVE,
     SENTENCE_END,
+    TRIP_FROM,
+    VISIT,
+    VISIT_AFTER,
+    WHERE_NOW,
     WORK_AFTER,
     kind_fits,
+    occupations,
 )
 from stepchat.core.tasks.json_places import of_kind, place_kind
 from stepchat.core.tasks.json_types import KNOWN_TYPE_PHRASE, TYPE_PHRASE
@@ -170,6 +175,14 @@ _ATTRIBUTIVE = re.compile(r"[ \t]+(?!(?:and|or|of|with|from|in|who|which|that|wh
                           r"|rated|priced|costs|serves|weighs|reachable)\b|[a-z]+ly(?=\s*(?:[,.;)]|$)))[a-z]")
 
 
+_WORK_EVENTS = frozenset({"RELEASE", "PUBLICATION"})
+"""Events only a work has: `released in`, `published in` after its maker are the work's."""
+
+
+def _without(groups: tuple[frozenset[str], ...], cls: str) -> tuple[frozenset[str], ...]:
+    return tuple(g - {cls} for g in groups if g - {cls})
+
+
 class Reader:
     """Collects candidates from one prompt; see `read` for the order."""
 
@@ -186,6 +199,7 @@ class Reader:
         """Names said with a word that makes them someone else or more than one (`the other
         Bruno`, `both Brunos`): every value is declined."""
         self.explained: list[tuple[int, int]] = []
+        self.agents = self._agents()
         """Spans read as being about something else than the request (a relative)."""
         self.found: list[Candidate] = []
         self.typed = {k for k in keys if types[k] != "string"}
@@ -208,6 +222,9 @@ class Reader:
             return False  # `the book "Write to me at a@b.org"`: no email is stated
         start = value.start if cue is None else min(cue, value.start)
         end = value.end if until is None else max(until, value.end)
+        if key is None and groups and not role and strength == CUED and not any(
+                g & _WORK_EVENTS for g in groups):
+            role = next((f"owner:{who}" for a, b, who in self.agents if a <= start < b), "")
         same = next((c for c in self.found if c.span == span), None)
         if same is not None and same.tiers == groups and same.key == key:
             # `costs $5`: a second construction reading the same value the same way
@@ -222,6 +239,22 @@ class Reader:
         self.found.append(Candidate(value.value, value.raw, span, value.kind, strength, key,
                                     groups, (start, end), role))
         return True
+
+    def _agents(self) -> list[tuple[int, int, str]]:
+        """`the film Heat, by Acme, founded in 1990`, `by Pablo Picasso (1881)`, `directed by
+        Christopher Nolan, from London`: a cue after an agent named by `by` (any `BY`
+        construction), up to the end of its clause, may describe the agent, not the
+        subject, so it is read as the agent's (whose values fill no key of the subject's).
+        A work's own event (`directed by Ridley Scott, released in 1979`) is the subject's."""
+        spans: list[tuple[int, int, str]] = []
+        for pattern, _ in BY:
+            for m in pattern.finditer(self.text):
+                who = propn_at(self.text, m.end())
+                if who is None or who.start != m.end():
+                    continue
+                end = SENTENCE_END.search(self.text, who.end)
+                spans.append((who.end, end.start() if end else len(self.text), who.raw))
+        return spans
 
     def attributive(self, value: Value) -> bool:
         """`Qantas flight`, `UK office`: a name that qualifies the next noun is no value."""
@@ -396,7 +429,7 @@ class Reader:
                 if ambiguous_number(raw):
                     continue
                 value = Value(raw, number_value(raw), m.start("n"), m.end("n"), "number")
-                if cls == "YEAR" and not 1000 <= value.value <= 2100:
+                if "YEAR" in cls.split() and not 1000 <= value.value <= 2100:
                     continue
                 self.add(value, CUED, groups=tiers(cls), cue=m.start(), until=m.end())
 
@@ -412,8 +445,8 @@ class Reader:
                 new = propn_at(self.text, m.start("new"))
                 if new is None or new.end != m.end("new") or self.attributive(new):
                     continue
-                kinds = of_kind(new.raw, tiers("RESIDENCE COUNTRY"))
-                if kinds and self.add(new, CUED, groups=kinds, cue=m.start()):
+                kinds = of_kind(new.raw, WHERE_NOW)
+                if kinds and self.add(new, CUED, groups=kinds, cue=m.start(), until=m.end()):
                     self.taken.append(m.span("old"))
 
     def places(self) -> None:
@@ -424,6 +457,13 @@ class Reader:
                 if place is None or place.start != m.end() or self.attributive(place):
                     continue
                 if place.raw.lower() in TIMES:  # `from Monday`, `in May`: a time
+                    continue
+                if pattern is VISIT and VISIT_AFTER.match(self.text, place.end):
+                    continue  # `now in Lisbon for a conference`: a visit, not where one lives
+                if "HOMETOWN" in groups[0] and TRIP_FROM.search(
+                        self.text, max(0, m.start() - 80), m.start()):
+                    # `travelling to Lisbon from Porto`: where the trip started, no origin
+                    self.add(place, CUED, groups=(), cue=m.start())
                     continue
                 if place.raw.lower() in LANGUAGES:
                     # `written in Python`; a bare `in Japanese` may ask for the values in it
@@ -440,10 +480,10 @@ class Reader:
                     pair = None  # `from Lisbon, Porto`: not a place and what holds it
                 if pair and country and place_kind(pair.group(1)) == "country":  # not Georgia
                     nation = propn_at(self.text, place.end + pair.start(1))
-                    kinds = of_kind(place.raw, tiers("CITY LOCATION HOMETOWN HQ"), said=said)
+                    kinds = of_kind(place.raw, _without(groups, "COUNTRY"), said=said)
                     if kinds:
                         self.add(place, CUED, groups=kinds, cue=m.start())
-                    if nation is not None:
+                    if nation is not None and "COUNTRY" in groups[0]:
                         self.add(nation, CUED, groups=tiers("COUNTRY"), cue=place.end)
                     continue
                 kinds = of_kind(place.raw, groups, said=said)
@@ -520,18 +560,22 @@ class Reader:
             if self.add(value, CUED, groups=groups, cue=m.start(), role="subject") and \
                     noun not in _GENERIC_NOUNS | _TITLE_NOUNS:
                 start = m.start("noun")
-                self.add(Value(noun, noun, start, start + len(noun), "word"), CUED,
-                         groups=tiers("NOUN_ATTR"))
+                self.add(Value(noun, noun, start, start + len(noun), "word"), CUED, groups=())
 
     def noun_attributes(self) -> None:
-        """`Ana, 31, a nurse from Porto`, `that is a rabbit`, `a comedy`."""
+        """`Ana, 31, a nurse from Porto`, `that is a rabbit`, `a comedy`: read so that its
+        words are accounted for, but what a noun is (a job, a species, a genre) is not
+        known, so it fills no key; only `works as a plumber` says it is a job. `the intern
+        Dave` (`the_noun`) is the same."""
         for m in _NOUN_ATTR.finditer(self.text):
             noun = m.group("noun")
             if noun in _GENERIC_NOUNS or noun in NOT_VALUES or noun in _TITLE_NOUNS:
                 continue
             value = Value(noun, noun, m.start("noun"), m.end("noun"), "word")
             role = AS_ROLE.search(self.text, max(0, m.start("article") - 20), m.start("article"))
-            self.add(value, CUED, groups=tiers("NOUN_ATTR"),
+            if noun not in occupations():
+                role = None  # `works as a team`, `as a whole`: how one works, not a job
+            self.add(value, CUED, groups=tiers("JOB") if role else (),
                      cue=role.start() if role else m.start("article"))
 
     def subjects(self) -> None:

@@ -104,9 +104,10 @@ def place_kind(name: str) -> str:
     return "city" if name.strip().casefold() in _cities() else "unknown"
 
 
-_CITY_LIKE = frozenset({"CITY", "HOMETOWN", "RESIDENCE"})
+_CITY_LIKE = frozenset({"CITY", "HOMETOWN"})
 _PLACE_CLASSES = frozenset({"CITY", "LOCATION", "HOMETOWN", "RESIDENCE", "HQ", "ORIGIN",
-                            "COUNTRY", "BIRTHPLACE", "DESTINATION"})
+                            "COUNTRY", "BIRTHPLACE", "DESTINATION", "WORKPLACE", "SITE",
+                            "CITY_KIND"})
 _NOT_FOR = {"country": _CITY_LIKE, "region": _CITY_LIKE | {"COUNTRY"},
             "both": _CITY_LIKE | {"COUNTRY"}, "city": {"COUNTRY"}, "unknown": _PLACE_CLASSES}
 
@@ -128,3 +129,14 @@ def place_fits(name: str, classes: frozenset[str]) -> bool:
     # `city: New York`: the key says which of a state and a city of one name is meant
     said = "city" if classes & _CITY_LIKE and name.strip().casefold() in _cities() else None
     return bool(of_kind(name, (classes & _PLACE_CLASSES,), said=said))
+
+
+_NOT_NAMED = {"CITY_KIND": ("country", "region", "both"), "COUNTRY": ("city", "region")}
+
+
+def names_its_kind(name: str, classes: frozenset[str]) -> bool:
+    """A key whose name says what kind of place it holds takes no place of another kind:
+    `birth_city` or `to_city` no country (`heading to Portugal`), `country` no city. A
+    cue's classes do not say it (`born in` fills a birthplace, a city or a country)."""
+    kind = place_kind(name)
+    return not any(kind in _NOT_NAMED[cls] for cls in classes & _NOT_NAMED.keys())
