@@ -1,0 +1,57 @@
+"""Two hostile reviews' findings of a cue stated for a key or a subject it does not state.
+
+tests/core/json_hostile_review4.jsonl holds the first, each with the earlier request
+whose answer was cached: K1 a place cue of one relation filling a place key of another
+(`born in Lisbon` as the residence or the address, `works from` as the residence, `lives
+in` as the venue, `from` as the headquarters); K2 an occupation filling a key of another
+attribute (`a nurse` as the species or the kind, `works as a plumber` as the genre or the
+type); K3 a year of one event filling a year key of another (`released in 1995` as the
+founding or building year, `founded in` and `established` as the release year, `since` as
+the founding year). The look-alikes written from that rule are in
+tests/core/test_json_cue_relations.py.
+
+tests/core/json_hostile_review5.jsonl holds the second, on the first's fixes: K4 a cue set
+after an agent named by `by X` (`by Acme, founded in 1990`, `by Pablo Picasso (1881)`,
+`directed by Christopher Nolan, from London`): it describes X; K5 the `from X` of a trip or
+a move `to Y from X`: where it started, no hometown or origin; K6 `now in X` or `currently
+in X` with a purpose or a span after it (`for a conference`): a visit, no residence; K7 the
+past `worked as a N`: a former job; K8 `works as a N` with a noun that is no occupation
+(`a team`, `a whole`). Each finding is read again, asked twice, and asked after its cached
+request, as the earlier reviews' findings are.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.core import test_json_hostile_review as round_one
+from tests.core import test_json_hostile_review2 as round_two
+
+FOUND = [Path(__file__).with_name(f"json_hostile_review{n}.jsonl") for n in (4, 5)]
+RECORDS: list[dict[str, Any]] = [
+    json.loads(line) for path in FOUND for line in path.read_text().splitlines()]
+
+
+def test_the_review_is_all_here() -> None:
+    assert Counter(r["class"].split()[0] for r in RECORDS) == {
+        "K1": 5, "K2": 5, "K3": 5, "K4": 7, "K5": 6, "K6": 5, "K7": 6, "K8": 6}
+
+
+@pytest.mark.parametrize("record", RECORDS, ids=round_two._id)
+def test_no_finding_holds_in_the_reading(record: dict[str, Any]) -> None:
+    assert not round_two._still_found(record), record
+
+
+@pytest.mark.parametrize("record", RECORDS, ids=round_two._id)
+def test_asked_twice_nothing_is_served_as_checked(record: dict[str, Any]) -> None:
+    round_one.test_asked_twice_no_finding_is_served_as_checked(record)
+
+
+@pytest.mark.parametrize("record", RECORDS, ids=round_two._id)
+def test_asked_after_their_cached_request(record: dict[str, Any]) -> None:
+    round_two.test_later_findings_asked_after_their_cached_request(record)
