@@ -225,9 +225,12 @@ class _Parser:
             tok = self.peek()
             if tok is not None and tok.kind == "op" and tok.text in "*/":
                 self.take()
-                if divided and tok.text == "/":
-                    # `3/2/3`: 1/2 read left to right, 9/2 read as 3 over 2/3
-                    raise MathSyntaxError("a quotient divided again without brackets")
+                if divided:
+                    # `3/2/3`: 1/2 read left to right, 9/2 read as 3 over 2/3; `6/2×3`: 9
+                    # left to right, 1 with the slash as a fraction bar (ISO 80000-1 asks
+                    # for brackets after a solidus for this reason)
+                    raise MathSyntaxError("a quotient divided or multiplied again without "
+                                          "brackets")
                 right, right_size = self.unary()
                 divided = tok.text == "/"
                 if tok.text == "*":

@@ -5,7 +5,8 @@ seventy-second's (same file, class L3: a spaced ellipsis, `0.3 . . .`, whose fir
 forgiven as a closing mark and the rest taken by the framing) and the seventy-fifth's
 (class L4: a number right before a LaTeX fraction, `3\\frac{1}{2}`, read as a product)
 the seventy-sixth's (class L5: a whole number, a dash and a fraction glued, `3-1/2`) and
-the seventy-seventh's (class L6: the dash spaced on one side, or an obelus).
+the seventy-seventh's (class L6: the dash spaced on one side, or an obelus) and the
+seventy-ninth's (class L7: a quotient multiplied again without brackets, `6/2×3`).
 
 Each record (`data/linear_hostile_pairs2.jsonl`, `data/linear_hostile_pairs3.jsonl`) is a
 cached request with the reply the model gave it (or the solver's, when `cached_model_text`

@@ -6,8 +6,8 @@ pass found 115 more (hostile_pairs2.jsonl), a third 29 more in three classes
 (hostile_pairs3.jsonl, with 26 look-alikes of them in other languages and scripts), a fourth
 16 more in three classes of one rule (hostile_pairs4.jsonl, with 32 look-alikes), a fifth 11
 more in two classes (hostile_pairs5.jsonl, with 11 look-alikes), a sixth 27 more on the
-fifth's fixes (hostile_pairs6.jsonl), a seventh 40 more on the sixth's (hostile_pairs7.jsonl).
-Each class
+fifth's fixes (hostile_pairs6.jsonl), a seventh 40 more on the sixth's (hostile_pairs7.jsonl),
+an eighth 14 documented ones (hostile_pairs8.jsonl). Each class
 was fixed by narrowing its rule, except where narrowing would lose a surface edit a person
 makes when asking again; those pairs are marked `documented` with the forgiven entry that
 names their failure class, and are asserted to pass, so a change to the gate notices them.
@@ -109,7 +109,15 @@ and before a capital; a comma glued to one is no comma alone. Three, a greeting 
 one-word topic (`Hi, reverse: Hello`), are documented with that topic's failure. (Four more
 found with them, `How many characters are in: abc   ` against no trailing spaces, are no
 gate case: every prompt is trimmed before the model or the cache sees it.)"""
-PAIRS = ROUND_ONE + ROUND_TWO + ROUND_THREE + ROUND_FOUR + ROUND_FIVE + ROUND_SIX + ROUND_SEVEN
+ROUND_EIGHT = _pairs("hostile_pairs8.jsonl")
+"""An eighth pass: 14 pairs, all documented beside the entry that forgives them, since no
+rule tells them from a retyping: a song or film title written with a contraction against
+its words, outside quotes (`you're not alone` / `you are not alone`, two songs; 5); a shell
+command written without backticks, where `'` opens a string (`echo it's` / `echo it is`,
+and `’` for `'`; 4); a unit after a number word the reader does not read (`hundert Cal` /
+`hundert cal`, 418,400 J against 418.4 J; `tusen`, `hundra`; 5)."""
+PAIRS = (ROUND_ONE + ROUND_TWO + ROUND_THREE + ROUND_FOUR + ROUND_FIVE + ROUND_SIX + ROUND_SEVEN
+         + ROUND_EIGHT)
 FIXED = [p for p in PAIRS if p["documented"] is None]
 DOCUMENTED = [p for p in PAIRS if p["documented"] is not None]
 
@@ -134,6 +142,7 @@ def test_the_pairs_are_all_here() -> None:
     assert len(ROUND_FIVE) == 22 and documented(ROUND_FIVE) == 3
     assert len(ROUND_SIX) == 27 and documented(ROUND_SIX) == 3
     assert len(ROUND_SEVEN) == 40 and documented(ROUND_SEVEN) == 3
+    assert len(ROUND_EIGHT) == 14 and documented(ROUND_EIGHT) == 14
 
 
 @pytest.mark.parametrize("pair", FIXED, ids=_label)

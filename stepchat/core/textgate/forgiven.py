@@ -54,7 +54,9 @@ FORGIVEN: tuple[Forgiven, ...] = (
         ("Why doesn't my Mac start?", "Why doesn’t my Mac start?"),
         (Failure("a request about the apostrophe character itself, outside quotes",
                  ("What is the code point of the apostrophe in don’t?",
-                  "What is the code point of the apostrophe in don't?")),),
+                  "What is the code point of the apostrophe in don't?")),
+         Failure("a command written without backticks, where `'` opens a string",
+                 ("What does echo it’s print?", "What does echo it's print?"))),
     ),
     Forgiven(
         "whitespace", None,
@@ -115,8 +117,9 @@ FORGIVEN: tuple[Forgiven, ...] = (
                     "letters or capitals",
                     ("Reverse the string Hello", "reverse the string hello")),
             Failure("a unit's symbol that is neither a short symbol nor a short mixed-case "
-                    "one (`Gib`, `MWH`, `mmH₂O`) with no number right before it (none, or a "
-                    "word between: `a Gib`, `5 more Gib`), or with only its first capital and "
+                    "one (`Gib`, `MWH`, `mmH₂O`) with no number right before it (none, a word "
+                    "between: `a Gib`, `5 more Gib`, or a number word the reader does not "
+                    "read: `hundert Cal`, `tusen MW`), or with only its first capital and "
                     "four letters or more even there (`100 Mbps`), against small letters or "
                     "capitals",
                     ("How many bits are in a Gib?", "how many bits are in a gib")),
@@ -205,6 +208,11 @@ FORGIVEN: tuple[Forgiven, ...] = (
         (Failure("a request about the written words themselves",
                  ("How do you spell don't?", "How do you spell do not?")),
          Failure("a contraction in the text a colon introduces",
-                 ("How many words are in: I'm here", "How many words are in: I am here"))),
+                 ("How many words are in: I'm here", "How many words are in: I am here")),
+         Failure("a title or a name written with a contraction, outside quotes: songs, "
+                 "films and books are named both ways",
+                 ("who sang you're not alone", "who sang you are not alone")),
+         Failure("a command written without backticks, where `'` opens a string",
+                 ("What does echo it's print?", "What does echo it is print?"))),
     ),
 )
