@@ -1,4 +1,4 @@
-"""Two hostile reviews' findings of a cue stated for a key or a subject it does not state.
+"""Three hostile reviews' findings of a cue stated for a key or a subject it does not state.
 
 tests/core/json_hostile_review4.jsonl holds the first, each with the earlier request
 whose answer was cached: K1 a place cue of one relation filling a place key of another
@@ -18,6 +18,18 @@ in X` with a purpose or a span after it (`for a conference`): a visit, no reside
 past `worked as a N`: a former job; K8 `works as a N` with a noun that is no occupation
 (`a team`, `a whole`). Each finding is read again, asked twice, and asked after its cached
 request, as the earlier reviews' findings are.
+
+tests/core/json_hostile_review6.jsonl holds the third, on the second's fixes: K9 a cue
+after an agent with a semicolon between (`by Acme Records; established in 1980`): the
+agent's span runs to the end of the sentence; K10 a He/She/They sentence after a second
+person was named (`directed by Michael Mann. He is from Chicago.`): it may be about that
+person, so it states nothing; K11 a beneficiary `for NAME` after a described object (`for
+a dog for Bruno`): no name of the subject; K12 an addressee (`Bruno: return ...`, `Hey
+Bruno! Return ...`, `for Bruno with keys ... for a dog`): the subject is unsure, no
+identity key is stated; K13 a `from X` in a request with a trip or a move anywhere (`from
+Porto on a flight to Lisbon`, `moved to Lisbon, Portugal, from Porto`): no hometown or
+origin; K14 `now in X` or `currently in X` with anything but the end of the clause after
+the place (`as a tourist`): a visit, no residence.
 """
 
 from __future__ import annotations
@@ -32,14 +44,15 @@ import pytest
 from tests.core import test_json_hostile_review as round_one
 from tests.core import test_json_hostile_review2 as round_two
 
-FOUND = [Path(__file__).with_name(f"json_hostile_review{n}.jsonl") for n in (4, 5)]
+FOUND = [Path(__file__).with_name(f"json_hostile_review{n}.jsonl") for n in (4, 5, 6)]
 RECORDS: list[dict[str, Any]] = [
     json.loads(line) for path in FOUND for line in path.read_text().splitlines()]
 
 
 def test_the_review_is_all_here() -> None:
     assert Counter(r["class"].split()[0] for r in RECORDS) == {
-        "K1": 5, "K2": 5, "K3": 5, "K4": 7, "K5": 6, "K6": 5, "K7": 6, "K8": 6}
+        "K1": 5, "K2": 5, "K3": 5, "K4": 7, "K5": 6, "K6": 5, "K7": 6, "K8": 6,
+        "K9": 7, "K10": 5, "K11": 6, "K12": 3, "K13": 6, "K14": 6}
 
 
 @pytest.mark.parametrize("record", RECORDS, ids=round_two._id)

@@ -105,9 +105,45 @@ place (`VISIT_AFTER`: `now in Lisbon for a conference`, `currently in Rome until
 a visit, so it states nothing."""
 VISIT_AFTER = re.compile(r",?\s+(?:for|until|till|through|over|during|while|this|next|on\s+"
                          r"(?:an?|the|business|holiday|vacation|leave))\b", re.I)
+VISIT_END = re.compile(r"\s*(?:[.!?;)\n]|\Z)|\s+and\b|\s*,(?!\s*(?:as|for|until|till|through|"
+                       r"over|during|while|this|next|on)\b)", re.I)
+"""What may follow the place of `now in X` for it to say where the subject lives: the end of
+the clause. Anything else (`as a tourist`, `for a week`, `with friends`) may make it a visit,
+so it states nothing."""
 TRIP_FROM = re.compile(rf"\bto\s+{_CITY_OF}{PROPN},?\s+\Z")
 """`to Lisbon from Porto`: a `from X` after a `to Y` is where a trip or a move started, no
 hometown or origin, so it states nothing."""
+TRIP_OR_MOVE = re.compile(r"\b(?:flights?|flying|flies|flew|travel\w*|trips?|journey\w*|heading"
+                          r"|going|bound|tickets?|moved|moving|moves|relocat\w*|emigrat\w*"
+                          r"|immigrat\w*|commut\w*|driv\w*|sail\w*)\b", re.I)
+"""A trip or a move anywhere in the request (`from Porto on a flight to Lisbon`, `moved to
+Lisbon, Portugal, from Porto`): any `from X` in it may be where the trip or the move
+started, so it states no hometown or origin, wherever it stands."""
+AGENT_END = re.compile(r"\s*(?:[.!?](?=\s|\Z)|\n|\Z)")
+"""The end of the sentence an agent named by `by` is in: a `;` does not end it (`by Acme
+Records; established in 1980` is still the label's)."""
+PRONOUN_SENTENCE = re.compile(r"(?:^|(?<=[.!?])\s+|\n\s*)(?:He|She|It|They|His|Her|Its|Their"
+                              r"|He's|She's|It's|They're)\b[^.!?\n]*(?:[.!?]|\Z)")
+"""A sentence opening on a pronoun. After a second person or thing was named (an agent
+named by `by`), the pronoun may be that one: the sentence cannot be shown to be about the
+subject, so it states nothing (`directed by Michael Mann. He is from Chicago.`)."""
+_DET = r"(?:a|an|the|my|our|your|his|her|their|some|this|that)"
+BENEFICIARY = re.compile(rf"\b(?i:for|about|describing|of)\s+(?i:{_DET})\s+"
+                         rf"(?:[a-z][\w-]*\s+){{1,3}}(?i:for|to)\s+(?=[A-Z])")
+"""`for a dog for Bruno`, `for a present for Ana`: the request's object is introduced, so the
+second `for NAME` is whom it is for, not the subject; it states nothing, and every value
+may be either's."""
+_GREETING = r"(?i:hey|hi|hello|dear|yo|ok|okay|thanks|thank\s+you)"
+ADDRESSEE = re.compile(
+    rf"^\s*{_GREETING}[,\s]+[A-Z]"
+    rf"|^\s*(?P<who>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\s*[:,!]\s*(?i:please\s+)?"
+    r"(?i:return|give|make|create|produce|output|generate|write|build|provide|send|list|show"
+    r"|fill|reply|respond|emit|print)\b"
+    r"|\b(?i:for)\s+[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?\s+(?i:with\s+(?:the\s+)?(?:keys|fields"
+    r"|properties|attributes))\b.*\b(?i:for|about|describing)\s", re.S)
+"""Whom the request is addressed to or for (`Bruno: return ...`, `Hey Bruno! Return ...`, `a
+JSON object for Bruno with keys ... for a dog`): a second person beside the subject, so the
+subject is unsure and every value may be either's."""
 CHANGES = (
     re.compile(rf"\b(?i:moved\s+from)\s+(?P<old>{PROPN})\s+to\s+(?P<new>{PROPN})"),
     re.compile(rf"\b(?i:moved|relocated)\s+to\s+(?P<new>{PROPN})\s+(?i:from)\s+(?P<old>{PROPN})"),

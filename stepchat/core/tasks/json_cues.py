@@ -32,7 +32,10 @@ from stepchat.core.tasks.json_assign import (
     tiers,
 )
 from stepchat.core.tasks.json_constructions import (
+    ADDRESSEE,
+    AGENT_END,
     AS_ROLE,
+    BENEFICIARY,
     BY,
     CHANGES,
     COMPILED_UNITS,
@@ -42,11 +45,14 @@ from stepchat.core.tasks.json_constructions import (
     OTHER_ONE,
     PERSON,
     PLACES,
+    PRONOUN_SENTENCE,
     RELATIVE,
     SENTENCE_END,
     TRIP_FROM,
+    TRIP_OR_MOVE,
     VISIT,
     VISIT_AFTER,
+    VISIT_END,
     WHERE_NOW,
     WORK_AFTER,
     kind_fits,
@@ -175,6 +181,11 @@ _ATTRIBUTIVE = re.compile(r"[ \t]+(?!(?:and|or|of|with|from|in|who|which|that|wh
                           r"|rated|priced|costs|serves|weighs|reachable)\b|[a-z]+ly(?=\s*(?:[,.;)]|$)))[a-z]")
 
 
+_NOT_ADDRESSEES = frozenset({"task", "request", "instructions", "instruction", "note", "prompt",
+                             "format", "input", "example", "goal", "query", "question", "hint",
+                             "system", "user", "assistant", "data", "context", "rules", "now",
+                             "ok", "okay", "important", "reminder", "output", "schema"})
+"""Words before `: return ...` that open an instruction, not a name."""
 _WORK_EVENTS = frozenset({"RELEASE", "PUBLICATION"})
 """Events only a work has: `released in`, `published in` after its maker are the work's."""
 
@@ -199,8 +210,13 @@ class Reader:
         """Names said with a word that makes them someone else or more than one (`the other
         Bruno`, `both Brunos`): every value is declined."""
         self.explained: list[tuple[int, int]] = []
-        self.agents = self._agents()
         """Spans read as being about something else than the request (a relative)."""
+        self.agents = self._agents()
+        self.others = self._others()
+        """Sentences opening on a pronoun after an agent was named: every value in them is
+        the other one's."""
+        self.crowded += self._second_persons()
+        self.trip = TRIP_OR_MOVE.search(text) is not None
         self.found: list[Candidate] = []
         self.typed = {k for k in keys if types[k] != "string"}
         self.names = {k.lower() for k in keys} | {snake(k).replace("_", " ") for k in keys}
@@ -225,6 +241,8 @@ class Reader:
         if key is None and groups and not role and strength == CUED and not any(
                 g & _WORK_EVENTS for g in groups):
             role = next((f"owner:{who}" for a, b, who in self.agents if a <= start < b), "")
+        if key is None and groups and not role and strength == CUED:
+            role = next((f"owner:{who}" for a, b, who in self.others if a <= start < b), "")
         same = next((c for c in self.found if c.span == span), None)
         if same is not None and same.tiers == groups and same.key == key:
             # `costs $5`: a second construction reading the same value the same way
@@ -252,8 +270,31 @@ class Reader:
                 who = propn_at(self.text, m.end())
                 if who is None or who.start != m.end():
                     continue
-                end = SENTENCE_END.search(self.text, who.end)
+                end = AGENT_END.search(self.text, who.end)
                 spans.append((who.end, end.start() if end else len(self.text), who.raw))
+        return spans
+
+    def _others(self) -> list[tuple[int, int, str]]:
+        """`directed by Michael Mann. He is from Chicago.`: once an agent was named, a sentence
+        opening on a pronoun may be about the agent; it cannot be shown to be the subject's,
+        so its values are the agent's (a work's own events too)."""
+        if not self.agents:
+            return []
+        first = min(a for a, _, _ in self.agents)
+        who = self.agents[0][2]
+        return [(m.start(), m.end(), who) for m in PRONOUN_SENTENCE.finditer(self.text)
+                if m.start() >= first]
+
+    def _second_persons(self) -> list[tuple[int, int]]:
+        """`for a dog for Bruno` (whom the object is for), `Bruno: return ...`, `Hey Bruno!
+        Return ...`, `for Bruno with keys ... for a dog` (whom the request is addressed to or
+        for): a second person beside the subject, so every value is declined."""
+        spans = [m.span() for m in BENEFICIARY.finditer(self.text)]
+        for m in ADDRESSEE.finditer(self.text):
+            who = m.group("who")
+            if who and who.split()[0].lower() in REQUEST_WORDS | _NOT_ADDRESSEES:
+                continue  # `JSON: return ...`, `Task: return ...`
+            spans.append(m.span())
         return spans
 
     def attributive(self, value: Value) -> bool:
@@ -458,11 +499,13 @@ class Reader:
                     continue
                 if place.raw.lower() in TIMES:  # `from Monday`, `in May`: a time
                     continue
-                if pattern is VISIT and VISIT_AFTER.match(self.text, place.end):
-                    continue  # `now in Lisbon for a conference`: a visit, not where one lives
-                if "HOMETOWN" in groups[0] and TRIP_FROM.search(
-                        self.text, max(0, m.start() - 80), m.start()):
-                    # `travelling to Lisbon from Porto`: where the trip started, no origin
+                if pattern is VISIT and (VISIT_AFTER.match(self.text, place.end)
+                                         or not VISIT_END.match(self.text, place.end)):
+                    continue  # `now in Lisbon as a tourist`: a visit, not where one lives
+                if "HOMETOWN" in groups[0] and (self.trip or TRIP_FROM.search(
+                        self.text, max(0, m.start() - 80), m.start())):
+                    # `travelling to Lisbon from Porto`, `from Porto on a flight to Lisbon`:
+                    # where the trip or the move started, no hometown or origin
                     self.add(place, CUED, groups=(), cue=m.start())
                     continue
                 if place.raw.lower() in LANGUAGES:
