@@ -102,7 +102,10 @@ def test_a_model_that_is_always_wrong_never_gets_a_wrong_member_vouched_for() ->
     assert served.wrong_claimed == 0 and served.false_stated == 0 and served.verified_wrong == 0
     # Recall: members the reader states (774 of 831 with the whole-prompt accounting);
     # a member it cannot account for is the (here always wrong) model's, marked unchecked.
-    assert served.right >= 0.90 * served.members  # 0.902 after the second review
+    # 0.902 after the second review; 0.885 (735) since a cue states only its own relation
+    # and whose it is must be shown: an apposed "a nurse" is no job, a year in brackets
+    # after a maker's name may be the maker's.
+    assert served.right >= 0.88 * served.members
     text = tables("set", score_reader(cases), served, distractor_table(cases[:20]))
     assert "**wrong stated members served**" in text and "| **0** |" in text
     assert "| distractor |" in text and "| **1.000** |" in text
