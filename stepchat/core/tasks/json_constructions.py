@@ -100,11 +100,10 @@ a hometown, an origin), `in` where it is (a bare city, location or country). Bir
 residence, working from a place is not living there, `from` is no headquarters, and no
 cue fills a venue or an address."""
 VISIT = PLACES[3][0]
-"""`now in X`, `currently in X`: where the subject is now. With a purpose or a span after the
-place (`VISIT_AFTER`: `now in Lisbon for a conference`, `currently in Rome until May`) it is
-a visit, so it states nothing."""
-VISIT_AFTER = re.compile(r",?\s+(?:for|until|till|through|over|during|while|this|next|on\s+"
-                         r"(?:an?|the|business|holiday|vacation|leave))\b", re.I)
+"""`now in X`, `currently in X`: where the subject is now, and where it lives only when the
+clause ends at the place (`VISIT_END`): with a purpose, a span or anything else after it
+(`now in Lisbon for a conference`, `currently in Rome until May`, `as a tourist`) it is a
+visit, so it states nothing."""
 VISIT_END = re.compile(r"\s*(?:[.!?;)\n]|\Z)|\s+and\b|\s*,(?!\s*(?:as|for|until|till|through|"
                        r"over|during|while|this|next|on)\b)", re.I)
 """What may follow the place of `now in X` for it to say where the subject lives: the end of

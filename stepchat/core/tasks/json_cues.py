@@ -51,7 +51,6 @@ from stepchat.core.tasks.json_constructions import (
     TRIP_FROM,
     TRIP_OR_MOVE,
     VISIT,
-    VISIT_AFTER,
     VISIT_END,
     WHERE_NOW,
     WORK_AFTER,
@@ -499,8 +498,7 @@ class Reader:
                     continue
                 if place.raw.lower() in TIMES:  # `from Monday`, `in May`: a time
                     continue
-                if pattern is VISIT and (VISIT_AFTER.match(self.text, place.end)
-                                         or not VISIT_END.match(self.text, place.end)):
+                if pattern is VISIT and not VISIT_END.match(self.text, place.end):
                     continue  # `now in Lisbon as a tourist`: a visit, not where one lives
                 if "HOMETOWN" in groups[0] and (self.trip or TRIP_FROM.search(
                         self.text, max(0, m.start() - 80), m.start())):

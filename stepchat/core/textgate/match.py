@@ -127,10 +127,9 @@ def _opens_sentence(tokens: Sequence[Token], at: int) -> bool:
     """Whether the opening mark `tokens[at]` starts the request, or a sentence: after `.`,
     `?` or `!` of any script and before a capital. A line break or an abbreviation
     (`Dr.`) inside a sentence is followed by a small letter: `Juan dice⏎¿que vienes?`."""
-    before = [t for t in tokens[:at] if t.kind != "space"]
-    if not before:
+    last = next((t for t in reversed(tokens[:at]) if t.kind != "space"), None)
+    if last is None:
         return True
-    last = before[-1]
     ends = last.kind == "mark" and bool(
         _kind(last.text) & SENTENCE_KINDS or set(last.text) <= _OPENING)
     return ends and _capital(tokens, at + 1)
