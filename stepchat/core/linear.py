@@ -215,10 +215,9 @@ def _equations_in_run(run: str) -> tuple[list[FoundEquation], str]:
 def parse_whole(text: str) -> FoundEquation | None:
     """`text` read whole as one equation, or None (no words trimmed off)."""
     try:
-        lhs, rhs = parse_equation(text)
+        lhs, rhs, names = parse_equation(text)
     except (MathSyntaxError, ZeroDivisionError):
         return None
-    names = frozenset(str(s) for s in lhs.free_symbols | rhs.free_symbols)
     return FoundEquation(text.strip(), lhs, rhs, names)
 
 

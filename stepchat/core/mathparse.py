@@ -309,11 +309,13 @@ def parse_sized(text: str) -> Sized:
     return expr, size
 
 
-def parse_equation(text: str) -> tuple[sympy.Expr, sympy.Expr]:
-    """`lhs = rhs` as two sympy expressions whose difference is small enough to expand."""
+def parse_equation(text: str) -> tuple[sympy.Expr, sympy.Expr, frozenset[str]]:
+    """`lhs = rhs` as two sympy expressions whose difference is small enough to expand, and
+    the names written in it: sympy drops a term that cancels as it builds (`0x`, `3x - 3x`),
+    and the unknown the request names is still the one it asks for."""
     if text.count("=") != 1:
         raise MathSyntaxError("an equation has exactly one '='")
     left, right = text.split("=")
     (lhs, left_size), (rhs, right_size) = parse_sized(left), parse_sized(right)
-    left_size.plus(right_size)  # `lhs - rhs` is expanded too: bound it as a whole
-    return lhs, rhs
+    whole = left_size.plus(right_size)  # `lhs - rhs` is expanded too: bound it as a whole
+    return lhs, rhs, whole.names

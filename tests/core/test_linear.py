@@ -15,6 +15,7 @@ from stepchat.core.linear import (
     solution_of,
     solver_steps,
 )
+from stepchat.core.linear_request import read_request
 
 
 def test_finds_the_equation_inside_a_sentence() -> None:
@@ -57,3 +58,13 @@ def test_every_solver_step_is_equivalent_to_the_problem(
 def test_final_line_format() -> None:
     form = LinearForm("x", Fraction(2), Fraction(0), Fraction(0), Fraction(7))
     assert solver_steps(form)[-1] == ("final", "x = 7/2")
+
+
+def test_a_request_whose_unknown_cancels_is_read_and_solved() -> None:
+    """`0x = 5` and `3x - 3x = 0` ask for x as much as `2x = 2x + 1` does: sympy dropping the
+    term while it builds the sides must not make the request unread."""
+    for prompt, kind in [("Solve for x: 0x = 5", "none"), ("Solve for x: 3x - 3x = 0", "all"),
+                         ("Solve for y: 0*y + 3 = 5", "none")]:
+        request = read_request(prompt)
+        assert request is not None, prompt
+        assert str(solution_of(request.equation.text, request.variable)) == kind

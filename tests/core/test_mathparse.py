@@ -32,10 +32,19 @@ PAYLOADS = [
 
 
 def test_parses_to_exact_rationals() -> None:
-    lhs, rhs = parse_equation("x/3 + 0.5 = 2(x - 1)")
+    lhs, rhs, names = parse_equation("x/3 + 0.5 = 2(x - 1)")
     x = sympy.Symbol("x")
     assert sympy.expand(lhs) == x / 3 + sympy.Rational(1, 2)
     assert sympy.expand(rhs) == 2 * x - 2
+    assert names == {"x"}
+
+
+@pytest.mark.parametrize("text", ["0x = 5", "3x - 3x = 0", "0*y + 3 = 5"])
+def test_an_unknown_that_cancels_is_still_named(text: str) -> None:
+    """sympy drops `0x` as it builds the sides; the request still asks for the unknown."""
+    lhs, rhs, names = parse_equation(text)
+    assert not (lhs.free_symbols | rhs.free_symbols)
+    assert len(names) == 1
 
 
 @pytest.mark.parametrize("payload", PAYLOADS)
