@@ -118,6 +118,15 @@ def any_scale(before: Sides, after: Sides) -> bool:
     return False
 
 
+def _unknown_taken_off(before: Sides, after: Sides) -> bool:
+    """`after` is `before` rewritten, or with a term of the unknown alone added to both
+    sides: what "the x terms cancel" says. Scaling both sides is no cancelling: `0 = 1`
+    times 5 is `0 = 5`, a true step that names another equation's number."""
+    return after.same(before) or any(
+        f.b == before.b and f.d == before.d and f.a - before.a == f.c - before.c
+        for f in (after, after.swapped()))
+
+
 def one_operation(before: Sides, after: Sides) -> bool:
     """`after` is one operation of the closed list away from `before`."""
     return after.same(before) or any_add(before, after) or any_scale(before, after)
@@ -209,9 +218,9 @@ def named_prefix(ops: Sequence[NamedOp], before: Sides, after: Sides) -> int:
         applied += op.kind != "rewrite"
         if applied > 1:
             return 0
-        if op.kind == "cancel":  # "the x terms cancel": one operation, and no unknown left
+        if op.kind == "cancel":  # "the x terms cancel": the unknown's terms taken off
             gone = after.a == 0 and after.c == 0
-            return count if gone and any(one_operation(s, after) for s in states) else 0
+            return count if gone and any(_unknown_taken_off(s, after) for s in states) else 0
         states = [x for s in states for x in results_of(op, s)]
         # a swap is the swap exactly; otherwise either side may be written first
         if any(after == s if op.kind == "swap" else after.same(s) for s in states):

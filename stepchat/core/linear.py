@@ -312,7 +312,9 @@ def solver_steps(form: LinearForm) -> list[tuple[str, str]]:
         )
     solution = form.solution
     if solution.kind != "one":
-        steps.append(("equation", f"The {v} terms cancel: 0 = {format_fraction(const)}"))
+        if form.c == 0:  # collected, the unknown has gone already (`1 = 5`)
+            steps.append(("equation", f"The {v} terms cancel: {format_fraction(form.b)} = "
+                          f"{format_fraction(form.d)}"))
     else:
         if form.b != 0:
             steps.append(

@@ -22,7 +22,8 @@ Phrasings read (case-insensitive, `−` read as `-`):
 - simplify, combine (like terms), expand, distribute, rearrange, rewrite [both sides, each
   side, the left / right side]                                   -> rewrite only
 - swap / swapping the sides                                      -> the sides swapped, exactly
-- the x terms cancel                                             -> one operation, no unknown left
+- the x terms cancel                                             -> x's terms taken off both
+                                      sides, or a rewrite; no unknown left
 - addition / subtraction / multiplication / division, or a verb above with no operand
                                    -> only an operation the equation shows plainly, with
                                       the verb's sign (`derivation._unnamed`); a move with

@@ -88,6 +88,8 @@ DOES_NOT_FOLLOW = [
     ("3x + 5 = 20", "3x = 15\nx = 15/3 = 6\nx = 5"),
     ("2x + 1 = 2x + 5", "Subtract 2x from both sides: 1 = 6\nno solution"),
     ("3x + 1 = 3x + 7", "Subtract 2x from both sides: 1 = 5\nno solution"),
+    ("3x - 3x = 1", "The x terms cancel: 0 = 5\nno solution"),  # `0 = 1` scaled, no cancel
+    ("2x + 1 = 2x + 5", "The x terms cancel: 2 = 10\nno solution"),
     ("3x + 5 = 20", "Divide both sides by x: 3 = 15/x\nx = 5"),
     ("3x + 5 = 20", "Subtract 5 from 20: 3x = 15\nx = 5"),
     ("3x + 5 = 20", "Subtract 5 from both sides: 3x + 5 - 5 = 20 - 5\n"
