@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from stepchat.bench.records import ARM_NAMES
 from stepchat.options import add_model_option
+from stepchat.output import say
 from stepchat.quiet import quiet_environment
 
 if TYPE_CHECKING:
@@ -291,7 +292,7 @@ def _run_scale(args: argparse.Namespace) -> int:
     table = scale_table(rows) + "\n" + inspector_table(rows)
     (args.out / "scale.json").write_text(json.dumps(rows, indent=2) + "\n")
     (args.out / "scale.md").write_text("# stepchat bench --scale\n\n" + table)
-    print(table)
+    say(table)
     return 0
 
 
@@ -325,8 +326,8 @@ def _run_pairs(args: argparse.Namespace) -> int:
     )
     (args.out / "pairs.json").write_text(json.dumps(summary(tallies), indent=2) + "\n")
     (args.out / "lookalikes.json").write_text(json.dumps(generated.summary(), indent=2) + "\n")
-    print(tradeoff_table(tallies))
-    print(lookalike_tables(generated))
+    say(tradeoff_table(tallies))
+    say(lookalike_tables(generated))
     print(f"stepchat bench: wrote {args.out}/pairs.md, pairs.json and lookalikes.json",
           file=sys.stderr)
     return 0

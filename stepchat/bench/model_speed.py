@@ -40,6 +40,7 @@ from typing import Any
 from stepchat.config import ModelSpec
 from stepchat.core.ports import Backend
 from stepchat.core.types import ChatMessage
+from stepchat.output import say
 
 PROMPT = "Write a short story about a lighthouse keeper who finds a message in a bottle."
 FIRST_PROMPT = "What is the capital of France?"
@@ -244,7 +245,7 @@ def main(model_id: str | None, threads: int | None, runs: int, out: Path) -> int
     )
     (out / "model-speed.md").write_text(f"# stepchat bench --model-speed\n\n{text}\n{load}\n",
                                         encoding="utf-8")
-    print(text + "\n" + load)
+    say(text + "\n" + load)
     return 0
 
 

@@ -35,6 +35,7 @@ from stepchat.bench.servers import (
 )
 from stepchat.config import Config, ModelEntry, ServerSpec
 from stepchat.core.types import is_hit_path
+from stepchat.output import say
 
 DEFAULT_LEVELS = (1, 4, 16)
 DEFAULT_REQUESTS = 48
@@ -213,6 +214,6 @@ def run_from_args(args: Any, requests: Sequence[Request]) -> int:
     count = args.serve_requests or DEFAULT_REQUESTS
     levels = args.serve_clients or list(DEFAULT_LEVELS)
     rows = run_serve_bench(config, spec, list(requests)[:count], levels, args.out)
-    print(serve_table(rows))
+    say(serve_table(rows))
     print(f"stepchat bench: wrote {args.out}/serve.md and serve.json", file=sys.stderr)
     return 0

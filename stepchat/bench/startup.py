@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from stepchat.bench.processes import ProcessRun, run_in_terminal, run_measured
+from stepchat.output import say
 from stepchat.quiet import QUIET_ENV
 
 LINEAR_SEED = "Solve for x: 3x + 5 = 20"
@@ -251,5 +252,5 @@ def main(runs: int, out: Path, *, app: bool = True) -> int:
     (out / "startup.md").write_text(
         f"# stepchat bench --startup (median of {runs})\n\n{table}\n{load}\n", encoding="utf-8"
     )
-    print(table + "\n" + load)
+    say(table + "\n" + load)
     return 0

@@ -3,10 +3,15 @@ fetched once by pip into pytest's cache; nothing is copied into the repository).
 
 from __future__ import annotations
 
+import errno
+import io
+import os
+import sys
 from pathlib import Path
 
 import pytest
 
+from stepchat import cli
 from stepchat.bench.wordprob.checker import final_number, is_right
 from stepchat.bench.wordprob.run import of_kinds, run_language, summarise, table_md, workload
 from stepchat.bench.wordprob.templates import TemplateError, TemplateSource
@@ -143,3 +148,27 @@ def test_traps_in_other_scripts_are_never_served(
     judged = run_language(requests, ["stepcache"], bundled=None, embedder=HashedEmbedder(),
                           new_store=MemoryStore, settings=DEFAULT_SETTINGS)
     assert summarise(judged)[language]["stepcache"]["trap"]["served"] == 0
+
+
+class _FullDisk(io.StringIO):
+    """A standard output on a full disk, failing at the first write, as unbuffered output
+    does; buffered output fails the same way once its buffer fills."""
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+
+def test_a_bench_table_on_a_full_disk_is_one_line(
+    templates: TemplateSource, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv("STEPCHAT_HOME", str(tmp_path / "home"))
+    monkeypatch.setattr(sys, "stdout", _FullDisk())
+    code = cli.main([
+        "bench", "--word-problems", "--templates", str(templates.path), "--languages", "spa",
+        "--limit", "1", "--variants", "1", "--word-arms", "reference", "--word-kinds",
+        "numbers", "--out", str(tmp_path / "out"),
+    ])
+    assert code == 2
+    last = capsys.readouterr().err.splitlines()[-1]
+    assert last == "stepchat: cannot write the output: No space left on device"

@@ -32,6 +32,7 @@ from stepchat.bench.wordprob.variants import KINDS, WordRequest, requests_for
 from stepchat.core.ports import Backend, Embedder, Store
 from stepchat.core.settings import PipelineSettings
 from stepchat.heap import PauseClock, settle
+from stepchat.output import say
 
 DEFAULT_LANGUAGES = ("eng", "spa", "deu", "fra", "dan")
 STAND_IN = ("reference = a stand-in for a strong model: it replies with the template's (or "
@@ -365,7 +366,7 @@ def run(args: argparse.Namespace) -> int:
                                                   indent=2, ensure_ascii=False) + "\n")
     table = table_md(summary, meta["templates_per_language"])
     (out / "wordprob.md").write_text("# stepchat bench --word-problems\n\n" + table + "\n")
-    print(table)
+    say(table)
     print(f"stepchat bench: wrote {out}/wordprob.md, wordprob.json, wordprob-requests.jsonl",
           file=sys.stderr)
     return 0
