@@ -45,6 +45,7 @@ from stepchat.core.ports import (
 )
 from stepchat.core.prompt import PromptError, accept_prompt
 from stepchat.core.settings import DEFAULT_SETTINGS, PipelineSettings
+from stepchat.core.standalone import NOT_ALONE_NOTE, stands_alone
 from stepchat.core.tasks.base import (
     Generation,
     LearnsFromEarlierAnswers,
@@ -205,6 +206,7 @@ class StepCache:
         *,
         history: Sequence[ChatMessage] = (),
         in_conversation: bool = False,
+        trimmed: bool = False,
         on_event: EventSink = ignore_events,
         cancel: CancelToken | None = None,
         read_cache: bool = True,
@@ -218,12 +220,20 @@ class StepCache:
         number I write is in base 8", "Bruno is a chef"), and no check reads them, so it is
         neither served from nor written to the cache, whatever its kind. `in_conversation`
         says there were earlier turns when none are sent: all of them were trimmed to fit
-        the model's context, and they may still have said something the request leans on.
+        the model's context, and they may still have said something the request leans on;
+        `trimmed` that some were. A checked kind reads only a request that stands alone
+        (`stepchat.core.standalone`); any other is open text.
         """
         total = _Stopwatch(self.clock)
         accepted = accept_prompt(prompt)
         text, notes = accepted.text, list(accepted.notes)
         handler, task = self.detect(text)
+        if handler is not self.handlers.fallback and not stands_alone(
+            self.handlers, self.settings.system_prompt, history,
+            trimmed=trimmed or (in_conversation and not history),
+        ):
+            handler, task = self.handlers.fallback, self.handlers.fallback.detect(text)
+            notes.append(NOT_ALONE_NOTE)
         if read_cache or write_cache:
             if history or in_conversation:
                 notes.append(FOLLOW_UP_NOTE)
