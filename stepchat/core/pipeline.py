@@ -43,7 +43,7 @@ from stepchat.core.ports import (
     StoreError,
     SystemClock,
 )
-from stepchat.core.prompt import PromptError, accept_prompt
+from stepchat.core.prompt import Accepted, PromptError, accept_prompt
 from stepchat.core.settings import DEFAULT_SETTINGS, PipelineSettings
 from stepchat.core.standalone import NOT_ALONE_NOTE, stands_alone
 from stepchat.core.tasks.base import (
@@ -198,6 +198,12 @@ class StepCache:
         """The handler whose kind the prompt is, and the task it read."""
         return self.handlers.detect(prompt)
 
+    def detect_within(self, accepted: Accepted) -> tuple[TaskHandler[Any], Task[Any]]:
+        """`detect`, for a prompt of a size the readers take: a longer one is open text."""
+        if accepted.long:
+            return self.handlers.fallback, self.handlers.fallback.detect(accepted.text)
+        return self.detect(accepted.text)
+
     # ------------------------------------------------------------------ the request
 
     def answer(
@@ -227,7 +233,7 @@ class StepCache:
         total = _Stopwatch(self.clock)
         accepted = accept_prompt(prompt)
         text, notes = accepted.text, list(accepted.notes)
-        handler, task = self.detect(text)
+        handler, task = self.detect_within(accepted)
         if handler is not self.handlers.fallback and not stands_alone(
             self.handlers, self.settings.system_prompt, history,
             trimmed=trimmed or (in_conversation and not history),
@@ -238,9 +244,7 @@ class StepCache:
             if history or in_conversation:
                 notes.append(FOLLOW_UP_NOTE)
                 read_cache = write_cache = False
-            elif accepted.truncated:
-                # Its answer answers the first part of the prompt, not the prompt sent.
-                notes = [f"prompt truncated to its first {len(text)} characters: not cached"]
+            elif accepted.long:
                 read_cache = write_cache = False
         gen = Generation(
             self.backend, self.settings, on_event, cancel, clock=self.clock,
@@ -479,13 +483,15 @@ class StepCache:
 
     def _keep(self, request: _Request, answer: Answer, route: _Route) -> None:
         """Count the hit and store what adds information; never an unverified answer, nor
-        one the model did not finish (the token limit cut it, or its server stopped it)."""
+        one the model did not finish (the token limit cut it, or its server stopped it),
+        nor an empty one (a reply of nothing served to everyone after)."""
         try:
             if route.reusing and route.entry is not None:
                 self.store.touch(route.entry.id, self.clock.now())
             finished = answer.finish_reason == "stop"
             if (
                 finished
+                and answer.text.strip()
                 and answer.verified is not False
                 and _adds_information(route.reusing, request.gen)
             ):

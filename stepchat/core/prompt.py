@@ -1,9 +1,11 @@
 """Accepting a prompt: text only, no control characters, bounded length.
 
-Bad input becomes a one-line `PromptError`; an over-long prompt is truncated and the
-answer says so, so the conversation goes on either way. Line breaks of every convention
-(`\\r\\n`, a lone `\\r`, vertical tab, form feed, next line) become `\\n`, never nothing:
-`1\\r2` is two lines, not `12`.
+Bad input becomes a one-line `PromptError`. A prompt over `MAX_PROMPT_CHARS` is sent whole
+and said to be long: no reader of a checked kind or of the cache runs over a text that
+size, so it is open text, answered by the model and never cached (a cut would answer a
+prompt the user did not send: the instruction after a document is its last line).
+Line breaks of every convention (`\\r\\n`, a lone `\\r`, vertical tab, form feed, next
+line) become `\\n`, never nothing: `1\\r2` is two lines, not `12`.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from stepchat.core.safetext import ESCAPE_SEQUENCE, UNSAFE
 from stepchat.core.textgate.scan import trim
 
 MAX_PROMPT_CHARS = 6000
+LONG_NOTE = (f"a prompt over {MAX_PROMPT_CHARS:,} characters: answered as open text, "
+             "not cached")
 _LINE_BREAK = re.compile("\r\n|[\r\x0b\x0c\x1c\x1d\x1e\x85]")
 """Line breaks that are control characters: each is read as `\\n` before controls go."""
 
@@ -25,12 +29,12 @@ class PromptError(ValueError):
 
 @dataclass(frozen=True)
 class Accepted:
-    """The prompt as served, notes for the user about what was changed, and whether it was
-    cut to `MAX_PROMPT_CHARS` (then its answer answers a prompt the user did not send)."""
+    """The prompt as served, notes for the user about what was changed, and whether it is
+    longer than `MAX_PROMPT_CHARS` (open text, never cached)."""
 
     text: str
     notes: list[str] = field(default_factory=list)
-    truncated: bool = False
+    long: bool = False
 
 
 def accept_prompt(prompt: str | bytes) -> Accepted:
@@ -52,8 +56,7 @@ def accept_prompt(prompt: str | bytes) -> Accepted:
     if not text.strip():
         raise PromptError("the prompt is empty")
     if len(text) > MAX_PROMPT_CHARS:
-        note = f"prompt truncated to its first {MAX_PROMPT_CHARS} characters"
-        return Accepted(text[:MAX_PROMPT_CHARS], [note], truncated=True)
+        return Accepted(text, [LONG_NOTE], long=True)
     return Accepted(text)
 
 

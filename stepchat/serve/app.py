@@ -437,7 +437,7 @@ def create_app(
 def request_kind(lanes: ModelLanes, prompt: str) -> str:
     """The kind of request the engine will take `prompt` for when it answers it (detection
     reads the request alone, not the cache or the model)."""
-    _, task = lanes.engine.detect(accept_prompt(prompt).text)
+    _, task = lanes.engine.detect_within(accept_prompt(prompt))
     return str(task.kind)
 
 

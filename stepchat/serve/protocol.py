@@ -20,7 +20,16 @@ import uuid
 from collections.abc import Callable
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+)
 from pydantic_core import ErrorDetails
 
 from stepchat.core.types import Answer
@@ -100,6 +109,15 @@ class ChatRequest(BaseModel):
     tool_choice: Any = None
     functions: list[Any] | None = None
     function_call: Any = None
+
+    @field_validator("stream", "n", mode="before")
+    @classmethod
+    def _null_is_absent(cls, value: Any, info: ValidationInfo) -> Any:
+        """`null` is the default, as OpenAI's schema says: clients generated from it send
+        every field, unset ones as null."""
+        if value is None and info.field_name is not None:
+            return cls.model_fields[info.field_name].default
+        return value
 
     def limits(self) -> ReplyLimits:
         """The request's token limit (the smaller if both names are given) and stops."""

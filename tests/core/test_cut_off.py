@@ -45,6 +45,15 @@ def test_a_cut_text_answer_says_so_and_is_not_stored() -> None:
     assert len(cache.backend.calls) == 2  # type: ignore[attr-defined]
 
 
+@pytest.mark.parametrize("reply", ["", "   ", "\n\n"])
+def test_an_empty_reply_is_shown_and_never_stored(reply: str) -> None:
+    cache = make([reply, SHORT])
+    first = cache.answer(TEXT)
+    assert first.finish_reason == "stop" and not first.text.strip()
+    assert first.stored_entry is None and cache.store.count() == 0
+    assert cache.answer(TEXT).text == SHORT
+
+
 def test_a_finished_answer_is_stored_marked_and_served() -> None:
     cache = make([SHORT])
     first = cache.answer(TEXT)

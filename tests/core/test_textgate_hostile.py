@@ -28,10 +28,10 @@ import pytest
 
 from stepchat.backends.scripted import ScriptedBackend
 from stepchat.core.pipeline import StepCache
-from stepchat.core.prompt import MAX_PROMPT_CHARS
+from stepchat.core.prompt import LONG_NOTE, MAX_PROMPT_CHARS
 from stepchat.core.textgate.forgiven import FORGIVEN
 from stepchat.core.textgate.gate import compare
-from stepchat.core.types import CachePath, ChatMessage
+from stepchat.core.types import CachePath, ChatMessage, TaskKind
 from stepchat.store.memory import MemoryStore
 from tests.core.test_textgate_issue_cases import SameVector
 
@@ -167,17 +167,22 @@ def test_a_documented_pair_passes_as_its_entry_says(pair: dict[str, Any]) -> Non
     assert any(compare(*f.example).same for f in entry.failures)
 
 
-def test_a_truncated_prompt_is_neither_served_nor_stored() -> None:
-    """Its answer answers the first MAX_PROMPT_CHARS characters, not the prompt sent."""
-    long = "The report covers revenue and costs. " * 200
+@pytest.mark.parametrize("document", [
+    "The report covers revenue and costs. " * 200,
+    "Solve for x: 3x + 5 = 20. " * 300,  # no checked kind reads a text that long
+])
+def test_a_long_prompt_is_sent_whole_and_neither_served_nor_stored(document: str) -> None:
+    """The instruction after a document is its last line: a cut would answer another
+    prompt."""
     store = MemoryStore()
-    cache = StepCache(ScriptedBackend([short_answer]), SameVector(), store)
-    first = cache.answer(long + "Summarize it.")
-    assert first.notes == [
-        f"prompt truncated to its first {MAX_PROMPT_CHARS} characters: not cached"
-    ]
+    backend = ScriptedBackend([short_answer] * 2)
+    cache = StepCache(backend, SameVector(), store)
+    first = cache.answer(document + "Summarize it.")
+    assert len(document) > MAX_PROMPT_CHARS
+    assert first.notes == [LONG_NOTE] and first.task == TaskKind.TEXT
+    assert backend.calls[-1][-1].content == document.strip() + " Summarize it."
     assert store.count() == 0
-    again = cache.answer(long + "Translate it.")
+    again = cache.answer(document + "Translate it.")
     assert not again.hit and again.path == CachePath.MISS
 
 

@@ -190,6 +190,16 @@ def test_bad_requests_get_openai_errors(
     assert_openai_error(post(base_url, body), status, words)
 
 
+@pytest.mark.parametrize("field", ["stream", "n"])
+def test_a_null_switch_or_count_is_its_default(
+    base_url: str, backend: HeldBackend, field: str
+) -> None:
+    """OpenAI's schema makes both nullable; generated clients send unset fields as null."""
+    reply = post(base_url, {"model": MODEL, "messages": user(TEXT_PROMPT), field: None})
+    assert reply.status_code == 200, reply.text
+    assert reply.headers["content-type"].startswith("application/json")
+
+
 @pytest.mark.parametrize(
     ("extra", "param"),
     [
