@@ -15,8 +15,11 @@ The operations, a closed list (both sides are compared after normalising each to
 
 When a step's words name operations ("Subtract 5 from both sides", read by
 `stepchat.core.step_prose`), its equations must be what those operations yield, in order,
-one operation besides rewrites per equation, and each must change the equation; words that
-name no operation let an equation be any one operation from the previous one. Operations
+one operation besides rewrites per equation, and each must change the equation; with
+words that name no operation an equation may be one operation from the previous one that
+simplifies it (`unannounced`: a term cancelled, a division, a sign flipped, fractions
+cleared), never one that complicates it: x + 1 = 3 "becomes" 2x + 2 = 6 only when the
+words say "multiply". Operations
 named on a step without an equation apply to the next step's equations, and the words fail
 with that step; a step of words naming nothing fails. Words after a step's last equation
 must describe how it was reached, and words between two equations may name only a rewrite
@@ -47,10 +50,12 @@ from stepchat.core.linear import (
 from stepchat.core.mathparse import normalise_symbols
 from stepchat.core.step_prose import NamedOp, read_prose
 
-_STEP_LABEL = re.compile(r"^\s*(?:step\s*[0-9]+\s*[:.)-]|[0-9]+\s*[.)]|[-*•])(?=\s)\s*", re.I)
+_STEP_LABEL = re.compile(
+    r"^\s*(?:step\s*[0-9]+\s*[:.)-]|[0-9]+\s*[.)]|[a-z]\)|[-*•])(?=\s)\s*", re.I)
 """A step number or bullet: closed by a mark and then a space, so `-x = 5` keeps its sign,
 `0.5x = 2.5` and `3.x = 15` their coefficients, and "Step 3x = 15" is the words "Step"
-beside 3x = 15 (not step 3 beside x = 15)."""
+beside 3x = 15 (not step 3 beside x = 15). A letter and a bracket (`a)`) is a label too: an
+equation never starts with one."""
 _TRAILING_LEAD = re.compile(r"^[,:]?\s*(?:after|by|from|when|on|having|[a-z]+ing)\b", re.I)
 """Words after a step's last equation name how it was reached only when they read as a
 description of it ("3x = 15, subtracting 5 from both sides", "... after dividing by 3").
@@ -130,6 +135,42 @@ def _unknown_taken_off(before: Sides, after: Sides) -> bool:
 def one_operation(before: Sides, after: Sides) -> bool:
     """`after` is one operation of the closed list away from `before`."""
     return after.same(before) or any_add(before, after) or any_scale(before, after)
+
+
+def unannounced(before: Sides, after: Sides) -> bool:
+    """`after` is what one operation no words name yields from `before`: a rewrite, or an
+    operation that simplifies. Adding a term must cancel it on a side (3x + 5 = 20 to
+    3x = 15), and scaling must keep the unknown and divide, flip the sign or clear
+    fractions (3x = 15 to x = 5, x/2 = 3 to x = 6). Any operation is a true step, but one
+    that complicates is how another problem's equation passes as this one's: x + 1 = 3
+    times 2 is 2x + 2 = 6, a cached derivation's first line; 0 = 1 times 5 is 0 = 5."""
+    if after.same(before):
+        return True
+    return any(_cancelling_add(before, f) or _simplifying_scale(before, f)
+               for f in (after, after.swapped()))
+
+
+def _cancelling_add(before: Sides, after: Sides) -> bool:
+    p, q = after.a - before.a, after.b - before.b
+    if (p, q) != (after.c - before.c, after.d - before.d) or p == q == 0:
+        return False
+    return (p == 0 or 0 in (after.a, after.c)) and (q == 0 or 0 in (after.b, after.d))
+
+
+def _simplifying_scale(before: Sides, after: Sides) -> bool:
+    if before.a == before.c == 0:
+        return False  # the unknown has gone: scaling `0 = 1` only names another number
+    old = (before.a, before.b, before.c, before.d)
+    new = (after.a, after.b, after.c, after.d)
+    pivot = next(i for i, x in enumerate(old) if x != 0)
+    k = new[pivot] / old[pivot]
+    if k == 0 or any(n != k * o for n, o in zip(new, old, strict=True)):
+        return False
+    return abs(k) <= 1 or (not _whole(old) and _whole(new))
+
+
+def _whole(numbers: tuple[Fraction, ...]) -> bool:
+    return all(x.denominator == 1 for x in numbers)
 
 
 def _part(side: str, before: Sides, which: str) -> Fraction:
@@ -354,7 +395,7 @@ class Derivation:
         if link.same(before):  # restated, or rewritten before a named operation applies
             cursor.state = link
             return True
-        if not ops and one_operation(before, link):
+        if not ops and unannounced(before, link):
             cursor.state = link
             return True
         left, right = text.split("=")

@@ -183,6 +183,8 @@ def chains_in(line: str) -> tuple[list[tuple[str, list[FoundEquation]]], str]:
         words.append(line[pos:lo])
         pos = hi
         equations, lead = _equations_in_run(line[lo:hi])
+        if equations and _value_mark_beside(line, lo, hi):
+            equations, lead = [], line[lo:hi]  # unread: the words' reader refuses it
         words.append(lead)
         if equations:
             chains.append((_joined(words), equations))
@@ -191,18 +193,49 @@ def chains_in(line: str) -> tuple[list[tuple[str, list[FoundEquation]]], str]:
     return chains, _joined(words)
 
 
+_VALUE_MARK_AFTER = re.compile(r"\s?(?:[!%‰‱…°′″]|\.\s?\.)")
+"""A mark that changes the number it is glued to, right after a run: `15!` (a factorial),
+`0.3...` and `0.3 . . .` (recurring), `15%`, `4°`. Passed over as punctuation it would let
+a step claim one value and be read as another."""
+_VALUE_MARK_BEFORE = frozenset("~≈±√∛∜$€£¥")
+
+
+def _value_mark_beside(line: str, lo: int, hi: int) -> bool:
+    """Whether a mark that changes a value is glued to the run `line[lo:hi]`."""
+    run = line[lo:hi]
+    start = lo + len(run) - len(run.lstrip())
+    if start > 0 and line[start - 1] in _VALUE_MARK_BEFORE:
+        return True
+    end = lo + len(run.rstrip())
+    return _VALUE_MARK_AFTER.match(line, end - 1 if line[end - 1] == "." else end) is not None
+
+
 def _joined(parts: list[str]) -> str:
     return " ".join(part.strip() for part in parts if part.strip())
 
 
+def _binds(token: str) -> bool:
+    """Whether `token`, left of an equation, may be part of it: a letter, a number, a
+    bracket or an operator ends it. Such a token is never trimmed off as words: `x (x + 1)
+    = 3`, `x / (x + 1) = 3` and `2 (x + 1) = 6` are not `x + 1 = 3`."""
+    return token[-1].isalnum() or token[-1] in ")]}+-−*/÷×·^"
+
+
+MAX_CHAIN_LINKS = 32
+"""A chain longer than this is not read (its words' reader refuses it): no derivation
+writes one, and reading a run of thousands of links costs each step a parse per link."""
+
+
 def _equations_in_run(run: str) -> tuple[list[FoundEquation], str]:
     text = run.strip()
+    if text.count("=") > MAX_CHAIN_LINKS:
+        return [], text
     stop = "." if text.endswith(".") else ""
     sides = text.removesuffix(".").split("=")
     first = sides[0].split()
     for start in range(len(first) + 1):
         lead = " ".join(first[start:])
-        if not lead:
+        if not lead or (start and _binds(first[start - 1])):
             break
         chain = [lead, *sides[1:]]
         equations = [parse_whole(f"{a} = {b}") for a, b in itertools.pairwise(chain)]

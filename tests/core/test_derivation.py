@@ -24,6 +24,11 @@ from stepchat.core.tasks.linear_task import LinearHandler
 HANDLER = LinearHandler()
 
 FOLLOWS = [
+    ("x/2 = 3", "x = 6\nx = 6"),  # an unannounced scaling that clears a fraction
+    ("4x + 2 = 6", "2x + 1 = 3\n2x = 2\nx = 1\nx = 1"),  # one that divides
+    ("-x = -5", "x = 5\nx = 5"),  # one that flips the sign
+    ("0x + 5 = 6", "0 = 1\nno solution"),  # a term cancelled once the unknown has gone
+    ("3x + 5 = 20", "a) 3x = 15\nb) x = 5\nx = 5"),  # a letter label
     ("3x + 5 = 20", "Subtract 5 from both sides: 3x = 15\nDivide both sides by 3: x = 5\nx = 5"),
     ("3x + 5 = 20", "Subtract 5 from both sides.\n3x = 15\nx = 5"),
     ("5x + 3 = 28", "5x = 25\nx = 25/5\nx = 5"),
@@ -58,6 +63,30 @@ FOLLOWS = [
 ]
 
 DOES_NOT_FOLLOW = [
+    # unannounced operations that complicate: another problem's equation passing as this one's
+    ("0x = 1", "0 = 5\nno solution"),
+    ("0x = 1", "5 = 6\nno solution"),
+    ("0x = 5", "0 = 1\nno solution"),
+    ("x + 1 = 3", "2x + 2 = 6\nSubtract 2 from both sides: 2x = 4\n"
+     "Divide both sides by 2: x = 2\nx = 2"),
+    ("-x - 1 = -3", "2x + 2 = 6\n2x = 4\nx = 2\nx = 2"),
+    ("x + 1 = 3", "x + 3 = 5\nSubtract 3 from both sides: x = 2\nx = 2"),
+    # a factor left of an equation is no word to trim off
+    ("x + 1 = 3", "x (x + 1) = 3\nSubtract 1 from both sides: x = 2\nx = 2"),
+    ("x + 1 = 3", "x / (x + 1) = 3\nx = 2\nx = 2"),
+    ("x + 1 = 3", "x ^ (x + 1) = 3\nx = 2\nx = 2"),
+    ("x + 1 = 3", "x ÷ (x + 1) = 3\nx = 2\nx = 2"),
+    ("2x = 10", "x (2x) = 10\nDivide both sides by 2: x = 5\nx = 5"),
+    # a mark that changes the number it is glued to
+    ("3x + 5 = 20", "Subtract 5 from both sides: 3x = 15!\nx = 5"),
+    ("3x = 12", "Divide both sides by 3: x = 4!\nx = 4"),
+    ("3x = 15", "Divide both sides by 3: x = 15/3!\nx = 5"),
+    ("3x = 0.9", "Divide both sides by 3: x = 0.3...\nx = 3/10"),
+    ("3x = 0.9", "Divide both sides by 3: x = 0.3 . . .\nx = 3/10"),
+    ("3x = 0.9", "Divide both sides by 3: x = 0.3…\nx = 3/10"),
+    ("3x + 5 = 20", "Subtract 5 from both sides: ~3x = 15\nx = 5"),
+    # a chain no derivation writes
+    ("3x + 5 = 20", "3x = " + " = ".join(["15"] * 40) + "\nx = 5"),
     ("5x + 3 = 28", "3x = 15\nx = 15/3\nx = 5"),  # the issue: another equation's derivation
     ("5x + 3 = 28", "Move the constant to the right: 3x = 15\n"
      "Divide both sides by the coefficient of x: x = 15/3\nx = 5"),
