@@ -34,6 +34,7 @@ not resume after a broken link.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -158,6 +159,10 @@ def _cancelling_add(before: Sides, after: Sides) -> bool:
 
 
 def _simplifying_scale(before: Sides, after: Sides) -> bool:
+    """A division by a whole number or by the unknown's one coefficient, or a product by
+    the least common denominator, either with its sign flipped or not: 3x = 15 to x = 5,
+    4x + 2 = 6 to 2x + 1 = 3, (2/3)x = 4 to x = 6, x/2 + 1/2 = 3/2 to x + 1 = 3. Not
+    4x + 4 = 12 to 3x + 3 = 9, nor x/2 = 1 to 5x = 10: each some other problem's line."""
     if before.a == before.c == 0:
         return False  # the unknown has gone: scaling `0 = 1` only names another number
     old = (before.a, before.b, before.c, before.d)
@@ -166,11 +171,10 @@ def _simplifying_scale(before: Sides, after: Sides) -> bool:
     k = new[pivot] / old[pivot]
     if k == 0 or any(n != k * o for n, o in zip(new, old, strict=True)):
         return False
-    return abs(k) <= 1 or (not _whole(old) and _whole(new))
-
-
-def _whole(numbers: tuple[Fraction, ...]) -> bool:
-    return all(x.denominator == 1 for x in numbers)
+    holders = [x for x in (before.a, before.c) if x != 0]
+    divisors = {Fraction(1)} | ({abs(holders[0])} if len(holders) == 1 else set())
+    common = Fraction(math.lcm(*(x.denominator for x in old)))
+    return abs(k).numerator == 1 or abs(1 / k) in divisors or abs(k) == common
 
 
 def _part(side: str, before: Sides, which: str) -> Fraction:

@@ -193,10 +193,10 @@ def chains_in(line: str) -> tuple[list[tuple[str, list[FoundEquation]]], str]:
     return chains, _joined(words)
 
 
-_VALUE_MARK_AFTER = re.compile(r"\s?(?:[!%‰‱…°′″]|\.\s?\.)")
-"""A mark that changes the number it is glued to, right after a run: `15!` (a factorial),
-`0.3...` and `0.3 . . .` (recurring), `15%`, `4°`. Passed over as punctuation it would let
-a step claim one value and be read as another."""
+_VALUE_MARK_AFTER = re.compile(r"\s*(?:[!%‰‱…°′″]|\.\s*\.)")
+"""A mark that changes the number it follows, after a run and any spaces: `15!` (a
+factorial), `0.3...` and `0.3 . . .` (recurring), `15%`, `4°`. Passed over as punctuation
+it would let a step claim one value and be read as another."""
 _VALUE_MARK_BEFORE = frozenset("~≈±√∛∜$€£¥")
 
 

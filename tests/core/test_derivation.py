@@ -27,6 +27,8 @@ FOLLOWS = [
     ("x/2 = 3", "x = 6\nx = 6"),  # an unannounced scaling that clears a fraction
     ("4x + 2 = 6", "2x + 1 = 3\n2x = 2\nx = 1\nx = 1"),  # one that divides
     ("-x = -5", "x = 5\nx = 5"),  # one that flips the sign
+    ("(2/3)x = 4", "x = 6\nx = 6"),  # a division by the unknown's coefficient
+    ("x/2 + 1/2 = 3/2", "x + 1 = 3\nx = 2\nx = 2"),  # the least common denominator
     ("0x + 5 = 6", "0 = 1\nno solution"),  # a term cancelled once the unknown has gone
     ("3x + 5 = 20", "a) 3x = 15\nb) x = 5\nx = 5"),  # a letter label
     ("3x + 5 = 20", "Subtract 5 from both sides: 3x = 15\nDivide both sides by 3: x = 5\nx = 5"),
@@ -71,6 +73,11 @@ DOES_NOT_FOLLOW = [
      "Divide both sides by 2: x = 2\nx = 2"),
     ("-x - 1 = -3", "2x + 2 = 6\n2x = 4\nx = 2\nx = 2"),
     ("x + 1 = 3", "x + 3 = 5\nSubtract 3 from both sides: x = 2\nx = 2"),
+    ("x/2 + 1/2 = 3/2", "3x + 3 = 9\n3x = 6\nx = 2\nx = 2"),  # fractions cleared, by 6
+    ("4x + 4 = 12", "3x + 3 = 9\n3x = 6\nx = 2\nx = 2"),  # a division by 4/3
+    ("x/2 = 1", "5x = 10\nx = 2\nx = 2"),
+    ("3x + 5 = 20", "Subtract 5 from both sides: 3x = 15  !\nx = 5"),
+    ("3x = 0.9", "Divide both sides by 3: x = 0.3  ...\nx = 3/10"),
     # a factor left of an equation is no word to trim off
     ("x + 1 = 3", "x (x + 1) = 3\nSubtract 1 from both sides: x = 2\nx = 2"),
     ("x + 1 = 3", "x / (x + 1) = 3\nx = 2\nx = 2"),

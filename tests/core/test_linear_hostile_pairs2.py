@@ -5,8 +5,13 @@ seventy-second's (same file, class L3: a spaced ellipsis, `0.3 . . .`, whose fir
 forgiven as a closing mark and the rest taken by the framing) and the seventy-fifth's
 (class L4: a number right before a LaTeX fraction, `3\\frac{1}{2}`, read as a product)
 the seventy-sixth's (class L5: a whole number, a dash and a fraction glued, `3-1/2`) and
-the seventy-seventh's (class L6: the dash spaced on one side, or an obelus) and the
-seventy-ninth's (class L7: a quotient multiplied again without brackets, `6/2×3`).
+the seventy-seventh's (class L6: the dash spaced on one side, or an obelus), the
+seventy-ninth's (class L7: a quotient multiplied again without brackets, `6/2×3`) and the
+eighty-second's (`data/linear_hostile_pairs4.jsonl`: D1 a contradiction scaled by a step
+no words name, `0 = 5` for `0x = 1`; S1 another problem's equation as the first line by
+an unannounced scaling, `2x + 2 = 6` for `x + 1 = 3`; T1 a factor left of an equation
+trimmed off as words, `x (x + 1) = 3`; G1 and G2 a mark glued or spaced after a step's
+number, `15!`, `0.3  ...`; C1 a chain of thousands of links).
 
 Each record (`data/linear_hostile_pairs2.jsonl`, `data/linear_hostile_pairs3.jsonl`) is a
 cached request with the reply the model gave it (or the solver's, when `cached_model_text`
@@ -29,7 +34,8 @@ from tests.core.test_linear_hostile_pairs import FROM_CACHE, ask_after
 
 RECORDS = [
     record
-    for name in ("linear_hostile_pairs2.jsonl", "linear_hostile_pairs3.jsonl")
+    for name in ("linear_hostile_pairs2.jsonl", "linear_hostile_pairs3.jsonl",
+                 "linear_hostile_pairs4.jsonl")
     for line in (Path(__file__).parent / "data" / name).open()
     if "class" in (record := json.loads(line))
 ]
