@@ -496,12 +496,22 @@ class StepCache:
                 and _adds_information(route.reusing, request.gen)
             ):
                 answer.stored_entry = self._store(request, answer, route)
+            elif finished and not any("not cached" in note for note in answer.notes):
+                reason = NOT_CHECKED_NOTE if answer.text.strip() else EMPTY_NOTE
+                if answer.verified is False or not answer.text.strip():
+                    answer.notes.append(reason)
         except (StoreError, BackendError) as exc:
             # The answer is computed and correct; a cache that cannot take it (a full disk,
             # a read-only folder, a model whose tokenizer to count it with is missing) must
             # not throw it away. The caller shows the note.
             answer.notes.append(f"the answer was not cached: {exc}")
 
+
+NOT_CHECKED_NOTE = "not cached: it did not pass its checks"
+"""Why an answer was shown and not stored, where no other note says (a JSON member the
+prompt does not confirm, a word problem's computation that does not hold or cannot be
+read): an answer without a line about it reads as cached."""
+EMPTY_NOTE = "not cached: the answer is empty"
 
 _SAVING = frozenset({StepStatus.REUSED, StepStatus.RECOMPUTED})
 """Statuses of cached model text served without the model: its tokens were saved."""

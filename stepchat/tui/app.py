@@ -157,7 +157,8 @@ class StepchatApp(ServingApp):
         self.push_screen(
             ConfirmScreen(
                 "Clear this conversation?",
-                f"Its {turns} turn{'s' if turns != 1 else ''} are removed from the screen and "
+                (f"Its {turns} turns are" if turns != 1 else "Its one turn is")
+                + " removed from the screen and "
                 "the saved conversation is deleted from disk. Answers it stored in the cache "
                 "stay there.",
                 confirm_label="Clear",

@@ -158,8 +158,12 @@ def to_markdown(conversation: Conversation) -> str:
 def export_name(conversation: Conversation) -> str:
     """`<the title's first words>-<id>.md`: found by what it is about, unique, and the same
     file again when the same conversation is exported again."""
-    words = _SLUG_WORDS.findall(conversation.title.lower())
-    slug = "-".join(words)[:40].strip("-") or "conversation"
+    kept: list[str] = []
+    for word in _SLUG_WORDS.findall(conversation.title.lower()):
+        if kept and len("-".join([*kept, word])) > 40:
+            break  # whole words only: `…-works-in-deta-…` reads as a typo
+        kept.append(word[:40])
+    slug = "-".join(kept) or "conversation"
     return f"{slug}-{conversation.id}.md"
 
 

@@ -128,8 +128,9 @@ class Conversation:
 
     @property
     def worth_listing(self) -> bool:
-        """Has a turn that was not cancelled: a chat whose only turn was cancelled is noise."""
-        return any(not t.cancelled for t in self.turns)
+        """Has a turn: a chat whose only question was cancelled, or left unanswered when the
+        app quit or crashed, still holds what the user typed."""
+        return bool(self.turns)
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {

@@ -143,7 +143,8 @@ def test_the_answer_says_why_a_value_was_not_read_as_stated() -> None:
     cache = StepCache(backend, HashedEmbedder(), MemoryStore())
     answer = cache.answer("Return JSON with keys name and age for Bruno, 40, whose daughter "
                           "is 12.")
-    assert "'name' not read as stated: `whose` in the prompt is not accounted for" in answer.notes
+    assert ("'name' not read as stated: the prompt's `whose` is a word this reader cannot "
+            "place, so the value is the model's") in answer.notes
     assert answer.verified is False
 
 

@@ -128,7 +128,8 @@ JsonTask = Task[JsonConstraints]
 def _say_declined(spec: JsonSpec, gen: Generation) -> None:
     """Why a value the prompt seems to state is not served as stated, once per answer."""
     for key, word in spec.declined:
-        why = f"`{word}` in the prompt is not accounted for" if word not in (
+        why = (f"the prompt's `{word}` is a word this reader cannot place, so the value "
+               "is the model's") if word not in (
             "", "unknown", "two types") else {"": "the key list reads two ways",
                                               "unknown": "the prompt says it is unknown",
                                               "two types": "the prompt gives it two types"}[word]

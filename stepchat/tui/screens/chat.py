@@ -34,6 +34,8 @@ from textual.widgets import Footer, Header, Static
 from textual.worker import get_current_worker
 
 from stepchat.core.conversation import FOLLOW_UP_NOTE
+from stepchat.core.pipeline import EMPTY_NOTE, NOT_CHECKED_NOTE
+from stepchat.core.standalone import NOT_ALONE_NOTE
 from stepchat.tui.history import Conversation, Turn, earlier_turns
 from stepchat.tui.load_state import LoadState
 from stepchat.tui.messages import (
@@ -64,11 +66,16 @@ if TYPE_CHECKING:
     from stepchat.core.pipeline import StepCache
     from stepchat.tui.serving import ServingApp
 
+QUIET_NOTES = frozenset({FOLLOW_UP_NOTE, NOT_ALONE_NOTE, NOT_CHECKED_NOTE, EMPTY_NOTE})
+"""Notes the answer shows on a line of its own and no notice repeats: they are how it was
+answered, not a problem."""
+
 WELCOME = (
-    "Ask a question. Answers are built from verified steps: ✓ reused from the cache, "
-    "✎ patched, ✚ newly generated, ∑ written by the exact solver.\n"
-    "Try a linear equation such as 'Solve 3x + 5 = 20 for x.', then ask it again with "
-    "another number and watch the steps turn green."
+    "Ask a question. Each step says where it came from: ✓ reused from the cache, "
+    "✎ patched, ✚ newly generated, ∑ written by the exact solver, ↻ recomputed.\n"
+    "Try 'Solve 3x + 5 = 20 for x.', then 'Solve 3x + 7 = 22 for x.' in a new chat "
+    "(Ctrl+N): the steps that still hold come back green. The cache answers a chat's "
+    "first question; later ones lean on the conversation and are not cached."
 )
 
 PANEL_STATE = (
@@ -150,10 +157,13 @@ class ChatScreen(Screen[None]):
         prompt = self.prompt
         if self.focused is prompt or not event.is_printable or not event.character:
             return
-        if event.key in self.active_bindings:
+        binding = self.active_bindings.get(event.key)
+        if binding is not None and binding.enabled:
             return  # a focused answer's copy keys, for instance
         event.stop()
         event.prevent_default()
+        if isinstance(self.focused, AnswerView):
+            self.focused.typing_elsewhere()
         prompt.focus()
         prompt.move_cursor(prompt.document.end)
         prompt.insert(event.character)
@@ -278,6 +288,7 @@ class ChatScreen(Screen[None]):
         view = await self.add_turn(prompt)
         turn = Turn(prompt)
         self.serving.conversation.turns.append(turn)
+        self.serving.save_conversation()  # a crash while it is answered keeps the question
         self._enqueue(self.requests.new(prompt, view, turn))
 
     async def regenerate_last(self) -> None:
@@ -286,6 +297,7 @@ class ChatScreen(Screen[None]):
         turn = Turn(turns[-1].prompt)
         turns[-1] = turn
         view = await self.replace_last_answer()
+        view.bypassed = True
         self._enqueue(self.requests.new(turn.prompt, view, turn, reuse=False))
 
     def _enqueue(self, request: ActiveRequest) -> None:
@@ -416,8 +428,8 @@ class ChatScreen(Screen[None]):
         app.record_answer(answer, message.entries)
         await request.view.finish(answer)
         for note in answer.notes:
-            # e.g. "the answer was not cached: … No space left on device", "prompt truncated"
-            if note != FOLLOW_UP_NOTE:  # not a problem: the answer itself says why
+            # e.g. "the answer was not cached: … No space left on device"
+            if note not in QUIET_NOTES:  # the answer itself says why
                 self.notify(note, severity="warning")
         self._after(request)
 

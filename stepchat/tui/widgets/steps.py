@@ -146,6 +146,11 @@ class AnswerView(Vertical, can_focus=True):
         self.partial = ""
         """What was streamed when the answer was cancelled: kept, shown, never cached."""
         self.dropped = 0
+        self.bypassed = False
+        """Asked again with the cache bypassed (Regenerate): not "not in the cache"."""
+        self._copied: str | None = None
+        """What the last copy key took since this answer got the focus: then only `k` (the
+        next code block) stays a key here, and any other letter is typing for the prompt."""
         self._stream = ""
         self._stream_status = StepStatus.REGENERATED
         self._markdown_stream: MarkdownStream | None = None
@@ -222,6 +227,8 @@ class AnswerView(Vertical, can_focus=True):
         if self.path is None:
             return Text(self.status_text or "…")
         text = PATH_LABELS.get(self.path, self.path)
+        if self.bypassed and self.path == CachePath.MISS:
+            text = "asked again, cache bypassed"
         if self.answer is not None and FOLLOW_UP_NOTE in self.answer.notes:
             text = "cache not used"  # the note below says why
         if self.answer is None and self.status_text:
@@ -386,6 +393,27 @@ class AnswerView(Vertical, can_focus=True):
             return None, "Nothing to copy yet."
         return text, "Answer copied"
 
+    def on_focus(self) -> None:
+        self._copied = None
+        self.refresh_bindings()
+
+    def on_click(self) -> None:
+        self.on_focus()  # a click on the focused answer is as deliberate as the first
+
+    def typing_elsewhere(self) -> None:
+        """A letter typed here went to the prompt box: the copy keys rest until the answer
+        is focused again (keys typed before the focus moves would otherwise still land
+        here: `j` of "justify" copying JSON)."""
+        self._copied = "typed"
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """A copy key acts once per focus, `k` again for the next block: "can you justify"
+        typed after copying is words, not a copy of the answer over the clipboard."""
+        if action == "copy" and self._copied is not None:
+            return self._copied == "code" and parameters == ("code",)
+        return True
+
     def action_copy(self, kind: str) -> None:
         content, note = self.copyable(kind)
         if content is None:
@@ -393,3 +421,5 @@ class AnswerView(Vertical, can_focus=True):
             return
         self.app.copy_to_clipboard(content)
         self.notify(note)
+        self._copied = kind
+        self.refresh_bindings()
