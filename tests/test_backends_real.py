@@ -36,8 +36,9 @@ PERSON_SCHEMA = {
 JSON_PROMPT = [ChatMessage("user", "Return only a JSON object with keys name and age for Bob, 40.")]
 STORY_PROMPT = [ChatMessage("user", "Write a long story about a dragon who learns to cook.")]
 OVER_CONTEXT = "Summarize: " + "Lorem ipsum dolor sit amet. " * 3000
-"""Cut to the first 6,000 characters (`MAX_PROMPT_CHARS`), still over the bundled model's
-context of 2048 tokens: 2371 under its chat template."""
+"""Its first 6,000 characters (`MAX_PROMPT_CHARS`, the most a prompt of a checked kind or
+the cache may have) are still over the bundled model's context of 2048 tokens: 2371 under
+its chat template."""
 OVER_CONTEXT_CUT = [ChatMessage("user", OVER_CONTEXT[:MAX_PROMPT_CHARS])]
 TOO_LONG = (
     "model smollm2-135m: the prompt is 2371 tokens, too long for its context of 2048 "
@@ -219,7 +220,7 @@ def test_http_a_prompt_over_the_server_s_context_is_prompt_too_long(server_url: 
 
 def test_ask_says_a_prompt_over_the_context_in_one_line(tmp_path: Path) -> None:
     out = subprocess.run(
-        [sys.executable, "-m", "stepchat.cli", "ask", "--no-cache", OVER_CONTEXT],
+        [sys.executable, "-m", "stepchat.cli", "ask", "--no-cache", OVER_CONTEXT_CUT[0].content],
         capture_output=True, text=True, timeout=300,
         env={**os.environ, "STEPCHAT_HOME": str(tmp_path)},
     )

@@ -31,6 +31,7 @@ from stepchat.core.events import (
     StepEvent,
     ignore_events,
 )
+from stepchat.core.notes import EMPTY_NOTE, NOT_CHECKED_NOTE
 from stepchat.core.ports import (
     ANSWERS_ALONE,
     Backend,
@@ -45,7 +46,7 @@ from stepchat.core.ports import (
 )
 from stepchat.core.prompt import Accepted, PromptError, accept_prompt
 from stepchat.core.settings import DEFAULT_SETTINGS, PipelineSettings
-from stepchat.core.standalone import NOT_ALONE_NOTE, stands_alone
+from stepchat.core.standalone import NOT_ALONE_NOTE, neutral_system_prompt
 from stepchat.core.tasks.base import (
     Generation,
     LearnsFromEarlierAnswers,
@@ -212,7 +213,6 @@ class StepCache:
         *,
         history: Sequence[ChatMessage] = (),
         in_conversation: bool = False,
-        trimmed: bool = False,
         on_event: EventSink = ignore_events,
         cancel: CancelToken | None = None,
         read_cache: bool = True,
@@ -226,17 +226,16 @@ class StepCache:
         number I write is in base 8", "Bruno is a chef"), and no check reads them, so it is
         neither served from nor written to the cache, whatever its kind. `in_conversation`
         says there were earlier turns when none are sent: all of them were trimmed to fit
-        the model's context, and they may still have said something the request leans on;
-        `trimmed` that some were. A checked kind reads only a request that stands alone
-        (`stepchat.core.standalone`); any other is open text.
+        the model's context, and they may still have said something the request leans on.
+        Under a system prompt that may change what it asks, a checked kind's request is
+        open text (`stepchat.core.standalone`).
         """
         total = _Stopwatch(self.clock)
         accepted = accept_prompt(prompt)
         text, notes = accepted.text, list(accepted.notes)
         handler, task = self.detect_within(accepted)
-        if handler is not self.handlers.fallback and not stands_alone(
-            self.handlers, self.settings.system_prompt, history,
-            trimmed=trimmed or (in_conversation and not history),
+        if handler is not self.handlers.fallback and not neutral_system_prompt(
+            self.settings.system_prompt
         ):
             handler, task = self.handlers.fallback, self.handlers.fallback.detect(text)
             notes.append(NOT_ALONE_NOTE)
@@ -506,12 +505,6 @@ class StepCache:
             # not throw it away. The caller shows the note.
             answer.notes.append(f"the answer was not cached: {exc}")
 
-
-NOT_CHECKED_NOTE = "not cached: it did not pass its checks"
-"""Why an answer was shown and not stored, where no other note says (a JSON member the
-prompt does not confirm, a word problem's computation that does not hold or cannot be
-read): an answer without a line about it reads as cached."""
-EMPTY_NOTE = "not cached: the answer is empty"
 
 _SAVING = frozenset({StepStatus.REUSED, StepStatus.RECOMPUTED})
 """Statuses of cached model text served without the model: its tokens were saved."""

@@ -67,8 +67,6 @@ class Job:
     notes: list[str] = field(default_factory=list)
     in_conversation: bool = field(init=False)
     """Whether earlier turns came with the request, though trimming may send none of them."""
-    trimmed: bool = False
-    """Whether some earlier turns were left out to fit the model's context."""
 
     def __post_init__(self) -> None:
         self.in_conversation = bool(self.history)
@@ -215,7 +213,6 @@ class ModelLanes:
             job.prompt,
             history=job.history,
             in_conversation=job.in_conversation,
-            trimmed=job.trimmed,
             on_event=on_event,
             cancel=cancel,
             read_cache=job.reuse,
@@ -229,7 +226,6 @@ class ModelLanes:
         context beside the system prompt, the request and the reply (the app's rule)."""
         fitted = engine.fit_history(job.history, job.prompt, context=self.context)
         if fitted.dropped:
-            job.trimmed = True
             job.notes.append(dropped_note(fitted.dropped))
         return fitted.messages
 

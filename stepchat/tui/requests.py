@@ -242,7 +242,6 @@ def answer_with_model(
             attempt.prompt,
             history=fitted.messages,
             in_conversation=bool(attempt.history),
-            trimmed=bool(fitted.dropped),
             on_event=forward,
             cancel=attempt.cancel,
             read_cache=attempt.reuse,

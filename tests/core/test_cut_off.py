@@ -14,6 +14,7 @@ import pytest
 
 from stepchat.backends.scripted import ScriptedBackend
 from stepchat.core.cutoff import COMPLETE_KEY, cut_off_reason, margin
+from stepchat.core.notes import EMPTY_NOTE, NOT_CHECKED_NOTE
 from stepchat.core.pipeline import StepCache
 from stepchat.core.settings import PipelineSettings
 from stepchat.core.types import Answer, CacheEntry, CachePath, Step
@@ -51,7 +52,15 @@ def test_an_empty_reply_is_shown_and_never_stored(reply: str) -> None:
     first = cache.answer(TEXT)
     assert first.finish_reason == "stop" and not first.text.strip()
     assert first.stored_entry is None and cache.store.count() == 0
+    assert first.notes == [EMPTY_NOTE]
     assert cache.answer(TEXT).text == SHORT
+
+
+def test_an_answer_that_fails_its_checks_says_it_was_not_stored() -> None:
+    cache = make(["Sorry, I cannot help with that."] * 2)
+    answer = cache.answer("Give me a JSON object with keys colour and hex for a random colour.")
+    assert answer.verified is False and answer.stored_entry is None
+    assert NOT_CHECKED_NOTE in answer.notes
 
 
 def test_a_finished_answer_is_stored_marked_and_served() -> None:

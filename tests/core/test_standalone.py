@@ -1,5 +1,5 @@
-"""A checked kind reads only a request that stands alone: a system prompt or earlier turns
-that may change what it asks make it open text, sent to the model with all of them."""
+"""A checked kind is read only under no system prompt or a persona line: any other may
+change what the request asks, and the request is open text, sent with it to the model."""
 
 from __future__ import annotations
 
@@ -24,12 +24,6 @@ def engine(system_prompt: str = "") -> tuple[StepCache, ScriptedBackend]:
     backend = ScriptedBackend([MODEL_REPLY] * 4)
     settings = replace(DEFAULT_SETTINGS, system_prompt=system_prompt)
     return StepCache(backend, HashedEmbedder(), MemoryStore(), settings=settings), backend
-
-
-def solved(cache: StepCache, prompt: str) -> list[ChatMessage]:
-    answer = cache.answer(prompt)
-    assert answer.path == CachePath.SOLVER
-    return [ChatMessage("user", prompt), ChatMessage("assistant", answer.text)]
 
 
 @pytest.mark.parametrize("system_prompt", [
@@ -60,46 +54,13 @@ def test_any_other_system_prompt_makes_a_checked_request_open_text(system_prompt
     assert not neutral_system_prompt(system_prompt)
 
 
-@pytest.mark.parametrize("earlier", [
-    [ChatMessage("user", "From now on every age I give is in years; answer in months."),
-     ChatMessage("assistant", "OK.")],
-    [ChatMessage("user", "Every number I write is in base 8."), ChatMessage("assistant", "OK.")],
-    [ChatMessage("user", "Hello"), ChatMessage("assistant", "Hi!")],
-])
-def test_a_request_after_earlier_turns_is_open_text(earlier: list[ChatMessage]) -> None:
+def test_a_request_after_earlier_turns_is_still_read_from_its_own_words() -> None:
+    """Earlier turns do not change the kind: the solver and stated values answer the
+    request as it writes it, and the conversation rule keeps it out of the cache."""
     cache, backend = engine()
-    for prompt in (EQUATION, PERSON):
-        answer = cache.answer(prompt, history=earlier, in_conversation=True)
-        assert (answer.task, answer.text) == (TaskKind.TEXT, MODEL_REPLY)
-        assert [m.content for m in backend.calls[-1]] == [
-            *(m.content for m in earlier), prompt]
-
-
-def test_equations_asked_one_after_another_stay_with_the_solver() -> None:
-    cache, backend = engine()
-    earlier = solved(cache, "Solve for x: 2x + 1 = 7") + solved(cache, "Solve for y: 5y = 20")
+    earlier = [ChatMessage("user", "Hello"), ChatMessage("assistant", "Hi!")]
     for prompt, kind in [(EQUATION, TaskKind.LINEAR), (PERSON, TaskKind.JSON)]:
         answer = cache.answer(prompt, history=earlier, in_conversation=True)
         assert (answer.task, answer.path) == (kind, CachePath.SOLVER)
+        assert answer.stored_entry is None
     assert backend.calls == []
-
-
-@pytest.mark.parametrize("reply", [
-    "OK. From now on every number is in base 8.",  # no derivation of the equation
-    "Subtract 1 from both sides: 2x = 6\nx = 4",  # a wrong one
-])
-def test_an_earlier_equation_with_an_answer_that_does_not_check_is_not_forgiven(
-    reply: str,
-) -> None:
-    cache, _ = engine()
-    earlier = [ChatMessage("user", "Solve for x: 2x + 1 = 7"), ChatMessage("assistant", reply)]
-    answer = cache.answer(EQUATION, history=earlier, in_conversation=True)
-    assert answer.task == TaskKind.TEXT
-
-
-def test_earlier_turns_left_out_to_fit_are_never_forgiven() -> None:
-    cache, _ = engine()
-    earlier = solved(cache, "Solve for x: 2x + 1 = 7")
-    assert cache.answer(EQUATION, in_conversation=True).task == TaskKind.TEXT
-    assert cache.answer(EQUATION, history=earlier, in_conversation=True,
-                        trimmed=True).task == TaskKind.TEXT

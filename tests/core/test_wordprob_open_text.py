@@ -8,7 +8,6 @@ import pytest
 
 from stepchat.backends.scripted import ScriptedBackend
 from stepchat.core.pipeline import StepCache
-from stepchat.core.standalone import NOT_ALONE_NOTE
 from stepchat.core.tasks.wordprob.request import is_word_problem
 from stepchat.core.types import CachePath, ChatMessage, TaskKind
 from stepchat.embed.hashed import HashedEmbedder
@@ -83,13 +82,12 @@ def test_a_number_changed_in_an_open_answer_is_never_recomputed() -> None:
     assert "number changed" in variant.skip_reason
 
 
-def test_a_follow_up_that_reads_as_a_word_problem_is_open_text_with_the_earlier_turns() -> None:
+def test_a_follow_up_claimed_as_a_word_problem_reads_the_earlier_turns() -> None:
     engine, backend = engine_with(APOLLO_ANSWER, "Michael Collins stayed in orbit.")
     history = [ChatMessage("user", APOLLO), ChatMessage("assistant", APOLLO_ANSWER)]
     follow_up = "And who stayed in orbit around the Moon in 1969 while the 2 others walked?"
     answer = engine.answer(follow_up, history=history)
-    assert answer.task == TaskKind.TEXT  # earlier turns may change it: open text
-    assert NOT_ALONE_NOTE in answer.notes
+    assert answer.task == TaskKind.WORD_PROBLEM
     sent = backend.calls[-1]
     assert [m.content for m in sent if m.role != "system"] == [APOLLO, APOLLO_ANSWER, follow_up]
     assert answer.stored_entry is None

@@ -94,9 +94,6 @@ class LinearHandler:
     kind: str = TaskKind.LINEAR
     delivery = SERVED_WHOLE
     """Served whole once every step is checked, and shown literally (`*` is algebra)."""
-    closed_grammar = True
-    """A request is the equation and a framing from a closed list, nothing else: as an
-    earlier turn it says nothing about the next request (`stepchat.core.standalone`)."""
 
     def __init__(
         self,

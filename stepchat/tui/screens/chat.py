@@ -34,7 +34,7 @@ from textual.widgets import Footer, Header, Static
 from textual.worker import get_current_worker
 
 from stepchat.core.conversation import FOLLOW_UP_NOTE
-from stepchat.core.pipeline import EMPTY_NOTE, NOT_CHECKED_NOTE
+from stepchat.core.notes import EMPTY_NOTE, NOT_CHECKED_NOTE
 from stepchat.core.standalone import NOT_ALONE_NOTE
 from stepchat.tui.history import Conversation, Turn, earlier_turns
 from stepchat.tui.load_state import LoadState
