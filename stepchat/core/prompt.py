@@ -17,6 +17,9 @@ from stepchat.core.safetext import ESCAPE_SEQUENCE, UNSAFE
 from stepchat.core.textgate.scan import trim
 
 MAX_PROMPT_CHARS = 6000
+MAX_SENT_CHARS = 1_000_000
+"""The most a prompt may have at all: more than any model's context holds (about 250,000
+tokens), refused in one line before anything reads it."""
 LONG_NOTE = (f"a prompt over {MAX_PROMPT_CHARS:,} characters: answered as open text, "
              "not cached")
 _LINE_BREAK = re.compile("\r\n|[\r\x0b\x0c\x1c\x1d\x1e\x85]")
@@ -55,6 +58,9 @@ def accept_prompt(prompt: str | bytes) -> Accepted:
     text = trim(UNSAFE.sub("", _LINE_BREAK.sub("\n", ESCAPE_SEQUENCE.sub("", prompt))))
     if not text.strip():
         raise PromptError("the prompt is empty")
+    if len(text) > MAX_SENT_CHARS:
+        raise PromptError(f"the prompt is {len(text):,} characters; the most one may have is "
+                          f"{MAX_SENT_CHARS:,}")
     if len(text) > MAX_PROMPT_CHARS:
         return Accepted(text, [LONG_NOTE], long=True)
     return Accepted(text)

@@ -12,6 +12,7 @@ import pytest
 from stepchat.backends.scripted import ScriptedBackend
 from stepchat.core.events import DoneEvent, PipelineEvent, RouteEvent, StepEvent
 from stepchat.core.pipeline import PromptError, StepCache
+from stepchat.core.prompt import LONG_NOTE
 from stepchat.core.settings import PipelineSettings
 from stepchat.core.types import CachePath, ChatMessage, Step, StepStatus
 from stepchat.embed.hashed import HashedEmbedder
@@ -262,12 +263,14 @@ def test_bad_prompts_are_one_line_errors(bad: str | bytes) -> None:
     assert "\n" not in str(info.value)
 
 
-def test_huge_prompt_is_truncated_and_the_user_is_told() -> None:
+def test_a_long_prompt_is_sent_whole_and_a_huge_one_refused_in_one_line() -> None:
     cache = make(["ok"])
-    answer = cache.answer("word " * 300_000)
-    assert any("truncated" in note for note in answer.notes)
+    answer = cache.answer("word " * 30_000)
+    assert answer.notes == [LONG_NOTE]
     prompt_sent: list[ChatMessage] = cache.backend.calls[-1]  # type: ignore[attr-defined]
-    assert len(prompt_sent[-1].content) <= 6000
+    assert prompt_sent[-1].content == ("word " * 30_000).strip()
+    with pytest.raises(PromptError, match="the most one may have is 1,000,000"):
+        cache.answer("word " * 300_000)
 
 
 def test_scopes_do_not_mix_models() -> None:
