@@ -28,21 +28,30 @@ def views(app: Any) -> list[AnswerView]:
     return list(app.chat.query(AnswerView))
 
 
+CODE = "def add(a, b):\n\n    return a + b"
+
+
+async def focus_the_code_answer(pilot: Any) -> AnswerView:
+    """Ask for code, then click its answer: focused, its copy keys live."""
+    await settle(pilot)
+    await ask(pilot, "Write a Python function that adds two numbers.")
+    view = views(pilot.app)[0]
+    await pilot.click(view.query_one(".route"))
+    await pilot.pause()
+    assert pilot.app.focused is view
+    return view
+
+
 async def test_a_focused_answer_copies_itself_and_its_code(make_app: Any) -> None:
     app = make_app(FakeLoader([CODE_ANSWER]))
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await ask(pilot, "Write a Python function that adds two numbers.")
-        view = views(app)[0]
-        await pilot.click(view.query_one(".route"))
-        await pilot.pause()
-        assert app.focused is view
+        view = await focus_the_code_answer(pilot)
         await pilot.press("c")
         assert app.clipboard == CODE_ANSWER
         await pilot.click(view.query_one(".route"))  # one copy key per focus
         await pilot.pause()
         await pilot.press("k")
-        assert app.clipboard == "def add(a, b):\n\n    return a + b"
+        assert app.clipboard == CODE
         # The copy keys are the answer's; any other letter goes to the prompt box.
         await pilot.press("h", "i")
         assert app.focused is app.chat.prompt and app.chat.prompt.text == "hi"
@@ -53,17 +62,12 @@ async def test_words_typed_after_a_copy_reach_the_prompt_whole(make_app: Any) ->
     not a copy of the answer and of its JSON over the clipboard."""
     app = make_app(FakeLoader([CODE_ANSWER]))
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await ask(pilot, "Write a Python function that adds two numbers.")
-        view = views(app)[0]
-        await pilot.click(view.query_one(".route"))
-        await pilot.pause()
+        await focus_the_code_answer(pilot)
         await pilot.press("k")
-        code = "def add(a, b):\n\n    return a + b"
-        assert app.clipboard == code
+        assert app.clipboard == CODE
         await pilot.press(*"can you justify that ok")
         assert app.chat.prompt.text == "can you justify that ok"
-        assert app.clipboard == code
+        assert app.clipboard == CODE
 
 
 async def test_copy_json_from_the_palette_is_valid_json(make_app: Any) -> None:
