@@ -10,7 +10,9 @@ background) and is idempotent, so a request and a background load never load twi
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any, Generic, TypeVar
 
 from stepchat.core.ports import Backend, BackendError, Embedder
@@ -70,8 +72,15 @@ class LazyBackend(_OnFirstUse[Backend]):
         self.model_id = model_id
 
     def complete(self, messages: Sequence[ChatMessage], **options: Any) -> Completion:
-        """The real backend's `complete`, after loading the model if it is not loaded yet."""
-        return self._ready().complete(messages, **options)
+        """The real backend's `complete`, after loading the model if it is not loaded yet
+        (the wait is the completion's `load_ms`)."""
+        waited = 0.0
+        if not self.loaded:
+            started = time.monotonic()
+            self.load()
+            waited = (time.monotonic() - started) * 1000
+        result = self._built().complete(messages, **options)
+        return replace(result, load_ms=result.load_ms + waited) if waited else result
 
     def count_tokens(self, text: str) -> int:
         """Tokens under the model's tokenizer. A model that cannot be built (its GGUF is

@@ -204,6 +204,9 @@ class Completion:
     completion_tokens: int
     finish_reason: str = "stop"
     elapsed_ms: float = 0.0
+    load_ms: float = 0.0
+    """Time this call waited for the model to load first: part of the answer's latency,
+    not of the model's writing, so its speed leaves it out."""
 
 
 @dataclass

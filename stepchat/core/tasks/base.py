@@ -123,6 +123,7 @@ class Generation:
             )
         finally:
             self.generate_ms += (self.clock.monotonic() - started) * 1000
+        self.generate_ms -= result.load_ms  # waiting for the model to load is not writing
         self.calls += 1
         self.prompt_tokens += result.prompt_tokens
         self.generated_tokens += result.completion_tokens
