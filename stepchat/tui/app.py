@@ -113,6 +113,7 @@ class StepchatApp(ServingApp):
     async def action_new_chat(self) -> None:
         self.chat.drop_requests()
         self.conversation = self._new_conversation()
+        self.show_last(None)
         await self.chat.clear_transcript()
 
     def action_system_prompt(self) -> None:
@@ -169,6 +170,7 @@ class StepchatApp(ServingApp):
     async def clear_conversation(self) -> None:
         self.chat.drop_requests()
         self.conversation.turns.clear()
+        self.show_last(None)
         try:
             self.history.delete(self.conversation.id)
         except HistoryError as exc:
@@ -202,6 +204,8 @@ class StepchatApp(ServingApp):
         self.conversation = conversation
         for turn in conversation.turns:
             self.chat.prompt.remember(turn.prompt)
+        answered = [turn.answer for turn in conversation.turns if turn.answer is not None]
+        self.show_last(answered[-1] if answered else None)
         await self.chat.restore(conversation)
 
     def action_export(self) -> None:

@@ -38,7 +38,7 @@ from stepchat.tui.load_state import LoadState
 from stepchat.tui.messages import ModelLoaded, PartsFailed, PartsLoaded
 from stepchat.tui.sanitize import one_line
 from stepchat.tui.screens.chat import ChatScreen
-from stepchat.tui.stats import SessionStats
+from stepchat.tui.stats import LastAnswer, SessionStats
 
 if TYPE_CHECKING:
     from stepchat.core.pipeline import StepCache
@@ -143,6 +143,12 @@ class ServingApp(App[int]):
         """An answer was served: count it in the session's figures."""
         self.stats.record(answer)
         self.set_entry_count(entries)
+
+    def show_last(self, answer: Answer | None) -> None:
+        """"This answer" is the open chat's newest one: none while a new one is being
+        answered, after a new chat, the reopened chat's own after Ctrl+O."""
+        self.stats.last = None if answer is None else LastAnswer.of(answer)
+        self.mutate_reactive(ServingApp.stats)
 
     def set_entry_count(self, entries: int) -> None:
         """The store's row count changed (an answer was stored, or entries were evicted)."""

@@ -38,6 +38,16 @@ class LastAnswer:
         """Tokens a full generation would have cost: what was generated plus what was saved."""
         return self.generated + self.saved
 
+    @classmethod
+    def of(cls, answer: Answer) -> LastAnswer:
+        return cls(
+            path=str(answer.path),
+            total_ms=answer.timings.total_ms,
+            generated=answer.tokens.generated,
+            saved=answer.tokens.saved,
+            skip_reason=answer.skip_reason,
+        )
+
 
 @dataclass
 class SessionStats:
@@ -76,13 +86,7 @@ class SessionStats:
                 self.priced_hits += 1
         if answer.stored_entry:
             self.costs[answer.stored_entry] = total_ms
-        self.last = LastAnswer(
-            path=path,
-            total_ms=total_ms,
-            generated=generated,
-            saved=saved,
-            skip_reason=answer.skip_reason,
-        )
+        self.last = LastAnswer.of(answer)
 
     def _replaced_ms(self, matched: str | None, full_tokens: int) -> float | None:
         """What the answer this hit stands in for cost: measured, or estimated from tokens."""

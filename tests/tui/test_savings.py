@@ -55,3 +55,21 @@ async def test_time_saved_is_the_measured_cost_of_the_replaced_answer(
         panel = shown_text(app.chat.query_one(SavingsPanel))
         assert re.search(r"time saved \(est\.\)\s+~5\.0\d s", panel)
         assert "~40 tok/s" in panel
+
+
+async def test_this_answer_is_the_open_chats_newest(make_app: Any) -> None:
+    """Not the previous chat's while a new chat is empty, nor another chat's after Ctrl+O."""
+    app = make_app(FakeLoader(["A first answer.", "A second answer."]))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await ask(pilot, "Solve for x: 7x = 14.")
+        first_chat = app.conversation.id
+        assert app.stats.last is not None and app.stats.last.path == "solver"
+        await pilot.press("ctrl+n")
+        await settle(pilot)
+        assert app.stats.last is None
+        await ask(pilot, "Say something.")
+        assert app.stats.last is not None and app.stats.last.path == "miss"
+        await app.open_conversation(first_chat)
+        await settle(pilot)
+        assert app.stats.last is not None and app.stats.last.path == "solver"

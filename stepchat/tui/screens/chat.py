@@ -289,6 +289,7 @@ class ChatScreen(Screen[None]):
         turn = Turn(prompt)
         self.serving.conversation.turns.append(turn)
         self.serving.save_conversation()  # a crash while it is answered keeps the question
+        self.serving.show_last(None)
         self._enqueue(self.requests.new(prompt, view, turn))
 
     async def regenerate_last(self) -> None:
@@ -298,6 +299,7 @@ class ChatScreen(Screen[None]):
         turns[-1] = turn
         view = await self.replace_last_answer()
         view.bypassed = True
+        self.serving.show_last(None)
         self._enqueue(self.requests.new(turn.prompt, view, turn, reuse=False))
 
     def _enqueue(self, request: ActiveRequest) -> None:
