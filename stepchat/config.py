@@ -190,7 +190,7 @@ def parse_config_file(data: dict[str, Any], origin: str) -> ConfigFile:
         text = json.dumps(data, default=str)
         return TypeAdapter(ConfigFile).validate_json(text, strict=True)
     except ValidationError as exc:
-        raise ConfigError(f"{origin}: {describe_validation_error(exc, data)}") from None
+        raise ConfigError(f"{origin}: {describe_validation_error(exc, data, ConfigFile)}") from None
 
 
 def load_config(paths: UserPaths | None = None) -> Config:

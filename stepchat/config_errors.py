@@ -8,9 +8,10 @@ running again is quicker than reading a list.
 
 from __future__ import annotations
 
+import difflib
 import json
-from dataclasses import fields
-from typing import Any
+from dataclasses import fields, is_dataclass
+from typing import Any, get_args, get_type_hints
 
 from pydantic import ValidationError
 
@@ -103,16 +104,46 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 60 else text[:59] + "…"
 
 
-def describe_validation_error(exc: ValidationError, data: dict[str, Any]) -> str:
-    """`[cache] repair_tries: expected a whole number, got "3"` for the first error."""
+def _keys_at(root: type, path: tuple[int | str, ...]) -> list[str]:
+    """The keys the table at `path` takes (a model entry's by its kind), or none known."""
+    if path[:1] == ("models",) and len(path) >= 3 and path[2] in KIND_SPECS:
+        return [f.name for f in fields(KIND_SPECS[str(path[2])])]
+    table: Any = root
+    for part in path:
+        if not isinstance(part, str) or not is_dataclass(table):
+            return []
+        table = _dataclass_in(get_type_hints(table, include_extras=True).get(part))
+    return [f.name for f in fields(table)] if is_dataclass(table) else []
+
+
+def _dataclass_in(hint: Any) -> Any:
+    """The dataclass a field's type names, through `X | None` and `Annotated[X, ...]`."""
+    if is_dataclass(hint):
+        return hint
+    return next((found for arg in get_args(hint) if (found := _dataclass_in(arg))), None)
+
+
+def _did_you_mean(root: type | None, loc: tuple[int | str, ...]) -> str:
+    if root is None or not loc:
+        return ""
+    close = difflib.get_close_matches(str(loc[-1]), _keys_at(root, loc[:-1]), n=1, cutoff=0.7)
+    return f" (did you mean {close[0]}?)" if close else ""
+
+
+def describe_validation_error(
+    exc: ValidationError, data: dict[str, Any], root: type | None = None
+) -> str:
+    """`[cache] repair_tries: expected a whole number, got "3"` for the first error; an
+    unknown key near a known one of its table (`root` the file's) names that one."""
     error = exc.errors()[0]
     kind = str(error["type"])
     where = _where(tuple(error.get("loc", ())), data)
     if kind in ("union_tag_invalid", "union_tag_not_found"):
         return _kind_error(dict(error), where)
     if kind in ("unexpected_keyword_argument", "extra_forbidden"):
-        foreign = _foreign_key(tuple(error.get("loc", ())))
-        return f"{where}: {foreign or 'unknown key'}"
+        loc = tuple(error.get("loc", ()))
+        foreign = _foreign_key(loc)
+        return f"{where}: {foreign or 'unknown key' + _did_you_mean(root, loc)}"
     if kind in ("missing", "missing_argument"):
         return f"{where}: missing (required)"
     return f"{where}: expected {_expected(dict(error))}, got {_shown(error.get('input'))}"

@@ -112,6 +112,8 @@ def test_a_missing_key_variable_is_named_not_shown(
         ('kind = "openai"\nbase_url = "http://h"\nmodel = "m"\ntimeout_s = 0',
          "timeout_s: expected a number > 0"),
         ('name2 = "x"\nsource = "x.gguf"', "name2: unknown key"),
+        ('source = "x.gguf"\nchat_fromat = "chatml"',
+         "chat_fromat: unknown key (did you mean chat_format?)"),
         ("", "source: missing (required)"),
     ],
 )
@@ -243,3 +245,18 @@ def test_a_server_entrys_sampling_is_part_of_its_scope(tmp_path: Path) -> None:
         for line in ("temperature = 0.3", "temperature = 0.9")
     }
     assert len(scopes) == 2
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ('[cache]\nlinear_stratgy = "model-first"',
+         "[cache] linear_stratgy: unknown key (did you mean linear_strategy?)"),
+        ("thraeds = 2", "thraeds: unknown key (did you mean threads?)"),
+        ("[cache]\nzzz = 1", "[cache] zzz: unknown key"),
+    ],
+)
+def test_a_misspelled_key_names_the_one_meant(tmp_path: Path, text: str, words: str) -> None:
+    with pytest.raises(ConfigError) as info:
+        load(tmp_path, text + "\n")
+    assert str(info.value).endswith(words)
