@@ -179,7 +179,8 @@ class StepchatApp(ServingApp):
 
     def action_open_conversation(self) -> None:
         self.push_screen(
-            ConversationPickerScreen(self.history, self.clock.now(), blink=self.blink),
+            ConversationPickerScreen(self.history, self.clock.now(), blink=self.blink,
+                                     current=self.conversation.id),
             self._picker_closed,
         )
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from textual.widgets import OptionList
 
 from stepchat.config import Config
 from stepchat.tui.history import History
@@ -119,3 +120,17 @@ async def test_a_question_is_on_disk_while_it_is_answered_and_listed_once_cancel
         assert app.conversation.turns[0].cancelled
         picker = await open_picker(pilot)
         assert listed(picker) == ["Tell me a long story."]
+
+
+async def test_the_open_chat_is_marked_in_the_list(make_app: Any) -> None:
+    app = make_app(FakeLoader(["One.", "Two."]))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await ask(pilot, "First chat.")
+        await pilot.press("ctrl+n")
+        await settle(pilot)
+        await ask(pilot, "Second chat.")
+        picker = await open_picker(pilot)
+        options = picker.query_one(OptionList)
+        shown = [str(options.get_option_at_index(i).prompt) for i in range(2)]
+        assert shown[0].startswith("● Second chat.") and shown[1].startswith("  First chat.")

@@ -42,10 +42,14 @@ class ConversationPickerScreen(ModalScreen[PickerOutcome]):
         Binding("d,delete", "delete", "Delete"),
     ]
 
-    def __init__(self, history: History, now: float, *, blink: bool = True) -> None:
+    def __init__(
+        self, history: History, now: float, *, blink: bool = True, current: str | None = None
+    ) -> None:
         super().__init__(classes="dialog-screen")
         self._history = history
         self._now = now
+        self._current = current
+        """The open chat's id: marked in the list."""
         self._blink = blink
         self._summaries: list[Summary] = []
         self.outcome = PickerOutcome()
@@ -83,8 +87,9 @@ class ConversationPickerScreen(ModalScreen[PickerOutcome]):
 
     def _option(self, summary: Summary) -> Option:
         turns = f"{summary.turns} turn{'s' if summary.turns != 1 else ''}"
+        mark = "● " if summary.id == self._current else "  "
         return Option(
-            Text(f"{one_line(summary.title, 48)}  ·  {turns}  ·  "
+            Text(f"{mark}{one_line(summary.title, 68)}  ·  {turns}  ·  "
                  f"{format_age(self._now - summary.updated)}"),
             id=summary.id,
         )
