@@ -140,11 +140,10 @@ def one_operation(before: Sides, after: Sides) -> bool:
 
 def unannounced(before: Sides, after: Sides) -> bool:
     """`after` is what one operation no words name yields from `before`: a rewrite, or an
-    operation that simplifies. Adding a term must cancel it on a side (3x + 5 = 20 to
-    3x = 15), and scaling must keep the unknown and divide, flip the sign or clear
-    fractions (3x = 15 to x = 5, x/2 = 3 to x = 6). Any operation is a true step, but one
-    that complicates is how another problem's equation passes as this one's: x + 1 = 3
-    times 2 is 2x + 2 = 6, a cached derivation's first line; 0 = 1 times 5 is 0 = 5."""
+    operation that simplifies (`_cancelling_add`, `_simplifying_scale`). Any operation is
+    a true step, but one that complicates is how another problem's equation passes as
+    this one's: x + 1 = 3 times 2 is 2x + 2 = 6, halved x/2 + 1/2 = 3/2, each a cached
+    derivation's first line; 0 = 1 times 5 is 0 = 5."""
     if after.same(before):
         return True
     return any(_cancelling_add(before, f) or _simplifying_scale(before, f)
@@ -152,29 +151,50 @@ def unannounced(before: Sides, after: Sides) -> bool:
 
 
 def _cancelling_add(before: Sides, after: Sides) -> bool:
+    """A term taken off both sides that cancels it where it helps: a constant off the
+    unknown's side (3x + 5 = 20 to 3x = 15, not 3x = 15 to 3x - 15 = 0), the unknown off
+    a side while the other keeps it (3x = 2x + 5 to x = 5). Once the unknown has gone, a
+    constant off either side (1 = 5 to 0 = 4)."""
     p, q = after.a - before.a, after.b - before.b
     if (p, q) != (after.c - before.c, after.d - before.d) or p == q == 0:
         return False
-    return (p == 0 or 0 in (after.a, after.c)) and (q == 0 or 0 in (after.b, after.d))
+    if p and not (before.a and before.c and 0 in (after.a, after.c)):
+        return False
+    if not q:
+        return True
+    if before.a == before.c == 0:
+        return 0 in (after.b, after.d)
+    return (after.b == 0 and before.a != 0) or (after.d == 0 and before.c != 0)
 
 
 def _simplifying_scale(before: Sides, after: Sides) -> bool:
-    """A division by a whole number or by the unknown's one coefficient, or a product by
-    the least common denominator, either with its sign flipped or not: 3x = 15 to x = 5,
-    4x + 2 = 6 to 2x + 1 = 3, (2/3)x = 4 to x = 6, x/2 + 1/2 = 3/2 to x + 1 = 3. Not
-    4x + 4 = 12 to 3x + 3 = 9, nor x/2 = 1 to 5x = 10: each some other problem's line."""
+    """Both sides scaled to a simpler equation: divided by the unknown's one coefficient
+    (3x = 15 to x = 5, (2/3)x = 4 to x = 6, 3x + 5 = 20 to x + 5/3 = 20/3), divided by a
+    whole number with whole numbers left (4x + 2 = 6 to 2x + 1 = 3), or multiplied by
+    the least common denominator (x/2 + 1/2 = 3/2 to x + 1 = 3). A sign flips only to
+    leave the unknown's coefficient positive (-x = -5 to x = 5). Not x + 1 = 3 to
+    x/2 + 1/2 = 3/2, 3x = 15 to (3/5)x = 3, nor x + 3 = 8 to -x - 3 = -8."""
     if before.a == before.c == 0:
         return False  # the unknown has gone: scaling `0 = 1` only names another number
     old = (before.a, before.b, before.c, before.d)
     new = (after.a, after.b, after.c, after.d)
     pivot = next(i for i, x in enumerate(old) if x != 0)
     k = new[pivot] / old[pivot]
-    if k == 0 or any(n != k * o for n, o in zip(new, old, strict=True)):
+    if k == 0 or k == 1 or any(n != k * o for n, o in zip(new, old, strict=True)):
         return False
-    holders = [x for x in (before.a, before.c) if x != 0]
-    divisors = {Fraction(1)} | ({abs(holders[0])} if len(holders) == 1 else set())
+    holders = [x for x in (after.a, after.c) if x != 0]
+    if len(holders) == 1 and holders[0] == 1:
+        return True  # divided by the unknown's coefficient
+    if k < 0 and not (len(holders) == 1 and holders[0] > 0):
+        return False
+    if abs(k).numerator == 1:
+        return _whole(new)
     common = Fraction(math.lcm(*(x.denominator for x in old)))
-    return abs(k).numerator == 1 or abs(1 / k) in divisors or abs(k) == common
+    return abs(k) == common and _whole(new)
+
+
+def _whole(numbers: tuple[Fraction, ...]) -> bool:
+    return all(x.denominator == 1 for x in numbers)
 
 
 def _part(side: str, before: Sides, which: str) -> Fraction:

@@ -197,7 +197,9 @@ _VALUE_MARK_AFTER = re.compile(r"\s*(?:[!%‰‱…°′″]|\.\s*\.)")
 """A mark that changes the number it follows, after a run and any spaces: `15!` (a
 factorial), `0.3...` and `0.3 . . .` (recurring), `15%`, `4°`. Passed over as punctuation
 it would let a step claim one value and be read as another."""
-_VALUE_MARK_BEFORE = frozenset("~≈±√∛∜$€£¥")
+_VALUE_MARK_BEFORE = frozenset("~≈±√∛∜$€£¥,!¡")
+"""Marks glued before a run that change its first number: `~3`, `$3`, `,5` (a decimal
+comma: 0.5), `!5` (a subfactorial)."""
 
 
 def _value_mark_beside(line: str, lo: int, hi: int) -> bool:

@@ -279,6 +279,10 @@ class _Parser:
             exponent = int(exp_tok.text)
             if exponent > MAX_EXPONENT:
                 raise MathSyntaxError("exponent too large")
+            glued = self.peek()
+            if self._starts_atom(glued) and glued is not None and not glued.spaced:
+                # `2^3x`: (2^3)·x to some readers, 2^(3x) to others, as `1/2x` is
+                raise MathSyntaxError("a power glued to a factor")
             # The bound first: sympy evaluates (2^4)^4... and combines (x^4)^4 at once.
             size = size.power(exponent)
             return sympy.Pow(base, exponent), size

@@ -149,9 +149,16 @@ def _source(verb_kind: str, direction: str | None) -> str | None:
     return "left" if direction == "right" else "right"
 
 
+_MARKED_NUMBER = re.compile(r"[0-9]\s*(?:\.\s*\.|[…!%‰°])|[~≈!¡]\s*[0-9]|[0-9],[0-9]")
+"""A number in the words with a mark that changes it: `by 0.3...` (recurring), `by 3!`,
+`by 5%`, `by ~3`, `by 1,5` (a decimal comma or a thousands group): not read."""
+
+
 def read_prose(words: str, variable: str) -> list[NamedOp] | None:
     """The operations `words` name, in order; None when the words say anything else."""
     text = normalise_symbols(words).lower()
+    if _MARKED_NUMBER.search(text):
+        return None
     shift, scale, cancel = _patterns(variable)
     found: list[tuple[int, NamedOp]] = []
     spans: list[tuple[int, int]] = []

@@ -36,8 +36,8 @@ FOLLOWS = [
     ("5x + 3 = 28", "5x = 25\nx = 25/5\nx = 5"),
     ("5x + 3 = 28", "Subtract 3 from both sides: 5x = 25\nDivide both sides by 5: x = 5\nx = 5"),
     ("-3x + 5 = 20", "-3x = 15\nx = -5"),
-    ("3x = 15", "-x = -5\nx = 5"),
-    ("3x = 15", "−x = −5\nx = 5"),
+    ("-3x = 15", "-x = 5\nx = -5"),
+    ("-3x = 15", "−x = 5\nx = −5"),
     ("x/2 + 1 = 4", "x/2 = 3\nx = 6"),
     ("x/2 + 1 = 4", "Multiply both sides by 2: x + 2 = 8\nx = 6"),
     ("0.5x + 2 = 4.5", "0.5x = 2.5\nx = 5"),
@@ -76,6 +76,14 @@ DOES_NOT_FOLLOW = [
     ("x/2 + 1/2 = 3/2", "3x + 3 = 9\n3x = 6\nx = 2\nx = 2"),  # fractions cleared, by 6
     ("4x + 4 = 12", "3x + 3 = 9\n3x = 6\nx = 2\nx = 2"),  # a division by 4/3
     ("x/2 = 1", "5x = 10\nx = 2\nx = 2"),
+    # the eighty-third review: a division that brings in fractions, a sign flipped to a
+    # negative coefficient, a term moved off the side without the unknown
+    ("x + 1 = 3", "x/2 + 1/2 = 3/2\nx + 1 = 3\nx = 2\nx = 2"),
+    ("3x = 15", "(3/5)x = 3\nx = 5\nx = 5"),
+    ("x + 1 = x + 5", "x/2 + 1/2 = x/2 + 5/2\n1/2 = 5/2\nno solution"),
+    ("x + 3 = 8", "-x - 3 = -8\n-x = -5\nx = 5\nx = 5"),
+    ("3x = 15", "-x = -5\nx = 5"),
+    ("3x = 15", "3x - 15 = 0\n3x = 15\nx = 5\nx = 5"),
     ("3x + 5 = 20", "Subtract 5 from both sides: 3x = 15  !\nx = 5"),
     ("3x = 0.9", "Divide both sides by 3: x = 0.3  ...\nx = 3/10"),
     # a factor left of an equation is no word to trim off
@@ -227,7 +235,10 @@ def test_prose_reads_into_named_operations() -> None:
     ["The answer is 20.", "Subtract 5 from 20", "Divide by 0", "Multiply both sides by y",
      "Divide both sides by 3x", "Add the constant to both sides", "so it is 7",
      "Subtract 5 from the left side", "Add 5 to the other side", "Divide the left side by 3",
-     "We can't subtract 5 yet", "Subtract 5 cm from both sides"],
+     "We can't subtract 5 yet", "Subtract 5 cm from both sides",
+     # a number in the words with a mark that changes it
+     "Divide both sides by 0.3...", "Divide both sides by 3!", "Subtract 1,5 from both sides",
+     "Divide both sides by ~3", "Subtract 5% from both sides"],
 )
 def test_prose_that_says_anything_else_does_not_read(words: str) -> None:
     assert read_prose(words, "x") is None

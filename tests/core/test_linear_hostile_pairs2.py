@@ -11,7 +11,11 @@ eighty-second's (`data/linear_hostile_pairs4.jsonl`: D1 a contradiction scaled b
 no words name, `0 = 5` for `0x = 1`; S1 another problem's equation as the first line by
 an unannounced scaling, `2x + 2 = 6` for `x + 1 = 3`; T1 a factor left of an equation
 trimmed off as words, `x (x + 1) = 3`; G1 and G2 a mark glued or spaced after a step's
-number, `15!`, `0.3  ...`; C1 a chain of thousands of links).
+number, `15!`, `0.3  ...`; C1 a chain of thousands of links) and the eighty-third's
+(`data/linear_hostile_pairs5.jsonl`: S2 a division no words name that brings in
+fractions, S3 a sign flipped to a negative coefficient, S4 a constant moved off the side
+without the unknown, P2 `2^3x`, G3 a marked number in the words, `by 0.3...`, G4 a mark
+glued before an equation, `,5x`).
 
 Each record (`data/linear_hostile_pairs2.jsonl`, `data/linear_hostile_pairs3.jsonl`) is a
 cached request with the reply the model gave it (or the solver's, when `cached_model_text`
@@ -35,7 +39,7 @@ from tests.core.test_linear_hostile_pairs import FROM_CACHE, ask_after
 RECORDS = [
     record
     for name in ("linear_hostile_pairs2.jsonl", "linear_hostile_pairs3.jsonl",
-                 "linear_hostile_pairs4.jsonl")
+                 "linear_hostile_pairs4.jsonl", "linear_hostile_pairs5.jsonl")
     for line in (Path(__file__).parent / "data" / name).open()
     if "class" in (record := json.loads(line))
 ]

@@ -72,3 +72,10 @@ def test_implicit_products_and_unicode_operators() -> None:
     assert str(solution_of("2(x + 1) = 10", "x")) == "4"
     assert str(solution_of("3×x − 4 = 11", "x")) == "5"
     assert str(solution_of("(x + 1)(2) = x", "x")) == "-2"
+
+
+@pytest.mark.parametrize("text", ["2^3x = 16", "3^2x = 18", "x^2(x + 1) = 3"])
+def test_a_power_glued_to_a_factor_is_not_read(text: str) -> None:
+    """`2^3x` is (2^3)·x to some readers and 2^(3x) to others, as `1/2x` is."""
+    with pytest.raises(MathSyntaxError):
+        parse_equation(text)
