@@ -59,13 +59,13 @@ def test_bad_prompts_are_one_line_errors(tmp_path: Path) -> None:
         one_line_error(subprocess.CompletedProcess(proc.args, proc.returncode, out, err), words)
 
 
-def test_one_megabyte_prompt_is_truncated_and_the_user_is_told(tmp_path: Path) -> None:
+def test_a_prompt_over_a_million_characters_is_one_line_and_exit_2(tmp_path: Path) -> None:
     prompt = ("Solve for x: 3x + 5 = 20. " + "padding " * 140_000).encode()
     assert len(prompt) > 1_000_000
     out = run(FAKE, tmp_path, ["ask", "-"], stdin=prompt)
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.decode().strip().splitlines()[-1] == "x = 5"
-    assert b"truncated" in out.stderr and b"Traceback" not in out.stderr
+    assert out.returncode == 2 and out.stdout == b""
+    assert out.stderr == (b"stepchat: the prompt is 1,120,025 characters; the most one may "
+                          b"have is 1,000,000\n")
 
 
 def test_cache_and_history_dirs_are_private(tmp_path: Path) -> None:
