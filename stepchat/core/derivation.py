@@ -151,20 +151,24 @@ def unannounced(before: Sides, after: Sides) -> bool:
 
 
 def _cancelling_add(before: Sides, after: Sides) -> bool:
-    """A term taken off both sides that cancels it where it helps: a constant off the
-    unknown's side (3x + 5 = 20 to 3x = 15, not 3x = 15 to 3x - 15 = 0), the unknown off
-    a side while the other keeps it (3x = 2x + 5 to x = 5). Once the unknown has gone, a
-    constant off either side (1 = 5 to 0 = 4)."""
+    """A term taken off both sides that leaves fewer terms (3x + 5 = 20 to 3x = 15,
+    3x = 2x + 5 to x = 5, 1 = 5 to 0 = 4), or, with the unknown on one side only, a
+    constant taken off that side (3x - 15 = 0 to 3x = 15). Not 3x = 15 to 3x - 15 = 0,
+    nor 3x = 2x + 15 to 3x - 15 = 2x: each moves a term and simplifies nothing."""
     p, q = after.a - before.a, after.b - before.b
     if (p, q) != (after.c - before.c, after.d - before.d) or p == q == 0:
         return False
     if p and not (before.a and before.c and 0 in (after.a, after.c)):
         return False
-    if not q:
+    if _terms(after) < _terms(before):
         return True
-    if before.a == before.c == 0:
-        return 0 in (after.b, after.d)
-    return (after.b == 0 and before.a != 0) or (after.d == 0 and before.c != 0)
+    one_side = (before.a == 0) != (before.c == 0)
+    return not p and one_side and (
+        (after.b == 0 and before.a != 0) or (after.d == 0 and before.c != 0))
+
+
+def _terms(sides: Sides) -> int:
+    return sum(x != 0 for x in (sides.a, sides.b, sides.c, sides.d))
 
 
 def _simplifying_scale(before: Sides, after: Sides) -> bool:
@@ -213,20 +217,28 @@ def _unnamed(op: NamedOp, before: Sides) -> list[Sides]:
     """What a verb with no operand ("Subtract from both sides", "Divide both sides",
     "Subtraction") may yield: only an operation the equation shows plainly. Adding or
     subtracting takes one part of a side off it, with the verb's sign (subtracting the 5
-    of 3x + 5, adding the 5 of 3x - 5); multiplying is by a whole number, dividing by a
-    whole number or by the unknown's one coefficient. Doubling both sides of 3x = 15 is
-    no "division"."""
+    of 3x + 5, adding the 5 of 3x - 5); multiplying is by the least common denominator
+    (x/2 + 1 = 3/2 by 2, not 4), dividing by the unknown's one coefficient or by a whole
+    number that leaves whole numbers (4x + 2 = 6 by 2, not x + 1 = 3 by 3). Doubling both
+    sides of 3x = 15 is no "division"."""
     if op.kind in _ADDS:
         parts = [(-x, Fraction(0)) for x in (before.a, before.c) if x]
         parts += [(Fraction(0), -x) for x in (before.b, before.d) if x]
         sign = {"add": 1, "subtract": -1}.get(op.kind)
         return [before.plus(p, q) for p, q in parts if sign is None or (p + q) * sign > 0]
+    if before.a == before.c == 0:
+        return []  # the unknown has gone: scaling `0 = 1` only names another number
     holders = [x for x in (before.a, before.c) if x != 0]
-    factors = [Fraction(n) for n in range(-12, 13) if n not in (0, 1)]
     if op.kind == "multiply":
-        return [before.times(k) for k in factors]
-    divisors = factors + (holders if len(holders) == 1 else [])
-    return [before.times(1 / k) for k in divisors]
+        common = Fraction(math.lcm(*(x.denominator for x in _numbers(before))))
+        return [before.times(common)] if common > 1 else []
+    divisors = [Fraction(n) for n in range(2, 13)
+                if _whole(_numbers(before.times(Fraction(1, n))))]
+    return [before.times(1 / k) for k in divisors + (holders if len(holders) == 1 else [])]
+
+
+def _numbers(sides: Sides) -> tuple[Fraction, ...]:
+    return (sides.a, sides.b, sides.c, sides.d)
 
 
 def results_of(op: NamedOp, before: Sides) -> list[Sides]:

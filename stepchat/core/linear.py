@@ -183,7 +183,8 @@ def chains_in(line: str) -> tuple[list[tuple[str, list[FoundEquation]]], str]:
         words.append(line[pos:lo])
         pos = hi
         equations, lead = _equations_in_run(line[lo:hi])
-        if equations and _value_mark_beside(line, lo, hi):
+        if equations and (_value_mark_beside(line, lo, hi)
+                          or HYPHENED_FRACTION.search(line[lo:hi])):
             equations, lead = [], line[lo:hi]  # unread: the words' reader refuses it
         words.append(lead)
         if equations:
@@ -222,6 +223,12 @@ def _binds(token: str) -> bool:
     = 3`, `x / (x + 1) = 3` and `2 (x + 1) = 6` are not `x + 1 = 3`."""
     return token[-1].isalnum() or token[-1] in ")]}+-−*/÷×·^"
 
+
+HYPHENED_FRACTION = re.compile(
+    r"\d(?:\s[-\u2010-\u2015\u2212]|[-\u2010-\u2015\u2212]\s?)\d+\s?[/\u2044\u2215÷]\s?\d")
+"""A whole number, a dash glued to it or to a fraction (`3-1/2`, `3 -1/2`, `1- 1/2`,
+`3−1÷2`): a mixed number in a recipe as often as a difference, so neither a request nor a
+step with one is read. Spaced on both sides (`3 - 1/2`), it is a difference."""
 
 MAX_CHAIN_LINKS = 32
 """A chain longer than this is not read (its words' reader refuses it): no derivation

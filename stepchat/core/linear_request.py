@@ -52,6 +52,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from stepchat.core.linear import (
+    HYPHENED_FRACTION,
     FoundEquation,
     LinearForm,
     clean_latex,
@@ -145,7 +146,7 @@ def read_request(prompt: str) -> LinearRequest | None:
     variable = next(iter(found.variables))
     if _glued_mark(text, start, start + len(found.text)):
         return None  # `4!`, `0.3...`, `~12`: a mark that may change a value is not punctuation
-    if _HYPHENED_FRACTION.search(found.text):
+    if HYPHENED_FRACTION.search(found.text):
         return None  # `3-1/2` is three and a half in a recipe, five halves in arithmetic
     rest = f"{text[:start]}<eq>{text[start + len(found.text):]}".lower()
     match = _framing(variable).fullmatch(rest)
@@ -157,11 +158,6 @@ def read_request(prompt: str) -> LinearRequest | None:
     return LinearRequest(found, variable, form, final_only=match.group("final") is not None)
 
 
-_HYPHENED_FRACTION = re.compile(
-    r"\d(?:\s[-\u2010-\u2015\u2212]|[-\u2010-\u2015\u2212]\s?)\d+\s?[/\u2044\u2215÷]\s?\d")
-"""A whole number, a dash glued to it or to a fraction (`3-1/2`, `3 -1/2`, `1- 1/2`,
-`3−1÷2`): a mixed number in a recipe as often as a difference, so the request is not read.
-Spaced on both sides (`3 - 1/2`), it is a difference."""
 
 _CLOSING_MARKS = frozenset(".,?:;")
 """The marks forgiven right after an equation, each alone and followed by a space or the

@@ -15,6 +15,7 @@ Phrasings read (case-insensitive, `−` read as `-`):
 - subtract / remove the constant, the x terms                    -> remove that part of its side
 - move / bring / collect / gather T | the constant | the x terms
   [to | on the left | the right | the other side]                -> take it off its side
+  [from | off the left | the right]                              -> take it off that side
   (a term T is subtracted as written: "move 5" off 3x + 5, "move -5" off 3x - 5; the side
   it leaves must hold it: "move 5 to the left" off 3x + 5 = 20 is no move)
 - multiply / multiplying / multiplied [both sides] by K          -> multiply by K (K ≠ 0)
@@ -74,7 +75,7 @@ class NamedOp:
 _NUM = r"[0-9]+(?:\.[0-9]+)?(?:\s*/\s*[0-9]+(?:\.[0-9]+)?)?"
 _SIDES = r"(?:\s+of\s+the\s+equation)?"
 _WHERE = (
-    r"(?:\s+(?:to|from|on|off|at)\s+(?:both\s+sides|each\s+side"
+    r"(?:\s+(?P<prep>to|from|on|off|at)\s+(?:both\s+sides|each\s+side"
     r"|the\s+(?P<dir>left|right)(?:\s+side)?|(?P<other>the\s+other\s+side))" + _SIDES + ")?"
 )
 _A_SIDE = (
@@ -142,10 +143,13 @@ def _term(text: str, opposite: bool, variable: str) -> Operand | None:
     return Operand("term", sign * form.a, sign * form.b)
 
 
-def _source(verb_kind: str, direction: str | None) -> str | None:
-    """The side a moved part leaves: moving it to the right takes it off the left."""
+def _source(verb_kind: str, direction: str | None, preposition: str | None) -> str | None:
+    """The side a moved part leaves: moving it to (or on, at) the right takes it off the
+    left; moving it from (or off) the left takes it off the left."""
     if verb_kind != "move" or direction is None:
         return None
+    if preposition in ("from", "off"):
+        return direction
     return "left" if direction == "right" else "right"
 
 
@@ -168,7 +172,7 @@ def read_prose(words: str, variable: str) -> list[NamedOp] | None:
         if kind != "move" and (match.group("dir") or match.group("other")):
             return None  # "subtract 5 from the left side": one side alone is no valid step
         operand: Operand | None = None
-        source = _source(kind, match.group("dir"))
+        source = _source(kind, match.group("dir"), match.group("prep"))
         if match.group("constant"):
             operand = Operand("constant", source=source)
         elif match.group("unknown"):

@@ -29,6 +29,9 @@ FOLLOWS = [
     ("-x = -5", "x = 5\nx = 5"),  # one that flips the sign
     ("(2/3)x = 4", "x = 6\nx = 6"),  # a division by the unknown's coefficient
     ("x/2 + 1/2 = 3/2", "x + 1 = 3\nx = 2\nx = 2"),  # the least common denominator
+    ("3x + 7 = 22", "Move the constant from the left side: 3x = 15\nx = 5\nx = 5"),
+    ("x/2 + 1 = 3/2", "Multiply both sides: x + 2 = 3\nx = 1\nx = 1"),
+    ("4x + 2 = 6", "Divide both sides: 2x + 1 = 3\n2x = 2\nx = 1\nx = 1"),
     ("0x + 5 = 6", "0 = 1\nno solution"),  # a term cancelled once the unknown has gone
     ("3x + 5 = 20", "a) 3x = 15\nb) x = 5\nx = 5"),  # a letter label
     ("3x + 5 = 20", "Subtract 5 from both sides: 3x = 15\nDivide both sides by 3: x = 5\nx = 5"),
@@ -84,6 +87,13 @@ DOES_NOT_FOLLOW = [
     ("x + 3 = 8", "-x - 3 = -8\n-x = -5\nx = 5\nx = 5"),
     ("3x = 15", "-x = -5\nx = 5"),
     ("3x = 15", "3x - 15 = 0\n3x = 15\nx = 5\nx = 5"),
+    # the eighty-fourth review
+    ("3x + 7 = 22", "Move the constant from the left side: 3x - 15 = 0\nx = 5\nx = 5"),
+    ("2x = 9", "x = 4-1/2\nx = 9/2"),
+    ("2x + 6 = 16", "Divide both sides: -x - 3 = -8\nx = 5\nx = 5"),
+    ("x + 1 = 3", "Division: (1/3)x + 1/3 = 1\nx = 2\nx = 2"),
+    ("x/2 + 1 = 3/2", "Multiply both sides: 2x + 4 = 6\nx = 1\nx = 1"),
+    ("3x = 2x + 15", "3x - 15 = 2x\nx = 15\nx = 15"),
     ("3x + 5 = 20", "Subtract 5 from both sides: 3x = 15  !\nx = 5"),
     ("3x = 0.9", "Divide both sides by 3: x = 0.3  ...\nx = 3/10"),
     # a factor left of an equation is no word to trim off

@@ -15,7 +15,10 @@ number, `15!`, `0.3  ...`; C1 a chain of thousands of links) and the eighty-thir
 (`data/linear_hostile_pairs5.jsonl`: S2 a division no words name that brings in
 fractions, S3 a sign flipped to a negative coefficient, S4 a constant moved off the side
 without the unknown, P2 `2^3x`, G3 a marked number in the words, `by 0.3...`, G4 a mark
-glued before an equation, `,5x`).
+glued before an equation, `,5x`) and the eighty-fourth's (`data/linear_hostile_pairs6.jsonl`:
+W1 a move "from" a side read as "to" it, P3 a hyphened fraction in a step, `x = 4-1/2`,
+N1 "Divide both sides" with no number taking a factor the equation does not show, S5 a
+constant moved onto the side without one while the unknown is on both).
 
 Each record (`data/linear_hostile_pairs2.jsonl`, `data/linear_hostile_pairs3.jsonl`) is a
 cached request with the reply the model gave it (or the solver's, when `cached_model_text`
@@ -39,7 +42,8 @@ from tests.core.test_linear_hostile_pairs import FROM_CACHE, ask_after
 RECORDS = [
     record
     for name in ("linear_hostile_pairs2.jsonl", "linear_hostile_pairs3.jsonl",
-                 "linear_hostile_pairs4.jsonl", "linear_hostile_pairs5.jsonl")
+                 "linear_hostile_pairs4.jsonl", "linear_hostile_pairs5.jsonl",
+                 "linear_hostile_pairs6.jsonl")
     for line in (Path(__file__).parent / "data" / name).open()
     if "class" in (record := json.loads(line))
 ]
