@@ -168,7 +168,7 @@ def _cancelling_add(before: Sides, after: Sides) -> bool:
 
 
 def _terms(sides: Sides) -> int:
-    return sum(x != 0 for x in (sides.a, sides.b, sides.c, sides.d))
+    return sum(x != 0 for x in _numbers(sides))
 
 
 def _simplifying_scale(before: Sides, after: Sides) -> bool:
@@ -180,8 +180,7 @@ def _simplifying_scale(before: Sides, after: Sides) -> bool:
     x/2 + 1/2 = 3/2, 3x = 15 to (3/5)x = 3, nor x + 3 = 8 to -x - 3 = -8."""
     if before.a == before.c == 0:
         return False  # the unknown has gone: scaling `0 = 1` only names another number
-    old = (before.a, before.b, before.c, before.d)
-    new = (after.a, after.b, after.c, after.d)
+    old, new = _numbers(before), _numbers(after)
     pivot = next(i for i, x in enumerate(old) if x != 0)
     k = new[pivot] / old[pivot]
     if k == 0 or k == 1 or any(n != k * o for n, o in zip(new, old, strict=True)):
