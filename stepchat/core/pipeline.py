@@ -496,9 +496,10 @@ class StepCache:
             ):
                 answer.stored_entry = self._store(request, answer, route)
             elif finished and not any("not cached" in note for note in answer.notes):
-                reason = NOT_CHECKED_NOTE if answer.text.strip() else EMPTY_NOTE
-                if answer.verified is False or not answer.text.strip():
-                    answer.notes.append(reason)
+                if not answer.text.strip():
+                    answer.notes.append(EMPTY_NOTE)
+                elif answer.verified is False:
+                    answer.notes.append(NOT_CHECKED_NOTE)
         except (StoreError, BackendError) as exc:
             # The answer is computed and correct; a cache that cannot take it (a full disk,
             # a read-only folder, a model whose tokenizer to count it with is missing) must
