@@ -225,10 +225,11 @@ def _binds(token: str) -> bool:
 
 
 HYPHENED_FRACTION = re.compile(
-    r"\d(?:\s[-\u2010-\u2015\u2212]|[-\u2010-\u2015\u2212]\s?)\d+\s?[/\u2044\u2215÷]\s?\d")
+    r"\d(?:\s+[-\u2010-\u2015\u2212]|[-\u2010-\u2015\u2212]\s*)\d+\s*[/\u2044\u2215÷]\s*\d")
 """A whole number, a dash glued to it or to a fraction (`3-1/2`, `3 -1/2`, `1- 1/2`,
-`3−1÷2`): a mixed number in a recipe as often as a difference, so neither a request nor a
-step with one is read. Spaced on both sides (`3 - 1/2`), it is a difference."""
+`3−1÷2`, with any run of spaces, which a screen shows as one): a mixed number in a recipe
+as often as a difference, so neither a request nor a step with one is read. Spaced on both
+sides (`3 - 1/2`), it is a difference."""
 
 MAX_CHAIN_LINKS = 32
 """A chain longer than this is not read (its words' reader refuses it): no derivation

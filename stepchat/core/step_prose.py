@@ -143,6 +143,11 @@ def _term(text: str, opposite: bool, variable: str) -> Operand | None:
     return Operand("term", sign * form.a, sign * form.b)
 
 
+_SENT = frozenset({"move", "moving", "bring"})
+"""Verbs that send a part somewhere: "on" or "at" a side after them may say where it goes
+or where it is. "Collect the x terms on the left" gathers them there."""
+
+
 def _source(verb_kind: str, direction: str | None, preposition: str | None) -> str | None:
     """The side a moved part leaves: moving it to (or on, at) the right takes it off the
     left; moving it from (or off) the left takes it off the left."""
@@ -171,6 +176,8 @@ def read_prose(words: str, variable: str) -> list[NamedOp] | None:
         kind = _VERBS[match.group("verb")]
         if kind != "move" and (match.group("dir") or match.group("other")):
             return None  # "subtract 5 from the left side": one side alone is no valid step
+        if match.group("verb") in _SENT and match.group("prep") in ("on", "at"):
+            return None  # "move the constant on the left": where it goes, or where it is
         operand: Operand | None = None
         source = _source(kind, match.group("dir"), match.group("prep"))
         if match.group("constant"):

@@ -94,6 +94,10 @@ DOES_NOT_FOLLOW = [
     ("x + 1 = 3", "Division: (1/3)x + 1/3 = 1\nx = 2\nx = 2"),
     ("x/2 + 1 = 3/2", "Multiply both sides: 2x + 4 = 6\nx = 1\nx = 1"),
     ("3x = 2x + 15", "3x - 15 = 2x\nx = 15\nx = 15"),
+    # the eighty-fifth review
+    ("2x + 1 = 8", "x = 4  -1/2\nx = 7/2"),
+    ("2x + 1 = 8", "x = 4-  1/2\nx = 7/2"),
+    ("3x + 7 = 22", "Move the constant on the left side: 3x - 15 = 0\nx = 5\nx = 5"),
     ("3x + 5 = 20", "Subtract 5 from both sides: 3x = 15  !\nx = 5"),
     ("3x = 0.9", "Divide both sides by 3: x = 0.3  ...\nx = 3/10"),
     # a factor left of an equation is no word to trim off

@@ -18,7 +18,9 @@ without the unknown, P2 `2^3x`, G3 a marked number in the words, `by 0.3...`, G4
 glued before an equation, `,5x`) and the eighty-fourth's (`data/linear_hostile_pairs6.jsonl`:
 W1 a move "from" a side read as "to" it, P3 a hyphened fraction in a step, `x = 4-1/2`,
 N1 "Divide both sides" with no number taking a factor the equation does not show, S5 a
-constant moved onto the side without one while the unknown is on both).
+constant moved onto the side without one while the unknown is on both) and the
+eighty-fifth's (`data/linear_hostile_pairs7.jsonl`: P4 a hyphened fraction with a wider
+gap, `4  -1/2`; W2 "move the constant on the left", where it goes or where it is).
 
 Each record (`data/linear_hostile_pairs2.jsonl`, `data/linear_hostile_pairs3.jsonl`) is a
 cached request with the reply the model gave it (or the solver's, when `cached_model_text`
@@ -43,7 +45,7 @@ RECORDS = [
     record
     for name in ("linear_hostile_pairs2.jsonl", "linear_hostile_pairs3.jsonl",
                  "linear_hostile_pairs4.jsonl", "linear_hostile_pairs5.jsonl",
-                 "linear_hostile_pairs6.jsonl")
+                 "linear_hostile_pairs6.jsonl", "linear_hostile_pairs7.jsonl")
     for line in (Path(__file__).parent / "data" / name).open()
     if "class" in (record := json.loads(line))
 ]
