@@ -14,8 +14,10 @@ Phrasings read (case-insensitive, `−` read as `-`):
 - subtract / subtracting / remove T [from both sides | ...]      -> add −T
 - subtract / remove the constant, the x terms                    -> remove that part of its side
 - move / bring / collect / gather T | the constant | the x terms
-  [to | on the left | the right | the other side]                -> take it off its side
+  [to the left | the right | the other side]                     -> take it off its side
   [from | off the left | the right]                              -> take it off that side
+  (collect / gather … on the left: gathered there; move / bring … on or at a side: not
+  read, since it may say where the part is)
   (a term T is subtracted as written: "move 5" off 3x + 5, "move -5" off 3x - 5; the side
   it leaves must hold it: "move 5 to the left" off 3x + 5 = 20 is no move)
 - multiply / multiplying / multiplied [both sides] by K          -> multiply by K (K ≠ 0)
