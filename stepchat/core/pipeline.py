@@ -199,11 +199,28 @@ class StepCache:
         """The handler whose kind the prompt is, and the task it read."""
         return self.handlers.detect(prompt)
 
-    def detect_within(self, accepted: Accepted) -> tuple[TaskHandler[Any], Task[Any]]:
-        """`detect`, for a prompt of a size the readers take: a longer one is open text."""
+    def detect_within(
+        self, accepted: Accepted, system_prompt: str | None = None
+    ) -> tuple[TaskHandler[Any], Task[Any]]:
+        """The kind the engine answers `accepted` as, under `system_prompt` (None: this
+        engine's): a prompt longer than the readers take, or a checked kind's under a
+        system prompt that may change what it asks, is open text."""
+        handler, task, _ = self._kind_of(accepted, system_prompt)
+        return handler, task
+
+    def _kind_of(
+        self, accepted: Accepted, system_prompt: str | None
+    ) -> tuple[TaskHandler[Any], Task[Any], bool]:
+        """`detect_within`, and whether a checked kind was set aside for the system prompt
+        (`stepchat.core.standalone`): the answer says so."""
+        fallback = self.handlers.fallback
         if accepted.long:
-            return self.handlers.fallback, self.handlers.fallback.detect(accepted.text)
-        return self.detect(accepted.text)
+            return fallback, fallback.detect(accepted.text), False
+        handler, task = self.detect(accepted.text)
+        system = self.settings.system_prompt if system_prompt is None else system_prompt
+        if handler is fallback or neutral_system_prompt(system):
+            return handler, task, False
+        return fallback, fallback.detect(accepted.text), True
 
     # ------------------------------------------------------------------ the request
 
@@ -232,12 +249,9 @@ class StepCache:
         """
         total = _Stopwatch(self.clock)
         accepted = accept_prompt(prompt)
-        text, notes = accepted.text, list(accepted.notes)
-        handler, task = self.detect_within(accepted)
-        if handler is not self.handlers.fallback and not neutral_system_prompt(
-            self.settings.system_prompt
-        ):
-            handler, task = self.handlers.fallback, self.handlers.fallback.detect(text)
+        notes = list(accepted.notes)
+        handler, task, set_aside = self._kind_of(accepted, None)
+        if set_aside:
             notes.append(NOT_ALONE_NOTE)
         if read_cache or write_cache:
             if history or in_conversation:

@@ -402,7 +402,8 @@ def create_app(
         lanes = pool.get(body.model)
         turns = split_turns(body.messages)
         if body.wants_json:
-            kind = await asyncio.to_thread(request_kind, lanes, turns.prompt)
+            kind = await asyncio.to_thread(request_kind, lanes, turns.prompt,
+                                           turns.system_prompt)
             if kind != TaskKind.JSON:
                 raise refuse_json_format(body, kind)
         count = lanes.engine.backend.count_tokens
@@ -434,10 +435,11 @@ def create_app(
     return app
 
 
-def request_kind(lanes: ModelLanes, prompt: str) -> str:
-    """The kind of request the engine will take `prompt` for when it answers it (detection
-    reads the request alone, not the cache or the model)."""
-    _, task = lanes.engine.detect_within(accept_prompt(prompt))
+def request_kind(lanes: ModelLanes, prompt: str, system_prompt: str | None) -> str:
+    """The kind of request the engine will take `prompt` for when it answers it under
+    `system_prompt` (None: the configured one); detection reads the request and the system
+    prompt alone, not the cache or the model."""
+    _, task = lanes.engine.detect_within(accept_prompt(prompt), system_prompt)
     return str(task.kind)
 
 

@@ -260,6 +260,19 @@ def test_a_json_response_format_names_the_kind_it_is_refused_for(
     assert backend.calls == []
 
 
+def test_a_json_response_format_is_refused_where_the_system_prompt_makes_it_open_text(
+    server: tuple[str, HeldBackend, MemoryStore]
+) -> None:
+    """Under the client's own system prompt a JSON request is open text, so the check asks
+    under that system prompt too: it was asked under the configured one and let a
+    `json_object` through to a request then answered as text."""
+    url, backend, _ = server
+    messages = [{"role": "system", "content": "Answer in French."}, *user(JSON_PROMPT)]
+    reply = ask(url, {"response_format": {"type": "json_object"}, "messages": messages}, False)
+    assert reply["status"] == 400 and "this one is a text request" in reply["error"]["message"]
+    assert backend.calls == []
+
+
 # ------------------------------------------------------------------ the limits alone
 
 def test_the_stop_completed_first_wins() -> None:
