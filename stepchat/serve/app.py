@@ -51,6 +51,7 @@ from stepchat.serve.protocol import (
     refuse_json_format,
     story_headers,
 )
+from stepchat.serve.schema_format import hold_to_schema, requested_schema
 from stepchat.serve.textstream import TextStreamer
 from stepchat.serve.turns import split_turns
 
@@ -401,6 +402,7 @@ def create_app(
         body.refuse_unhonoured()
         lanes = pool.get(body.model)
         turns = split_turns(body.messages)
+        schema = requested_schema(body)
         if body.wants_json:
             kind = await asyncio.to_thread(request_kind, lanes, turns.prompt,
                                            turns.system_prompt)
@@ -414,18 +416,29 @@ def create_app(
             reuse=_switch(request, "x-stepchat-reuse"),
             store=_switch(request, "x-stepchat-store"),
         )
+        if unkeyed := body.unkeyed():
+            job.reuse = job.store = False
+            job.notes.append(unkeyed_note(unkeyed))
         if body.stream:
             reply = _Reply(lanes, job)
             try:
                 held = await until_gone(reply.headway(), request)
+                if schema is not None and not reply.task.done():
+                    # A JSON object is delivered whole, so this does not wait; were it
+                    # streamed, its schema could only be checked once it is written.
+                    await until_gone(asyncio.wait({reply.task}), request)
             except ClientGone:
                 await reply.close()
                 raise
             if reply.task.done() and reply.task.exception() is not None:
                 return _error_reply(reply.task.exception())  # type: ignore[arg-type]
+            if schema is not None:
+                hold_to_schema(reply.task.result().answer.text, schema)
             return await stream_reply(reply, held, body, request.scope, count)
         served = await until_gone(lanes.answer(job, ignore_events), request)
         record_answer(request.scope, served.answer)
+        if schema is not None:
+            hold_to_schema(served.answer.text, schema)
         returned = await limited(served.answer, body.limits(), count)
         return JSONResponse(
             completion(served.answer, body.model, served.lane, returned),
@@ -433,6 +446,11 @@ def create_app(
         )
 
     return app
+
+
+def unkeyed_note(fields: Sequence[str]) -> str:
+    return (f"not cached: {', '.join(fields)} reach neither the model nor the cache key, "
+            "so the answer is neither reused nor stored")
 
 
 def request_kind(lanes: ModelLanes, prompt: str, system_prompt: str | None) -> str:

@@ -91,6 +91,9 @@ class ResponseFormat(BaseModel):
     type: Literal["text", "json_object", "json_schema"]
 
 
+MAX_STOPS = 4
+
+
 class ChatRequest(BaseModel):
     model_config = ConfigDict(extra="allow")
     model: str = Field(min_length=1)
@@ -117,6 +120,14 @@ class ChatRequest(BaseModel):
         every field, unset ones as null."""
         if value is None and info.field_name is not None:
             return cls.model_fields[info.field_name].default
+        return value
+
+    @field_validator("stop")
+    @classmethod
+    def _four_stops_at_most(cls, value: str | list[str] | None) -> str | list[str] | None:
+        """OpenAI takes up to four stop sequences; a fifth is refused as it is there."""
+        if isinstance(value, list) and len(value) > MAX_STOPS:
+            raise ValueError(f"at most {MAX_STOPS} stop sequences, not {len(value)}")
         return value
 
     def limits(self) -> ReplyLimits:
@@ -149,6 +160,18 @@ class ChatRequest(BaseModel):
                 )
 
 
+    def unkeyed(self) -> list[str]:
+        """The fields this request carries that reach neither the model nor the cache key:
+        tools offered under `tool_choice` "none" (a local model is sent no definitions) and
+        a message's `name` (a local chat template has no place for it). Two requests that
+        differ only in them ("I can call get_weather", "You are Alice") would share an
+        answer, so a request carrying one is neither served from nor written to the cache."""
+        fields = [name for name in ("tools", "functions") if getattr(self, name)]
+        for index, message in enumerate(self.messages):
+            if (message.model_extra or {}).get("name") not in (None, ""):
+                fields.append(f"messages.{index}.name")
+        return fields
+
     def refuse_unhonoured(self) -> None:
         """Refuse the fields in `UNHONOURED` unless their value changes nothing."""
         extra = self.model_extra or {}
@@ -175,8 +198,8 @@ def _offers_calls(request: ChatRequest) -> bool:
 UNHONOURED: tuple[tuple[str, Callable[[Any, ChatRequest], bool], str], ...] = (
     ("logprobs", lambda v, _: v is None or v is False,
      "this server returns no log probabilities (send no logprobs, or logprobs false)"),
-    ("top_logprobs", lambda v, _: v is None,
-     "this server returns no log probabilities (send no top_logprobs)"),
+    ("top_logprobs", lambda v, _: v is None or (type(v) is int and v == 0),
+     "this server returns no log probabilities (send no top_logprobs, or 0)"),
     ("modalities", lambda v, _: v is None or (isinstance(v, list) and set(v) <= {"text"}),
      'this server answers with text only (send no modalities, or ["text"])'),
     ("audio", lambda v, _: v is None,
@@ -274,7 +297,9 @@ def first_problem(exc: ValidationError, body: Any) -> ApiError:
     if error["type"] == "missing":
         message = f"missing required field: {where}"
     else:
-        message = f"invalid {where or 'body'}: {error['msg']}"
+        # A check of the server's own says its reason without pydantic's "Value error, ".
+        reason = error.get("ctx", {}).get("error") if error["type"] == "value_error" else None
+        message = f"invalid {where or 'body'}: {reason or error['msg']}"
     return ApiError(400, message, param=where or None)
 
 

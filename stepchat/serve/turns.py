@@ -42,7 +42,9 @@ def _text(message: MessageIn, index: int) -> str:
                 param=f"messages.{index}.content",
             )
         texts.append(part.text)
-    return "".join(texts)
+    # One part per line, as vLLM joins them: joined with nothing, "Translate into
+    # French:" and "I love you" would reach the model as one run-on line.
+    return "\n".join(texts)
 
 
 def split_turns(messages: Sequence[MessageIn]) -> Turns:

@@ -323,3 +323,15 @@ def test_the_pause_point_runs_after_a_model_answer_and_never_after_a_served_one(
     assert not first.hit and calls == ["pause"]
     again = cache.answer("What is the capital of France? Answer in one sentence.")
     assert again.hit and calls == ["pause"]
+
+
+def test_json_value_the_model_never_gives_is_null_not_a_made_up_one() -> None:
+    # A reply with no object, its repair and the ask for the missing keys all fail: the
+    # object says null (no value), not "" or 0, which read as data, and is not stored.
+    refusal = "Sorry, I cannot help with that."
+    cache = make([refusal] * 4)
+    answer = cache.answer("Give me JSON with keys title and year for a famous film.")
+    assert json.loads(answer.text) == {"title": None, "year": None}
+    assert answer.stored_entry is None and cache.store.count() == 0
+    assert "no valid value for 'year' from the model: left null" in answer.notes
+    assert {s.check for s in answer.steps} == {"unchecked"}

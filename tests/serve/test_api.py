@@ -234,6 +234,8 @@ def test_a_switch_is_a_json_boolean_not_a_word_or_a_number(
          "missing required field: messages.0.content.0.type", "messages.0.content.0.type"),
         ({"stop": 5}, "invalid stop: Input should be a valid string", "stop"),
         ({"stop": ["END", 5]}, "invalid stop.1: Input should be a valid string", "stop.1"),
+        ({"stop": ["a", "b", "c", "d", "e"]}, "invalid stop: at most 4 stop sequences, not 5",
+         "stop"),
         ({"max_tokens": "many"}, "invalid max_tokens: Input should be a valid integer",
          "max_tokens"),
     ],

@@ -170,7 +170,8 @@ REFUSED = [
     # A hostile review found these answered 200 and ignored (logprobs null, no audio).
     ({"logprobs": True}, "logprobs"),
     ({"logprobs": True, "top_logprobs": 2}, "logprobs"),
-    ({"top_logprobs": 0}, "top_logprobs"),
+    ({"top_logprobs": 3}, "top_logprobs"),
+    ({"stop": ["a", "b", "c", "d", "e"]}, "stop"),
     ({"modalities": ["text", "audio"]}, "modalities"),
     ({"modalities": ["audio"]}, "modalities"),
     ({"audio": {"voice": "alloy", "format": "wav"}}, "audio"),
@@ -220,6 +221,7 @@ def test_what_cannot_be_honoured_is_refused_naming_the_field(
         {"logprobs": None, "top_logprobs": None, "audio": None, "prediction": None,
          "suffix": None, "modalities": None, "logit_bias": None},
         {"parallel_tool_calls": False},
+        {"top_logprobs": 0, "stop": ["Moon", "Mars", "Venus", "Io"]},
         {"temperature": 0.2, "top_p": 0.9, "seed": 7, "presence_penalty": 0.5,
          "frequency_penalty": 0.5, "user": "u1", "metadata": {"a": "b"}, "store": False},
         {"stream_options": {"include_usage": False}},
@@ -232,6 +234,40 @@ def test_what_changes_nothing_is_accepted(
     reply = ask(url, extra, stream)
     assert (reply["status"], reply["content"], reply["finish_reason"]) == (
         200, TEXT_REPLY, "stop")
+
+
+def _tools(name: str) -> list[dict[str, Any]]:
+    return [{"type": "function", "function": {"name": name, "parameters": {"type": "object"}}}]
+
+
+@pytest.mark.parametrize("stream", [False, True], ids=["whole", "streamed"])
+@pytest.mark.parametrize(
+    ("first", "second", "field"),
+    [
+        ({"messages": [{"role": "user", "content": TEXT_PROMPT, "name": "Alice"}]},
+         {"messages": [{"role": "user", "content": TEXT_PROMPT, "name": "Bob"}]},
+         "messages.0.name"),
+        ({"tools": _tools("get_weather"), "tool_choice": "none"},
+         {"tools": _tools("send_email"), "tool_choice": "none"}, "tools"),
+    ],
+    ids=["name", "tools"],
+)
+def test_what_the_key_does_not_take_in_keeps_the_answer_out_of_the_cache(
+    server: tuple[str, HeldBackend, MemoryStore], stream: bool,
+    first: dict[str, Any], second: dict[str, Any], field: str,
+) -> None:
+    """A hostile review got "You are Alice." back for Bob: a message's name and tools under
+    "none" reach neither the model nor the key, so the two requests shared one entry."""
+    url, backend, store = server
+    for extra in (first, second):
+        reply = ask(url, extra, stream)
+        assert (reply["status"], reply["path"]) == (200, "miss")
+        assert any(field in note and "neither reused nor stored" in note
+                   for note in reply["story"]["notes"])
+    assert len(backend.calls) == 2 and store.entries() == []
+    # The same request without them is cached as ever.
+    ask(url, {}, stream)
+    assert ask(url, {}, stream)["path"] == "reuse-only" and len(store.entries()) == 1
 
 
 @pytest.mark.parametrize("stream", [False, True], ids=["whole", "streamed"])
@@ -247,6 +283,43 @@ def test_a_json_response_format_is_answered_for_a_json_request(
         reply = ask(url, {"response_format": fmt}, stream, JSON_PROMPT)
         assert reply["status"] == 200 and reply["story"]["task"] == "json"
         assert json.loads(reply["content"]) == json.loads(JSON_REPLY)
+
+
+def _strict(properties: dict[str, str]) -> dict[str, Any]:
+    return {"type": "json_schema", "json_schema": {"name": "x", "strict": True, "schema": {
+        "type": "object", "properties": {k: {"type": t} for k, t in properties.items()},
+        "required": list(properties), "additionalProperties": False}}}
+
+
+@pytest.mark.parametrize("stream", [False, True], ids=["whole", "streamed"])
+def test_a_json_schema_is_held_to(stream: bool) -> None:
+    """A hostile review got `{"name": ..., "age": ...}` from the cache for a strict schema
+    asking for `city` alone: the object follows the request's words, so one the schema
+    refuses is refused, not returned as if it matched."""
+    backend = HeldBackend([JSON_REPLY])
+    with live(create_app(make_pool(backend))) as url:
+        matching = ask(url, {"response_format": _strict({"name": "string", "email": "string"})},
+                       stream, JSON_PROMPT)
+        assert matching["status"] == 200
+        assert json.loads(matching["content"]) == json.loads(JSON_REPLY)
+        for other in ({"city": "string"}, {"name": "string", "email": "integer"},
+                      {"name": "string"}):
+            reply = ask(url, {"response_format": _strict(other)}, stream, JSON_PROMPT)
+            assert reply["status"] == 400, other
+            assert reply["error"]["param"] == "response_format.json_schema.schema"
+            assert reply["error"]["message"].startswith("the answer does not match")
+
+
+def test_a_json_schema_that_is_no_schema_is_refused_before_the_model(
+    server: tuple[str, HeldBackend, MemoryStore]
+) -> None:
+    url, backend, _ = server
+    for schema in ({"type": 5}, ["name"]):
+        fmt = {"type": "json_schema", "json_schema": {"name": "x", "schema": schema}}
+        reply = ask(url, {"response_format": fmt}, False, JSON_PROMPT)
+        assert reply["status"] == 400
+        assert reply["error"]["param"] == "response_format.json_schema.schema"
+    assert backend.calls == []
 
 
 def test_a_json_response_format_names_the_kind_it_is_refused_for(

@@ -73,11 +73,11 @@ def test_split_turns_keys_on_the_last_user_turn() -> None:
     turns = split_turns([
         msg("system", "Be brief."), msg("developer", "Use SI units."),
         msg("user", "Hi"), msg("assistant", "Hello!"),
-        msg("user", [{"type": "text", "text": "Solve "}, {"type": "text", "text": "x + 1 = 2"}]),
+        msg("user", [{"type": "text", "text": "Solve:"}, {"type": "text", "text": "x + 1 = 2"}]),
     ])
     assert turns.system_prompt == "Be brief.\n\nUse SI units."
     assert turns.history == (ChatMessage("user", "Hi"), ChatMessage("assistant", "Hello!"))
-    assert turns.prompt == "Solve x + 1 = 2"
+    assert turns.prompt == "Solve:\nx + 1 = 2"
     assert split_turns([msg("user", "hi")]).system_prompt is None
 
 

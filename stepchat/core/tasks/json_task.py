@@ -362,8 +362,12 @@ class JsonHandler:
             good.update(self._ask_for(task, spec, missing, good, status, gen))
         still = tuple(k for k in spec.keys if k not in good)
         for key in still:
-            gen.notes.append(f"no valid value for {key!r} from the model: typed default used")
-            value = spec.entities.get(key, default_value(spec.types[key]))
+            # null, not a typed placeholder: "" or 0 reads as data to whoever parses the
+            # object (a year of 0), and null says no value was found. Never stored: the
+            # object then fails `integrity`.
+            value = spec.entities.get(key)
+            gen.notes.append(f"no valid value for {key!r} from the model: "
+                             + ("the stated one used" if key in spec.entities else "left null"))
             good[key] = AnswerStep(
                 member_text(key, value), "member", StepStatus.FALLBACK, key, check=UNCHECKED
             )
