@@ -191,6 +191,30 @@ async def test_f5_regenerates_and_a_solver_answer_says_it_would_be_the_same(
         assert any("asking again gives the same one" in t for t in toasts), toasts
 
 
+async def test_a_regenerated_answer_replaces_the_entry_it_was_asked_again_for(
+    make_app: Any,
+) -> None:
+    """F5 stored the new answer beside the old one: `cache list` showed the prompt twice,
+    and either could be served."""
+    loader = FakeLoader(["The sea is wide.", "The sea is deep."])
+    app = make_app(loader)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await ask(pilot, TEXT)
+        assert [e.steps[0].text for e in loader.store.entries()] == ["The sea is wide."]
+        await pilot.press("f5")
+        await settle(pilot)
+        assert [e.steps[0].text for e in loader.store.entries()] == ["The sea is deep."]
+        # And again from the entry just stored, then a hit from it.
+        await pilot.press("ctrl+n")
+        await settle(pilot)
+        await ask(pilot, TEXT)
+        assert app.conversation.turns[-1].answer.path == "reuse-only"
+        await pilot.press("f5")
+        await settle(pilot)
+        assert loader.store.count() == 1
+
+
 # ---- saved and shown ---------------------------------------------------------------------
 
 
