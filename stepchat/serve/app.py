@@ -433,13 +433,14 @@ def create_app(
             if reply.task.done() and reply.task.exception() is not None:
                 return _error_reply(reply.task.exception())  # type: ignore[arg-type]
             if schema is not None:
-                hold_to_schema(reply.task.result().answer.text, schema)
+                answer = reply.task.result().answer
+                hold_to_schema(answer.text, schema, await limited(answer, body.limits(), count))
             return await stream_reply(reply, held, body, request.scope, count)
         served = await until_gone(lanes.answer(job, ignore_events), request)
         record_answer(request.scope, served.answer)
-        if schema is not None:
-            hold_to_schema(served.answer.text, schema)
         returned = await limited(served.answer, body.limits(), count)
+        if schema is not None:
+            hold_to_schema(served.answer.text, schema, returned)
         return JSONResponse(
             completion(served.answer, body.model, served.lane, returned),
             headers=story_headers(served.answer),
@@ -449,7 +450,7 @@ def create_app(
 
 
 def unkeyed_note(fields: Sequence[str]) -> str:
-    return (f"not cached: {', '.join(fields)} reach neither the model nor the cache key, "
+    return (f"not cached: neither the model nor the cache key reads {', '.join(fields)}, "
             "so the answer is neither reused nor stored")
 
 

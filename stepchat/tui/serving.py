@@ -32,6 +32,7 @@ from stepchat.config import Config
 from stepchat.core.ports import Clock, SystemClock
 from stepchat.core.types import Answer
 from stepchat.runtime import Parts, build_cache, close_store
+from stepchat.settings import ServerSpec
 from stepchat.tui.errors import describe
 from stepchat.tui.history import Conversation, History, HistoryError
 from stepchat.tui.load_state import LoadState
@@ -133,6 +134,15 @@ class ServingApp(App[int]):
     def busy(self) -> bool:
         """A prompt is being answered or waits: for the cache, the model or its turn."""
         return self.chat.busy
+
+    @property
+    def model_wait(self) -> str:
+        """What a request waiting for the model waits for: a server is connected to, a
+        local model loaded (nothing is being written yet either way)."""
+        spec = self.config.models.get(self.model_id)
+        if isinstance(spec, ServerSpec):
+            return "waiting for the model: connecting to its server…"
+        return "waiting for the model to load…"
 
     @property
     def model_name(self) -> str:

@@ -325,13 +325,17 @@ def test_the_pause_point_runs_after_a_model_answer_and_never_after_a_served_one(
     assert again.hit and calls == ["pause"]
 
 
-def test_json_value_the_model_never_gives_is_null_not_a_made_up_one() -> None:
+@pytest.mark.parametrize("strict", [True, False], ids=["strict", "not-strict"])
+def test_json_value_the_model_never_gives_is_null_not_a_made_up_one(strict: bool) -> None:
     # A reply with no object, its repair and the ask for the missing keys all fail: the
-    # object says null (no value), not "" or 0, which read as data, and is not stored.
+    # object says null (no value), not "" or 0, which read as data, and is not stored,
+    # even where `strict_json` is off. The model was asked: no solver wrote it.
     refusal = "Sorry, I cannot help with that."
-    cache = make([refusal] * 4)
+    cache = make([refusal] * 4, strict_json=strict)
     answer = cache.answer("Give me JSON with keys title and year for a famous film.")
     assert json.loads(answer.text) == {"title": None, "year": None}
     assert answer.stored_entry is None and cache.store.count() == 0
     assert "no valid value for 'year' from the model: left null" in answer.notes
-    assert {s.check for s in answer.steps} == {"unchecked"}
+    assert answer.path == CachePath.MISS
+    if strict:
+        assert {s.check for s in answer.steps} == {"unchecked"}

@@ -308,6 +308,10 @@ def test_a_json_schema_is_held_to(stream: bool) -> None:
             assert reply["status"] == 400, other
             assert reply["error"]["param"] == "response_format.json_schema.schema"
             assert reply["error"]["message"].startswith("the answer does not match")
+        # A stop sequence that cuts the object leaves no object to match.
+        cut = ask(url, {"response_format": _strict({"name": "string", "email": "string"}),
+                        "stop": [","]}, stream, JSON_PROMPT)
+        assert cut["status"] == 400 and "not one JSON object" in cut["error"]["message"]
 
 
 def test_a_json_schema_that_is_no_schema_is_refused_before_the_model(

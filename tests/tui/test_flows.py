@@ -182,6 +182,11 @@ async def test_a_miss_typed_before_the_model_loads_waits_for_it(make_app: Any) -
             await pilot.press("enter")
             await pilot.pause(0.2)
             assert app.busy and app.conversation.turns[0].answer is None
+            # Nothing is being answered yet: the panel and the turn say what it waits for
+            # (a user pass saw "answering…" for ten seconds of a server not answering).
+            waiting = "waiting for the model to load…"
+            assert app.chat.panel_state().status == waiting
+            assert app.chat.query(AnswerView).last().status_text == waiting
             model_gate.set()
             await settle(pilot)
             answer = app.conversation.turns[0].answer

@@ -273,6 +273,8 @@ class JsonHandler:
             return not self.strict
         if set(obj) != set(spec.keys):
             return False
+        if any(value is None for value in obj.values()):
+            return False  # a value the model never gave (`patch`): nothing to reuse
         if not self.strict:
             return True
         schema = json.dumps(spec.schema(typed=True), sort_keys=True)
@@ -363,14 +365,18 @@ class JsonHandler:
         still = tuple(k for k in spec.keys if k not in good)
         for key in still:
             # null, not a typed placeholder: "" or 0 reads as data to whoever parses the
-            # object (a year of 0), and null says no value was found. Never stored: the
-            # object then fails `integrity`.
-            value = spec.entities.get(key)
-            gen.notes.append(f"no valid value for {key!r} from the model: "
-                             + ("the stated one used" if key in spec.entities else "left null"))
-            good[key] = AnswerStep(
-                member_text(key, value), "member", StepStatus.FALLBACK, key, check=UNCHECKED
-            )
+            # object (a year of 0), and null says no value was found. The model was asked
+            # for it, so the member is the model's step (the answer is no solver's), and
+            # never stored: a null fails `integrity`.
+            if key in spec.entities:
+                gen.notes.append(f"no valid value for {key!r} from the model: the stated "
+                                 "one used")
+                good[key] = AnswerStep(member_text(key, spec.entities[key]), "member",
+                                       StepStatus.FALLBACK, key, check=UNCHECKED)
+                continue
+            gen.notes.append(f"no valid value for {key!r} from the model: left null")
+            good[key] = AnswerStep(member_text(key, None), "member", status, key,
+                                   check=UNCHECKED)
         return [good[k] for k in spec.keys]
 
     def _ask_for(

@@ -34,6 +34,7 @@ from textual.widgets import Footer, Header, Static
 from textual.worker import get_current_worker
 
 from stepchat.core.conversation import FOLLOW_UP_NOTE
+from stepchat.core.events import Stage, StageEvent
 from stepchat.core.notes import EMPTY_NOTE, NOT_CHECKED_NOTE
 from stepchat.core.standalone import NOT_ALONE_NOTE
 from stepchat.tui.history import Conversation, Turn, earlier_turns
@@ -237,7 +238,10 @@ class ChatScreen(Screen[None]):
         status = state.status
         pending = self.pending
         if pending.open and state.shows_requests:
-            status = "answering…" + (f" ({pending.queued} queued)" if pending.queued else "")
+            # Until the model is ready an open request is answered from the cache at
+            # once or waits for the model: nothing is being answered meanwhile.
+            doing = "answering…" if state is LoadState.READY else app.model_wait
+            status = doing + (f" ({pending.queued} queued)" if pending.queued else "")
         if app.unsaved:
             status += " · not saving chats"
         return PanelState(app.model_name, status, app.reuse, app.store_answers)
@@ -343,6 +347,10 @@ class ChatScreen(Screen[None]):
         """The cache opened: start what waited for it. Nothing could load: the open
         requests fail, saying why."""
         if state in (LoadState.CACHE_ONLY, LoadState.READY):
+            active = self.requests.active
+            if state is LoadState.READY and active is not None and (
+                    active.view.status_text == self.serving.model_wait):
+                active.view.set_status(f"{Stage.GENERATE}…")
             self._advance()
         elif state is LoadState.FAILED:
             error = f"model not loaded: {self.serving.load_error}"
@@ -412,6 +420,11 @@ class ChatScreen(Screen[None]):
         request = self.requests.find(message.request)
         if request is not None:
             await request.view.apply(message.event)
+            if (isinstance(message.event, StageEvent) and message.event.stage is Stage.GENERATE
+                    and not self.serving.model_ready):
+                # The model loads (or its server is reached) on its first call: until
+                # then nothing is being written, and the turn says what it waits for.
+                request.view.set_status(self.serving.model_wait)
             self.follow()
 
     async def on_history_trimmed(self, message: HistoryTrimmed) -> None:
