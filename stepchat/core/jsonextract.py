@@ -8,6 +8,7 @@ asked again only when the text holds no object at all.
 from __future__ import annotations
 
 import json
+import math
 import re
 from typing import Any
 
@@ -17,14 +18,38 @@ _PY_LITERALS = {"True": "true", "False": "false", "None": "null"}
 MAX_JSON_CHARS = 200_000
 
 
+def _not_json(constant: str) -> Any:
+    raise ValueError(f"{constant} is not a JSON value")
+
+
+def _finite(number: str) -> float:
+    value = float(number)
+    if not math.isfinite(value):  # 1e999 reads as infinity
+        raise ValueError(f"{number} is out of range")
+    return value
+
+
+STRICT = json.JSONDecoder(parse_constant=_not_json, parse_float=_finite)
+"""JSON as the standard has it: Python's reader also takes NaN and Infinity, and reads
+1e999 as infinity, none of which a client's JSON parser accepts."""
+
+
+def loads(text: str) -> Any:
+    """`text` as one JSON value, refused (ValueError) where `STRICT` refuses it or it
+    nests deeper than the reader can follow."""
+    try:
+        return STRICT.decode(text)
+    except RecursionError:
+        raise ValueError("nested too deep") from None
+
+
 def _first_object(text: str) -> dict[str, Any] | None:
-    decoder = json.JSONDecoder()
     for i, ch in enumerate(text):
         if ch != "{":
             continue
         try:
-            value, _ = decoder.raw_decode(text, i)
-        except (json.JSONDecodeError, RecursionError):
+            value, _ = STRICT.raw_decode(text, i)
+        except (ValueError, RecursionError):
             continue
         if isinstance(value, dict):
             return value
@@ -56,7 +81,7 @@ def extract_object(text: str) -> dict[str, Any] | None:
 def is_single_object(text: str) -> bool:
     """The whole text, whitespace aside, is exactly one JSON object."""
     try:
-        value = json.loads(text)
-    except (json.JSONDecodeError, RecursionError):
+        value = loads(text)
+    except ValueError:
         return False
     return isinstance(value, dict)

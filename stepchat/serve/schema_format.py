@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from stepchat.core import jsonextract as strict_json
 from stepchat.serve.limits import Limited
 from stepchat.serve.protocol import ApiError, ChatRequest
 
@@ -59,7 +60,7 @@ def _unsupported(keys: set[str], allowed: frozenset[str], where: str) -> None:
     extra = sorted(keys - allowed)
     if extra:
         raise _refuse(
-            f"{where}: {extra[0]!r} is not supported: this server holds its object to a "
+            f"{where}: {_json(extra[0])} is not supported: this server holds its object to a "
             "schema of named members with simple types (type, properties, required, "
             "additionalProperties, items, enum, title, description); send json_object "
             "and validate the reply yourself for more")
@@ -89,9 +90,10 @@ def _read_member(member: Any, where: str, allowed: frozenset[str]) -> None:
         raise _refuse(f"invalid {where}: a member schema is an object")
     _unsupported(set(member), allowed, where)
     types = _types(member.get("type"), where)
-    if "array" in types:
-        if "items" not in member:
-            raise _refuse(f"invalid {where}: an array here says its items' type")
+    if ("array" in types) != ("items" in member):
+        raise _refuse(f"invalid {where}: an array, and only an array, says its items' "
+                      "schema here (type \"array\" with items)")
+    if "items" in member:
         _read_member(member["items"], f"{where}.items", _ITEMS)
     enum = member.get("enum")
     if enum is not None and (not isinstance(enum, list) or not enum or not all(
@@ -102,19 +104,16 @@ def _read_member(member: Any, where: str, allowed: frozenset[str]) -> None:
 def _types(given: Any, where: str) -> list[str]:
     types = [] if given is None else [given] if isinstance(given, str) else given
     if not isinstance(types, list) or not all(
-            t in SCALARS or t == "array" for t in types):
+            isinstance(t, str) and (t in SCALARS or t == "array") for t in types
+    ) or (given is not None and not types) or len(set(types)) != len(types):
         raise _refuse(f"invalid {where}.type: one of string, integer, number, boolean, "
-                      "null or array, or a list of them")
+                      "null or array, or a list of them without repeats")
     return types
 
 
 def _json(value: Any) -> str:
-    """A value as JSON writes it (null, true), not as Python does."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return repr(value) if isinstance(value, str) else str(value)
+    """A value as JSON writes it (null, true, "text"), not as Python does."""
+    return json.dumps(value, ensure_ascii=False)
 
 
 def _is(value: Any, type_name: str) -> bool:
@@ -161,11 +160,11 @@ def schema_problem(obj: Any, schema: dict[str, Any]) -> str | None:
     properties: dict[str, Any] = schema.get("properties", {})
     for key in schema.get("required", []):
         if key not in obj:
-            return f"{key!r} is required"
+            return f"{_json(key)} is required"
     if schema.get("additionalProperties", True) is False:
         extra = sorted(set(obj) - set(properties))
         if extra:
-            return f"{extra[0]!r} is not among the schema's properties"
+            return f"{_json(extra[0])} is not among the schema's properties"
     for key, value in obj.items():
         if key in properties:
             problem = _member_problem(value, properties[key])
@@ -181,7 +180,7 @@ def hold_to_schema(text: str, schema: dict[str, Any], returned: Limited) -> None
     if returned.cut == "stop":
         text = returned.text
     try:
-        obj = json.loads(text)
+        obj = strict_json.loads(text)
     except ValueError:
         obj = None
     problem = schema_problem(obj, schema)

@@ -339,3 +339,21 @@ def test_json_value_the_model_never_gives_is_null_not_a_made_up_one(strict: bool
     assert answer.path == CachePath.MISS
     if strict:
         assert {s.check for s in answer.steps} == {"unchecked"}
+
+
+@pytest.mark.parametrize("number", ["NaN", "Infinity", "-Infinity", "1e999"])
+@pytest.mark.parametrize("strict", [True, False], ids=["strict", "not-strict"])
+def test_a_number_json_does_not_have_is_no_value(number: str, strict: bool) -> None:
+    # Python's reader takes NaN and Infinity and reads 1e999 as infinity; a client's JSON
+    # parser takes none of them. A review got `"price": NaN` served, and stored.
+    reply = '{"name": "Widget", "price": ' + number + '}'
+    cache = make([reply] * 4, strict_json=strict)
+    answer = cache.answer("Return a JSON object with keys name and price for a lamp.")
+    assert json.loads(answer.text)["price"] is None
+    assert answer.stored_entry is None and cache.store.count() == 0
+
+
+def test_an_empty_object_is_never_stored() -> None:
+    cache = make(["I don't know."] * 3, strict_json=False)
+    answer = cache.answer("Return a JSON object describing a famous bridge.")
+    assert answer.stored_entry is None and cache.store.count() == 0

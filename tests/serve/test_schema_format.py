@@ -57,6 +57,15 @@ REFUSED = [
     {"name": "x", "schema": {"type": "object", "additionalProperties": {"type": "string"}}},
     "junk",
     ...,
+    # The second review: `items` outside an array went unread (a 500 for `"junk"`, a
+    # `$ref` or `pattern` inside it ignored), and a `type` list empty or repeated.
+    person(items="junk"),
+    person(items={"$ref": "file:///etc/passwd"}),
+    person(items={"type": "string", "pattern": "^a$"}),
+    person(type="string", items={"type": "string"}),
+    person(type="array", items={"enum": "intro-welcome"}),
+    person(type=[]),
+    person(type=["integer", "integer"]),
 ]
 
 
@@ -82,11 +91,11 @@ def test_the_closed_list_is_read_and_checked() -> None:
     assert schema_problem({"name": "Ann", "age": 30, "tags": ["a"]}, schema) is None
     assert schema_problem({"name": "Ann", "age": None, "tags": [], "kind": None}, schema) is None
     problems = {
-        "name": ({"age": 1, "tags": []}, "'name' is required"),
-        "extra": ({"name": "A", "age": 1, "tags": [], "x": 1}, "'x' is not among"),
-        "type": ({"name": "A", "age": "30", "tags": []}, "at age: '30' is not of type"),
+        "name": ({"age": 1, "tags": []}, '"name" is required'),
+        "extra": ({"name": "A", "age": 1, "tags": [], "x": 1}, '"x" is not among'),
+        "type": ({"name": "A", "age": "30", "tags": []}, 'at age: "30" is not of type'),
         "bool": ({"name": "A", "age": True, "tags": []}, "at age: true is not of type"),
-        "item": ({"name": "A", "age": 1, "tags": ["c"]}, "at tags: item 0: 'c' is not one"),
+        "item": ({"name": "A", "age": 1, "tags": ["c"]}, 'at tags: item 0: "c" is not one'),
         "enum": ({"name": "A", "age": 1, "tags": [], "kind": 2}, "at kind: 2 is not one"),
         "enum bool": ({"name": "A", "age": 1, "tags": [], "kind": 1.0}, None),
         "true is not 1": ({"name": "A", "age": 1, "tags": [], "kind": False}, "is not one"),

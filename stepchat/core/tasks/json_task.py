@@ -20,6 +20,7 @@ from typing import Any
 
 import jsonschema
 
+from stepchat.core import jsonextract as strict_json
 from stepchat.core.events import Delivery
 from stepchat.core.jsonextract import extract_object, is_single_object
 from stepchat.core.settings import PipelineSettings
@@ -44,8 +45,8 @@ def member_text(key: str, value: Any) -> str:
 
 def member_value(step: Step) -> tuple[bool, Any]:
     try:
-        parsed = json.loads("{" + step.text + "}")
-    except (json.JSONDecodeError, RecursionError):
+        parsed = strict_json.loads("{" + step.text + "}")
+    except ValueError:
         return False, None
     if not isinstance(parsed, dict) or list(parsed) != [step.key]:
         return False, None
@@ -266,11 +267,12 @@ class JsonHandler:
     def integrity(self, task: JsonTask, text: str) -> bool | None:
         if not is_single_object(text):
             return False
-        obj = json.loads(text)
+        obj = strict_json.loads(text)
         spec = task.constraints.spec
         if not spec.keys:
             # Any object answers a request that names no keys; nothing in it can be checked.
-            return not self.strict
+            # An empty one answers nothing ("I don't know." made into `{}`).
+            return not self.strict and bool(obj)
         if set(obj) != set(spec.keys):
             return False
         if any(value is None for value in obj.values()):
