@@ -24,6 +24,18 @@ FOLLOW_UP_NOTE = "a follow-up in a conversation: not cached"
 """Why a follow-up neither came from nor went to the cache: front ends show it
 on the answer itself, where the reader looks for why the cache was not used."""
 
+WAITING_NOTE = "asked while an earlier question waits for its answer: not cached"
+"""FOLLOW_UP_NOTE's wording for a request answered before an earlier one of its chat (a
+front end that answers from the cache while the model writes): it may lean on that
+question as on any earlier turn, but "a follow-up" reads as if something was answered."""
+
+
+def waiting_in(history: Sequence[ChatMessage]) -> bool:
+    """Whether `history` holds a question no answer follows yet."""
+    return any(m.role == "user" and (i + 1 == len(history) or history[i + 1].role != "assistant")
+               for i, m in enumerate(history))
+
+
 MESSAGE_OVERHEAD = 6
 """Tokens a chat template adds around each message (ChatML: `<|im_start|>`, the role, a
 newline, `<|im_end|>` and a newline), so a history of many short turns is not undercounted."""

@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING
 
 from textual.message import Message
 
+from stepchat.core.conversation import FOLLOW_UP_NOTE, WAITING_NOTE, waiting_in
 from stepchat.core.events import PipelineEvent
 from stepchat.core.ports import CancelToken, GenerationCancelled
 from stepchat.core.types import Answer, ChatMessage
@@ -236,6 +237,8 @@ def answer_from_cache(
             read_cache=attempt.reuse,
             write_cache=attempt.store,
         )
+        if FOLLOW_UP_NOTE in answer.notes and waiting_in(attempt.history):
+            answer.notes[answer.notes.index(FOLLOW_UP_NOTE)] = WAITING_NOTE
         replace_earlier(engine, attempt, answer)
         return answer, engine.store.count()
 

@@ -10,10 +10,11 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
+from textual.widgets import Static
 
 from stepchat.backends.scripted import ScriptedBackend
 from stepchat.config import Config
-from stepchat.core.conversation import FOLLOW_UP_NOTE
+from stepchat.core.conversation import FOLLOW_UP_NOTE, WAITING_NOTE
 from stepchat.core.pipeline import StepCache
 from stepchat.core.ports import FixedClock
 from stepchat.core.settings import LinearStrategy
@@ -134,7 +135,11 @@ async def test_a_cached_request_sent_while_the_model_writes_is_a_follow_up(
         assert turns[1].answer is None and len(app.chat.requests.waiting) == 1
         stated = turns[2].answer
         assert stated is not None and stated.path == "solver"
-        assert FOLLOW_UP_NOTE in stated.notes
+        # Two questions before it wait for their answers: not "a follow-up".
+        assert WAITING_NOTE in stated.notes and FOLLOW_UP_NOTE not in stated.notes
+        await pilot.pause(0.2)
+        route = answers(app)[2].query_one(".route", Static).render()
+        assert str(route) == "cache not used"
         assert len(backend.calls) == 1
         backend.release.set()
         await settle(pilot)
@@ -172,9 +177,9 @@ async def test_escape_cancels_the_generation_not_the_answers_beside_it(
         assert turns[0].cancelled and turns[0].answer is None
         assert turns[1].answer is not None and not turns[1].cancelled
         assert not app.busy
-        # The solver's answer follows the cancelled turn, so it is not cached (a follow-up
-        # in a conversation: not cached); the cancelled answer never is.
-        assert FOLLOW_UP_NOTE in turns[1].answer.notes
+        # The solver's answer was given while the turn before waited for its answer, so it
+        # is not cached (and says why); the cancelled answer never is.
+        assert WAITING_NOTE in turns[1].answer.notes
         assert loader.store.count() == 0
 
 

@@ -33,7 +33,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 from textual.worker import get_current_worker
 
-from stepchat.core.conversation import FOLLOW_UP_NOTE
+from stepchat.core.conversation import FOLLOW_UP_NOTE, WAITING_NOTE
 from stepchat.core.events import Stage, StageEvent
 from stepchat.core.notes import EMPTY_NOTE, NOT_CHECKED_NOTE
 from stepchat.core.standalone import NOT_ALONE_NOTE
@@ -67,7 +67,8 @@ if TYPE_CHECKING:
     from stepchat.core.pipeline import StepCache
     from stepchat.tui.serving import ServingApp
 
-QUIET_NOTES = frozenset({FOLLOW_UP_NOTE, NOT_ALONE_NOTE, NOT_CHECKED_NOTE, EMPTY_NOTE})
+QUIET_NOTES = frozenset({FOLLOW_UP_NOTE, WAITING_NOTE, NOT_ALONE_NOTE, NOT_CHECKED_NOTE,
+                         EMPTY_NOTE})
 """Notes the answer shows on a line of its own and no notice repeats: they are how it was
 answered, not a problem."""
 

@@ -24,7 +24,7 @@ from textual.widget import Widget
 from textual.widgets import Markdown, Static
 from textual.widgets.markdown import MarkdownStream
 
-from stepchat.core.conversation import FOLLOW_UP_NOTE, dropped_note
+from stepchat.core.conversation import FOLLOW_UP_NOTE, WAITING_NOTE, dropped_note
 from stepchat.core.cutoff import NOTE_START
 from stepchat.core.events import (
     DoneEvent,
@@ -229,7 +229,7 @@ class AnswerView(Vertical, can_focus=True):
         text = PATH_LABELS.get(self.path, self.path)
         if self.bypassed and self.path == CachePath.MISS:
             text = "asked again, cache bypassed"
-        if self.answer is not None and FOLLOW_UP_NOTE in self.answer.notes:
+        if self.answer is not None and {FOLLOW_UP_NOTE, WAITING_NOTE} & set(self.answer.notes):
             text = "cache not used"  # the note below says why
         if self.answer is None and self.status_text:
             text += f" · {self.status_text}"
