@@ -31,6 +31,7 @@ from sse_starlette import EventSourceResponse
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from stepchat.core import jsonextract as strict_json
 from stepchat.core.events import PipelineEvent, RouteEvent, TokenEvent, ignore_events
 from stepchat.core.ports import BackendError, GenerationCancelled, PromptTooLong, StoreError
 from stepchat.core.prompt import PromptError, accept_prompt
@@ -114,8 +115,8 @@ async def read_json(request: Request, limit: int) -> dict[str, Any]:
         if len(body) > limit:
             raise _too_large(limit)
     try:
-        data = json.loads(body)
-    except (ValueError, RecursionError) as exc:
+        data = strict_json.loads(bytes(body))
+    except ValueError as exc:
         raise ApiError(400, f"the body is not valid JSON: {exc}") from None
     if not isinstance(data, dict):
         raise ApiError(400, "the body must be a JSON object")

@@ -70,6 +70,7 @@ def _read_object(schema: Any) -> None:
     if not isinstance(schema, dict):
         raise _refuse(f"invalid {PARAM}: a JSON schema here is an object")
     _unsupported(set(schema), _TOP, PARAM)
+    _read_words(schema, PARAM)
     if schema.get("type", "object") != "object":
         raise _refuse(f"invalid {PARAM}: the reply is a JSON object, so its type is "
                       "\"object\"")
@@ -81,14 +82,21 @@ def _read_object(schema: Any) -> None:
     required = schema.get("required", [])
     if not isinstance(required, list) or not all(isinstance(k, str) for k in required):
         raise _refuse(f"invalid {PARAM}.required: a list of member names")
-    if not isinstance(schema.get("additionalProperties", True), bool):
+    closed = schema.get("additionalProperties", True)
+    if not isinstance(closed, bool):
         raise _refuse(f"invalid {PARAM}.additionalProperties: true or false here")
+    if closed is False and (unlisted := [k for k in required if k not in properties]):
+        raise _refuse(f"invalid {PARAM}: {_json(unlisted[0])} is required and no property, "
+                      "and additionalProperties false forbids it: no object can match")
 
 
 def _read_member(member: Any, where: str, allowed: frozenset[str]) -> None:
     if not isinstance(member, dict):
         raise _refuse(f"invalid {where}: a member schema is an object")
     _unsupported(set(member), allowed, where)
+    _read_words(member, where)
+    if any(word in member and member[word] is None for word in ("type", "enum")):
+        raise _refuse(f"invalid {where}: a type or an enum is not null")
     types = _types(member.get("type"), where)
     if ("array" in types) != ("items" in member):
         raise _refuse(f"invalid {where}: an array, and only an array, says its items' "
@@ -99,6 +107,12 @@ def _read_member(member: Any, where: str, allowed: frozenset[str]) -> None:
     if enum is not None and (not isinstance(enum, list) or not enum or not all(
             v is None or isinstance(v, str | int | float | bool) for v in enum)):
         raise _refuse(f"invalid {where}.enum: a list of strings, numbers, booleans or null")
+
+
+def _read_words(schema: dict[str, Any], where: str) -> None:
+    for word in ("title", "description"):
+        if word in schema and not isinstance(schema[word], str):
+            raise _refuse(f"invalid {where}.{word}: a string")
 
 
 def _types(given: Any, where: str) -> list[str]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -23,6 +24,34 @@ def test_extracts_one_object_from_chatter_fences_and_python_literals() -> None:
     assert extract_object("Here: {'a': True, 'b': None,}") == {"a": True, "b": None}
     assert extract_object("print({})") == {}
     assert extract_object("no object here") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Repairs stay outside strings (a review had each of these rewritten).
+        ('{"t": "a, }",}', {"t": "a, }"}),
+        ('{"t": "It is True that"}', {"t": "It is True that"}),
+        ("{'t': 'None shall pass'}", {"t": "None shall pass"}),
+        ("{'t': 'It\\'s mine'}", {"t": "It's mine"}),
+        ('{"a": 1, "b": {"c": [1, 2,],},}', {"a": 1, "b": {"c": [1, 2]}}),
+        ('Here is {your} object: {"a": 2}', {"a": 2}),
+        # A broken object is skipped whole: its nested object is not the answer.
+        ('{"name": "Widget", "price": 10, "discount": {"price": 5}, oops}', None),
+        ('{"name": "Widget", "price": NaN, "discount": {"price": 5}}', None),
+        ('{"name": "W", "discount": {"price": 5}', None),  # cut short
+        # Standard JSON only: no lone surrogate, no number a double cannot hold.
+        ('{"n": "\\ud800"}', None),
+        ('{"a": NaN}', None), ('{"a": -Infinity}', None), ('{"a": 1e999}', None),
+        ('{"a": 1' + "0" * 400 + "}", None),
+        ("{'a': (1, 2)}", None), ("{1: 'a'}", None),
+        ('{"a": "\\ud83d\\ude00"}', {"a": "\U0001f600"}),  # a pair is one character
+    ],
+)
+def test_extraction_takes_standard_json_and_repairs_only_outside_strings(
+    text: str, expected: dict[str, object] | None
+) -> None:
+    assert extract_object(text) == expected
 
 
 def test_verify_flags_wrong_values_types_and_foreign_keys() -> None:

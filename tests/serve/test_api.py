@@ -170,6 +170,11 @@ def test_models_and_health(base_url: str) -> None:
         (b"{not json", 400, "not valid JSON"),
         (b"[1, 2]", 400, "must be a JSON object"),
         (b"\xff\xfe", 400, "not valid JSON"),
+        # Standard JSON only: Python's reader also takes these.
+        (b'{"model": "tiny", "messages": [], "temperature": NaN}', 400, "not valid JSON"),
+        (b'{"model": "tiny", "max_tokens": 1e999}', 400, "not valid JSON"),
+        (b'{"model": "tiny", "messages": [{"role": "user", "content": "\\ud800"}]}', 400,
+         "not valid JSON"),
         ({"messages": user("hi")}, 400, "missing required field: model"),
         ({"model": MODEL}, 400, "missing required field: messages"),
         ({"model": MODEL, "messages": []}, 400, "messages"),

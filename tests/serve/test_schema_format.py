@@ -66,6 +66,14 @@ REFUSED = [
     person(type="array", items={"enum": "intro-welcome"}),
     person(type=[]),
     person(type=["integer", "integer"]),
+    # The third review: a null type or enum left a member unchecked, any value passed as
+    # a title, and a schema no object can match was refused only after the model ran.
+    person(type=None),
+    person(enum=None),
+    person(type="string", title={"$ref": "file:///etc/passwd"}),
+    {"name": "x", "schema": {"type": "object", "description": 5}},
+    {"name": "x", "schema": {"type": "object", "required": ["zzz"],
+                             "additionalProperties": False}},
 ]
 
 
