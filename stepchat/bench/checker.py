@@ -246,6 +246,15 @@ class _DuplicateKey(ValueError):
     pass
 
 
+class _NonStandard(ValueError):
+    pass
+
+
+def _non_standard(constant: str) -> Any:
+    """NaN and Infinity: Python's reader takes them, the JSON standard does not."""
+    raise _NonStandard(constant)
+
+
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in pairs:
@@ -269,9 +278,12 @@ def same_value(expected: Any, actual: Any) -> bool:
 def check_json(output: str, schema: dict[str, Any], equals: dict[str, Any]) -> Verdict:
     text = output.strip()
     try:
-        data = json.loads(text, object_pairs_hook=_no_duplicates)
+        data = json.loads(text, object_pairs_hook=_no_duplicates,
+                          parse_constant=_non_standard)
     except _DuplicateKey as exc:
         return Verdict(False, f"duplicate key {exc}")
+    except _NonStandard as exc:
+        return Verdict(False, f"{exc} is no JSON value")
     except json.JSONDecodeError as exc:
         if exc.msg == "Extra data":
             return Verdict(False, "more than one JSON value, or text after the object")

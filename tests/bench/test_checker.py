@@ -120,6 +120,7 @@ def test_json_good_answers_pass(answer: str) -> None:
         ('{"name": "Alice", "age": 30, "city": "Paris"}', "schema"),
         ('{"name": "Alice", "name": "Bob", "age": 30}', "duplicate key"),
         ('[{"name": "Alice", "age": 30}]', "not an object"),
+        ('{"name": "Alice", "age": 30, "score": NaN}', "NaN is no JSON value"),
     ],
 )
 def test_json_bad_answers_fail_with_a_reason(answer: str, why: str) -> None:
