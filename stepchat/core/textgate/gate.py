@@ -86,6 +86,8 @@ def _difference(old: Reduced, new: Reduced) -> Verdict:
     if sorted(ka) == sorted(kb):
         return Verdict(False, "word order changed", _first_moved(a, b, ka, kb))
     removed, added = _changed(a, b, ka, kb)
+    if _mostly_other(a, b, removed, added):
+        return Verdict(False, OTHER_REQUEST)
     change = f"{_show(removed)} → {_show(added)}"
     if [k.lstrip("+") for k in ka] == [k.lstrip("+") for k in kb]:
         return Verdict(False, "spacing changed", change)
@@ -107,6 +109,22 @@ def _difference(old: Reduced, new: Reduced) -> Verdict:
     if words & DIRECTION_WORDS:
         return Verdict(False, "a direction or relation changed", change)
     return Verdict(False, "the wording changed", change)
+
+
+OTHER_REQUEST = "another request: most of its words differ"
+"""The nearest cached request shares fewer than half its words with the new one: naming
+the first change ("spacing changed: Tell me a fun … → Give one octopus") would read as if
+the two were look-alikes."""
+
+
+def _mostly_other(a: Sequence[Token], b: Sequence[Token], removed: Sequence[Token],
+                  added: Sequence[Token]) -> bool:
+    """Fewer than half the words of either side are kept on the other."""
+    def words(tokens: Sequence[Token]) -> int:
+        return sum(t.kind == "word" for t in tokens)
+
+    kept_a, kept_b = words(a) - words(removed), words(b) - words(added)
+    return 2 * kept_a < words(a) or 2 * kept_b < words(b)
 
 
 def _distinct_words(tokens: Sequence[Token]) -> list[str]:
