@@ -1,47 +1,69 @@
 """Getting exactly one JSON object out of model text: fences, chatter and near-misses.
 
 Small models wrap objects in prose or code fences, write Python literals or leave a comma
-before a closing bracket; this module finds the first object and reads those near-misses
-too, so the model is asked again only when the text holds no object at all.
+before a closing bracket; this module finds the object and reads those near-misses too, so
+the model is asked again only when the text holds no object at all. `sole_object` says
+whether a reply was one standard object and nothing else: only such a reply is cached
+(`stepchat.core.tasks.json_task`), since anything else is read by choices made here.
 
 What is taken is JSON as the standard has it, whatever reader got there: a string of
 valid Unicode (no lone surrogate, which no UTF-8 writer can send), a finite number a
-double holds (not NaN, Infinity, 1e999 or a 400-digit integer, which a client's parser
-reads as infinity), keys that are strings. Repairs never touch the text inside a string
-("It is True that" stays as written), and a broken object is skipped whole: an object
-nested in it (`"discount": {"price": 5}`) is never taken for the answer.
+double holds (not NaN, Infinity, 1e999 or an integer that rounds to infinity), string
+keys, each key once. Near-miss repairs are a closed list, made by reading the text, never
+by substituting in it: a comma before a closing bracket is dropped, Python's `True`,
+`False` and `None` and its single-quoted strings are written as JSON; text inside strings
+is never touched, and a comment or a triple quote makes a span unreadable. A reply with
+two different objects (an example beside the answer) is no answer, and a broken object is
+skipped whole: an object nested in it (`"discount": {"price": 5}`) is never taken.
 """
 
 from __future__ import annotations
 
-import ast
 import json
 import math
 import re
+from collections.abc import Iterator
 from typing import Any
 
-_FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.S)
-_CLOSING = frozenset("}]")
+_FENCE = re.compile(r"```(?:json|JSON)?([^`]*)```")
 MAX_JSON_CHARS = 200_000
-_LARGEST = 2**1024
-"""No double holds an integer this large: a client's parser reads it as infinity."""
+_PYTHON_WORDS = {"True": "true", "False": "false", "None": "null"}
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", "'": "'", '"': '"', "/": "/"}
+_UNSURE = ("#", "//", "/*", "'''", '"""')
+"""Outside strings, these leave a span's end unknown (a comment may hold a bracket, a
+triple quote is read as three strings), so such a span is not read."""
+
+
+class _NotJson(ValueError):
+    pass
 
 
 def _not_json(constant: str) -> Any:
-    raise ValueError(f"{constant} is not a JSON value")
+    raise _NotJson(f"{constant} is not a JSON value")
+
+
+def _once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object whose keys appear once: a repeated key's two values leave it unclear
+    which the writer meant (a reader takes either)."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _NotJson(f"the key {json.dumps(key)} appears twice")
+        out[key] = value
+    return out
 
 
 def _checked(value: Any) -> Any:
     """`value` if it is JSON as the standard has it (module docstring), else ValueError."""
     if value is None or isinstance(value, bool):
         return value
-    if isinstance(value, int):
-        if abs(value) >= _LARGEST:
-            raise ValueError("an integer no double holds")
-        return value
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            raise ValueError("a number out of range")
+    if isinstance(value, int | float):
+        try:
+            finite = math.isfinite(float(value))
+        except OverflowError:
+            finite = False
+        if not finite:
+            raise _NotJson("a number no double holds")
         return value
     if isinstance(value, str):
         value.encode("utf-8")  # UnicodeEncodeError (a ValueError) for a lone surrogate
@@ -52,117 +74,158 @@ def _checked(value: Any) -> Any:
         return value
     if isinstance(value, dict):
         for key, item in value.items():
-            if not isinstance(key, str):
-                raise ValueError("a key that is not a string")
             _checked(key)
             _checked(item)
         return value
-    raise ValueError(f"a {type(value).__name__} is not a JSON value")
+    raise _NotJson(f"a {type(value).__name__} is not a JSON value")
 
 
 def loads(text: str | bytes) -> Any:
     """`text` as one JSON value (bytes in any encoding JSON allows), refused (ValueError)
-    unless it is standard JSON, or where it nests deeper than the reader can follow."""
+    unless it is standard JSON with each key once, or where it nests deeper than the
+    reader can follow."""
     try:
-        return _checked(json.loads(text, parse_constant=_not_json))
+        return _checked(json.loads(text, parse_constant=_not_json, object_pairs_hook=_once))
     except RecursionError:
         raise ValueError("nested too deep") from None
 
 
-def _outside_strings(text: str) -> list[tuple[int, str]]:
-    """Each character outside a quoted string (double or single quotes, backslash
-    escapes), with its place."""
-    out: list[tuple[int, str]] = []
+def _strings_and_rest(text: str, start: int) -> Iterator[tuple[int, str, bool]]:
+    """Each character from `start` with its place and whether it stands outside a quoted
+    string (double or single quotes, backslash escapes), read lazily."""
     quote: str | None = None
     escaped = False
-    for i, ch in enumerate(text):
-        if quote is not None:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == quote:
-                quote = None
+    for i in range(start, len(text)):
+        ch = text[i]
+        if quote is None:
+            yield i, ch, True  # an opening quote stands outside (a triple quote is seen)
+            if ch in "\"'":
+                quote = ch
             continue
-        if ch in "\"'":
-            quote = ch
-        out.append((i, ch))
-    return out
+        yield i, ch, False
+        if escaped:
+            escaped = False
+        elif ch == "\\":
+            escaped = True
+        elif ch == quote:
+            quote = None
 
 
 def _object_end(text: str, start: int) -> int | None:
     """Where the object opened at `start` closes (the index after its `}`), counting
-    brackets outside strings; None when it never does."""
+    brackets outside strings; None when it never does, or when a comment or a triple
+    quote leaves where it closes unknown."""
     depth = 0
-    for i, ch in _outside_strings(text[start:]):
+    for i, ch, outside in _strings_and_rest(text, start):
+        if not outside:
+            continue
+        if any(text.startswith(mark, i) for mark in _UNSURE):
+            return None
         if ch == "{":
             depth += 1
         elif ch == "}":
             depth -= 1
             if depth == 0:
-                return start + i + 1
+                return i + 1
     return None
 
 
-def _without_trailing_commas(span: str) -> str:
-    """`span` with each comma outside strings dropped where only spaces stand between it
-    and a closing bracket."""
-    drop: set[int] = set()
-    following = ""  # the next character outside strings that is not a space
-    for i, ch in reversed(_outside_strings(span)):
-        if ch == "," and following in _CLOSING:
-            drop.add(i)
-        if not ch.isspace():
-            following = ch
-    return "".join(ch for i, ch in enumerate(span) if i not in drop)
+def _single_quoted(body: str) -> str:
+    """A single-quoted Python string's body as a JSON string."""
+    out: list[str] = []
+    chars = iter(body)
+    for ch in chars:
+        if ch != "\\":
+            out.append(ch)
+            continue
+        escape = next(chars, "")
+        if escape not in _ESCAPES:
+            raise _NotJson(f"the escape \\{escape} in a single-quoted string")
+        out.append(_ESCAPES[escape])
+    return json.dumps("".join(out), ensure_ascii=False)
 
 
-def _python_literal(span: str) -> Any:
-    """`span` read as a Python literal (`{'name': 'Ana', 'ok': True}`) by Python's literal
-    reader, which runs no code; ValueError when it is none."""
-    try:
-        return ast.literal_eval(span)
-    except (SyntaxError, TypeError, MemoryError, RecursionError) as exc:
-        raise ValueError("not a Python literal") from exc
+_WORD = re.compile(r"[A-Za-z_]\w*")
+
+
+def _as_json(span: str) -> str:
+    """`span` with the closed list of near-misses written as JSON (module docstring)."""
+    out: list[str] = []
+    i = 0
+    while i < len(span):
+        ch = span[i]
+        if ch in "\"'":
+            end = i + 1
+            while end < len(span) and span[end] != ch:
+                end += 2 if span[end] == "\\" else 1
+            if end >= len(span):
+                raise _NotJson("an unclosed string")
+            body = span[i + 1:end]
+            out.append(span[i:end + 1] if ch == '"' else _single_quoted(body))
+            i = end + 1
+        elif ch == ",":
+            after = i + 1
+            while after < len(span) and span[after].isspace():
+                after += 1
+            if span[after:after + 1] not in ("}", "]"):
+                out.append(ch)
+            i += 1
+        elif word := _WORD.match(span, i):
+            out.append(_PYTHON_WORDS.get(word.group(), word.group()))
+            i = word.end()
+        else:
+            out.append(ch)
+            i += 1
+    return "".join(out)
 
 
 def _read_span(span: str) -> dict[str, Any] | None:
-    readers = (loads, lambda s: loads(_without_trailing_commas(s)),
-               lambda s: _checked(_python_literal(s)))
-    for read in readers:
+    for read in (loads, lambda s: loads(_as_json(s))):
         try:
             value = read(span)
         except ValueError:
             continue
-        if isinstance(value, dict):
-            return value
+        return value if isinstance(value, dict) else None
     return None
 
 
-def _first_object(text: str) -> dict[str, Any] | None:
-    """The first object in `text` whose braces close, read as JSON or a near-miss; a
-    span that reads as neither is skipped whole, objects nested in it too."""
+def _objects(text: str) -> Iterator[dict[str, Any]]:
+    """Each object read from a span whose braces close, in order; a span that reads as
+    nothing is skipped whole. Stops at a span whose end is unknown (cut short, or a
+    comment or triple quote in it): what follows it may be inside it."""
     start = text.find("{")
     while start >= 0:
         end = _object_end(text, start)
         if end is None:
-            return None  # cut short: nothing after it stands alone
+            return
         found = _read_span(text[start:end])
         if found is not None:
-            return found
+            yield found
         start = text.find("{", end)
-    return None
 
 
 def extract_object(text: str) -> dict[str, Any] | None:
-    """The first JSON object in `text` (inside a code fence if there is one), or None."""
+    """The one object `text` holds: the whole text as one, or the one object found in
+    its fences and its prose; None when there is none, or two that differ."""
     text = text[:MAX_JSON_CHARS]
-    candidates = [m.group(1) for m in _FENCE.finditer(text)] + [text]
-    for candidate in candidates:
-        found = _first_object(candidate)
-        if found is not None:
-            return found
-    return None
+    whole = _read_span(text.strip())
+    if whole is not None:
+        return whole
+    found: dict[str, dict[str, Any]] = {}
+    for fenced in _FENCE.finditer(text):
+        for obj in _objects(fenced.group(1)):
+            found.setdefault(json.dumps(obj, sort_keys=True), obj)
+    for obj in _objects(text):
+        found.setdefault(json.dumps(obj, sort_keys=True), obj)
+    return next(iter(found.values())) if len(found) == 1 else None
+
+
+def sole_object(text: str) -> bool:
+    """The reply is one standard JSON object and nothing else, whitespace aside, or in a
+    code fence with nothing else around it."""
+    stripped = text.strip()
+    fenced = _FENCE.fullmatch(stripped)
+    return is_single_object(fenced.group(1) if fenced else stripped)
 
 
 def is_single_object(text: str) -> bool:

@@ -66,6 +66,7 @@ from stepchat.core.types import (
     ChatMessage,
     PatchMethod,
     Step,
+    StepCheck,
     StepOrigin,
     StepStatus,
     Timings,
@@ -463,6 +464,8 @@ class StepCache:
         text = handler.stitch([s.step for s in steps])
         check = _Stopwatch(self.clock)
         verified = handler.integrity(task, text)
+        if verified and any(s.check == StepCheck.UNCHECKED for s in steps):
+            verified = False  # a step nothing checked leaves the answer unchecked
         timings.verify_ms += check.ms()
         timings.generate_ms = gen.generate_ms
         saved = sum(

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from stepchat.core.jsonextract import extract_object, is_single_object
+from stepchat.core.jsonextract import extract_object, is_single_object, sole_object
 from stepchat.core.tasks.json_task import JsonHandler
 from stepchat.core.types import Step
 
@@ -46,6 +46,18 @@ def test_extracts_one_object_from_chatter_fences_and_python_literals() -> None:
         ('{"a": 1' + "0" * 400 + "}", None),
         ("{'a': (1, 2)}", None), ("{1: 'a'}", None),
         ('{"a": "\\ud83d\\ude00"}', {"a": "\U0001f600"}),  # a pair is one character
+        # A fourth review: which object is the answer, and what a near-miss means.
+        ('Format: {"a": "..."}\nAnswer: {"a": "x"}', None),  # two objects: no answer
+        ('{"a": 1}\n```python\nprint({"a": 2})\n```', None),
+        ('{"a": 1}\n```json\n{"a": 1}\n```', {"a": 1}),  # the same one twice
+        ('{"b": "```{\'a\': 1}```"}', {"b": "```{'a': 1}```"}),  # a fence in a string
+        ("{'a': 'x'  # a } here\n, 'p': {'a': 'y'}}", None),  # a comment: end unknown
+        ('{"a": "x", /* } */ "p": {"a": "y"}}', None),
+        ("{'a': " + "'" * 3 + "it's }" + "'" * 3 + ", 'p': {'a': 'y'}}", None),  # triple quote
+        ('{"a": 1, "a": 2}', None),  # a repeated key: which value?
+        ('{"c": ["red" "green", "blue"]}', None),  # no comma: not two strings joined
+        ('{"u": "https:\\/\\/x", "z": None}', {"u": "https://x", "z": None}),
+        ("{'u': 'it\\'s'}", {"u": "it's"}),
     ],
 )
 def test_extraction_takes_standard_json_and_repairs_only_outside_strings(
@@ -105,3 +117,15 @@ def test_segment_stitch_round_trip(obj: dict) -> None:
 def test_extraction_never_raises(text: str) -> None:
     found = extract_object(text)
     assert found is None or isinstance(found, dict)
+
+
+@pytest.mark.parametrize(
+    ("reply", "sole"),
+    [
+        ('{"a": 1}', True), ('  ```json\n{"a": 1}\n```  ', True), ('```\n{"a": 1}\n```', True),
+        ('Here: {"a": 1}', False), ("{'a': 1}", False), ('{"a": 1,}', False),
+        ('```json\n{"a": 1}\n``` hope it helps', False), ('{"a": NaN}', False),
+    ],
+)
+def test_only_a_reply_that_is_one_standard_object_alone_is_sole(reply: str, sole: bool) -> None:
+    assert sole_object(reply) is sole

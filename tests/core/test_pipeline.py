@@ -357,3 +357,24 @@ def test_an_empty_object_is_never_stored() -> None:
     cache = make(["I don't know."] * 3, strict_json=False)
     answer = cache.answer("Return a JSON object describing a famous bridge.")
     assert answer.stored_entry is None and cache.store.count() == 0
+
+
+@pytest.mark.parametrize(
+    ("reply", "stored"),
+    [
+        ('{"name": "Bo", "bio": "Bo likes tea."}', True),
+        ('```json\n{"name": "Bo", "bio": "Bo likes tea."}\n```', True),
+        ('Sure! {"name": "Bo", "bio": "Bo likes tea."}', False),
+        ("{'name': 'Bo', 'bio': 'Bo likes tea.'}", False),
+        ('{"name": "Bo", "bio": "Bo likes tea.",}', False),
+    ],
+)
+def test_only_a_reply_that_is_one_object_alone_is_cached(reply: str, stored: bool) -> None:
+    """Anything else is read by choices (which object, what a near-miss means): shown
+    with its members unchecked, never cached (a review had an example object's "..."
+    stored as the answer)."""
+    cache = make([reply])
+    answer = cache.answer("Return JSON with keys name and bio for Bo; the bio is a short sentence.")
+    assert json.loads(answer.text) == {"name": "Bo", "bio": "Bo likes tea."}
+    assert (answer.stored_entry is not None) is stored
+    assert (answer.verified is not False) is stored

@@ -22,7 +22,7 @@ import jsonschema
 
 from stepchat.core import jsonextract as strict_json
 from stepchat.core.events import Delivery
-from stepchat.core.jsonextract import extract_object, is_single_object
+from stepchat.core.jsonextract import extract_object, is_single_object, sole_object
 from stepchat.core.settings import PipelineSettings
 from stepchat.core.tasks.base import Generation, ModelRequest, Task
 from stepchat.core.tasks.common import has_negation, slot_changes, slots_in
@@ -37,6 +37,9 @@ STATED, OPEN, TYPED, UNCHECKED = (
     StepCheck.STATED, StepCheck.OPEN, StepCheck.TYPED, StepCheck.UNCHECKED
 )
 """What checked a served member; only STATED and OPEN members make an answer verified."""
+
+
+NOT_ALONE = "the model's reply is not one JSON object alone: read as shown, not cached"
 
 
 def member_text(key: str, value: Any) -> str:
@@ -324,23 +327,33 @@ class JsonHandler:
         if self.answers_without_model(task):
             return self.patch(task, [], [], gen)
         reply = gen.send(self.model_request(task), StepStatus.REGENERATED)
-        obj = extract_object(reply.text)
-        if obj is None:
-            obj = self._repair(reply.text, spec, gen)
+        obj, check = self._object_of(reply.text, spec, gen)
         steps = [
-            AnswerStep(member_text(k, v), "member", StepStatus.REGENERATED, k)
+            AnswerStep(member_text(k, v), "member", StepStatus.REGENERATED, k, check=check)
             for k, v in (obj or {}).items()
         ]
         return self.patch(task, steps, self.verify(task, [s.step for s in steps]), gen)
 
-    def _repair(self, bad: str, spec: JsonSpec, gen: Generation) -> dict[str, Any] | None:
-        """One-shot repair: hand the model its own invalid text back under the schema."""
-        gen.notes.append("invalid JSON from the model: asked once for a repair")
-        request = ModelRequest(
-            f"Rewrite this as one valid JSON object:\n{bad[:2000]}", _SYSTEM, spec.schema()
-        )
-        reply = gen.send(request, StepStatus.REGENERATED)
-        return extract_object(reply.text)
+    def _object_of(self, text: str, spec: JsonSpec, gen: Generation
+                   ) -> tuple[dict[str, Any] | None, StepCheck | None]:
+        """The object a reply holds, asking once for a repair when it holds none, and what
+        its members may be checked as: a reply that is not one JSON object alone (prose
+        around it, a Python literal, a trailing comma, an example beside it) is read as
+        well as it can be and shown, its members unchecked, so the answer is not cached:
+        which object the model meant, or what a near-miss means, is a reading."""
+        obj = extract_object(text)
+        if obj is None:
+            gen.notes.append("invalid JSON from the model: asked once for a repair")
+            request = ModelRequest(
+                f"Rewrite this as one valid JSON object:\n{text[:2000]}", _SYSTEM,
+                spec.schema())
+            text = gen.send(request, StepStatus.REGENERATED).text
+            obj = extract_object(text)
+        if obj is None or sole_object(text):
+            return obj, None
+        if NOT_ALONE not in gen.notes:
+            gen.notes.append(NOT_ALONE)
+        return obj, UNCHECKED
 
     def patch(
         self, task: JsonTask, steps: Sequence[AnswerStep], passed: Sequence[bool], gen: Generation
@@ -398,14 +411,12 @@ class JsonHandler:
         reply = gen.send(
             ModelRequest(request, _SYSTEM, spec.schema(missing), _budget(len(missing))), status
         )
-        obj = extract_object(reply.text)
-        if obj is None:
-            obj = self._repair(reply.text, JsonSpec(missing, spec.types, {}), gen)
+        obj, check = self._object_of(reply.text, JsonSpec(missing, spec.types, {}), gen)
         found: dict[str, AnswerStep] = {}
         for key in missing:
             if obj is None or key not in obj:
                 continue
-            step = AnswerStep(member_text(key, obj[key]), "member", status, key)
+            step = AnswerStep(member_text(key, obj[key]), "member", status, key, check=check)
             if self.verify(task, [step.step]) == [True]:
                 found[key] = step
         return found
