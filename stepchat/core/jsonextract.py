@@ -25,7 +25,9 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-_FENCE = re.compile(r"```(?:json|JSON)?([^`]*)```")
+_FENCE = re.compile(r"(?m)^[ \t]*```(?:json|JSON)?([^`]*)```")
+"""A code fence opens a line, as Markdown writes one: "```" inside a string is text."""
+_JSON_SPACE = " \t\n\r"
 MAX_JSON_CHARS = 200_000
 _PYTHON_WORDS = {"True": "true", "False": "false", "None": "null"}
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", "'": "'", '"': '"', "/": "/"}
@@ -167,8 +169,9 @@ def _as_json(span: str) -> str:
             after = i + 1
             while after < len(span) and span[after].isspace():
                 after += 1
-            if span[after:after + 1] not in ("}", "]"):
-                out.append(ch)
+            before = next((piece.rstrip()[-1:] for piece in reversed(out) if piece.strip()), "")
+            if span[after:after + 1] not in ("}", "]") or before in ("{", "[", ","):
+                out.append(ch)  # `{,}` stays unreadable: a comma after nothing is no near-miss
             i += 1
         elif word := _WORD.match(span, i):
             out.append(_PYTHON_WORDS.get(word.group(), word.group()))
@@ -207,8 +210,9 @@ def _objects(text: str) -> Iterator[dict[str, Any]]:
 def extract_object(text: str) -> dict[str, Any] | None:
     """The one object `text` holds: the whole text as one, or the one object found in
     its fences and its prose; None when there is none, or two that differ."""
-    text = text[:MAX_JSON_CHARS]
-    whole = _read_span(text.strip())
+    if len(text) > MAX_JSON_CHARS:
+        return None  # cut, it could hide a second object: no answer from it
+    whole = _read_span(text.strip(_JSON_SPACE))
     if whole is not None:
         return whole
     found: dict[str, dict[str, Any]] = {}
@@ -223,7 +227,7 @@ def extract_object(text: str) -> dict[str, Any] | None:
 def sole_object(text: str) -> bool:
     """The reply is one standard JSON object and nothing else, whitespace aside, or in a
     code fence with nothing else around it."""
-    stripped = text.strip()
+    stripped = text.strip(_JSON_SPACE)
     fenced = _FENCE.fullmatch(stripped)
     return is_single_object(fenced.group(1) if fenced else stripped)
 

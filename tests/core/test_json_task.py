@@ -58,6 +58,11 @@ def test_extracts_one_object_from_chatter_fences_and_python_literals() -> None:
         ('{"c": ["red" "green", "blue"]}', None),  # no comma: not two strings joined
         ('{"u": "https:\\/\\/x", "z": None}', {"u": "https://x", "z": None}),
         ("{'u': 'it\\'s'}", {"u": "it's"}),
+        # A fifth review: fences open a line; a cut reply has no answer; `{,}` is none.
+        ('{"a": 1, // n\n "x": "```{\'b\': 2}```"}', None),
+        ('Here: {"a": "ex ```{\'b\': 2}``` done" "oops"}', None),
+        ("x {,} y", None), ('{"a": [,]}', None),
+        ('{"a": 1}' + " " * 200_000 + '{"a": 2}', None),
     ],
 )
 def test_extraction_takes_standard_json_and_repairs_only_outside_strings(
@@ -125,6 +130,7 @@ def test_extraction_never_raises(text: str) -> None:
         ('{"a": 1}', True), ('  ```json\n{"a": 1}\n```  ', True), ('```\n{"a": 1}\n```', True),
         ('Here: {"a": 1}', False), ("{'a': 1}", False), ('{"a": 1,}', False),
         ('```json\n{"a": 1}\n``` hope it helps', False), ('{"a": NaN}', False),
+        ('\u00a0{"a": 1}\u2028', False),  # JSON's four spaces only
     ],
 )
 def test_only_a_reply_that_is_one_standard_object_alone_is_sole(reply: str, sole: bool) -> None:

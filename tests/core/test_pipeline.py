@@ -378,3 +378,19 @@ def test_only_a_reply_that_is_one_object_alone_is_cached(reply: str, stored: boo
     assert json.loads(answer.text) == {"name": "Bo", "bio": "Bo likes tea."}
     assert (answer.stored_entry is not None) is stored
     assert (answer.verified is not False) is stored
+
+
+@pytest.mark.parametrize("bio", [" ", "\u200b", "...", "string", "<bio>", "—"])
+def test_a_placeholder_for_an_open_value_is_no_answer(bio: str) -> None:
+    """A value that stands for one: a review had `"bio": "..."` cached as verified."""
+    reply = json.dumps({"name": "Bo", "bio": bio})
+    cache = make([reply] * 4)
+    answer = cache.answer("Return JSON with keys name and bio for Bo; the bio is a short sentence.")
+    assert answer.stored_entry is None and answer.verified is False
+
+
+def test_a_whole_number_written_as_a_float_is_written_as_the_integer_asked_for() -> None:
+    cache = make(['{"name": "Bo", "age": 3e1, "bio": "Bo bakes."}'])
+    answer = cache.answer(
+        "Return JSON with keys name, age and bio for Bo, aged 30; the bio is a short sentence.")
+    assert '"age": 30' in answer.text and "30.0" not in answer.text

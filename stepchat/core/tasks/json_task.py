@@ -27,7 +27,12 @@ from stepchat.core.settings import PipelineSettings
 from stepchat.core.tasks.base import Generation, ModelRequest, Task
 from stepchat.core.tasks.common import has_negation, slot_changes, slots_in
 from stepchat.core.tasks.json_spec import JsonSpec, read_spec
-from stepchat.core.tasks.json_types import default_value, same_value, type_schema
+from stepchat.core.tasks.json_types import (
+    as_typed,
+    is_placeholder,
+    same_value,
+    type_schema,
+)
 from stepchat.core.textgate.normalize import reduce_text
 from stepchat.core.types import AnswerStep, Step, StepCheck, StepOrigin, StepStatus, TaskKind
 
@@ -238,7 +243,7 @@ class JsonHandler:
                     ok = same_value(value, spec.entities[key])
                 elif ok and cached is not None:
                     ok = key in spec.open and same_words
-                    ok = ok and not same_value(value, default_value(type_name))
+                    ok = ok and not is_placeholder(value, type_name)
             elif ok and not spec.keys:
                 ok = cached is None
             seen.add(key)
@@ -263,8 +268,7 @@ class JsonHandler:
         if key in spec.entities:
             return STATED if same_value(value, spec.entities[key]) else UNCHECKED
         if key in spec.open:
-            placeholder = same_value(value, default_value(spec.types[key]))
-            return UNCHECKED if placeholder else OPEN
+            return UNCHECKED if is_placeholder(value, spec.types[key]) else OPEN
         return UNCHECKED if key in spec.pending else TYPED
 
     def integrity(self, task: JsonTask, text: str) -> bool | None:
@@ -289,7 +293,7 @@ class JsonHandler:
             return False
         return all(
             k in spec.entities
-            or (k in spec.open and not same_value(obj[k], default_value(spec.types[k])))
+            or (k in spec.open and not is_placeholder(obj[k], spec.types[k]))
             for k in spec.keys
         )
 
@@ -329,7 +333,8 @@ class JsonHandler:
         reply = gen.send(self.model_request(task), StepStatus.REGENERATED)
         obj, check = self._object_of(reply.text, spec, gen)
         steps = [
-            AnswerStep(member_text(k, v), "member", StepStatus.REGENERATED, k, check=check)
+            AnswerStep(member_text(k, as_typed(v, spec.types.get(k, ""))), "member",
+                       StepStatus.REGENERATED, k, check=check)
             for k, v in (obj or {}).items()
         ]
         return self.patch(task, steps, self.verify(task, [s.step for s in steps]), gen)
@@ -416,7 +421,8 @@ class JsonHandler:
         for key in missing:
             if obj is None or key not in obj:
                 continue
-            step = AnswerStep(member_text(key, obj[key]), "member", status, key, check=check)
+            step = AnswerStep(member_text(key, as_typed(obj[key], spec.types[key])), "member",
+                              status, key, check=check)
             if self.verify(task, [step.step]) == [True]:
                 found[key] = step
         return found

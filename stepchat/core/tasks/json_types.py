@@ -153,6 +153,31 @@ def default_value(type_name: str) -> Any:
     return {"string": "", "integer": 0, "number": 0, "boolean": False}.get(type_name, "")
 
 
+_TYPE_WORDS = frozenset({"string", "number", "integer", "boolean", "array", "object", "null"})
+
+
+def is_placeholder(value: Any, type_name: str) -> bool:
+    """A value that stands for one rather than being one: the typed default, a string with
+    no letter or digit in any script (" ", "...", a zero-width space), a JSON type's name
+    ("string", as a schema reads) or a form's slot ("<name>")."""
+    if same_value(value, default_value(type_name)):
+        return True
+    if not isinstance(value, str):
+        return False
+    text = value.strip()
+    return (not any(ch.isalnum() for ch in text) or text.casefold() in _TYPE_WORDS
+            or (text.startswith("<") and text.endswith(">")))
+
+
+def as_typed(value: Any, type_name: str) -> Any:
+    """A whole number the model wrote as a float (30.0, 3e1) written as the integer its
+    key's type asks for."""
+    if type_name == "integer" and isinstance(value, float) and value.is_integer() and (
+            abs(value) < 2**53):
+        return int(value)
+    return value
+
+
 def same_value(a: Any, b: Any) -> bool:
     """Equal as JSON values: a boolean is never a number, 40 equals 40.0, lists item by item."""
     if isinstance(a, bool) or isinstance(b, bool):
