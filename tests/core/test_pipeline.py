@@ -14,6 +14,7 @@ from stepchat.core.events import DoneEvent, PipelineEvent, RouteEvent, StepEvent
 from stepchat.core.pipeline import PromptError, StepCache
 from stepchat.core.prompt import LONG_NOTE
 from stepchat.core.settings import PipelineSettings
+from stepchat.core.tasks.json_task import NOT_ALONE
 from stepchat.core.types import CachePath, ChatMessage, Step, StepStatus
 from stepchat.embed.hashed import HashedEmbedder
 from stepchat.store.memory import MemoryStore
@@ -394,3 +395,15 @@ def test_a_whole_number_written_as_a_float_is_written_as_the_integer_asked_for()
     answer = cache.answer(
         "Return JSON with keys name, age and bio for Bo, aged 30; the bio is a short sentence.")
     assert '"age": 30' in answer.text and "30.0" not in answer.text
+
+
+def test_a_loose_reply_whose_members_are_all_dropped_is_not_said_to_be_read() -> None:
+    # Its one member contradicts the stated name and is dropped; the model's second,
+    # sole reply gives the bio: the answer is cached, and no note says otherwise.
+    cache = make(['Sure: {"name": "Al"}', '{"bio": "Bo bakes bread."}'])
+    answer = cache.answer("Return JSON with keys name and bio for Bo; the bio is a short sentence.")
+    assert answer.stored_entry is not None
+    assert NOT_ALONE not in answer.notes
+    loose = make(['Sure: {"name": "Bo", "bio": "Bo bakes bread."}'])
+    shown = loose.answer("Return JSON with keys name and bio for Bo; the bio is a short sentence.")
+    assert shown.stored_entry is None and NOT_ALONE in shown.notes

@@ -147,6 +147,20 @@ def _say_declined(spec: JsonSpec, gen: Generation) -> None:
             gen.notes.append(note)
 
 
+def _said_if_loose(steps: list[AnswerStep], gen: Generation) -> list[AnswerStep]:
+    """`steps`, with NOT_ALONE in the notes when one of them is a member read from a reply
+    that was not one object alone (the only model member left unchecked with a value: a
+    stated fallback and a value left null are the others). Said only then: a loose reply
+    whose members were all dropped leaves nothing of it in the answer."""
+    loose = any(
+        s.check == UNCHECKED and s.status != StepStatus.FALLBACK
+        and member_value(s.step)[1] is not None for s in steps
+    )
+    if loose and NOT_ALONE not in gen.notes:
+        gen.notes.append(NOT_ALONE)
+    return steps
+
+
 class JsonHandler:
     kind: str = TaskKind.JSON
     delivery = Delivery(document="json")
@@ -356,9 +370,7 @@ class JsonHandler:
             obj = extract_object(text)
         if obj is None or sole_object(text):
             return obj, None
-        if NOT_ALONE not in gen.notes:
-            gen.notes.append(NOT_ALONE)
-        return obj, UNCHECKED
+        return obj, UNCHECKED  # `patch` says so if any of its members is kept
 
     def patch(
         self, task: JsonTask, steps: Sequence[AnswerStep], passed: Sequence[bool], gen: Generation
@@ -366,7 +378,7 @@ class JsonHandler:
         spec = task.constraints.spec
         _say_declined(spec, gen)
         if not spec.keys:
-            return [s for s, ok in zip(steps, passed, strict=True) if ok]
+            return _said_if_loose([s for s, ok in zip(steps, passed, strict=True) if ok], gen)
         good: dict[str, AnswerStep] = {
             s.key: s for s, ok in zip(steps, passed, strict=True) if ok and s.key
         }
@@ -397,7 +409,7 @@ class JsonHandler:
             gen.notes.append(f"no valid value for {key!r} from the model: left null")
             good[key] = AnswerStep(member_text(key, None), "member", status, key,
                                    check=UNCHECKED)
-        return [good[k] for k in spec.keys]
+        return _said_if_loose([good[k] for k in spec.keys], gen)
 
     def _ask_for(
         self,
