@@ -434,14 +434,13 @@ def create_app(
             if reply.task.done() and reply.task.exception() is not None:
                 return _error_reply(reply.task.exception())  # type: ignore[arg-type]
             if schema is not None:
-                answer = reply.task.result().answer
-                hold_to_schema(answer.text, schema, await limited(answer, body.limits(), count))
+                hold_to_schema(reply.task.result().answer.text, schema, body.limits().stops)
             return await stream_reply(reply, held, body, request.scope, count)
         served = await until_gone(lanes.answer(job, ignore_events), request)
         record_answer(request.scope, served.answer)
-        returned = await limited(served.answer, body.limits(), count)
         if schema is not None:
-            hold_to_schema(served.answer.text, schema, returned)
+            hold_to_schema(served.answer.text, schema, body.limits().stops)
+        returned = await limited(served.answer, body.limits(), count)
         return JSONResponse(
             completion(served.answer, body.model, served.lane, returned),
             headers=story_headers(served.answer),

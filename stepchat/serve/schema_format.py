@@ -18,10 +18,12 @@ send `json_object` and validate the reply itself.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from stepchat.core import jsonextract as strict_json
-from stepchat.serve.limits import Limited
+from stepchat.core.tasks.json_types import same_value
+from stepchat.serve.limits import stop_at
 from stepchat.serve.protocol import ApiError, ChatRequest
 
 PARAM = "response_format.json_schema.schema"
@@ -146,18 +148,12 @@ def _is(value: Any, type_name: str) -> bool:
     return isinstance(value, str)
 
 
-def _same(a: Any, b: Any) -> bool:
-    """Equal as JSON values: 1 and 1.0 are, true and 1 are not."""
-    numbers = all(isinstance(v, int | float) and not isinstance(v, bool) for v in (a, b))
-    return bool(a == b) if numbers else type(a) is type(b) and bool(a == b)
-
-
 def _member_problem(value: Any, member: dict[str, Any]) -> str | None:
     types = _types(member.get("type"), PARAM)
     if types and not any(_is(value, t) for t in types):
         return f"{_json(value)} is not of type {' or '.join(types)}"
     enum = member.get("enum")
-    if enum is not None and not any(_same(value, option) for option in enum):
+    if enum is not None and not any(same_value(value, option) for option in enum):
         return f"{_json(value)} is not one of {', '.join(_json(v) for v in enum)}"
     if isinstance(value, list) and "items" in member:
         for index, item in enumerate(value):
@@ -187,12 +183,13 @@ def schema_problem(obj: Any, schema: dict[str, Any]) -> str | None:
     return None
 
 
-def hold_to_schema(text: str, schema: dict[str, Any], returned: Limited) -> None:
-    """Refuse a reply whose object the request's schema does not accept: the answer's,
-    and the text returned when a stop sequence cut it (a `max_tokens` cut says "length",
-    which a client reads as an object cut short)."""
-    if returned.cut == "stop":
-        text = returned.text
+def hold_to_schema(text: str, schema: dict[str, Any], stops: Sequence[str]) -> None:
+    """Refuse a reply whose object the request's schema does not accept: the answer's
+    text, or what a stop sequence leaves of it (a `max_tokens` cut says "length", which a
+    client reads as an object cut short)."""
+    stopped = stop_at(text, stops)
+    if stopped is not None:
+        text = text[:stopped]
     try:
         obj = strict_json.loads(text)
     except ValueError:

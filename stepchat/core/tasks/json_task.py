@@ -20,9 +20,9 @@ from typing import Any
 
 import jsonschema
 
-from stepchat.core import jsonextract as strict_json
 from stepchat.core.events import Delivery
 from stepchat.core.jsonextract import extract_object, is_single_object, sole_object
+from stepchat.core.jsonextract import loads as strict_loads
 from stepchat.core.settings import PipelineSettings
 from stepchat.core.tasks.base import Generation, ModelRequest, Task
 from stepchat.core.tasks.common import has_negation, slot_changes, slots_in
@@ -53,7 +53,7 @@ def member_text(key: str, value: Any) -> str:
 
 def member_value(step: Step) -> tuple[bool, Any]:
     try:
-        parsed = strict_json.loads("{" + step.text + "}")
+        parsed = strict_loads("{" + step.text + "}")
     except ValueError:
         return False, None
     if not isinstance(parsed, dict) or list(parsed) != [step.key]:
@@ -288,7 +288,7 @@ class JsonHandler:
     def integrity(self, task: JsonTask, text: str) -> bool | None:
         if not is_single_object(text):
             return False
-        obj = strict_json.loads(text)
+        obj = strict_loads(text)
         spec = task.constraints.spec
         if not spec.keys:
             # Any object answers a request that names no keys; nothing in it can be checked.
@@ -296,8 +296,6 @@ class JsonHandler:
             return not self.strict and bool(obj)
         if set(obj) != set(spec.keys):
             return False
-        if any(value is None for value in obj.values()):
-            return False  # a value the model never gave (`patch`): nothing to reuse
         if not self.strict:
             return True
         schema = json.dumps(spec.schema(typed=True), sort_keys=True)
@@ -399,7 +397,7 @@ class JsonHandler:
             # null, not a typed placeholder: "" or 0 reads as data to whoever parses the
             # object (a year of 0), and null says no value was found. The model was asked
             # for it, so the member is the model's step (the answer is no solver's), and
-            # never stored: a null fails `integrity`.
+            # never stored: an unchecked step leaves the answer unverified (`StepCache`).
             if key in spec.entities:
                 gen.notes.append(f"no valid value for {key!r} from the model: the stated "
                                  "one used")
