@@ -25,9 +25,9 @@ FOLLOW_UP_NOTE = "a follow-up in a conversation: not cached"
 on the answer itself, where the reader looks for why the cache was not used."""
 
 WAITING_NOTE = "asked while an earlier question waits for its answer: not cached"
-"""FOLLOW_UP_NOTE's wording for a request answered before an earlier one of its chat (a
-front end that answers from the cache while the model writes): it may lean on that
-question as on any earlier turn, but "a follow-up" reads as if something was answered."""
+"""FOLLOW_UP_NOTE's wording where an earlier question has no answer yet (the app answers
+from the cache while the model writes): the request may lean on that question as on any
+earlier turn, but "a follow-up" reads as if something was answered."""
 
 
 def waiting_in(history: Sequence[ChatMessage]) -> bool:

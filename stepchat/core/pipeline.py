@@ -13,7 +13,13 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from stepchat.core.conversation import FOLLOW_UP_NOTE, FittedHistory, fit_history
+from stepchat.core.conversation import (
+    FOLLOW_UP_NOTE,
+    WAITING_NOTE,
+    FittedHistory,
+    fit_history,
+    waiting_in,
+)
 from stepchat.core.cutoff import (
     cut_off_note,
     cut_off_reason,
@@ -256,7 +262,7 @@ class StepCache:
             notes.append(NOT_ALONE_NOTE)
         if read_cache or write_cache:
             if history or in_conversation:
-                notes.append(FOLLOW_UP_NOTE)
+                notes.append(WAITING_NOTE if waiting_in(history) else FOLLOW_UP_NOTE)
                 read_cache = write_cache = False
             elif accepted.long:
                 read_cache = write_cache = False

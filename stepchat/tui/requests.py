@@ -38,7 +38,6 @@ from typing import TYPE_CHECKING
 
 from textual.message import Message
 
-from stepchat.core.conversation import FOLLOW_UP_NOTE, WAITING_NOTE, waiting_in
 from stepchat.core.events import PipelineEvent
 from stepchat.core.ports import CancelToken, GenerationCancelled
 from stepchat.core.types import Answer, ChatMessage
@@ -211,8 +210,7 @@ def replace_earlier(engine: StepCache, attempt: Attempt, answer: Answer) -> None
     another prompt (the old answer was a paraphrase's) stays: it answers that prompt."""
     if attempt.replaces is None or answer.stored_entry in (None, attempt.replaces):
         return
-    old = engine.store.get(attempt.replaces)
-    new = engine.store.get(answer.stored_entry) if answer.stored_entry else None
+    old, new = engine.store.get(attempt.replaces), engine.store.get(answer.stored_entry)
     if old is not None and new is not None and (old.prompt, old.scope) == (
             new.prompt, new.scope):
         engine.store.delete(old.id)
@@ -237,8 +235,6 @@ def answer_from_cache(
             read_cache=attempt.reuse,
             write_cache=attempt.store,
         )
-        if FOLLOW_UP_NOTE in answer.notes and waiting_in(attempt.history):
-            answer.notes[answer.notes.index(FOLLOW_UP_NOTE)] = WAITING_NOTE
         replace_earlier(engine, attempt, answer)
         return answer, engine.store.count()
 

@@ -407,3 +407,15 @@ def test_a_loose_reply_whose_members_are_all_dropped_is_not_said_to_be_read() ->
     loose = make(['Sure: {"name": "Bo", "bio": "Bo bakes bread."}'])
     shown = loose.answer("Return JSON with keys name and bio for Bo; the bio is a short sentence.")
     assert shown.stored_entry is None and NOT_ALONE in shown.notes
+
+
+def test_a_request_after_an_unanswered_question_says_so_not_follow_up() -> None:
+    from stepchat.core.conversation import FOLLOW_UP_NOTE, WAITING_NOTE
+
+    cache = make()
+    waiting = cache.answer(BASE, history=[ChatMessage("user", "Why is grass green?")])
+    answered = cache.answer(BASE, history=[ChatMessage("user", "Hi"),
+                                           ChatMessage("assistant", "Hello!")])
+    assert WAITING_NOTE in waiting.notes and FOLLOW_UP_NOTE not in waiting.notes
+    assert FOLLOW_UP_NOTE in answered.notes and WAITING_NOTE not in answered.notes
+    assert cache.store.count() == 0
