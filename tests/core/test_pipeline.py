@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from stepchat.backends.scripted import ScriptedBackend
+from stepchat.core.conversation import FOLLOW_UP_NOTE, WAITING_NOTE
 from stepchat.core.events import DoneEvent, PipelineEvent, RouteEvent, StepEvent
 from stepchat.core.pipeline import PromptError, StepCache
 from stepchat.core.prompt import LONG_NOTE
@@ -410,8 +411,6 @@ def test_a_loose_reply_whose_members_are_all_dropped_is_not_said_to_be_read() ->
 
 
 def test_a_request_after_an_unanswered_question_says_so_not_follow_up() -> None:
-    from stepchat.core.conversation import FOLLOW_UP_NOTE, WAITING_NOTE
-
     cache = make()
     waiting = cache.answer(BASE, history=[ChatMessage("user", "Why is grass green?")])
     answered = cache.answer(BASE, history=[ChatMessage("user", "Hi"),
