@@ -184,6 +184,35 @@ def test_a_computation_after_a_word_is_not_corrected() -> None:
     answer = engine.answer(FOG)
     assert answer.text == wrong
     assert answer.stored_entry is None
+    # The answer says which line the check refused and what its numbers give.
+    assert answer.notes == [
+        "not cached: the arithmetic does not hold as written at step 2: 14 * 10 is 140, not 150"]
+
+
+BAKER = ("A baker makes 12 trays of 24 cookies each and sells 150 cookies. "
+         "How many cookies are left?")
+
+
+@pytest.mark.parametrize(("reply", "note"), [
+    # The bundled model's own answer: words between the numbers, so nothing is corrected.
+    ("12 trays * 24 cookies per tray = 320 cookies left\n"
+     "The baker sells 150 cookies. So, the remaining cookies are 320 - 150 = 80 cookies.",
+     "at step 1: 12 * 24 is 288, not 320"),
+    # Both sides compute: each side's value is given.
+    ("The total is 12 trays * 24 = 300 - 10 cookies.\n#### 290",
+     "at step 1: 12 * 24 is 288, not 300 - 10 = 290"),
+    # A share written as a percent is given as a percent.
+    ("All 12 * 24 = 288 cookies are baked.\n150 / 288 * 100% = 50% were sold.\n"
+     "288 - 150 = 138 are left.\n#### 138",
+     "at step 2: (150 / 288) * 100% is ≈52.083%, not 50%"),
+])
+def test_a_computation_that_does_not_hold_is_named(reply: str, note: str) -> None:
+    engine = StepCache(ScriptedBackend([reply]), HashedEmbedder(), MemoryStore())
+    answer = engine.answer(BAKER)
+    assert answer.stored_entry is None
+    assert len(answer.notes) == 1
+    assert answer.notes[0].startswith("not cached: the arithmetic does not hold as written")
+    assert note in answer.notes[0]
 
 
 PARTY = ("At the start of a party there were 25 men and 15 women. After an hour, 1/4 of "

@@ -337,6 +337,26 @@ async def test_a_word_problem_marked_wrong_is_recomputed_for_no_variant(
         assert answer is not None and not answer.hit
 
 
+async def test_a_word_problem_that_does_not_hold_names_its_step_without_a_notice(
+    make_app: Any,
+) -> None:
+    """The answer says which computation its check refused, on a line of its own; it is
+    how the answer was kept, so no notice repeats it."""
+    wrong = FOG_SOLUTION.replace("14 * 10 = 140", "14 * 10 = 150").replace("#### 140",
+                                                                          "#### 150")
+    app = make_app(FakeLoader([wrong]))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await ask(pilot, FOG)
+        view = app.chat.query(AnswerView).last()
+        note = ("not cached: the arithmetic does not hold as written at step 2: "
+                "14 * 10 is 140, not 150")
+        assert view.answer is not None and view.answer.notes == [note]
+        shown = [str(s.content) for s in view.query(".note").results(Static)]
+        assert shown == [note]
+        assert not any("does not hold" in n.message for n in app._notifications)
+
+
 async def test_evict_all_asks_first(make_app: Any) -> None:
     loader = FakeLoader(LINEAR_REPLIES)
     app = make_app(loader)

@@ -35,7 +35,7 @@ from textual.worker import get_current_worker
 
 from stepchat.core.conversation import FOLLOW_UP_NOTE, WAITING_NOTE
 from stepchat.core.events import Stage, StageEvent
-from stepchat.core.notes import EMPTY_NOTE, NOT_CHECKED_NOTE
+from stepchat.core.notes import EMPTY_NOTE, NOT_CHECKED_NOTE, SLIP_NOTE_START
 from stepchat.core.standalone import NOT_ALONE_NOTE
 from stepchat.tui.history import Conversation, Turn, earlier_turns
 from stepchat.tui.load_state import LoadState
@@ -71,6 +71,12 @@ QUIET_NOTES = frozenset({FOLLOW_UP_NOTE, WAITING_NOTE, NOT_ALONE_NOTE, NOT_CHECK
                          EMPTY_NOTE})
 """Notes the answer shows on a line of its own and no notice repeats: they are how it was
 answered, not a problem."""
+
+
+def is_quiet(note: str) -> bool:
+    """One of `QUIET_NOTES`, or the note naming a computation that does not hold."""
+    return note in QUIET_NOTES or note.startswith(SLIP_NOTE_START)
+
 
 WELCOME = (
     "Ask a question. Each step says where it came from: ✓ reused from the cache, "
@@ -449,7 +455,7 @@ class ChatScreen(Screen[None]):
         await request.view.finish(answer)
         for note in answer.notes:
             # e.g. "the answer was not cached: … No space left on device"
-            if note not in QUIET_NOTES:  # the answer itself says why
+            if not is_quiet(note):  # a quiet one: the answer itself says why
                 self.notify(note, severity="warning")
         self._after(request)
 

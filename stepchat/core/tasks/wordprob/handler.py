@@ -46,6 +46,7 @@ from stepchat.core.tasks.wordprob.request import (
     is_word_problem,
     signature,
 )
+from stepchat.core.tasks.wordprob.slips import first_slip
 from stepchat.core.tasks.wordprob.solution import answer_holds, relates_numbers, solution_atoms
 from stepchat.core.types import (
     AnswerStep,
@@ -315,6 +316,9 @@ class WordProblemHandler:
             alignment = align(task.prompt, task.prompt, *texts)
             outcome = _recompute(texts, alignment)
         except (Declined, NotSame):
+            slip = first_slip(texts)
+            if slip is not None:
+                gen.notes.append(slip.note())
             return fresh
         if not outcome.corrections:
             return fresh

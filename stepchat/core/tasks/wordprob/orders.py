@@ -39,6 +39,7 @@ from stepchat.core.tasks.wordprob.solution import (
     Operand,
     Unreadable,
     combine,
+    expr_text,
     operands,
 )
 from stepchat.core.tasks.wordprob.values import (
@@ -418,11 +419,7 @@ def scaled(value: Value, factor: Fraction) -> Value:
 
 def written(p: RolePass, expr: Expr) -> str:
     """`expr` in the solution's own numbers, bracketed where it groups: `(18 / 4)`."""
-    if isinstance(expr, Neg):
-        return f"-{written(p, expr.operand)}"
-    if isinstance(expr, Bin):
-        return f"({written(p, expr.left)} {expr.op} {written(p, expr.right)})"
-    return p.sol.atoms[expr.atom].text
+    return expr_text(p.sol.atoms, expr)
 
 
 def old_and_new(

@@ -11,7 +11,7 @@ over number atoms, evaluated exactly (rationals) by a small recursive-descent pa
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
@@ -508,6 +508,19 @@ def _label_words(found: Sequence[Atom], link: int) -> tuple[str, ...]:
 def _statement_holds(statement: Statement, found: Sequence[Atom]) -> bool:
     """The statement holds with percent signs read as hundredths, or as written where only
     its result carries one (`100 - 20 = 80%`): `80 × 25% = 2000` reads as 20."""
+    return any(sides is not None and sides_hold(statement, sides)
+               for sides in part_values(statement, found))
+
+
+def sides_hold(statement: Statement, sides: Sequence[Fraction]) -> bool:
+    """Every link of the statement holds between the values of the parts it joins."""
+    return all(holds(x, link, y)
+               for x, link, y in zip(sides, statement.links, sides[1:], strict=False))
+
+
+def part_values(statement: Statement, found: Sequence[Atom]) -> Iterator[list[Fraction] | None]:
+    """The values of the statement's parts under each reading of its percent signs, as
+    written first where no operand carries one; None where a part cannot be evaluated."""
     operands = [a for part in statement.parts[:-1] for a in part.numbers]
     as_written = not any(found[a].percent for a in operands)
     for scaled in ((False, True) if as_written else (True,)):
@@ -516,11 +529,15 @@ def _statement_holds(statement: Statement, found: Sequence[Atom]) -> bool:
             for part in statement.parts for a in part.numbers
         }
         try:
-            sides = [evaluate(part.expr, values) for part in statement.parts]
+            yield [evaluate(part.expr, values) for part in statement.parts]
         except (ZeroDivisionError, Unreadable):
-            return False
-        if all(holds(x, link, y) for x, link, y in zip(
-            sides, statement.links, sides[1:], strict=False
-        )):
-            return True
-    return False
+            yield None
+
+
+def expr_text(found: Sequence[Atom], expr: Expr) -> str:
+    """`expr` in the solution's own numbers, bracketed where it groups: `(18 / 4)`."""
+    if isinstance(expr, Neg):
+        return f"-{expr_text(found, expr.operand)}"
+    if isinstance(expr, Bin):
+        return f"({expr_text(found, expr.left)} {expr.op} {expr_text(found, expr.right)})"
+    return found[expr.atom].text
