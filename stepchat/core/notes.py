@@ -8,7 +8,7 @@ NOT_CHECKED_NOTE = "not cached: it did not pass its checks"
 """A JSON member the prompt does not confirm, a word problem's computation that does not
 hold or cannot be read."""
 
-SLIP_NOTE_START = "not cached: the arithmetic does not hold as written"
+SLIP_NOTE_START = "not cached: a computation does not hold"
 """Opens the note that names a word problem's computation that does not hold (`slips.py`):
 the same refusal as `NOT_CHECKED_NOTE`, with the line and its numbers."""
 

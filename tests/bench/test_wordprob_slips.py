@@ -39,7 +39,7 @@ def test_a_changed_result_is_named_with_what_its_numbers_give(
             perturbed += 1
             if slip is not None:
                 assert (slip.step, slip.value.rstrip("%")) == (k, str(right)), request.id
-                assert str(right + 1) in slip.written
+                assert str(right + 1) in slip.read
                 named += 1
             break
     assert holding >= 40

@@ -185,8 +185,8 @@ def test_a_computation_after_a_word_is_not_corrected() -> None:
     assert answer.text == wrong
     assert answer.stored_entry is None
     # The answer says which line the check refused and what its numbers give.
-    assert answer.notes == [
-        "not cached: the arithmetic does not hold as written at step 2: 14 * 10 is 140, not 150"]
+    assert answer.notes == ["not cached: a computation does not hold: step 2 reads as "
+                            "14 * 10 = 150, and 14 * 10 is 140"]
 
 
 BAKER = ("A baker makes 12 trays of 24 cookies each and sells 150 cookies. "
@@ -197,21 +197,23 @@ BAKER = ("A baker makes 12 trays of 24 cookies each and sells 150 cookies. "
     # The bundled model's own answer: words between the numbers, so nothing is corrected.
     ("12 trays * 24 cookies per tray = 320 cookies left\n"
      "The baker sells 150 cookies. So, the remaining cookies are 320 - 150 = 80 cookies.",
-     "at step 1: 12 * 24 is 288, not 320"),
-    # Both sides compute: each side's value is given.
+     "step 1 reads as 12 * 24 = 320, and 12 * 24 is 288"),
+    # Both sides compute: the first is given.
     ("The total is 12 trays * 24 = 300 - 10 cookies.\n#### 290",
-     "at step 1: 12 * 24 is 288, not 300 - 10 = 290"),
+     "step 1 reads as 12 * 24 = 300 - 10, and 12 * 24 is 288"),
     # A share written as a percent is given as a percent.
     ("All 12 * 24 = 288 cookies are baked.\n150 / 288 * 100% = 50% were sold.\n"
      "288 - 150 = 138 are left.\n#### 138",
-     "at step 2: (150 / 288) * 100% is ≈52.083%, not 50%"),
+     "step 2 reads as (150 / 288) * 100% = 50%, and (150 / 288) * 100% is ≈52.083%"),
+    # A value no short decimal writes is rounded past the digits written beside it.
+    ("1 / 3 = 0.333 of the trays are left.\n#### 0.333", "1 / 3 is ≈0.33333"),
 ])
 def test_a_computation_that_does_not_hold_is_named(reply: str, note: str) -> None:
     engine = StepCache(ScriptedBackend([reply]), HashedEmbedder(), MemoryStore())
     answer = engine.answer(BAKER)
     assert answer.stored_entry is None
     assert len(answer.notes) == 1
-    assert answer.notes[0].startswith("not cached: the arithmetic does not hold as written")
+    assert answer.notes[0].startswith("not cached: a computation does not hold: ")
     assert note in answer.notes[0]
 
 

@@ -349,8 +349,8 @@ async def test_a_word_problem_that_does_not_hold_names_its_step_without_a_notice
         await settle(pilot)
         await ask(pilot, FOG)
         view = app.chat.query(AnswerView).last()
-        note = ("not cached: the arithmetic does not hold as written at step 2: "
-                "14 * 10 is 140, not 150")
+        note = ("not cached: a computation does not hold: step 2 reads as 14 * 10 = 150, "
+                "and 14 * 10 is 140")
         assert view.answer is not None and view.answer.notes == [note]
         shown = [str(s.content) for s in view.query(".note").results(Static)]
         assert shown == [note]

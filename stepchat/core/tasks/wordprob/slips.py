@@ -9,14 +9,19 @@ line the check refused and what the numbers as written give (`12 * 24 is 288, no
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
 from stepchat.core.notes import SLIP_NOTE_START
-from stepchat.core.tasks.wordprob.atoms import decimal_mark
+from stepchat.core.tasks.wordprob.atoms import Atom, decimal_mark
 from stepchat.core.tasks.wordprob.render import MAX_DECIMALS, decimals_needed
 from stepchat.core.tasks.wordprob.solution import (
+    Expr,
+    Neg,
+    Num,
+    Part,
     expr_text,
     holds,
     part_values,
@@ -25,78 +30,110 @@ from stepchat.core.tasks.wordprob.solution import (
     statements,
 )
 
-
 ROUNDED = 3
-"""Decimals shown of a value no short decimal writes exactly."""
+"""Decimals shown at least of a value no short decimal writes exactly."""
+MAX_TEXT = 20_000
+"""Characters of an answer past which no step is quoted (the reader's cost grows with it)."""
+MAX_QUOTED = 120
+"""Characters of a statement past which it is not quoted in a note."""
+MAX_NUMBER = 20
+"""Characters of one number past which its statement is not quoted."""
 
 
 @dataclass(frozen=True)
 class Slip:
-    """An `=` that does not hold as written: a side that computes, and what it gives."""
+    """An `=` that does not hold as read: the statement as the check read it, a side that
+    computes, and what that side gives."""
 
     step: int
     """The step it is on, from 0."""
+    read: str
+    """The statement as read (`12 * 24 = 320`): words between its numbers left out."""
     computed: str
-    """The computing side in the answer's own numbers (`12 * 24`)."""
+    """The computing side (`12 * 24`)."""
     value: str
-    """What that side gives (`288`, `60%` where the other side is a percent)."""
-    written: str
-    """The other side as written (`320`), with its value where it computes too."""
+    """What that side gives (`288`; `60%` beside a percent it is nearer as one)."""
 
     def note(self) -> str:
-        return (f"{SLIP_NOTE_START} at step {self.step + 1}: "
-                f"{self.computed} is {self.value}, not {self.written}")
+        return (f"{SLIP_NOTE_START}: step {self.step + 1} reads as {self.read}, and "
+                f"{self.computed} is {self.value}")
 
 
 def first_slip(steps: Sequence[str]) -> Slip | None:
     """The first `=` of the answer whose computing side gives another value than the side
-    beside it, read as `answer_holds` reads it (percent signs as hundredths where an operand
-    carries one); None where every `=` read holds, the numbers' decimal mark is unknown, or
-    the first that fails is a comparison or has no computing side (`5 = 6` says nothing a
-    user could act on)."""
+    beside it, in every reading `answer_holds` tries (percent signs as hundredths or as
+    written). None where the reading is not checkable anyway (a number this reader sets
+    aside, an `=` outside every statement: the general note says so), where every `=`
+    holds, where the first that fails is a comparison or joins two lone numbers (`5 = 6`
+    says nothing a user could act on), or where the statement is too long to quote."""
+    if sum(len(step) for step in steps) > MAX_TEXT:
+        return None
     mark = decimal_mark("\n".join(steps))
     if mark is None:
         return None
     found, step_of = solution_atoms(steps, mark)
-    for statement in statements(found).statements:
+    reading = statements(found)
+    if not reading.checkable:
+        return None
+    for statement in reading.statements:
         readings = list(part_values(statement, found))
-        sides = readings[-1]  # percent signs read as hundredths where any is written
-        if sides is None or any(r is not None and sides_hold(statement, r) for r in readings):
+        if any(r is None or sides_hold(statement, r) for r in readings):
             continue
+        sides = readings[0]
+        assert sides is not None
         k = next(k for k, link in enumerate(statement.links)
                  if not holds(sides[k], link, sides[k + 1]))
         if statement.links[k] != "=":
             return None
         left, right = statement.parts[k], statement.parts[k + 1]
-        computing, value, other, other_value = (
-            (left, sides[k], right, sides[k + 1]) if not left.lone
-            else (right, sides[k + 1], left, sides[k]))
-        if computing.lone:
+        computing, value, other = (
+            (left, sides[k], right) if not _plain(left.expr) else (right, sides[k + 1], left))
+        if _plain(computing.expr):
             return None
-        written = _bare(expr_text(found, other.expr))
-        if not other.lone:
-            written += f" = {number_text(other_value)}"
-        shown = number_text(value)
-        if other.lone and found[other.numbers[0]].percent:
-            shown = number_text(value * 100) + "%"
-        return Slip(step_of[computing.numbers[0]], _bare(expr_text(found, computing.expr)),
-                    shown, written)
+        read = " = ".join(_bare(expr_text(found, part.expr)) for part in statement.parts)
+        if len(read) > MAX_QUOTED or any(
+                len(found[a].text) > MAX_NUMBER for part in statement.parts for a in part.numbers):
+            return None  # a number that long is read in pieces: no quote would be the text
+        return Slip(step_of[computing.numbers[0]], read, _bare(expr_text(found, computing.expr)),
+                    _value_text(value, other, found, mark))
     return None
 
 
-def number_text(value: Fraction) -> str:
-    """`value` as a decimal where a short one writes it exactly, else rounded to three
-    decimals after `≈` (`≈52.083`)."""
+def _plain(expr: Expr) -> bool:
+    """A number alone, or negated: a written result, not a computation."""
+    return isinstance(expr, Num) or (isinstance(expr, Neg) and isinstance(expr.operand, Num))
+
+
+def _value_text(value: Fraction, other: Part, found: Sequence[Atom], mark: str) -> str:
+    """`value` with the answer's decimal mark, as a percent where the other side is a lone
+    percent nearer the value in hundredths (`100% - 40% = 61%`: 60%, not 0.6)."""
+    target = found[other.numbers[0]] if other.lone else None
+    if target is not None and target.percent and target.value is not None and (
+            abs(value * 100 - target.value) < abs(value - target.value)):
+        return number_text(value * 100, mark, _decimals(target.text)) + "%"
+    written = _decimals(found[other.numbers[0]].text) if other.lone else 0
+    return number_text(value, mark, written)
+
+
+def number_text(value: Fraction, mark: str = ".", written: int = 0) -> str:
+    """`value` as a decimal where a short one writes it exactly, else rounded after `≈`
+    to two decimals more than the number beside it has (`1/3 = 0.333`: ≈0.33333)."""
     needed = decimals_needed(value)
     if needed is None or needed > MAX_DECIMALS:
-        return "≈" + _decimal(round(value, ROUNDED), ROUNDED)
-    return _decimal(value, needed)
+        places = max(ROUNDED, written + 2)
+        return "≈" + _decimal(round(value, places), places, mark)
+    return _decimal(value, needed, mark)
 
 
-def _decimal(value: Fraction, places: int) -> str:
+def _decimals(text: str) -> int:
+    digits = re.findall(r"[.,](\d+)\D*$", text)
+    return len(digits[0]) if digits else 0
+
+
+def _decimal(value: Fraction, places: int, mark: str) -> str:
     digits = str(abs(value.numerator * 10 ** places // value.denominator)).rjust(places + 1, "0")
     whole, frac = digits[:len(digits) - places], digits[len(digits) - places:]
-    return ("-" if value < 0 else "") + whole + ("." + frac if frac else "")
+    return ("-" if value < 0 else "") + whole + (mark + frac if frac else "")
 
 
 def _bare(text: str) -> str:

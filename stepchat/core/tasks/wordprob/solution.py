@@ -22,6 +22,9 @@ from stepchat.core.tasks.wordprob.finalline import computing_atoms, final_shown
 from stepchat.core.tasks.wordprob.joins import LINE_BREAK, joined
 
 MAX_POWER = 4
+MAX_PART_ATOMS = 200
+"""Atoms of one side of a statement past which it is not read: the parser and the
+evaluator recurse once per operation, and 1,000 `1 +` in a reply would exhaust the stack."""
 MAX_BITS = 256
 """Values past this many bits (numerator or denominator) are not a word problem's."""
 
@@ -316,6 +319,8 @@ def _canonical(rel: str) -> str:
 
 
 def _part(atoms: Sequence[Atom], indices: list[int]) -> Part:
+    if len(indices) > MAX_PART_ATOMS:
+        raise Unreadable("a side longer than any word problem's")
     parser = _Parser(atoms, indices)
     expr = parser.expression()
     if parser.pos != len(indices):
@@ -537,7 +542,7 @@ def part_values(statement: Statement, found: Sequence[Atom]) -> Iterator[list[Fr
 def expr_text(found: Sequence[Atom], expr: Expr) -> str:
     """`expr` in the solution's own numbers, bracketed where it groups: `(18 / 4)`."""
     if isinstance(expr, Neg):
-        return f"-{expr_text(found, expr.operand)}"
+        return f"(-{expr_text(found, expr.operand)})"
     if isinstance(expr, Bin):
         return f"({expr_text(found, expr.left)} {expr.op} {expr_text(found, expr.right)})"
     return found[expr.atom].text
