@@ -11,6 +11,7 @@ import pytest
 
 from stepchat.backends.scripted import ScriptedBackend
 from stepchat.core.pipeline import StepCache
+from stepchat.core.settings import PipelineSettings
 from stepchat.core.tasks.wordprob.handler import (
     WordProblemConstraints,
     WordProblemHandler,
@@ -404,3 +405,14 @@ def test_an_answer_whose_last_line_states_another_number_is_not_stored(
 ])
 def test_an_answer_that_ends_by_stating_its_result_is_kept(text: str) -> None:
     assert answer_holds(text)
+
+
+def test_a_computation_longer_than_any_word_problem_is_not_read() -> None:
+    """A thousand `1 +` recursed past the stack in the parser and the evaluator, and the
+    request failed; such a side is left unread now, and the answer served as written."""
+    reply = " + ".join(["1"] * 1000) + " = 5\n#### 5"
+    assert not answer_holds(reply)
+    engine = StepCache(ScriptedBackend([reply]), HashedEmbedder(), MemoryStore(),
+                       settings=PipelineSettings(max_tokens=4000))
+    answer = engine.answer(BAKER)
+    assert answer.text == reply and answer.stored_entry is None
