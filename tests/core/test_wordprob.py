@@ -234,6 +234,9 @@ PARTY = ("At the start of a party there were 25 men and 15 women. After an hour,
     "Of the forty people, 1/4 = 10 left.\n40 - 10 = 30 stayed.\n30 - 22 = 8 women.\n#### 8",
     "Each show lasts 1/2 hour = 30 minutes.\n25 + 15 = 40 people came.\n"
     "40 / 4 = 10 left.\n40 - 10 = 30 stayed.\n30 - 22 = 8 women.\n#### 8",
+    # A percent sign the computation does not carry: a share or percentage points.
+    "25 + 15 = 40 people came.\n40 - 10 = 30 = 75%\n30 - 22 = 8 women.\n#### 8",
+    "25 + 15 = 40 people came.\n30 / 40 = 70% stayed.\n30 - 22 = 8 women.\n#### 8",
 ])
 def test_a_result_an_operand_in_words_explains_is_no_slip_to_correct(reply: str) -> None:
     """Correcting `1/4 = 10` to `1/4 = 0.25` would store a wrong answer and serve it for

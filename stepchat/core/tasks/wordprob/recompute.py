@@ -357,8 +357,10 @@ class RolePass:
           percent", "7² + 5²", "√144 + 5");
         - it is no fraction of two numbers alone (`2/5 = 3`, `1 / 4 = 10`): a part of a
           whole written elsewhere ("of the 7.5 kg", "of the forty people");
-        - no percent is added or taken off (`50 + 20% = 60`: a change by a share), and
-          its amounts are in one currency (`$2 + 50¢ = $2.50`);
+        - no percent is added or taken off (`50 + 20% = 60`: a change by a share), no
+          result carries a percent sign its computation does not (`0.5 * 80 = 45%` is
+          40 or 0.4; corrected, `138 = 50%` read `138 = 138%`), and its amounts are in
+          one currency (`$2 + 50¢ = $2.50`);
         - the result is no whole multiple of the computation, nor a whole part of it
           (`3/5 = 30` of a whole in words, `1/2 = 30` minutes of an hour).
         Correcting any of these would show a wrong number in a right answer, so such an
@@ -392,6 +394,10 @@ class RolePass:
                for place in operands(expr)):
             raise Declined(f"{atoms_[i].text} follows a percent added or taken off "
                            "(`50 + 20% = 60`): a change by a share, not a slip")
+        if atoms_[i].percent and not any(atoms_[n].percent for n in part.numbers):
+            raise Declined(f"{atoms_[i].text} carries a percent sign its computation does not "
+                           "(`0.5 * 80 = 45%`, `138 = 50%`): whether it is a share or "
+                           "percentage points is not written, so no slip to correct")
         written = atoms_[i].value or Fraction(0)
         if not value:
             return
