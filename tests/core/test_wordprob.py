@@ -419,3 +419,16 @@ def test_a_computation_longer_than_any_word_problem_is_not_read() -> None:
                        settings=PipelineSettings(max_tokens=4000))
     answer = engine.answer(BAKER)
     assert answer.text == reply and answer.stored_entry is None
+
+
+@pytest.mark.parametrize("marker", ["-", "*", "+", "  -"])
+def test_a_markdown_list_marker_is_a_bullet_not_a_sign(marker: str) -> None:
+    """`- 12 * 24 = 288` renders as a bullet before `12 * 24 = 288`: it holds, and the
+    answer is stored; read as a minus, a right bulleted answer was never stored, and
+    `- 5 + 3 = -2` (a bullet before 5 + 3) held."""
+    reply = f"{marker} 12 * 24 = 288 cookies\n{marker} 288 - 150 = 138 are left\n#### 138"
+    assert answer_holds(reply)
+    assert not answer_holds(f"{marker} 5 + 3 = -2\n#### -2")
+    assert answer_holds("-12 * 24 = -288\n#### -288")  # a sign joined to its number
+    engine = StepCache(ScriptedBackend([reply]), HashedEmbedder(), MemoryStore())
+    assert engine.answer(BAKER).stored_entry is not None

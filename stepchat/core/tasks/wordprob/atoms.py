@@ -39,6 +39,9 @@ _OPS = {"+": "+", "-": "-", "−": "-", "–": "-", "*": "*", "×": "*", "·": "
         "÷": "/", "/": "/", "^": "^"}
 _RELS = ("<=", ">=", "≤", "≥", "≠", "!=", "<", ">")
 _MARKS_LONG = ("<<", ">>", "**", "==")
+_BULLETS = "-*+"
+"""Markdown's list markers: one that opens a line, a space after it, prints a bullet
+(`- 12 * 24 = 288` shows `• 12 * 24 = 288`), never a sign of arithmetic."""
 _PERCENT = "%％"
 
 
@@ -183,6 +186,10 @@ def _read_atoms(text: str, mark: str) -> list[Atom]:
             i += 1
             continue
         spaced = i == 0 or text[i - 1].isspace()
+        if char in _BULLETS and text[i + 1:i + 2] in (" ", "\t") and _opens_line(text, i):
+            out.append(Atom("mark", i, i + 1, "•", spaced=spaced))
+            i += 1
+            continue
         if char in "\\*{}":
             taken, sign = markup.at(i)
             if sign is not None:
@@ -241,6 +248,14 @@ _PERCENT_PAIRS = frozenset({("per", "cent"), ("por", "ciento"), ("pour", "cent")
                             ("per", "cento"), ("por", "cento"), ("في", "المائة"),
                             ("في", "المئة")})
 """Two words that say it ("15 per cent", "15 por ciento", "15 pour cent")."""
+
+
+def _opens_line(text: str, i: int) -> bool:
+    """Nothing but spaces and tabs stands before `i` on its line."""
+    j = i - 1
+    while j >= 0 and text[j] in " \t":
+        j -= 1
+    return j < 0 or text[j] in "\r\n"
 
 
 def _percent_words(out: list[Atom]) -> list[Atom]:
