@@ -8,6 +8,7 @@ through the real embedder and LanceDB store.
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -15,6 +16,7 @@ import pytest
 
 from stepchat.backends.scripted import ScriptedBackend
 from stepchat.config import load_config
+from stepchat.core.notes import SLIP_NOTE_START
 from stepchat.core.pipeline import StepCache
 from stepchat.core.tasks.wordprob.handler import answer_holds, writes_arithmetic
 from stepchat.core.types import StepStatus
@@ -64,6 +66,14 @@ def test_bundled_model_answers_are_stored_only_when_their_arithmetic_holds(
             assert (writes_arithmetic(answer.text) and not answer_holds(answer.text)) or (
                 answer.finish_reason == "length") or any(
                 "corrected" in note for note in answer.notes)
+            assert any("not cached" in note for note in answer.notes), answer.notes
+        for note in answer.notes:
+            if note.startswith(SLIP_NOTE_START):
+                # The step it names is the answer's, and it writes every number quoted.
+                named = re.fullmatch(r".*: step (\d+) reads as (.*), and .*", note)
+                assert named is not None, note
+                step = answer.steps[int(named[1]) - 1].text
+                assert all(n in step for n in re.findall(r"\d+(?:[.,]\d+)*", named[2])), note
 
 
 def test_a_variant_is_recomputed_through_minilm_and_lancedb(tmp_path: Path) -> None:

@@ -432,3 +432,29 @@ def test_a_markdown_list_marker_is_a_bullet_not_a_sign(marker: str) -> None:
     assert answer_holds("-12 * 24 = -288\n#### -288")  # a sign joined to its number
     engine = StepCache(ScriptedBackend([reply]), HashedEmbedder(), MemoryStore())
     assert engine.answer(BAKER).stored_entry is not None
+
+
+@pytest.mark.parametrize("reply", [
+    "```\n- 5 + 13 = 18\n```\n#### 18",  # code prints `- 5` as it is
+    "Work:\n    - 5 + 13 = 18\n#### 18",  # four spaces: no list item
+    "\t- 5 + 13 = 18\n#### 18",
+])
+def test_a_marker_in_code_or_indented_as_code_is_a_sign(reply: str) -> None:
+    assert not answer_holds(reply)
+    assert answer_holds(reply.replace("18", "8"))
+
+
+SCORE = ("Ben's score in the quiz game was 50 points. In the next two rounds his score "
+         "changed by:\n{} 10\n{} 4\nWhat is Ben's score now?")
+
+
+def test_a_marker_in_a_request_keeps_its_sign() -> None:
+    """`+ 10` and `- 10` on lines of their own are a gain and a loss: requests that differ
+    there are two problems (read as one bullet, the second was served the first's 56)."""
+    store = MemoryStore()
+    first = StepCache(ScriptedBackend(["50 + 10 = 60\n60 - 4 = 56\n#### 56"]),
+                      HashedEmbedder(), store).answer(SCORE.format("+", "-"))
+    assert first.stored_entry is not None
+    flipped = StepCache(ScriptedBackend(["50 - 10 = 40\n40 + 4 = 44\n#### 44"]),
+                        HashedEmbedder(), store).answer(SCORE.format("-", "+"))
+    assert not flipped.hit and flipped.text.endswith("44")

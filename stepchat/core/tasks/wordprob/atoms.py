@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
@@ -41,7 +42,11 @@ _RELS = ("<=", ">=", "≤", "≥", "≠", "!=", "<", ">")
 _MARKS_LONG = ("<<", ">>", "**", "==")
 _BULLETS = "-*+"
 """Markdown's list markers: one that opens a line, a space after it, prints a bullet
-(`- 12 * 24 = 288` shows `• 12 * 24 = 288`), never a sign of arithmetic."""
+(`- 12 * 24 = 288` shows `• 12 * 24 = 288`), never a sign of arithmetic. It stays a mark
+of its own character: in a request `+ $40` and `- $40` on a line of their own are a
+deposit and a withdrawal, so two requests that differ there differ in a word."""
+MAX_ITEM_INDENT = 3
+_FENCE = re.compile(r"^[ ]{0,3}(?:```|~~~).*$", re.M)
 _PERCENT = "%％"
 
 
@@ -163,22 +168,24 @@ def _read_number(digits: str, mark: str) -> tuple[Fraction, int, bool]:
     return value, len(frac), grouped
 
 
-def atoms(text: str, mark: str = ".") -> list[Atom]:
+def atoms(text: str, mark: str = ".", code: bool = False) -> list[Atom]:
     """The atoms of `text`, numbers read with `mark` as the decimal mark (a new list: the
     reading is remembered, since one request, its cached request and their solutions are
-    read again by every check and every earlier instance)."""
-    return list(_atoms(text, mark))
+    read again by every check and every earlier instance). `code`: the text is inside a
+    fenced block, where nothing is a list marker."""
+    return list(_atoms(text, mark, code))
 
 
 @lru_cache(maxsize=512)
-def _atoms(text: str, mark: str) -> tuple[Atom, ...]:
-    return tuple(_read_atoms(text, mark))
+def _atoms(text: str, mark: str, code: bool) -> tuple[Atom, ...]:
+    return tuple(_read_atoms(text, mark, code))
 
 
-def _read_atoms(text: str, mark: str) -> list[Atom]:
+def _read_atoms(text: str, mark: str, code: bool) -> list[Atom]:
     number = _GROUPED[mark]
     out: list[Atom] = []
     markup = Markup(text)
+    fenced = [(0, len(text))] if code else _fenced_spans(text)
     i, n = 0, len(text)
     while i < n:
         char = text[i]
@@ -186,8 +193,9 @@ def _read_atoms(text: str, mark: str) -> list[Atom]:
             i += 1
             continue
         spaced = i == 0 or text[i - 1].isspace()
-        if char in _BULLETS and text[i + 1:i + 2] in (" ", "\t") and _opens_line(text, i):
-            out.append(Atom("mark", i, i + 1, "•", spaced=spaced))
+        if char in _BULLETS and text[i + 1:i + 2] in (" ", "\t") and _opens_item(
+                text, i, fenced):
+            out.append(Atom("mark", i, i + 1, char, spaced=spaced))
             i += 1
             continue
         if char in "\\*{}":
@@ -250,12 +258,38 @@ _PERCENT_PAIRS = frozenset({("per", "cent"), ("por", "ciento"), ("pour", "cent")
 """Two words that say it ("15 per cent", "15 por ciento", "15 pour cent")."""
 
 
-def _opens_line(text: str, i: int) -> bool:
-    """Nothing but spaces and tabs stands before `i` on its line."""
+def _opens_item(text: str, i: int, fenced: Sequence[tuple[int, int]]) -> bool:
+    """A list item's marker at `i`: at most three spaces before it on its line (four
+    indent code, and a tab is four), outside a fenced block (code prints `- 5` as it is)."""
     j = i - 1
-    while j >= 0 and text[j] in " \t":
+    while j >= 0 and text[j] == " " and i - 1 - j < MAX_ITEM_INDENT:
         j -= 1
-    return j < 0 or text[j] in "\r\n"
+    if j >= 0 and text[j] not in "\r\n":
+        return False
+    return not any(start <= i < end for start, end in fenced)
+
+
+def fence_lines(text: str) -> int:
+    """How many lines of `text` open or close a fenced code block."""
+    return len(_FENCE.findall(text)) if "```" in text or "~~~" in text else 0
+
+
+def _fenced_spans(text: str) -> list[tuple[int, int]]:
+    """Where fenced code blocks (three backticks or tildes that open a line) run, to the
+    fence that closes them or the end."""
+    if "```" not in text and "~~~" not in text:
+        return []
+    spans: list[tuple[int, int]] = []
+    opened: int | None = None
+    for line in _FENCE.finditer(text):
+        if opened is None:
+            opened = line.start()
+        else:
+            spans.append((opened, line.end()))
+            opened = None
+    if opened is not None:
+        spans.append((opened, len(text)))
+    return spans
 
 
 def _percent_words(out: list[Atom]) -> list[Atom]:

@@ -62,10 +62,11 @@ class Slip:
 def first_slip(steps: Sequence[str]) -> Slip | None:
     """The first `=` of the answer whose computing side gives another value than the side
     beside it, in every reading `answer_holds` tries (percent signs as hundredths or as
-    written). None where the reading is not checkable anyway (a number this reader sets
-    aside, an `=` outside every statement: the general note says so), where every `=`
-    holds, where the first that fails is a comparison or joins two lone numbers (`5 = 6`
-    says nothing a user could act on), or where the statement is too long to quote."""
+    written). None where its step has a number this reader sets aside or an `=` outside
+    every statement (`2 * 12x3 = 72`, `17 / 5 = 3 R2`: what it read is not what is
+    written; the general note says so), where every `=` holds, where the first that
+    fails is a comparison or joins two lone numbers (`5 = 6` says nothing a user could
+    act on), or where the statement is too long to quote."""
     if sum(len(step) for step in steps) > MAX_TEXT:
         return None
     mark = decimal_mark("\n".join(steps))
@@ -73,8 +74,7 @@ def first_slip(steps: Sequence[str]) -> Slip | None:
         return None
     found, step_of = solution_atoms(steps, mark)
     reading = statements(found)
-    if not reading.checkable:
-        return None
+    set_aside = {step_of[a] for a in reading.unreadable | reading.loose_links}
     for statement in reading.statements:
         readings = list(part_values(statement, found))
         if any(r is None or sides_hold(statement, r) for r in readings):
@@ -83,7 +83,7 @@ def first_slip(steps: Sequence[str]) -> Slip | None:
         assert sides is not None
         k = next(k for k, link in enumerate(statement.links)
                  if not holds(sides[k], link, sides[k + 1]))
-        if statement.links[k] != "=":
+        if statement.links[k] != "=" or step_of[statement.parts[0].numbers[0]] in set_aside:
             return None
         left, right = statement.parts[k], statement.parts[k + 1]
         computing, value, other = (
