@@ -438,10 +438,37 @@ def test_a_markdown_list_marker_is_a_bullet_not_a_sign(marker: str) -> None:
     "```\n- 5 + 13 = 18\n```\n#### 18",  # code prints `- 5` as it is
     "Work:\n    - 5 + 13 = 18\n#### 18",  # four spaces: no list item
     "\t- 5 + 13 = 18\n#### 18",
+    # A fence closes only with its own character, as many, and nothing after it.
+    "```\n~~~\n- 5 + 13 = 18\n```\n#### 18",
+    "````\n```\n- 5 + 13 = 18\n````\n#### 18",
+    "```\n```#\n- 5 + 13 = 18\n```\n#### 18",
 ])
 def test_a_marker_in_code_or_indented_as_code_is_a_sign(reply: str) -> None:
     assert not answer_holds(reply)
     assert answer_holds(reply.replace("18", "8"))
+
+
+@pytest.mark.parametrize("reply", [
+    "- - 5 + 13 = 8\n#### 8",  # a list in a list: both are bullets
+    "1. - 5 + 13 = 8\n#### 8",
+    "``` `x`\n- 5 + 13 = 8\n#### 8",  # no fence: its info string has a backtick
+])
+def test_a_marker_after_markers_or_a_false_fence_is_a_bullet(reply: str) -> None:
+    assert not answer_holds(reply)
+
+
+TEMPERATURE = ("At 6 am the temperature in Oslo was 10 degrees. By noon it had dropped by 14 "
+               "degrees, and by evening it had risen by 20 degrees. What was the "
+               "temperature in the evening, in degrees?")
+
+
+def test_nothing_is_corrected_after_a_list_marker() -> None:
+    """`- 4 + 20 = 16` renders as a bullet before a false sum, and its writer meant minus
+    four: corrected to 24, a right answer was shown wrong."""
+    reply = "10 - 14 = - 4\n- 4 + 20 = 16\n#### 16"
+    answer = StepCache(ScriptedBackend([reply]), HashedEmbedder(), MemoryStore()).answer(
+        TEMPERATURE)
+    assert answer.text == reply and answer.stored_entry is None
 
 
 SCORE = ("Ben's score in the quiz game was 50 points. In the next two rounds his score "

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
 from typing import Literal
 
+from stepchat.core.tasks.wordprob.listmarks import MARKERS, Fence, code_spans, is_marker_at
 from stepchat.core.tasks.wordprob.markup import Markup
 from stepchat.core.tasks.wordprob.numwords import readings
 from stepchat.core.tasks.wordprob.scripts import is_mark, joins_numbers, one_atom_each
@@ -40,13 +40,6 @@ _OPS = {"+": "+", "-": "-", "−": "-", "–": "-", "*": "*", "×": "*", "·": "
         "÷": "/", "/": "/", "^": "^"}
 _RELS = ("<=", ">=", "≤", "≥", "≠", "!=", "<", ">")
 _MARKS_LONG = ("<<", ">>", "**", "==")
-_BULLETS = "-*+"
-"""Markdown's list markers: one that opens a line, a space after it, prints a bullet
-(`- 12 * 24 = 288` shows `• 12 * 24 = 288`), never a sign of arithmetic. It stays a mark
-of its own character: in a request `+ $40` and `- $40` on a line of their own are a
-deposit and a withdrawal, so two requests that differ there differ in a word."""
-MAX_ITEM_INDENT = 3
-_FENCE = re.compile(r"^[ ]{0,3}(?:```|~~~).*$", re.M)
 _PERCENT = "%％"
 
 
@@ -168,24 +161,24 @@ def _read_number(digits: str, mark: str) -> tuple[Fraction, int, bool]:
     return value, len(frac), grouped
 
 
-def atoms(text: str, mark: str = ".", code: bool = False) -> list[Atom]:
+def atoms(text: str, mark: str = ".", fence: Fence | None = None) -> list[Atom]:
     """The atoms of `text`, numbers read with `mark` as the decimal mark (a new list: the
     reading is remembered, since one request, its cached request and their solutions are
-    read again by every check and every earlier instance). `code`: the text is inside a
-    fenced block, where nothing is a list marker."""
-    return list(_atoms(text, mark, code))
+    read again by every check and every earlier instance). `fence`: the fenced code block
+    open where the text starts (a solution is read line by line)."""
+    return list(_atoms(text, mark, fence))
 
 
 @lru_cache(maxsize=512)
-def _atoms(text: str, mark: str, code: bool) -> tuple[Atom, ...]:
-    return tuple(_read_atoms(text, mark, code))
+def _atoms(text: str, mark: str, fence: Fence | None) -> tuple[Atom, ...]:
+    return tuple(_read_atoms(text, mark, fence))
 
 
-def _read_atoms(text: str, mark: str, code: bool) -> list[Atom]:
+def _read_atoms(text: str, mark: str, fence: Fence | None) -> list[Atom]:
     number = _GROUPED[mark]
     out: list[Atom] = []
     markup = Markup(text)
-    fenced = [(0, len(text))] if code else _fenced_spans(text)
+    code, _ = code_spans(text, fence)
     i, n = 0, len(text)
     while i < n:
         char = text[i]
@@ -193,8 +186,7 @@ def _read_atoms(text: str, mark: str, code: bool) -> list[Atom]:
             i += 1
             continue
         spaced = i == 0 or text[i - 1].isspace()
-        if char in _BULLETS and text[i + 1:i + 2] in (" ", "\t") and _opens_item(
-                text, i, fenced):
+        if char in MARKERS and is_marker_at(text, i, code):
             out.append(Atom("mark", i, i + 1, char, spaced=spaced))
             i += 1
             continue
@@ -256,40 +248,6 @@ _PERCENT_PAIRS = frozenset({("per", "cent"), ("por", "ciento"), ("pour", "cent")
                             ("per", "cento"), ("por", "cento"), ("في", "المائة"),
                             ("في", "المئة")})
 """Two words that say it ("15 per cent", "15 por ciento", "15 pour cent")."""
-
-
-def _opens_item(text: str, i: int, fenced: Sequence[tuple[int, int]]) -> bool:
-    """A list item's marker at `i`: at most three spaces before it on its line (four
-    indent code, and a tab is four), outside a fenced block (code prints `- 5` as it is)."""
-    j = i - 1
-    while j >= 0 and text[j] == " " and i - 1 - j < MAX_ITEM_INDENT:
-        j -= 1
-    if j >= 0 and text[j] not in "\r\n":
-        return False
-    return not any(start <= i < end for start, end in fenced)
-
-
-def fence_lines(text: str) -> int:
-    """How many lines of `text` open or close a fenced code block."""
-    return len(_FENCE.findall(text)) if "```" in text or "~~~" in text else 0
-
-
-def _fenced_spans(text: str) -> list[tuple[int, int]]:
-    """Where fenced code blocks (three backticks or tildes that open a line) run, to the
-    fence that closes them or the end."""
-    if "```" not in text and "~~~" not in text:
-        return []
-    spans: list[tuple[int, int]] = []
-    opened: int | None = None
-    for line in _FENCE.finditer(text):
-        if opened is None:
-            opened = line.start()
-        else:
-            spans.append((opened, line.end()))
-            opened = None
-    if opened is not None:
-        spans.append((opened, len(text)))
-    return spans
 
 
 def _percent_words(out: list[Atom]) -> list[Atom]:

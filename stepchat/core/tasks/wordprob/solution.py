@@ -16,10 +16,11 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 
-from stepchat.core.tasks.wordprob.atoms import Atom, decimal_mark, fence_lines
+from stepchat.core.tasks.wordprob.atoms import Atom, decimal_mark
 from stepchat.core.tasks.wordprob.atoms import atoms as read_atoms
 from stepchat.core.tasks.wordprob.finalline import computing_atoms, final_shown
 from stepchat.core.tasks.wordprob.joins import LINE_BREAK, joined
+from stepchat.core.tasks.wordprob.listmarks import Fence, code_spans
 
 MAX_POWER = 4
 MAX_PART_ATOMS = 200
@@ -98,16 +99,13 @@ def solution_atoms(steps: Sequence[str], mark: str) -> tuple[list[Atom], list[in
     atom is in (-1 for a break): one sequence, so a statement never runs across steps."""
     found: list[Atom] = []
     step_of: list[int] = []
-    in_code = False
+    fence: Fence | None = None
     for index, text in enumerate(steps):
         if index:
             found.append(Atom("mark", 0, 0, LINE_BREAK))
             step_of.append(-1)
-        fences = fence_lines(text)
-        # A step in a fenced block, or with a fence of its own, has no list markers.
-        code = in_code or bool(fences)
-        in_code ^= fences % 2 == 1
-        for atom in read_atoms(text, mark, code):
+        opened, fence = fence, code_spans(text, fence)[1]
+        for atom in read_atoms(text, mark, opened):
             found.append(atom)
             step_of.append(index)
     return found, step_of
