@@ -421,40 +421,31 @@ def test_a_computation_longer_than_any_word_problem_is_not_read() -> None:
     assert answer.text == reply and answer.stored_entry is None
 
 
-@pytest.mark.parametrize("marker", ["-", "*", "+", "  -"])
-def test_a_markdown_list_marker_is_a_bullet_not_a_sign(marker: str) -> None:
-    """`- 12 * 24 = 288` renders as a bullet before `12 * 24 = 288`: it holds, and the
-    answer is stored; read as a minus, a right bulleted answer was never stored, and
-    `- 5 + 3 = -2` (a bullet before 5 + 3) held."""
-    reply = f"{marker} 12 * 24 = 288 cookies\n{marker} 288 - 150 = 138 are left\n#### 138"
-    assert answer_holds(reply)
-    assert not answer_holds(f"{marker} 5 + 3 = -2\n#### -2")
-    assert answer_holds("-12 * 24 = -288\n#### -288")  # a sign joined to its number
-    engine = StepCache(ScriptedBackend([reply]), HashedEmbedder(), MemoryStore())
-    assert engine.answer(BAKER).stored_entry is not None
-
-
 @pytest.mark.parametrize("reply", [
-    "```\n- 5 + 13 = 18\n```\n#### 18",  # code prints `- 5` as it is
-    "Work:\n    - 5 + 13 = 18\n#### 18",  # four spaces: no list item
-    "\t- 5 + 13 = 18\n#### 18",
-    # A fence closes only with its own character, as many, and nothing after it.
-    "```\n~~~\n- 5 + 13 = 18\n```\n#### 18",
-    "````\n```\n- 5 + 13 = 18\n````\n#### 18",
-    "```\n```#\n- 5 + 13 = 18\n```\n#### 18",
-])
-def test_a_marker_in_code_or_indented_as_code_is_a_sign(reply: str) -> None:
-    assert not answer_holds(reply)
-    assert answer_holds(reply.replace("18", "8"))
-
-
-@pytest.mark.parametrize("reply", [
-    "- - 5 + 13 = 8\n#### 8",  # a list in a list: both are bullets
+    "- 12 * 24 = 288 cookies\n- 288 - 150 = 138 are left\n#### 138",
+    "* 12 * 24 = 288 cookies\n* 288 - 150 = 138 are left\n#### 138",
+    "  + 12 * 24 = 288 cookies\n#### 288",
+    "- 5 + 3 = -2\n#### -2",  # a minus to its writer, a bullet before a false sum shown
+    "```\n- 5 + 13 = 8\n```\n#### 8",  # code prints the minus: right, and still unread
+    "Work:\n    - 5 + 13 = 8\n#### 8",
+    "- - 5 + 13 = 8\n#### 8",
     "1. - 5 + 13 = 8\n#### 8",
-    "``` `x`\n- 5 + 13 = 8\n#### 8",  # no fence: its info string has a backtick
 ])
-def test_a_marker_after_markers_or_a_false_fence_is_a_bullet(reply: str) -> None:
+def test_a_computation_right_after_a_list_marker_is_not_read(reply: str) -> None:
+    """A `-` that opens a line is a bullet to markdown and may be a minus to whoever wrote
+    it; three reviews of readings that chose found wrong answers stored each time, so the
+    computation after it is not read: shown as written, not stored, no step named."""
     assert not answer_holds(reply)
+    answer = StepCache(ScriptedBackend([reply]), HashedEmbedder(), MemoryStore()).answer(BAKER)
+    assert answer.text.splitlines() == [line.strip() for line in reply.splitlines()]
+    assert answer.stored_entry is None
+    assert answer.notes == ["not cached: it did not pass its checks"]
+
+
+def test_a_sign_joined_to_its_number_or_inside_a_line_is_read() -> None:
+    assert answer_holds("-12 * 24 = -288\n#### -288")
+    assert answer_holds("1. 12 * 24 = 288\n2. 288 - 150 = 138\n#### 138")
+    assert answer_holds("Left: 288 - 150 = 138\n#### 138")
 
 
 TEMPERATURE = ("At 6 am the temperature in Oslo was 10 degrees. By noon it had dropped by 14 "

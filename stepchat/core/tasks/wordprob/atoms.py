@@ -16,7 +16,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Literal
 
-from stepchat.core.tasks.wordprob.listmarks import MARKERS, Fence, code_spans, is_marker_at
+from stepchat.core.tasks.wordprob.listmarks import is_marker_at
 from stepchat.core.tasks.wordprob.markup import Markup
 from stepchat.core.tasks.wordprob.numwords import readings
 from stepchat.core.tasks.wordprob.scripts import is_mark, joins_numbers, one_atom_each
@@ -61,6 +61,8 @@ class Atom:
     """The currency sign written with the number, before or after it."""
     spaced: bool = False
     """Whitespace (or the start of the text) precedes the atom."""
+    marker: bool = False
+    """An operator that may be a markdown list marker (`listmarks.py`)."""
 
     @property
     def is_title(self) -> bool:
@@ -161,24 +163,22 @@ def _read_number(digits: str, mark: str) -> tuple[Fraction, int, bool]:
     return value, len(frac), grouped
 
 
-def atoms(text: str, mark: str = ".", fence: Fence | None = None) -> list[Atom]:
+def atoms(text: str, mark: str = ".") -> list[Atom]:
     """The atoms of `text`, numbers read with `mark` as the decimal mark (a new list: the
     reading is remembered, since one request, its cached request and their solutions are
-    read again by every check and every earlier instance). `fence`: the fenced code block
-    open where the text starts (a solution is read line by line)."""
-    return list(_atoms(text, mark, fence))
+    read again by every check and every earlier instance)."""
+    return list(_atoms(text, mark))
 
 
 @lru_cache(maxsize=512)
-def _atoms(text: str, mark: str, fence: Fence | None) -> tuple[Atom, ...]:
-    return tuple(_read_atoms(text, mark, fence))
+def _atoms(text: str, mark: str) -> tuple[Atom, ...]:
+    return tuple(_read_atoms(text, mark))
 
 
-def _read_atoms(text: str, mark: str, fence: Fence | None) -> list[Atom]:
+def _read_atoms(text: str, mark: str) -> list[Atom]:
     number = _GROUPED[mark]
     out: list[Atom] = []
     markup = Markup(text)
-    code, _ = code_spans(text, fence)
     i, n = 0, len(text)
     while i < n:
         char = text[i]
@@ -186,10 +186,6 @@ def _read_atoms(text: str, mark: str, fence: Fence | None) -> list[Atom]:
             i += 1
             continue
         spaced = i == 0 or text[i - 1].isspace()
-        if char in MARKERS and is_marker_at(text, i, code):
-            out.append(Atom("mark", i, i + 1, char, spaced=spaced))
-            i += 1
-            continue
         if char in "\\*{}":
             taken, sign = markup.at(i)
             if sign is not None:
@@ -228,7 +224,8 @@ def _read_atoms(text: str, mark: str, fence: Fence | None) -> list[Atom]:
         elif char == "=":
             out.append(Atom("eq", i, i + 1, char, spaced=spaced))
         elif char in _OPS:
-            out.append(Atom("op", i, i + 1, _OPS[char], spaced=spaced))
+            out.append(Atom("op", i, i + 1, _OPS[char], spaced=spaced,
+                            marker=is_marker_at(text, i)))
         elif char in "([":
             out.append(Atom("lp", i, i + 1, char, spaced=spaced))
         elif char in ")]":

@@ -1,38 +1,32 @@
-"""Markdown list markers and fenced code, as a reader of the rendered text sees them.
+"""Markdown list markers: a sign or a bullet, and which one is not written.
 
-Chat models write solutions as lists: `- 12 * 24 = 288` renders as a bullet before
-`12 * 24 = 288`, so the `-` is no minus. A marker is `-`, `*` or `+` with a space or tab
-after it, opening a line after at most three spaces (four indent code) or after other
-markers of the same line (`- - 5`, `1. - 5`: a list in a list). Inside fenced code
-(CommonMark's fences: three or more backticks or tildes, closed by a line of the same
-character, at least as many, and nothing else; a backtick fence's info string has no
-backtick) markdown prints `- 5` as it is, a minus.
-
-A marker stays a mark of its own character (`marker`): in a request, `+ $40` and `- $40`
-on lines of their own are a deposit and a withdrawal, so two requests that differ there
-differ as words do. A line that opens with `- 4` may still mean minus four to whoever
-wrote it: nothing is corrected right after a marker (`recompute`).
+Chat models write solutions as lists. `- 12 * 24 = 288` renders as a bullet before
+`12 * 24 = 288`, while `- 4 + 20 = 16` was written by whoever meant minus four; inside
+fenced or indented code, or after a tab, markdown prints the `-` as it is. Three hostile
+reviews of a reading that took such a `-` for a bullet where markdown would (CommonMark's
+fences, indentation, nested lists) each found it storing or serving wrong answers, since
+the answer is split into stripped lines before it is read, and since a bullet is as
+often a sign to its writer. So a `-`, `*` or `+` with a space or tab after it, opening a
+line after at most three spaces or after other markers (`- - 5`, `1. - 5`), is a marker
+here, and a computation that starts right after one is not read at all: the answer is
+shown and not stored. Found too often is safe (a computation left unread); a marker
+found too rarely is read as a sign, as before this rule.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 
 MARKERS = frozenset("-*+")
-Fence = tuple[str, int]
-"""An open fence: its character and how many of it."""
-
-_FENCE_LINE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$", re.M)
-_PREFIX = re.compile(r" {0,3}(?:(?:[-*+]|\d{1,9}[.)])[ \t]{1,4})*")
+_PREFIX = re.compile(r"[ \t]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)*")
 """What may stand before a marker on its line: indentation, then other markers."""
 MAX_PREFIX = 40
-"""Characters before a marker past which it is not read as one (the scan stays linear)."""
+"""Characters scanned back from a marker for the start of its line (the scan stays
+linear): past them it is read as a sign, as before this rule."""
 
 
-def is_marker_at(text: str, i: int, code: Sequence[tuple[int, int]]) -> bool:
-    """Whether the `-`, `*` or `+` at `i` is a list marker (`code`: the spans of fenced
-    code, where none is)."""
+def is_marker_at(text: str, i: int) -> bool:
+    """Whether the `-`, `*` or `+` at `i` may be a list marker."""
     if text[i] not in MARKERS or text[i + 1:i + 2] not in (" ", "\t"):
         return False
     start = i
@@ -40,27 +34,4 @@ def is_marker_at(text: str, i: int, code: Sequence[tuple[int, int]]) -> bool:
         start -= 1
     if start > 0 and text[start - 1] not in "\r\n":
         return False
-    if _PREFIX.fullmatch(text, start, i) is None:
-        return False
-    return not any(begin <= i < end for begin, end in code)
-
-
-def code_spans(text: str, fence: Fence | None = None) -> tuple[list[tuple[int, int]], Fence | None]:
-    """The spans of `text` inside fenced code, `fence` being open where it starts, and the
-    fence still open where it ends."""
-    if fence is None and "```" not in text and "~~~" not in text:
-        return [], None
-    spans: list[tuple[int, int]] = []
-    start = 0
-    for line in _FENCE_LINE.finditer(text):
-        run, rest = line.group(1), line.group(2)
-        if fence is None:
-            if run[0] == "`" and "`" in rest:
-                continue  # no fence: a backtick fence's info string has none
-            fence, start = (run[0], len(run)), line.start()
-        elif run[0] == fence[0] and len(run) >= fence[1] and not rest.strip():
-            spans.append((start, line.end()))
-            fence = None
-    if fence is not None:
-        spans.append((start, len(text)))
-    return spans, fence
+    return _PREFIX.fullmatch(text, start, i) is not None

@@ -39,7 +39,6 @@ from stepchat.core.tasks.wordprob import (
 from stepchat.core.tasks.wordprob.atoms import Atom, ambiguous_group
 from stepchat.core.tasks.wordprob.evidence import Witness
 from stepchat.core.tasks.wordprob.guards import Declined
-from stepchat.core.tasks.wordprob.listmarks import MARKERS
 from stepchat.core.tasks.wordprob.multwords import FactorWord
 from stepchat.core.tasks.wordprob.render import render_number
 from stepchat.core.tasks.wordprob.slot import Slot
@@ -352,8 +351,7 @@ class RolePass:
         """A result that does not hold is a slip to correct only when everything that
         makes it is written as arithmetic this reader reads whole:
         - the computation is numbers, operators and brackets alone, from its first number
-          to its `=`, and opens its clause (a line, or after a mark and a space; not
-          after a list marker, which its writer may have meant as a minus): a word
+          to its `=`, and opens its clause (a line, or after a mark and a space): a word
           or a sign inside or just before it may be an operand or a unit this reader does
           not read ("half of 50 + 9 = 34", "4 hours + 10 minutes = 250", "80 + 10
           percent", "7² + 5²", "√144 + 5");
@@ -382,9 +380,6 @@ class RolePass:
         )):
             raise Declined(f"{atoms_[i].text} follows a computation written with words or "
                            "signs this reader does not read: not a slip to correct")
-        if before is not None and before.kind == "mark" and before.text in MARKERS:
-            raise Declined(f"{atoms_[i].text} follows a list marker, which may have been "
-                           "meant as a sign (`- 4 + 20 = 16`): not a slip to correct")
         signs = {atoms_[n].currency for n in (*part.numbers, i) if atoms_[n].currency}
         if len(signs) > 1:
             raise Declined(f"{atoms_[i].text} follows amounts in {' and '.join(sorted(signs))}:"

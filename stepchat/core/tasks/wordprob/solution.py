@@ -20,7 +20,6 @@ from stepchat.core.tasks.wordprob.atoms import Atom, decimal_mark
 from stepchat.core.tasks.wordprob.atoms import atoms as read_atoms
 from stepchat.core.tasks.wordprob.finalline import computing_atoms, final_shown
 from stepchat.core.tasks.wordprob.joins import LINE_BREAK, joined
-from stepchat.core.tasks.wordprob.listmarks import Fence, code_spans
 
 MAX_POWER = 4
 MAX_PART_ATOMS = 200
@@ -99,13 +98,11 @@ def solution_atoms(steps: Sequence[str], mark: str) -> tuple[list[Atom], list[in
     atom is in (-1 for a break): one sequence, so a statement never runs across steps."""
     found: list[Atom] = []
     step_of: list[int] = []
-    fence: Fence | None = None
     for index, text in enumerate(steps):
         if index:
             found.append(Atom("mark", 0, 0, LINE_BREAK))
             step_of.append(-1)
-        opened, fence = fence, code_spans(text, fence)[1]
-        for atom in read_atoms(text, mark, opened):
+        for atom in read_atoms(text, mark):
             found.append(atom)
             step_of.append(index)
     return found, step_of
@@ -136,6 +133,8 @@ def _read_statements(atoms: Sequence[Atom]) -> Reading:
         try:
             if _computes(atoms, run) and joined(atoms, run):
                 raise Unreadable("a computation written as one with a number beside it")
+            if any(atoms[i].marker for i in (run[0] - 1, *run) if i >= 0):
+                raise Unreadable("a list marker or a sign: which one is not written")
             found.append(_statement(atoms, run))
         except Unreadable:
             unreadable.update(i for i in run if atoms[i].kind == "num")
