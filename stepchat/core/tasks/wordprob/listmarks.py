@@ -2,7 +2,7 @@
 
 Chat models write solutions as lists. `- 12 * 24 = 288` renders as a bullet before
 `12 * 24 = 288`, while `- 4 + 20 = 16` was written by whoever meant minus four; inside
-fenced or indented code, or after a tab, markdown prints the `-` as it is. Three hostile
+fenced or indented code markdown prints the `-` as it is. Three hostile
 reviews of a reading that took such a `-` for a bullet where markdown would (CommonMark's
 fences, indentation, nested lists) each found it storing or serving wrong answers, since
 the answer is split into stripped lines before it is read, and since a bullet is as

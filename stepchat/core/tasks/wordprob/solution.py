@@ -515,8 +515,12 @@ def _label_words(found: Sequence[Atom], link: int) -> tuple[str, ...]:
 def _statement_holds(statement: Statement, found: Sequence[Atom]) -> bool:
     """The statement holds with percent signs read as hundredths, or as written where only
     its result carries one (`100 - 20 = 80%`): `80 × 25% = 2000` reads as 20."""
-    return any(sides is not None and sides_hold(statement, sides)
-               for sides in part_values(statement, found))
+    for sides in part_values(statement, found):
+        if sides is None:  # a division by zero or a part this reader cannot evaluate
+            return False
+        if sides_hold(statement, sides):
+            return True
+    return False
 
 
 def sides_hold(statement: Statement, sides: Sequence[Fraction]) -> bool:
