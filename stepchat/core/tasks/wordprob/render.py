@@ -35,9 +35,7 @@ def render_number(atom: Atom, value: Fraction, sign: str, grouped_doc: bool, mar
     decimals = max(needed, atom.decimals)
     if atom.currency and 0 < decimals < 2:
         decimals = 2  # money is written in cents: 7.50, not 7.5
-    scaled = abs(value) * 10 ** decimals
-    digits = str(int(scaled)).rjust(decimals + 1, "0")
-    whole, frac = (digits[:-decimals], digits[-decimals:]) if decimals else (digits, "")
+    whole, frac = decimal_digits(value, decimals)
     group = "," if mark == "." else "."
     if "\u00a0" in atom.text or "\u202f" in atom.text:
         group = "\u202f" if "\u202f" in atom.text else "\u00a0"
@@ -52,6 +50,13 @@ def render_number(atom: Atom, value: Fraction, sign: str, grouped_doc: bool, mar
         prefix = prefix.replace(atom.currency, sign)
         suffix = suffix.replace(atom.currency, sign)
     return prefix + core + suffix
+
+
+def decimal_digits(value: Fraction, places: int) -> tuple[str, str]:
+    """The digits of `abs(value)` before and after the mark, to `places` decimals
+    (truncated: `value` is written exactly there, or was rounded to it)."""
+    digits = str(int(abs(value) * 10 ** places)).rjust(places + 1, "0")
+    return (digits[:-places], digits[-places:]) if places else (digits, "")
 
 
 def _grouped(whole: str, group: str) -> str:

@@ -16,7 +16,7 @@ from fractions import Fraction
 
 from stepchat.core.notes import SLIP_NOTE_START
 from stepchat.core.tasks.wordprob.atoms import Atom, decimal_mark
-from stepchat.core.tasks.wordprob.render import MAX_DECIMALS, decimals_needed
+from stepchat.core.tasks.wordprob.render import MAX_DECIMALS, decimal_digits, decimals_needed
 from stepchat.core.tasks.wordprob.solution import (
     Expr,
     Neg,
@@ -131,8 +131,7 @@ def _decimals(text: str) -> int:
 
 
 def _decimal(value: Fraction, places: int, mark: str) -> str:
-    digits = str(abs(value.numerator * 10 ** places // value.denominator)).rjust(places + 1, "0")
-    whole, frac = digits[:len(digits) - places], digits[len(digits) - places:]
+    whole, frac = decimal_digits(value, places)
     return ("-" if value < 0 else "") + whole + (mark + frac if frac else "")
 
 
