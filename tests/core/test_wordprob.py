@@ -208,6 +208,10 @@ BAKER = ("A baker makes 12 trays of 24 cookies each and sells 150 cookies. "
      "step 2 reads as (150 / 288) * 100% = 50%, and (150 / 288) * 100% is ≈52.083%"),
     # A value no short decimal writes is rounded past the digits written beside it.
     ("1 / 3 = 0.333 of the trays are left.\n#### 0.333", "1 / 3 is ≈0.33333"),
+    # An amount is given with the sign the result beside it is written with.
+    ("They cost $12 * 24 = $320.\n#### 320", "$12 * 24 is $288"),
+    ("Sie kosten 12 € * 24 = 320 €.\n#### 320", "12 € * 24 is 288 €"),
+    ("A third: 1 / 3 = $0.333\n#### 0.333", "1 / 3 is ≈$0.33333"),
 ])
 def test_a_computation_that_does_not_hold_is_named(reply: str, note: str) -> None:
     engine = StepCache(ScriptedBackend([reply]), HashedEmbedder(), MemoryStore())
@@ -216,6 +220,20 @@ def test_a_computation_that_does_not_hold_is_named(reply: str, note: str) -> Non
     assert len(answer.notes) == 1
     assert answer.notes[0].startswith("not cached: a computation does not hold: ")
     assert note in answer.notes[0]
+
+
+@pytest.mark.parametrize("reply", [
+    "$$12 \\times 24 = 320$$\n#### 320",
+    "He baked $12 * 24 = 320$ cookies\n#### 320",
+    "The cookies: $$12 * 24 = 320$$\n#### 320",
+])
+def test_tex_math_signs_are_not_quoted_as_money(reply: str) -> None:
+    """`$…$` is TeX math the reader takes for dollars: a quote of what it read would show
+    the user an amount nobody wrote, so the general note stays."""
+    engine = StepCache(ScriptedBackend([reply]), HashedEmbedder(), MemoryStore())
+    answer = engine.answer(BAKER)
+    assert answer.stored_entry is None
+    assert answer.notes == ["not cached: it did not pass its checks"]
 
 
 PARTY = ("At the start of a party there were 25 men and 15 women. After an hour, 1/4 of "

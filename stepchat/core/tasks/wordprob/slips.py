@@ -22,6 +22,7 @@ from stepchat.core.tasks.wordprob.solution import (
     Neg,
     Num,
     Part,
+    Statement,
     expr_text,
     holds,
     part_values,
@@ -85,6 +86,8 @@ def first_slip(steps: Sequence[str]) -> Slip | None:
                  if not holds(sides[k], link, sides[k + 1]))
         if statement.links[k] != "=" or step_of[statement.parts[0].numbers[0]] in set_aside:
             return None
+        if _math_signs(statement, found, steps[step_of[statement.parts[0].numbers[0]]]):
+            return None
         left, right = statement.parts[k], statement.parts[k + 1]
         computing, value, other = (
             (left, sides[k], right) if not _plain(left.expr) else (right, sides[k + 1], left))
@@ -99,6 +102,16 @@ def first_slip(steps: Sequence[str]) -> Slip | None:
     return None
 
 
+def _math_signs(statement: Statement, found: Sequence[Atom], step: str) -> bool:
+    """Whether the statement's currency signs may be TeX math delimiters (`$$12 * 24 =
+    320$$`, `$12 * 24 = 320$`): a step that writes two signs together, or one sign both
+    before a number and after another. The reader takes them for money, and a quote of
+    what it read (`$12 * 24 = 320$`) would show the user dollars nobody wrote."""
+    signs = [found[a] for part in statement.parts for a in part.numbers if found[a].currency]
+    sides = {atom.text.startswith(atom.currency) for atom in signs}
+    return len(sides) > 1 or any(atom.currency * 2 in step for atom in signs)
+
+
 def _plain(expr: Expr) -> bool:
     """A number alone, or negated: a written result, not a computation."""
     return isinstance(expr, Num) or (isinstance(expr, Neg) and isinstance(expr.operand, Num))
@@ -106,13 +119,20 @@ def _plain(expr: Expr) -> bool:
 
 def _value_text(value: Fraction, other: Part, found: Sequence[Atom], mark: str) -> str:
     """`value` with the answer's decimal mark, as a percent where the other side is a lone
-    percent nearer the value in hundredths (`100% - 40% = 61%`: 60%, not 0.6)."""
+    percent nearer the value in hundredths (`100% - 40% = 61%`: 60%, not 0.6), with the
+    currency sign a lone amount beside it carries, where it carries it."""
     target = found[other.numbers[0]] if other.lone else None
     if target is not None and target.percent and target.value is not None and (
             abs(value * 100 - target.value) < abs(value - target.value)):
         return number_text(value * 100, mark, _decimals(target.text)) + "%"
     written = _decimals(found[other.numbers[0]].text) if other.lone else 0
-    return number_text(value, mark, written)
+    text = number_text(value, mark, written)
+    if target is not None and target.currency:  # `$12 * 24 = $320`: $288, as written
+        digits = [i for i, c in enumerate(target.text) if c.isdigit()]
+        number = text.lstrip("≈-")  # ≈-$0.33, as a sign before the amount is written
+        return (text[:len(text) - len(number)] + target.text[:digits[0]] + number
+                + target.text[digits[-1] + 1:])
+    return text
 
 
 def number_text(value: Fraction, mark: str = ".", written: int = 0) -> str:
