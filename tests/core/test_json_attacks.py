@@ -487,7 +487,17 @@ ROUND_FIVE: list[tuple[str, dict[str, Any]]] = [
  (R+"name and version for Python, version 3.12 or 3.13.", {"name": "Python"}),
  (R+"name and language for the library, written in C++ and Python.", {}),
  (R+"name and language for the repo acme, written in Rust, not Go.", {}),]
-ROUNDS = ROUND_ONE + ROUND_TWO + ROUND_THREE + ROUND_FOUR + ROUND_FIVE
+# A colon after "for" says whom the object is for; only one closing the key list binds
+# the values after it by position.
+FOR_COLON: list[tuple[str, dict[str, Any]]] = [
+ (R+"breed and age for: Rex, 3", {"age": 3}),
+ (R+"breed and age for: Rex, a beagle, 3", {"age": 3}),
+ (R+"title and year for: Heat, 1995", {"title": "Heat", "year": 1995}),
+ (R+"name and age for: Ana is 31", {"name": "Ana", "age": 31}),
+ (R+"name and age for: Ana, 31", {"name": "Ana", "age": 31}),
+ (R+"name and age for: Ana's sister, 31", {}),
+ (R+"name and age for: the other Ana, 31", {}),]
+ROUNDS = ROUND_ONE + ROUND_TWO + ROUND_THREE + ROUND_FOUR + ROUND_FIVE + FOR_COLON
 
 
 @pytest.mark.parametrize(("prompt", "truth"), ROUNDS)
@@ -496,3 +506,10 @@ def test_no_wrong_value_is_stated(prompt: str, truth: dict[str, Any]) -> None:
     assert spec is not None, prompt
     wrong = {k: v for k, v in spec.entities.items() if k not in truth or truth[k] != v}
     assert wrong == {}, prompt
+
+
+@pytest.mark.parametrize("prompt", [R+"name and age for: Ana is 31",
+                                    R+"name and age describing: Ana is 31."])
+def test_a_subject_after_for_and_a_colon_is_read(prompt: str) -> None:
+    spec = read_spec(prompt)
+    assert spec is not None and spec.entities == {"name": "Ana", "age": 31}

@@ -162,7 +162,7 @@ _NOUN_ATTR = re.compile(
     r"|living)\b))"
 )
 _SUBJECT = re.compile(
-    r"(?:\b[Ff]or|\b[Dd]escribing|(?<=[a-z] )of)\s+(?:(?:the|a|an|this|our|my)\s+)?"
+    r"(?:\b[Ff]or:?|\b[Dd]escribing:?|(?<=[a-z] )of)\s+(?:(?:the|a|an|this|our|my)\s+)?"
     rf"(?:(?P<head>[a-z]+)\s+)?(?:(?:\d+-year-old|\d{{4}}|{COMPOUND})\s+)?"
     rf"(?=[\"'“‘]|{_CAPITAL}|[a-z][\w\-]*[\d_\-])"
 )
@@ -384,7 +384,7 @@ class Reader:
         `title` or `breed` do not."""
         for m in _CLAUSE.finditer(self.text):
             body_start = m.start(1) + _LEAD.match(m.group(1)).end()  # type: ignore[union-attr]
-            after_colon = self.text[max(0, m.start(1) - 8) : m.start(1)].rstrip().endswith(":")
+            after_colon = self._after_key_list(m.start(1))
             items = self._bare_items(body_start, m.end(1), words=after_colon)
             if items is None or len(items) != len(self.keys):
                 continue
@@ -392,6 +392,13 @@ class Reader:
                    for v, k in zip(items, self.keys, strict=True)):
                 for value, key in zip(items, self.keys, strict=True):
                     self.add(value, BOUND, key=key, cue=m.start(1), until=m.end(1))
+
+    def _after_key_list(self, pos: int) -> bool:
+        """Whether `pos` follows a colon that closes a key list (`keys name and age: Ana,
+        31`); `for: Rex, 3` says whom the object is for, not which value each key takes."""
+        before = self.text[:pos].rstrip()
+        return before.endswith(":") and len(before[:-1].rstrip()) in {
+            end for _, end in self.keylists}
 
     def _bare_items(self, start: int, end: int, *, words: bool) -> list[Value] | None:
         items: list[Value] = []
