@@ -493,6 +493,16 @@ FOR_COLON: list[tuple[str, dict[str, Any]]] = [
  (R+"breed and age for: Rex, 3", {"age": 3}),
  (R+"breed and age for: Rex, a beagle, 3", {"age": 3}),
  (R+"title and year for: Heat, 1995", {"title": "Heat", "year": 1995}),
+ # ... and every reading that declines a second person reads it as `for`
+ (R+"name and age for a dog for: Bruno is 40", {}),
+ (R+"name and age for a birthday card for: Ana is 31", {}),
+ (R+"name and city for a birthday card for: Ana from Porto", {}),
+ (R+"name and age describing a cat for: Ana", {}),
+ ("Return a JSON object for: Bruno with keys name and age for a dog", {}),
+ # a word bound by position that leaves the value open, hedges it or says how to write it
+ *((R+f"name and age: {word}, 31", {"age": 31}) for word in (
+   "blank", "placeholder", "empty", "fake", "invented", "random", "whatever", "maybe",
+   "later", "below", "hers", "same", "lowercase", "quoted", "required")),
  (R+"name and age for: Ana is 31", {"name": "Ana", "age": 31}),
  (R+"name and age for: Ana, 31", {"name": "Ana", "age": 31}),
  (R+"name and age for: Ana's sister, 31", {}),
@@ -508,8 +518,12 @@ def test_no_wrong_value_is_stated(prompt: str, truth: dict[str, Any]) -> None:
     assert wrong == {}, prompt
 
 
-@pytest.mark.parametrize("prompt", [R+"name and age for: Ana is 31",
-                                    R+"name and age describing: Ana is 31."])
-def test_a_subject_after_for_and_a_colon_is_read(prompt: str) -> None:
+@pytest.mark.parametrize(("prompt", "stated"), [
+    (R+"name and age for: Ana is 31", {"name": "Ana", "age": 31}),
+    (R+"name and age describing: Ana is 31.", {"name": "Ana", "age": 31}),
+    (R+"name, price and in_stock: lamp, 19.99, true.",
+     {"name": "lamp", "price": 19.99, "in_stock": True}),
+])
+def test_what_these_rules_leave_is_still_read(prompt: str, stated: dict[str, Any]) -> None:
     spec = read_spec(prompt)
-    assert spec is not None and spec.entities == {"name": "Ana", "age": 31}
+    assert spec is not None and spec.entities == stated

@@ -19,6 +19,7 @@ from stepchat.core.tasks.wordprob.handler import (
 )
 from stepchat.core.tasks.wordprob.recompute import Declined
 from stepchat.core.tasks.wordprob.request import NotSame
+from stepchat.core.tasks.wordprob.slips import first_slip
 from stepchat.core.types import CachePath, StepStatus
 from stepchat.embed.hashed import HashedEmbedder
 from stepchat.store.memory import MemoryStore
@@ -211,7 +212,11 @@ BAKER = ("A baker makes 12 trays of 24 cookies each and sells 150 cookies. "
     # An amount is given with the sign the result beside it is written with.
     ("They cost $12 * 24 = $320.\n#### 320", "$12 * 24 is $288"),
     ("Sie kosten 12 € * 24 = 320 €.\n#### 320", "12 € * 24 is 288 €"),
-    ("A third: 1 / 3 = $0.333\n#### 0.333", "1 / 3 is ≈$0.33333"),
+    ("A third: $1 / 3 = $0.333\n#### 0.333", "$1 / 3 is ≈$0.33333"),
+    # Only where every amount it computes with is in that currency, written so.
+    ("They cost €12 * 24 = $320.\n#### 320", "€12 * 24 is 288"),
+    ("They cost 12 * 24 = $320.\n#### 320", "12 * 24 is 288"),
+    ("They cost 12 * 24 = $320%.\n#### 320", "12 * 24 is 288"),
 ])
 def test_a_computation_that_does_not_hold_is_named(reply: str, note: str) -> None:
     engine = StepCache(ScriptedBackend([reply]), HashedEmbedder(), MemoryStore())
@@ -234,6 +239,18 @@ def test_tex_math_signs_are_not_quoted_as_money(reply: str) -> None:
     answer = engine.answer(BAKER)
     assert answer.stored_entry is None
     assert answer.notes == ["not cached: it did not pass its checks"]
+
+
+@pytest.mark.parametrize("line", [
+    "So $T = 12 \\cdot 24 = 320$.", "So $(12 * 24) = 320$ cookies.", "$x = 12 * 24 = 320$",
+    "So $T = 12 \\text{ boxes} \\times 24 = 320$.",
+])
+def test_a_dollar_sign_no_number_carries_is_tex_math_and_no_quote(line: str) -> None:
+    """One `$` touching a letter or a bracket opens math: the `320$` the reader takes for
+    an amount is no amount, so nothing is quoted (a correction, shown and not stored, may
+    still rewrite it)."""
+    assert first_slip([line, "#### 320"]) is None
+    assert first_slip([line.replace("$", ""), "#### 320"]) is not None
 
 
 PARTY = ("At the start of a party there were 25 men and 15 women. After an hour, 1/4 of "

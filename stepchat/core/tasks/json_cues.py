@@ -65,10 +65,13 @@ from stepchat.core.tasks.json_words import (
     DATE,
     EMAIL,
     LANGUAGES,
+    LEAVES_OPEN,
+    NOT_DESCRIBING,
     NOT_VALUES,
     NUMBER,
     PROPN,
     TIMES,
+    UNDERMINING,
     UPPER,
     Value,
     ambiguous_number,
@@ -86,6 +89,7 @@ from stepchat.core.tasks.json_words import (
     says_nothing,
     scalar_at,
     void_spans,
+    word_set,
 )
 
 _KEY_LEAD = re.compile(r"(?:\b(?:with|whose|where|use)\s+)?(?:\b(?:the|a|an)\s+)?\Z", re.I)
@@ -162,7 +166,7 @@ _NOUN_ATTR = re.compile(
     r"|living)\b))"
 )
 _SUBJECT = re.compile(
-    r"(?:\b[Ff]or:?|\b[Dd]escribing:?|(?<=[a-z] )of)\s+(?:(?:the|a|an|this|our|my)\s+)?"
+    r"(?:\b[Ff]or|\b[Dd]escribing|(?<=[a-z] )of)\s+(?:(?:the|a|an|this|our|my)\s+)?"
     rf"(?:(?P<head>[a-z]+)\s+)?(?:(?:\d+-year-old|\d{{4}}|{COMPOUND})\s+)?"
     rf"(?=[\"'“‘]|{_CAPITAL}|[a-z][\w\-]*[\d_\-])"
 )
@@ -172,6 +176,12 @@ _AFTER_COLON = re.compile(rf":\s+(?=[{UPPER}{CASELESS}\"'“])")
 _CLAUSE = re.compile(r"(?:^|(?<=[.;:!?])\s+|(?<=:))((?:[^.;:!?]|\.(?=\d))+)")
 _LEAD = re.compile(r"^\s*(?:(?:for|about|of)\s+)?(?:(?:the|a|an)\s+)?", re.I)
 _SEP = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+")
+_NO_BARE_VALUE = LEAVES_OPEN | NOT_DESCRIBING | UNDERMINING | word_set(
+    """mine yours hers ours theirs first invented dummy surprise required lowercase
+    uppercase capitalized capitalised quoted unquoted""")
+"""Bare words that are no value bound by position (`keys name and age: blank, 31`): they
+leave the value open, hedge, place or qualify it, say how to write it, or stand for
+someone's. Another word (`keys name and age: lamp, 31`) is the value as written."""
 _APPOSED = re.compile(rf",[ \t]*(?P<n>{NUMBER})(?=[ \t]*(?:[,;.)]|$))"
                       rf"|[ \t]*\((?P<p>{NUMBER})\)")
 _ATTRIBUTIVE = re.compile(r"[ \t]+(?!(?:and|or|of|with|from|in|who|which|that|whose|for|to|is|was"
@@ -386,7 +396,8 @@ class Reader:
             body_start = m.start(1) + _LEAD.match(m.group(1)).end()  # type: ignore[union-attr]
             after_colon = self._after_key_list(m.start(1))
             items = self._bare_items(body_start, m.end(1), words=after_colon)
-            if items is None or len(items) != len(self.keys):
+            if items is None or len(items) != len(self.keys) or any(
+                    v.kind == "word" and v.raw.lower() in _NO_BARE_VALUE for v in items):
                 continue
             if all(self._fits_in_order(v, k) and (after_colon or kind_fits(v, k))
                    for v, k in zip(items, self.keys, strict=True)):

@@ -36,7 +36,7 @@ from stepchat.core.tasks.json_types import (
     type_of_value,
     type_schema,
 )
-from stepchat.core.tasks.json_words import UPPER
+from stepchat.core.tasks.json_words import UPPER, inside, quote_insides
 
 __all__ = ["JsonSpec", "read_spec"]
 
@@ -215,10 +215,28 @@ def _explained(cand: Candidate, keys: list[str], placement: Placement) -> bool:
     return not placement.compatible(cand, keys, first_tier=False)
 
 
+_FOR_COLON = re.compile(r"\b(?i:for|describing)(?P<colon>:)(?=[ \t]+\S)")
+"""`for: Ana is 31`: a colon after the word that names whom the object is for."""
+
+
+def _without_for_colons(prompt: str) -> str:
+    """`prompt` with a colon after `for` or `describing` read as a space (outside quotes),
+    so that every reading sees `for Ana` as written without it: the subject, and the
+    readings that decline a second person (`for a dog for: Bruno`). The text keeps its
+    length, so every span read from it is the prompt's own."""
+    quoted = quote_insides(prompt)
+    colons = [m.start("colon") for m in _FOR_COLON.finditer(prompt)
+              if not inside((m.start(), m.end()), quoted)]
+    for at in colons:
+        prompt = prompt[:at] + " " + prompt[at + 1:]
+    return prompt
+
+
 def read_spec(prompt: str) -> JsonSpec | None:
     """The JSON request in `prompt`, or None when it does not ask for JSON."""
     if not is_json_request(prompt):
         return None
+    prompt = _without_for_colons(prompt)
     listed = read_keys(prompt)
     keys = listed.keys
     blocked = list(listed.spans)

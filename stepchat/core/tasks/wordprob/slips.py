@@ -10,6 +10,7 @@ line the check refused and what the numbers as written give (`12 * 24 is 288, no
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -86,7 +87,7 @@ def first_slip(steps: Sequence[str]) -> Slip | None:
                  if not holds(sides[k], link, sides[k + 1]))
         if statement.links[k] != "=" or step_of[statement.parts[0].numbers[0]] in set_aside:
             return None
-        if _math_signs(statement, found, steps[step_of[statement.parts[0].numbers[0]]]):
+        if _math_signs(statement, found, step_of, steps[step_of[statement.parts[0].numbers[0]]]):
             return None
         left, right = statement.parts[k], statement.parts[k + 1]
         computing, value, other = (
@@ -98,18 +99,24 @@ def first_slip(steps: Sequence[str]) -> Slip | None:
                 len(found[a].text) > MAX_NUMBER for part in statement.parts for a in part.numbers):
             return None  # a number that long is read in pieces: no quote would be the text
         return Slip(step_of[computing.numbers[0]], read, _bare(expr_text(found, computing.expr)),
-                    _value_text(value, other, found, mark))
+                    _value_text(value, other, [found[a] for a in computing.numbers], found,
+                                mark))
     return None
 
 
-def _math_signs(statement: Statement, found: Sequence[Atom], step: str) -> bool:
+def _math_signs(statement: Statement, found: Sequence[Atom], step_of: Sequence[int],
+                step: str) -> bool:
     """Whether the statement's currency signs may be TeX math delimiters (`$$12 * 24 =
-    320$$`, `$12 * 24 = 320$`): a step that writes two signs together, or one sign both
-    before a number and after another. The reader takes them for money, and a quote of
-    what it read (`$12 * 24 = 320$`) would show the user dollars nobody wrote."""
+    320$$`, `$12 * 24 = 320$`, `$T = 12 * 24 = 320$`): its step writes a sign more often
+    than its numbers carry it, or one sign both before a number and after another. The
+    reader takes them for money, and a quote of what it read (`320$`) would show the user
+    an amount nobody wrote."""
     signs = [found[a] for part in statement.parts for a in part.numbers if found[a].currency]
-    sides = {atom.text.startswith(atom.currency) for atom in signs}
-    return len(sides) > 1 or any(atom.currency * 2 in step for atom in signs)
+    at = step_of[statement.parts[0].numbers[0]]
+    carried = Counter(a.currency for k, a in enumerate(found)
+                      if a.currency and a.kind == "num" and step_of[k] == at)
+    return len({a.text.startswith(a.currency) for a in signs}) > 1 or any(
+        step.count(sign) > n for sign, n in carried.items())
 
 
 def _plain(expr: Expr) -> bool:
@@ -117,22 +124,36 @@ def _plain(expr: Expr) -> bool:
     return isinstance(expr, Num) or (isinstance(expr, Neg) and isinstance(expr.operand, Num))
 
 
-def _value_text(value: Fraction, other: Part, found: Sequence[Atom], mark: str) -> str:
+def _value_text(value: Fraction, other: Part, operands: Sequence[Atom],
+                found: Sequence[Atom], mark: str) -> str:
     """`value` with the answer's decimal mark, as a percent where the other side is a lone
-    percent nearer the value in hundredths (`100% - 40% = 61%`: 60%, not 0.6), with the
-    currency sign a lone amount beside it carries, where it carries it."""
+    percent nearer the value in hundredths (`100% - 40% = 61%`: 60%, not 0.6), and as an
+    amount where the other side is a lone amount and every amount among the operands is in
+    its currency, written the same way (`$12 * 24 = $320`: $288; not `€12 * 24 = $320`)."""
     target = found[other.numbers[0]] if other.lone else None
     if target is not None and target.percent and target.value is not None and (
             abs(value * 100 - target.value) < abs(value - target.value)):
         return number_text(value * 100, mark, _decimals(target.text)) + "%"
     written = _decimals(found[other.numbers[0]].text) if other.lone else 0
     text = number_text(value, mark, written)
-    if target is not None and target.currency:  # `$12 * 24 = $320`: $288, as written
-        digits = [i for i, c in enumerate(target.text) if c.isdigit()]
-        number = text.lstrip("≈-")  # ≈-$0.33, as a sign before the amount is written
-        return (text[:len(text) - len(number)] + target.text[:digits[0]] + number
-                + target.text[digits[-1] + 1:])
-    return text
+    if target is None or not _amount(target) or not any(a.currency for a in operands) or any(
+            a.currency and _sign_place(a) != _sign_place(target) for a in operands):
+        return text
+    number = text.lstrip("≈-")  # ≈-$0.33, as a sign before the amount is written
+    before, after = _sign_place(target)
+    return text[:len(text) - len(number)] + before + number + after
+
+
+def _sign_place(atom: Atom) -> tuple[str, str]:
+    """What an amount writes before and after its digits (`$`, `` or ``, ` €`)."""
+    digits = [i for i, c in enumerate(atom.text) if c.isdigit()]
+    return atom.text[:digits[0]], atom.text[digits[-1] + 1:]
+
+
+def _amount(atom: Atom) -> bool:
+    """A number written with a currency sign and nothing else beside its digits."""
+    return bool(atom.currency) and not atom.percent and all(
+        part.strip() in ("", atom.currency) for part in _sign_place(atom))
 
 
 def number_text(value: Fraction, mark: str = ".", written: int = 0) -> str:
