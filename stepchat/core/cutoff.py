@@ -27,13 +27,17 @@ COMPLETE_KEY = "_finished"
 the engine's own mark, removed before a task handler reads the constraints."""
 
 
-NOTE_START = "cut off at the token limit"
+NOTE_START = "cut off"
 """How the note on a cut-off answer begins, for front ends that show it apart."""
 
 
-def cut_off_note(limit: int) -> str:
-    """What the answer says when the limit cut it."""
-    return f"{NOTE_START} ({limit} tokens); not cached"
+def cut_off_note(limit: int, context: int | None = None) -> str:
+    """What the answer says when the token limit cut it, or the model's context (`context`
+    tokens, the prompt's and the reply's) filled before the limit was reached: a long
+    prompt leaves a reply less room than the limit says."""
+    if context is not None:
+        return f"{NOTE_START} where the model's context filled ({context} tokens); not cached"
+    return f"{NOTE_START} at the token limit ({limit} tokens); not cached"
 
 
 UNFINISHED = "unfinished"

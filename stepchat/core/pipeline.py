@@ -345,6 +345,7 @@ class StepCache:
         skip rule (for open text, a whole gate comparison) runs at most once per entry."""
         handler, task, timings = request.handler, request.task, request.timings
         request.emit(StageEvent(Stage.RETRIEVE))
+        newest: _Route | None = None
         if self.settings.signature_lookup:
             watch = _Stopwatch(self.clock)
             entry = self.store.find_signature(scope=self.scope, signature=task.signature)
@@ -352,7 +353,11 @@ class StepCache:
             if entry is not None and entry.task == task.kind and not self._cut_off(entry):
                 # Same structure: its steps are verified, substituted and patched as needed,
                 # which costs less than embedding the prompt to look for a closer entry.
-                return self._through(request, entry, self._read(request, entry), None)
+                newest = self._through(request, entry, self._read(request, entry), None)
+                if newest.reusing:
+                    return newest
+                # The newest of its structure is skipped (`014` for `14`): an older one,
+                # the very request among them, may still be reused.
         request.emit(StageEvent(Stage.EMBED))
         watch = _Stopwatch(self.clock)
         vector = self.embedder.embed(task.prompt)
@@ -380,7 +385,7 @@ class StepCache:
             (i for i, h in enumerate(hits) if h.similarity >= handler.similarity_floor), None
         )
         if close is None:
-            return _Route(vector=vector)
+            return replace(newest, vector=vector) if newest else _Route(vector=vector)
         entry = hits[close].entry
         return judged.get(close) or self._through(
             request, entry, self._read(request, entry), vector
@@ -480,7 +485,7 @@ class StepCache:
             if s.status in _SAVING and s.origin == StepOrigin.MODEL
         )
         if gen.cut_off_at is not None:
-            finish, ending = "length", [cut_off_note(gen.cut_off_at)]
+            finish, ending = "length", [cut_off_note(gen.cut_off_at, gen.context_filled)]
         elif gen.unfinished is not None:
             finish, ending = gen.unfinished, [unfinished_note(gen.unfinished)]
         else:

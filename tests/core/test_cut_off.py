@@ -17,7 +17,7 @@ from stepchat.core.cutoff import COMPLETE_KEY, cut_off_reason, margin
 from stepchat.core.notes import EMPTY_NOTE, NOT_CHECKED_NOTE
 from stepchat.core.pipeline import StepCache
 from stepchat.core.settings import PipelineSettings
-from stepchat.core.types import Answer, CacheEntry, CachePath, Step
+from stepchat.core.types import Answer, CacheEntry, CachePath, Completion, Step
 from stepchat.embed.hashed import HashedEmbedder
 from stepchat.store.memory import MemoryStore
 
@@ -44,6 +44,22 @@ def test_a_cut_text_answer_says_so_and_is_not_stored() -> None:
     again = cache.answer(TEXT)
     assert not again.hit and again.path == CachePath.MISS
     assert len(cache.backend.calls) == 2  # type: ignore[attr-defined]
+
+
+class _ContextFills(ScriptedBackend):
+    """A model whose context fills after a long prompt: "length" before the limit."""
+
+    def complete(self, *args: Any, **kwargs: Any) -> Completion:
+        done = super().complete(*args, **kwargs)
+        return replace(done, prompt_tokens=2040, completion_tokens=8, finish_reason="length")
+
+
+def test_a_reply_cut_by_a_full_context_says_so_not_the_limit() -> None:
+    cache = StepCache(_ContextFills([SHORT]), HashedEmbedder(), MemoryStore(),
+                      settings=replace(PipelineSettings(max_tokens=96)))
+    answer = cache.answer(TEXT)
+    assert answer.notes == ["cut off where the model's context filled (2048 tokens); not cached"]
+    assert answer.stored_entry is None
 
 
 @pytest.mark.parametrize("reply", ["", "   ", "\n\n"])

@@ -293,6 +293,21 @@ def test_json_values_listed_without_their_keys_are_not_served_stale() -> None:
     assert second.path == CachePath.SOLVER
 
 
+def test_where_no_cached_member_holds_the_answer_is_a_fresh_miss() -> None:
+    """Nothing comes from the cache: the model is asked as with no cache (a request with an
+    empty "already known" beside it had the bundled model leave the name blank), and the
+    answer is no hit."""
+    backend = ScriptedBackend(['{"name": "Bruno", "age": 45, "city": "Lisbon"}'])
+    cache = StepCache(backend, HashedEmbedder(), MemoryStore())
+    cache.answer("Return a JSON object with keys name, age and city for Bruno, 40, from Lisbon.")
+    asked = ("Return a JSON object with keys name, age and city for Bruno, 40, from Lisbon. "
+             "Add 5 to the age.")
+    answer = cache.answer(asked)
+    assert answer.path == CachePath.MISS and not answer.hit
+    assert {s.status for s in answer.steps} == {StepStatus.REGENERATED}
+    assert [m.content for m in backend.calls[-1] if m.role == "user"] == [asked]
+
+
 def test_a_member_carrying_an_old_constant_fails_even_when_no_key_states_it() -> None:
     cache = make(['{"title": "Notes on Rome", "pages": 10}', '{"title": "Notes on Oslo"}'])
     cache.answer("Return a JSON object with keys title and pages for a guide about Rome.")

@@ -322,6 +322,21 @@ def test_a_variant_is_served_recomputed_and_never_called_verified() -> None:
     assert [s["status"] for s in record["steps"]] == ["recomputed"] * 3
 
 
+def test_a_repeat_is_served_from_its_own_entry_when_a_newer_look_alike_is_skipped() -> None:
+    """The newest entry of a structure is found first; where it is skipped (`042` for
+    `42`), the request's own older entry still answers it, with no model call and no copy
+    stored."""
+    zeros = fog(10, 3, 42).replace("42 miles", "042 miles")
+    backend = ScriptedBackend([FOG_SOLUTION, fog_solution(10, 3, 42).replace("42/", "042/"),
+                               "the model must not be asked"])
+    engine = StepCache(backend, HashedEmbedder(), MemoryStore())
+    engine.answer(FOG)
+    assert engine.answer(zeros).path == CachePath.SKIP_REUSE
+    again = engine.answer(FOG)
+    assert again.hit and again.text == FOG_SOLUTION
+    assert len(backend.calls) == 2 and engine.store.count() == 2
+
+
 def test_a_computation_named_by_a_label_is_read_and_checked() -> None:
     assert answer_holds("Total cost = $3 * 4 = $12\n#### 12")
     assert answer_holds("Pierson = 278 points\nNikita = 1/2*278 + 11 = 150 points\n"

@@ -75,6 +75,9 @@ class Generation:
     cut_off_at: int | None = None
     """The token limit of the first call the limit cut short, or None: an answer any part of
     which the model may not have finished is said to be cut off and never cached."""
+    context_filled: int | None = None
+    """The tokens in the model's context where that call was cut short by the context
+    filling before the limit (a long prompt), or None."""
     unfinished: str | None = None
     """How the first call that ended neither at the reply's end ("stop") nor at the token
     limit ended: a server's "content_filter" or "tool_calls", or `UNFINISHED` where it gave
@@ -129,6 +132,8 @@ class Generation:
         self.generated_tokens += result.completion_tokens
         if result.finish_reason == "length" and self.cut_off_at is None:
             self.cut_off_at = limit
+            if result.completion_tokens < limit:
+                self.context_filled = result.prompt_tokens + result.completion_tokens
         elif result.finish_reason not in ("stop", "length") and self.unfinished is None:
             self.unfinished = result.finish_reason or UNFINISHED
         return result

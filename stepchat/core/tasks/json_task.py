@@ -34,7 +34,15 @@ from stepchat.core.tasks.json_types import (
     type_schema,
 )
 from stepchat.core.textgate.normalize import reduce_text
-from stepchat.core.types import AnswerStep, Step, StepCheck, StepOrigin, StepStatus, TaskKind
+from stepchat.core.types import (
+    CACHE_STEP,
+    AnswerStep,
+    Step,
+    StepCheck,
+    StepOrigin,
+    StepStatus,
+    TaskKind,
+)
 
 _SYSTEM = "You reply with exactly one JSON object and nothing else."
 
@@ -373,6 +381,12 @@ class JsonHandler:
     def patch(
         self, task: JsonTask, steps: Sequence[AnswerStep], passed: Sequence[bool], gen: Generation
     ) -> list[AnswerStep]:
+        cached = [ok for s, ok in zip(steps, passed, strict=True) if s.status in CACHE_STEP]
+        if cached and not any(cached):
+            # No cached member holds: the answer is the model's alone, asked as a fresh
+            # request would be. Asked for the missing keys beside an empty "already known"
+            # the bundled model left a stated name blank.
+            return self.generate(task, gen)
         spec = task.constraints.spec
         _say_declined(spec, gen)
         if not spec.keys:
@@ -380,8 +394,7 @@ class JsonHandler:
         good: dict[str, AnswerStep] = {
             s.key: s for s, ok in zip(steps, passed, strict=True) if ok and s.key
         }
-        hit = any(s.status in (StepStatus.REUSED, StepStatus.PATCHED) for s in steps)
-        status = StepStatus.PATCHED if hit else StepStatus.REGENERATED
+        status = StepStatus.PATCHED if any(cached) else StepStatus.REGENERATED
         if self.fill_stated:
             for key, value in spec.entities.items():
                 if key not in good:
