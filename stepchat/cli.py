@@ -45,10 +45,14 @@ if TYPE_CHECKING:
 
 _DURATION = re.compile(r"^(\d+(?:\.\d+)?)([smhdw])$")
 _UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
+_ZERO = re.compile(r"^0+(?:\.0+)?$")
 
 
 def parse_duration(text: str) -> float:
-    """`7d`, `12h`, `30m` -> seconds."""
+    """`7d`, `12h`, `30m` -> seconds; a zero needs no unit (`0`), so that what it would
+    do is said (`_refusal`) rather than how to write an age."""
+    if _ZERO.match(text.strip()):
+        return 0.0
     m = _DURATION.match(text.strip())
     if not m:
         raise argparse.ArgumentTypeError(f"expected an age such as 7d, 12h or 30m, got {text!r}")
@@ -343,10 +347,12 @@ def _open_store(config: Config) -> MaintainedStore:
     return open_cache_store(config)
 
 
-def _summary(row: EntrySummary) -> str:
+def _summary(row: EntrySummary, task_width: int) -> str:
+    """One entry's line, its kind padded to `task_width` so the columns after it align."""
     when = time.strftime("%Y-%m-%d %H:%M", time.localtime(row.last_hit))
     counts = f"{row.steps:>3} steps {row.hits:>4} hits"
-    return f"{one_line(row.id)}  {row.task:<6} {counts}  {when}  {one_line(row.prompt, 60)}"
+    return (f"{one_line(row.id)}  {row.task:<{task_width}} {counts}  {when}  "
+            f"{one_line(row.prompt, 60)}")
 
 
 def _cache(args: argparse.Namespace) -> int:
@@ -394,8 +400,9 @@ def _list(store: MaintainedStore, config: Config, args: argparse.Namespace) -> i
     """One line an entry on stdout; for an empty cache a line on stderr, so that stdout
     still has as many lines as there are entries (`| wc -l`)."""
     rows = store.listing(limit=args.limit).rows
+    width = max((len(row.task) for row in rows), default=0)
     for row in rows:
-        say(_summary(row))
+        say(_summary(row, width))
     if not rows:
         _warn(f"no entries in the cache ({config.cache_location.uri})")
     return 0

@@ -55,6 +55,7 @@ def test_ask_then_list_show_stats_evict_clear(
     code, out, _ = run(capsys, "cache", "list")
     assert code == 0 and entry_id in out and "linear" in out
 
+
     code, out, _ = run(capsys, "cache", "show", entry_id)
     shown = json.loads(out)
     assert shown["id"] == entry_id and shown["hits"] == 1
@@ -74,6 +75,7 @@ def test_ask_then_list_show_stats_evict_clear(
     run(capsys, "ask", "Solve for x: 3x = 12.")
     code, out, _ = run(capsys, "cache", "clear", "--yes")
     assert code == 0 and "cleared 1" in out
+
 
 
 def test_clear_asks_first(
@@ -142,13 +144,29 @@ def test_bad_duration_is_a_usage_error(
     )
 
 
+def test_the_list_keeps_its_columns_whatever_the_kinds_widths(
+    home: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    solution = "12 * 24 = 288 cookies are baked.\n288 - 150 = 138 are left.\n#### 138"
+    monkeypatch.setattr(runtime, "load_backend",
+                        lambda config, model_id=None: ScriptedBackend([solution]))
+    run(capsys, "ask", "Solve for x: 3x = 12.")
+    run(capsys, "ask", "A baker makes 12 trays of 24 cookies each and sells 150 cookies. "
+                       "How many cookies are left?")
+    code, out, _ = run(capsys, "cache", "list")
+    assert code == 0
+    lines = out.splitlines()
+    assert {"linear", "word-problem"} <= set(out.split())
+    assert len(lines) == 2 and len({line.index(" steps ") for line in lines}) == 1
+
+
 @pytest.mark.parametrize(
     ("argv", "words"),
     [
         (["ID", "--older-than", "7d"],
          "cache evict takes an entry id or --older-than DURATION, not both"),
-        (["--older-than", "0d"], "cache evict --older-than 0 would remove every entry: "
-         "use stepchat cache clear, which asks first"),
+        *((["--older-than", zero], "cache evict --older-than 0 would remove every entry: "
+           "use stepchat cache clear, which asks first") for zero in ("0d", "0", "0.0")),
         ([], "cache evict needs an entry id or --older-than DURATION"),
     ],
 )

@@ -38,7 +38,7 @@ def _text(message: MessageIn, index: int) -> str:
         if part.type != "text" or part.text is None:
             raise ApiError(
                 400,
-                f"messages[{index}]: only text content is supported, not {part.type!r}",
+                f"messages.{index}.content: only text content is supported, not {part.type!r}",
                 param=f"messages.{index}.content",
             )
         texts.append(part.text)
@@ -60,7 +60,7 @@ def split_turns(messages: Sequence[MessageIn]) -> Turns:
         else:
             raise ApiError(
                 400,
-                f"messages[{index}]: role {message.role!r} is not supported "
+                f"messages.{index}.role: {message.role!r} is not supported "
                 "(tools are not offered)",
                 param=f"messages.{index}.role",
             )

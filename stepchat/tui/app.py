@@ -20,6 +20,7 @@ from typing import ClassVar
 
 from textual.app import SystemCommand
 from textual.binding import Binding, BindingType
+from textual.css.query import NoMatches
 from textual.screen import Screen
 
 from stepchat.config import Config
@@ -41,9 +42,15 @@ from stepchat.tui.screens.keys import KeysScreen
 from stepchat.tui.serving import LoadParts, ServingApp
 from stepchat.tui.widgets.steps import AnswerView
 
+QUIT_AGAIN_SECONDS = 5.0
+"""How long a second Ctrl+Q quits past an unsent draft."""
+
 
 class StepchatApp(ServingApp):
     """Chat with a local model through the step-level cache."""
+
+    _quit_asked = float("-inf")
+    """When Ctrl+Q last stopped at an unsent draft (the clock's monotonic seconds)."""
 
     CSS_PATH = "app.tcss"
     TITLE = "stepchat"
@@ -85,6 +92,21 @@ class StepchatApp(ServingApp):
     def action_keys(self) -> None:
         if not isinstance(self.screen, KeysScreen):
             self.push_screen(KeysScreen())
+
+    async def action_quit(self) -> None:
+        """Quit; with text in the prompt box that was never sent, only when asked again
+        within `QUIT_AGAIN_SECONDS`: a draft is kept nowhere else."""
+        now = self.clock.monotonic()
+        try:
+            draft = self.chat.prompt.text.strip()
+        except NoMatches:  # the chat is not shown yet
+            draft = ""
+        if draft and now - self._quit_asked > QUIT_AGAIN_SECONDS:
+            self._quit_asked = now
+            self.notify("The prompt box holds text you have not sent. Press Ctrl+Q again "
+                        "to quit and lose it.", title="Quit?", timeout=QUIT_AGAIN_SECONDS)
+            return
+        await super().action_quit()
 
     def action_help_quit(self) -> None:
         """Ctrl+C does not quit (it copies in the prompt box); say what does, plainly (the
@@ -205,8 +227,7 @@ class StepchatApp(ServingApp):
         self.conversation = conversation
         for turn in conversation.turns:
             self.chat.prompt.remember(turn.prompt)
-        answered = [turn.answer for turn in conversation.turns if turn.answer is not None]
-        self.show_last(answered[-1] if answered else None)
+        self.show_newest()
         await self.chat.restore(conversation)
 
     def action_export(self) -> None:

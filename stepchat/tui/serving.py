@@ -160,6 +160,12 @@ class ServingApp(App[int]):
         self.stats.last = None if answer is None else LastAnswer.of(answer)
         self.mutate_reactive(ServingApp.stats)
 
+    def show_newest(self) -> None:
+        """"This answer" on the open chat's newest answer: after a reopen, or after the
+        newest question ended with none (cancelled, failed)."""
+        answered = [turn.answer for turn in self.conversation.turns if turn.answer is not None]
+        self.show_last(answered[-1] if answered else None)
+
     def set_entry_count(self, entries: int) -> None:
         """The store's row count changed (an answer was stored, or entries were evicted)."""
         self.stats.entries = entries

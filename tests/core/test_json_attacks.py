@@ -499,6 +499,15 @@ FOR_COLON: list[tuple[str, dict[str, Any]]] = [
  (R+"name and city for a birthday card for: Ana from Porto", {}),
  (R+"name and age describing a cat for: Ana", {}),
  ("Return a JSON object for: Bruno with keys name and age for a dog", {}),
+ # a label opening a line is read as written (it once read as part of the name)
+ (R+"name and age. Describing: Ana, 31", {"age": 31}),
+ (R+"name and age.\nDescribing: Ana, 31", {"age": 31}),
+ (R+"title and year. Describing: Heat (1995)", {"year": 1995}),
+ # a word that is no value, capitalised or not
+ (R+"name and age: Random, 31", {"age": 31}),
+ (R+"name and age: RANDOM, 31", {"age": 31}),
+ (R+"name and nickname: Ana, Blank", {"name": "Ana"}),
+ (R+"name and age.\nFake, 31", {"age": 31}),
  # a word bound by position that leaves the value open, hedges it or says how to write it
  *((R+f"name and age: {word}, 31", {"age": 31}) for word in (
    "blank", "placeholder", "empty", "fake", "invented", "random", "whatever", "maybe",
@@ -523,6 +532,7 @@ def test_no_wrong_value_is_stated(prompt: str, truth: dict[str, Any]) -> None:
     (R+"name and age describing: Ana is 31.", {"name": "Ana", "age": 31}),
     (R+"name, price and in_stock: lamp, 19.99, true.",
      {"name": "lamp", "price": 19.99, "in_stock": True}),
+    (R+"name and age: Will, 31", {"name": "Will", "age": 31}),
 ])
 def test_what_these_rules_leave_is_still_read(prompt: str, stated: dict[str, Any]) -> None:
     spec = read_spec(prompt)

@@ -209,14 +209,10 @@ BAKER = ("A baker makes 12 trays of 24 cookies each and sells 150 cookies. "
      "step 2 reads as (150 / 288) * 100% = 50%, and (150 / 288) * 100% is ≈52.083%"),
     # A value no short decimal writes is rounded past the digits written beside it.
     ("1 / 3 = 0.333 of the trays are left.\n#### 0.333", "1 / 3 is ≈0.33333"),
-    # An amount is given with the sign the result beside it is written with.
-    ("They cost $12 * 24 = $320.\n#### 320", "$12 * 24 is $288"),
-    ("Sie kosten 12 € * 24 = 320 €.\n#### 320", "12 € * 24 is 288 €"),
-    ("A third: $1 / 3 = $0.333\n#### 0.333", "$1 / 3 is ≈$0.33333"),
-    # Only where every amount it computes with is in that currency, written so.
-    ("They cost €12 * 24 = $320.\n#### 320", "€12 * 24 is 288"),
-    ("They cost 12 * 24 = $320.\n#### 320", "12 * 24 is 288"),
-    ("They cost 12 * 24 = $320%.\n#### 320", "12 * 24 is 288"),
+    # A value is given as a number, never as an amount: a ratio of two amounts is none,
+    # and the currency may be more than its sign (A$12).
+    ("They cost $100 / $20 = $4 each.\n#### 4", "$100 / $20 is 5"),
+    ("They cost A$12 * 2 = $30.\n#### 30", "is 24"),
 ])
 def test_a_computation_that_does_not_hold_is_named(reply: str, note: str) -> None:
     engine = StepCache(ScriptedBackend([reply]), HashedEmbedder(), MemoryStore())

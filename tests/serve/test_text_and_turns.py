@@ -94,6 +94,8 @@ def test_split_turns_refuses_what_it_cannot_key(messages: list[MessageIn]) -> No
     with pytest.raises(ApiError) as info:
         split_turns(messages)
     assert info.value.status == 400
+    # The message names the field as `param` does, in one notation.
+    assert info.value.message.startswith(f"{info.value.param}: ") or info.value.param == "messages"
 
 
 def test_history_is_fitted_to_the_context_by_whole_exchanges() -> None:

@@ -163,6 +163,31 @@ async def test_ctrl_c_says_how_to_quit_in_plain_words(make_app: Any) -> None:
         assert app.is_running
 
 
+async def test_ctrl_q_past_an_unsent_draft_asks_once_more(make_app: Any) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        toasts = recorded_notes(app)
+        await pilot.press(*"half a thought")
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert app.is_running and app.chat.prompt.text == "half a thought"
+        assert toasts == ["The prompt box holds text you have not sent. Press Ctrl+Q again "
+                          "to quit and lose it."]
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert not app.is_running
+
+
+async def test_ctrl_q_with_nothing_typed_quits_at_once(make_app: Any) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert not app.is_running
+
+
 # ---- regenerate --------------------------------------------------------------------------
 
 

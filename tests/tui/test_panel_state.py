@@ -91,3 +91,22 @@ async def test_a_request_in_flight_and_what_it_stored_reach_the_panel(make_app: 
         assert "answering…" not in panel(app) and "ready" in panel(app)
         assert "requests 1" in panel(app) and "cache entries 1" in panel(app)
         assert "cancel" not in {b.binding.action for b in app.active_bindings.values()}
+
+
+async def test_after_the_newest_question_is_cancelled_the_panel_shows_the_last_answer(
+    make_app: Any,
+) -> None:
+    backend = PacedBackend("Paris is the capital of France, on the Seine.", pause_at=3)
+    app = make_app(FakeLoader(backend=backend))
+    async with app.run_test(size=WIDE) as pilot:
+        await settle(pilot)
+        app.chat.prompt.text = "Solve for x: 3x = 12."
+        await pilot.press("enter")
+        await settle(pilot)
+        assert "solver" in panel(app)
+        await send_until_paused(pilot, "Tell me about Paris.", backend)
+        assert "no answer yet" in panel(app)
+        await pilot.press("escape")
+        backend.release.set()
+        await settle(pilot)
+        assert "solver" in panel(app) and "no answer yet" not in panel(app)

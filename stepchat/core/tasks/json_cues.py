@@ -176,12 +176,15 @@ _AFTER_COLON = re.compile(rf":\s+(?=[{UPPER}{CASELESS}\"'“])")
 _CLAUSE = re.compile(r"(?:^|(?<=[.;:!?])\s+|(?<=:))((?:[^.;:!?]|\.(?=\d))+)")
 _LEAD = re.compile(r"^\s*(?:(?:for|about|of)\s+)?(?:(?:the|a|an)\s+)?", re.I)
 _SEP = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+")
-_NO_BARE_VALUE = LEAVES_OPEN | NOT_DESCRIBING | UNDERMINING | word_set(
+_NO_VALUE = LEAVES_OPEN | UNDERMINING | word_set(
     """mine yours hers ours theirs first invented dummy surprise required lowercase
     uppercase capitalized capitalised quoted unquoted""")
-"""Bare words that are no value bound by position (`keys name and age: blank, 31`): they
-leave the value open, hedge, place or qualify it, say how to write it, or stand for
+"""Words that are no value in any case (`keys name and age: blank, 31`, `Random, 31`): they
+leave the value open, hedge it or place it in time, say how to write it, or stand for
 someone's. Another word (`keys name and age: lamp, 31`) is the value as written."""
+_NO_BARE_VALUE = _NO_VALUE | NOT_DESCRIBING
+"""... and, in lower case, words that only qualify (`below`, `both`): capitalised, some of
+them are given names (Will, May)."""
 _APPOSED = re.compile(rf",[ \t]*(?P<n>{NUMBER})(?=[ \t]*(?:[,;.)]|$))"
                       rf"|[ \t]*\((?P<p>{NUMBER})\)")
 _ATTRIBUTIVE = re.compile(r"[ \t]+(?!(?:and|or|of|with|from|in|who|which|that|whose|for|to|is|was"
@@ -397,7 +400,8 @@ class Reader:
             after_colon = self._after_key_list(m.start(1))
             items = self._bare_items(body_start, m.end(1), words=after_colon)
             if items is None or len(items) != len(self.keys) or any(
-                    v.kind == "word" and v.raw.lower() in _NO_BARE_VALUE for v in items):
+                    v.raw.lower() in (_NO_BARE_VALUE if v.kind == "word" else _NO_VALUE)
+                    for v in items):
                 continue
             if all(self._fits_in_order(v, k) and (after_colon or kind_fits(v, k))
                    for v, k in zip(items, self.keys, strict=True)):
@@ -659,8 +663,8 @@ class Reader:
                 continue  # `Ana's age is 31` says whose the age is, not whom the JSON is about
             if value.raw.lower() in self.names:
                 continue
-            if value.raw.lower() in REQUEST_WORDS | NUMBER_WORDS:
-                continue  # `One is from Dakar.`, `Data from Perth.`: no one's name
+            if value.raw.lower() in REQUEST_WORDS | NUMBER_WORDS | _NO_VALUE:
+                continue  # `One is from Dakar.`, `Data from Perth.`, `: Random, 31`: no name
             # A bare name (`for Adele`, `for Google`) is the subject's own name: it fills a
             # key that holds a name and nothing else (`name`, `full_name`), never `song`,
             # `title`, `player`, `company` or `username` (what it is is not said).

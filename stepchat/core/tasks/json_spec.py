@@ -215,8 +215,9 @@ def _explained(cand: Candidate, keys: list[str], placement: Placement) -> bool:
     return not placement.compatible(cand, keys, first_tier=False)
 
 
-_FOR_COLON = re.compile(r"\b(?i:for|describing)(?P<colon>:)(?=[ \t]+\S)")
-"""`for: Ana is 31`: a colon after the word that names whom the object is for."""
+_FOR_COLON = re.compile(r"(?<=\w[ \t])(?:for|describing)(?P<colon>:)(?=[ \t]+\S)")
+"""`... age for: Ana is 31`: a colon after the word that names whom the object is for, inside
+a sentence. `For:` or `Describing:` opening a line is a label, read as written."""
 
 
 def _without_for_colons(prompt: str) -> str:

@@ -467,6 +467,9 @@ class ChatScreen(Screen[None]):
         request.turn.cancelled = message.cancelled
         await request.view.fail(message.error, cancelled=message.cancelled)
         request.turn.partial = request.view.partial
+        turns = self.serving.conversation.turns
+        if turns and turns[-1] is request.turn:  # the newest question ended with no answer
+            self.serving.show_newest()
         self._after(request)
 
     def action_cancel(self) -> None:

@@ -19,7 +19,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
 KEYS: tuple[tuple[str, str], ...] = (
-    ("Enter / Ctrl+J", "send / new line; a prompt sent while an answer runs waits its turn"),
+    ("Enter / Ctrl+J", "send / new line; sent while the model writes, a prompt the cache "
+                       "or the solver can answer is answered at once, others wait their turn"),
     ("↑ / ↓ (empty prompt)", "recall earlier prompts"),
     ("Esc", "cancel the answer being written (what streamed stays, never cached)"),
     ("PageUp / PageDown", "scroll the transcript; scrolling up stops following new text"),
@@ -33,7 +34,7 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("F3", "pick a model"),
     ("Ctrl+R", "retry loading after an error"),
     ("F1", "this list"),
-    ("Ctrl+Q", "quit"),
+    ("Ctrl+Q", "quit (twice with unsent text in the prompt box)"),
 )
 
 

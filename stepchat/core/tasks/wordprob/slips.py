@@ -99,8 +99,7 @@ def first_slip(steps: Sequence[str]) -> Slip | None:
                 len(found[a].text) > MAX_NUMBER for part in statement.parts for a in part.numbers):
             return None  # a number that long is read in pieces: no quote would be the text
         return Slip(step_of[computing.numbers[0]], read, _bare(expr_text(found, computing.expr)),
-                    _value_text(value, other, [found[a] for a in computing.numbers], found,
-                                mark))
+                    _value_text(value, other, found, mark))
     return None
 
 
@@ -124,36 +123,17 @@ def _plain(expr: Expr) -> bool:
     return isinstance(expr, Num) or (isinstance(expr, Neg) and isinstance(expr.operand, Num))
 
 
-def _value_text(value: Fraction, other: Part, operands: Sequence[Atom],
-                found: Sequence[Atom], mark: str) -> str:
+def _value_text(value: Fraction, other: Part, found: Sequence[Atom], mark: str) -> str:
     """`value` with the answer's decimal mark, as a percent where the other side is a lone
-    percent nearer the value in hundredths (`100% - 40% = 61%`: 60%, not 0.6), and as an
-    amount where the other side is a lone amount and every amount among the operands is in
-    its currency, written the same way (`$12 * 24 = $320`: $288; not `€12 * 24 = $320`)."""
+    percent nearer the value in hundredths (`100% - 40% = 61%`: 60%, not 0.6). Never as an
+    amount: whether a computation's value is money (`$100 / $20` is 5, not $5), and in
+    which currency (`A$12`), is more than the reader knows."""
     target = found[other.numbers[0]] if other.lone else None
     if target is not None and target.percent and target.value is not None and (
             abs(value * 100 - target.value) < abs(value - target.value)):
         return number_text(value * 100, mark, _decimals(target.text)) + "%"
     written = _decimals(found[other.numbers[0]].text) if other.lone else 0
-    text = number_text(value, mark, written)
-    if target is None or not _amount(target) or not any(a.currency for a in operands) or any(
-            a.currency and _sign_place(a) != _sign_place(target) for a in operands):
-        return text
-    number = text.lstrip("≈-")  # ≈-$0.33, as a sign before the amount is written
-    before, after = _sign_place(target)
-    return text[:len(text) - len(number)] + before + number + after
-
-
-def _sign_place(atom: Atom) -> tuple[str, str]:
-    """What an amount writes before and after its digits (`$`, `` or ``, ` €`)."""
-    digits = [i for i, c in enumerate(atom.text) if c.isdigit()]
-    return atom.text[:digits[0]], atom.text[digits[-1] + 1:]
-
-
-def _amount(atom: Atom) -> bool:
-    """A number written with a currency sign and nothing else beside its digits."""
-    return bool(atom.currency) and not atom.percent and all(
-        part.strip() in ("", atom.currency) for part in _sign_place(atom))
+    return number_text(value, mark, written)
 
 
 def number_text(value: Fraction, mark: str = ".", written: int = 0) -> str:
