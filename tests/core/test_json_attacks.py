@@ -503,6 +503,11 @@ FOR_COLON: list[tuple[str, dict[str, Any]]] = [
  (R+"name and age. Describing: Ana, 31", {"age": 31}),
  (R+"name and age.\nDescribing: Ana, 31", {"age": 31}),
  (R+"title and year. Describing: Heat (1995)", {"year": 1995}),
+ # two capitalised words opening a sentence: the first capital may be the sentence's
+ *((R+f"name and age. {lead} Tom, 60.", {"age": 60}) for lead in (
+   "Contact", "To", "By", "Ask", "Former", "Fake", "Nobody", "Regarding")),
+ (R+"name and city. Than Tom, from Lisbon.", {"city": "Lisbon"}),
+ (R+"name and age.\nLike Tom, 60", {"age": 60}),
  # a word that is no value, capitalised or not
  (R+"name and age: Random, 31", {"age": 31}),
  (R+"name and age: RANDOM, 31", {"age": 31}),
@@ -533,6 +538,8 @@ def test_no_wrong_value_is_stated(prompt: str, truth: dict[str, Any]) -> None:
     (R+"name, price and in_stock: lamp, 19.99, true.",
      {"name": "lamp", "price": 19.99, "in_stock": True}),
     (R+"name and age: Will, 31", {"name": "Will", "age": 31}),
+    (R+"name and age. Ana is 31.", {"name": "Ana", "age": 31}),
+    (R+"name and age for Ana Silva, 31", {"name": "Ana Silva", "age": 31}),
 ])
 def test_what_these_rules_leave_is_still_read(prompt: str, stated: dict[str, Any]) -> None:
     spec = read_spec(prompt)

@@ -176,6 +176,10 @@ _AFTER_COLON = re.compile(rf":\s+(?=[{UPPER}{CASELESS}\"'“])")
 _CLAUSE = re.compile(r"(?:^|(?<=[.;:!?])\s+|(?<=:))((?:[^.;:!?]|\.(?=\d))+)")
 _LEAD = re.compile(r"^\s*(?:(?:for|about|of)\s+)?(?:(?:the|a|an)\s+)?", re.I)
 _SEP = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+")
+_CAPITAL_BY_PLACE = re.compile(rf"[{UPPER}][\w'’\-]*[ \t]+[{UPPER}]")
+"""Two capitalised words opening a sentence: the first one's capital may be the sentence's,
+not a name's (`Contact Tom, 60.`, `Like Tom, 60.`), so no name is read there; one word
+(`Ana is 31.`) is read."""
 _NO_VALUE = LEAVES_OPEN | UNDERMINING | word_set(
     """mine yours hers ours theirs first invented dummy surprise required lowercase
     uppercase capitalized capitalised quoted unquoted""")
@@ -399,7 +403,9 @@ class Reader:
             body_start = m.start(1) + _LEAD.match(m.group(1)).end()  # type: ignore[union-attr]
             after_colon = self._after_key_list(m.start(1))
             items = self._bare_items(body_start, m.end(1), words=after_colon)
-            if items is None or len(items) != len(self.keys) or any(
+            if items is None or len(items) != len(self.keys) or (
+                    not after_colon and _CAPITAL_BY_PLACE.match(self.text, items[0].start)
+            ) or any(
                     v.raw.lower() in (_NO_BARE_VALUE if v.kind == "word" else _NO_VALUE)
                     for v in items):
                 continue
@@ -648,11 +654,14 @@ class Reader:
         for m in _SUBJECT.finditer(self.text):
             starts.append((m.end(), m.group("head")))
             cue[m.end()] = m.start()
-        starts += [(m.end(), None) for m in _STARTER.finditer(self.text)]
+        openings = {m.end() for m in _STARTER.finditer(self.text)}
+        starts += [(pos, None) for pos in openings]
         ends = {end for _, end in self.keylists}
         starts += [(m.end(), None) for m in _AFTER_COLON.finditer(self.text)
                    if len(self.text[: m.start()].rstrip()) in ends]
         for pos, head in sorted(starts):
+            if pos in openings and pos not in cue and _CAPITAL_BY_PLACE.match(self.text, pos):
+                continue
             value = quoted_at(self.text, pos) or propn_at(self.text, pos)
             if value is None or value.start != pos:
                 value = scalar_at(self.text, pos)
