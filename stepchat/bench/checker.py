@@ -63,8 +63,8 @@ _ALL_VALUES = re.compile(
 
 _REWRITES = (
     (re.compile(r"\\frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}"), r"(\1)/(\2)"),
-    (re.compile(r"\\(cdot|times)"), "*"),
-    (re.compile(r"\\(left|right)"), ""),
+    (re.compile(r"\\(cdot|times)(?![A-Za-z])"), "*"),
+    (re.compile(r"\\(left|right)(?![A-Za-z])"), ""),
     (re.compile(r"\\[()\[\]]|\$"), " "),
     (re.compile(r"\\[A-Za-z]+"), " "),
     (re.compile(r"=>|==|<=|>=|!=|≠|≈|→|⇒|:="), " ; "),

@@ -21,7 +21,7 @@ _FRAC = re.compile(r"\\frac\{([^{}]*)\}\{([^{}]*)\}")
 _AFTER_A_NUMBER = re.compile(r"[\d.](?:\s|\\[,;:! ]|[{}])*$")
 """A number, then only spacing or braces: `3\\frac{1}{2}`, `3\\,\\frac{1}{2}`, `{3}\\frac…`."""
 _LATEX = [
-    (re.compile(r"\\(?:cdot|times)"), "*"),
+    (re.compile(r"\\(?:cdot|times)(?![A-Za-z])"), "*"),  # whole: not \cdots, \cdotp
     (re.compile(r"\\[()\[\]]|\$+|\\,|\\ "), " "),
     (re.compile(r"`"), " "),
 ]

@@ -207,6 +207,12 @@ class _Parser:
         left, size = self.term()
         while (tok := self.peek()) is not None and tok.kind == "op" and tok.text in "+-":
             self.take()
+            sign = self.peek()
+            if sign is not None and sign.kind == "op" and sign.text in "+-" and not (
+                    tok.text == "-" and sign.text == "-" and sign.spaced):
+                # `3x +- 5`, `3 + -2`: ± to some writers, `-+` ∓, `--5` a slip as often as
+                # a double negative; only `5 - -3`, spaced, subtracts a negative
+                raise MathSyntaxError("two signs in a row")
             right, right_size = self.term()
             size = size.plus(right_size)
             left = left + right if tok.text == "+" else left - right
@@ -264,7 +270,12 @@ class _Parser:
         tok = self.peek()
         if tok is not None and tok.kind == "op" and tok.text in "+-":
             self.take()
-            inner, size = self.unary()
+            after = self.peek()
+            if after is not None and after.kind == "op" and after.text in "+-":
+                # `= +-5` is ± to its writer (two values), `-+` ∓, `--5` a slip as often
+                # as 5: one sign before an operand at most.
+                raise MathSyntaxError("two signs in a row")
+            inner, size = self.power()
             return (-inner if tok.text == "-" else inner), size
         return self.power()
 

@@ -105,6 +105,19 @@ DIFFERENT = [
     ("What rhymes with please?", "What rhymes with?"),
     ("Please Please Me: who wrote it?", "Please Me: who wrote it?"),
     ("Hello", "Hi"),
+    # "'s" before an irregular past participle may be "has"
+    ("Who is sat on the Iron Throne?", "Who's sat on the Iron Throne?"),
+    ("Who is lent the most money by the IMF?", "Who's lent the most money by the IMF?"),
+    ("In poker, who is dealt the cards first?", "In poker, who's dealt the cards first?"),
+    ("Who is shot first in Reservoir Dogs?", "Who's shot first in Reservoir Dogs?"),
+    ("Who is struck out the most in MLB history?", "Who's struck out the most in MLB history?"),
+    # ... with markup, a subject or an adverb between, or with a prefix
+    ("Who is *sat* on the throne?", "Who's *sat* on the throne?"),
+    ("What is he sat on?", "What's he sat on?"),
+    ("Who is just sat on the throne?", "Who's just sat on the throne?"),
+    ("What is already broken?", "What's already broken?"),
+    ("Who is overpaid?", "Who's overpaid?"),
+    ("Who is misunderstood the brief?", "Who's misunderstood the brief?"),
 ]
 
 

@@ -64,9 +64,26 @@ HAS_PARTICIPLES = frozenset({
     "kept", "sent", "spent", "built", "told", "sold", "held", "felt", "heard", "paid", "met",
     "read", "won", "sung", "drunk", "eaten", "fallen", "forgotten", "hidden", "broken",
     "chosen", "spoken", "stolen", "worn", "torn", "grown", "thrown", "flown", "drawn",
+    # ... and every other irregular past participle not in -ed or -en
+    "borne", "born", "bent", "bet", "bid", "blown", "broadcast", "burnt", "burst", "cast",
+    "clung", "cost", "crept", "dealt", "dug", "dreamt", "dwelt", "fought", "flung",
+    "forecast", "foregone", "ground", "hung", "hurt", "knelt", "knit", "laid", "leant",
+    "leapt", "learnt", "lent", "lain", "lit", "meant", "mown", "overcome", "overthrown",
+    "quit", "rid", "rung", "sawn", "sought", "sewn", "shone", "shod", "shot", "shrunk",
+    "shut", "sunk", "sat", "slain", "slept", "slid", "slung", "slit", "smelt", "sown",
+    "spelt", "spilt", "spun", "spat", "split", "spoilt", "spread", "sprung", "stood",
+    "stuck", "stung", "stunk", "strewn", "struck", "strung", "sworn", "swept", "swum",
+    "swung", "thrust", "understood", "upset", "wept", "wet", "wound", "withdrawn",
+    "withheld", "withstood", "wrung", "bound", "clad", "slunk", "hewn", "shorn", "wrought",
+    "besought", "fit", "beat", "forgot", "abode", "awoke",
 })
 """After one of these (or a word in -ed or -en) "'s" can be "has" ("What's happened?", "Who's
-called?"), so it is not expanded."""
+called?", "Who's sat on the throne?"), so it is not expanded. English's irregular past
+participles are a closed class; with a prefix of `VERB_PREFIXES` they are too
+("overpaid", "misunderstood", "rebuilt")."""
+VERB_PREFIXES = ("", "re", "un", "over", "out", "mis", "fore", "up", "under", "with", "be",
+                 "off", "type")
+"""Prefixes that make verbs of verbs, an irregular participle's forms with them included."""
 SUFFIXES = {"'re": "are", "'ve": "have", "'ll": "will"}
 
 NEGATIONS = frozenset({"not", "no", "never", "without", "nor", "none", "nothing", "neither",

@@ -19,6 +19,7 @@ from stepchat.core.textgate.lexicon import (
     IS_STEMS,
     NOT_STEMS,
     SUFFIXES,
+    VERB_PREFIXES,
 )
 from stepchat.core.textgate.scan import Token, scan
 
@@ -104,9 +105,8 @@ def case_of(tokens: Sequence[Token]) -> str:
 def _expand(tokens: Sequence[Token]) -> Iterable[Token]:
     """English contractions written with an apostrophe, as the words they stand for."""
     for i, token in enumerate(tokens):
-        following = tokens[i + 1].text if i + 1 < len(tokens) else ""
         words = (
-            _contraction(token.text, following)
+            _contraction(token.text, _clause_words(tokens[i + 1:]))
             if token.kind == "word" and not token.guarded else None
         )
         if words is None:
@@ -117,7 +117,25 @@ def _expand(tokens: Sequence[Token]) -> Iterable[Token]:
             yield Token(word, "word")
 
 
-def _contraction(word: str, following: str) -> tuple[str, ...] | None:
+PARTICIPLE_REACH = 3
+"""Words after "'s" read for a participle: one, or a subject and an adverb before it ("What's
+he sat on?", "What's the dog eaten?", "Who's just sat down?")."""
+
+
+def _clause_words(tokens: Sequence[Token]) -> list[str]:
+    """The first `PARTICIPLE_REACH` words after a token in its sentence (a mark or a line
+    break ends it), whatever stands between them (markup, spaces)."""
+    words: list[str] = []
+    for token in tokens:
+        if len(words) == PARTICIPLE_REACH or (
+                token.kind in ("mark", "break") and any(c in ".?!;\n" for c in token.text)):
+            break
+        if token.kind == "word":
+            words.append(token.text)
+    return words
+
+
+def _contraction(word: str, clause: Sequence[str]) -> tuple[str, ...] | None:
     lower = word.lower()
     if not lower.isascii() or "'" not in lower:
         return None  # "dont" is French, "cant" and "wont" are words
@@ -132,7 +150,9 @@ def _contraction(word: str, following: str) -> tuple[str, ...] | None:
         parts = (head, *rest)
     elif lower.endswith("n't") and lower[:-3] in NOT_STEMS:
         parts = (word[:-3], "not")
-    elif lower.endswith("'s") and lower[:-2] in IS_STEMS and not _participle(following):
+    elif lower.endswith("'s") and lower[:-2] in IS_STEMS and not (
+            clause and _regular_participle(clause[0])) and not any(
+            _irregular_participle(w) for w in clause):
         parts = (word[:-2], "is")
     else:
         for suffix, full in SUFFIXES.items():
@@ -145,10 +165,22 @@ def _contraction(word: str, following: str) -> tuple[str, ...] | None:
     return (parts[0], *(p.upper() if shout else p for p in parts[1:]))
 
 
-def _participle(word: str) -> bool:
-    """A word after which "'s" may be "has": "What's happened?", "Who's called?"."""
-    lower = word.lower()
-    return lower in HAS_PARTICIPLES or lower.endswith(("ed", "en"))
+def _bare(word: str) -> str:
+    return word.lower().strip("*_'\"`’‘“”")
+
+
+def _regular_participle(word: str) -> bool:
+    """A word in -ed or -en right after "'s": "What's happened?", "Who's called?". Further
+    on, too many words end so ("the speed", "between") to read them there."""
+    return _bare(word).endswith(("ed", "en"))
+
+
+def _irregular_participle(word: str) -> bool:
+    """An irregular past participle, or one with a verb prefix, anywhere within reach:
+    "What's he sat on?", "What's the dog eaten?", "Who's overpaid?"."""
+    lower = _bare(word)
+    return any(lower[len(prefix):] in HAS_PARTICIPLES
+               for prefix in VERB_PREFIXES if lower.startswith(prefix))
 
 
 def short_symbol(word: str) -> bool:
