@@ -118,6 +118,8 @@ DIFFERENT = [
     ("What is already broken?", "What's already broken?"),
     ("Who is overpaid?", "Who's overpaid?"),
     ("Who is misunderstood the brief?", "Who's misunderstood the brief?"),
+    ("Who is `sat` on the throne?", "Who's `sat` on the throne?"),
+    ("Who is input the data?", "Who's input the data?"),
 ]
 
 

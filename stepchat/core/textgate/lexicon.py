@@ -75,7 +75,7 @@ HAS_PARTICIPLES = frozenset({
     "stuck", "stung", "stunk", "strewn", "struck", "strung", "sworn", "swept", "swum",
     "swung", "thrust", "understood", "upset", "wept", "wet", "wound", "withdrawn",
     "withheld", "withstood", "wrung", "bound", "clad", "slunk", "hewn", "shorn", "wrought",
-    "besought", "fit", "beat", "forgot", "abode", "awoke",
+    "besought", "fit", "beat", "forgot", "abode", "awoke", "input",
 })
 """After one of these (or a word in -ed or -en) "'s" can be "has" ("What's happened?", "Who's
 called?", "Who's sat on the throne?"), so it is not expanded. English's irregular past

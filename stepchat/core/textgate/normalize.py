@@ -124,14 +124,14 @@ he sat on?", "What's the dog eaten?", "Who's just sat down?")."""
 
 def _clause_words(tokens: Sequence[Token]) -> list[str]:
     """The first `PARTICIPLE_REACH` words after a token in its sentence (a mark or a line
-    break ends it), whatever stands between them (markup, spaces)."""
+    break ends it), whatever stands between them (markup, spaces), code spans included."""
     words: list[str] = []
     for token in tokens:
         if len(words) == PARTICIPLE_REACH or (
                 token.kind in ("mark", "break") and any(c in ".?!;\n" for c in token.text)):
             break
-        if token.kind == "word":
-            words.append(token.text)
+        if token.kind in ("word", "code"):  # `sat` in backticks is still a word read
+            words.append(token.text.strip("`"))
     return words
 
 
