@@ -208,11 +208,13 @@ class _Parser:
         while (tok := self.peek()) is not None and tok.kind == "op" and tok.text in "+-":
             self.take()
             sign = self.peek()
-            if sign is not None and sign.kind == "op" and sign.text in "+-" and not (
-                    tok.text == "-" and sign.text == "-" and sign.spaced):
-                # `3x +- 5`, `3 + -2`: ± to some writers, `-+` ∓, `--5` a slip as often as
-                # a double negative; only `5 - -3`, spaced, subtracts a negative
-                raise MathSyntaxError("two signs in a row")
+            if sign is not None and sign.kind == "op" and sign.text in "+-":
+                operand = self.tokens[self.i + 1] if self.i + 1 < len(self.tokens) else None
+                if not sign.spaced or operand is None or operand.spaced:
+                    # `3x +- 5`, `3x + - 5`: ± to some writers, `-+` ∓, `--5` a slip as
+                    # often as a double negative; a sign set apart from the operator and
+                    # joined to its number is the number's (`5 - -3`, `x + -1`)
+                    raise MathSyntaxError("two signs in a row")
             right, right_size = self.term()
             size = size.plus(right_size)
             left = left + right if tok.text == "+" else left - right
