@@ -77,8 +77,9 @@ HAS_PARTICIPLES = frozenset({
     "withheld", "withstood", "wrung", "bound", "clad", "slunk", "hewn", "shorn", "wrought",
     "besought", "fit", "beat", "forgot", "abode", "awoke", "input",
 })
-"""After one of these (or a word in -ed or -en) "'s" can be "has" ("What's happened?", "Who's
-called?", "Who's sat on the throne?"), so it is not expanded. English's irregular past
+"""Where one of these stands within reach of "'s" (or a word in -ed or -en right after it),
+the "'s" can be "has" ("What's happened?", "Who's called?", "What's he sat on?"), so it is
+not expanded (`normalize._contraction`). English's irregular past
 participles are a closed class; with a prefix of `VERB_PREFIXES` they are too
 ("overpaid", "misunderstood", "rebuilt")."""
 VERB_PREFIXES = ("", "re", "un", "over", "out", "mis", "fore", "up", "under", "with", "be",

@@ -166,6 +166,7 @@ def _contraction(word: str, clause: Sequence[str]) -> tuple[str, ...] | None:
 
 
 def _bare(word: str) -> str:
+    """A word in lower case without the markup or quotes around it (`*sat*`, `"sat"`)."""
     return word.lower().strip("*_'\"`’‘“”")
 
 
