@@ -35,6 +35,7 @@ from stepchat.core.ports import (
 )
 from stepchat.core.prompt import PromptError
 from stepchat.core.safetext import clean, escape_json_controls, one_line
+from stepchat.core.scope import scope_tag
 from stepchat.core.types import UNVOUCHED, Answer, CacheEntry
 from stepchat.options import add_model_option
 from stepchat.output import OutputError, flush_stdout, say, writing
@@ -115,7 +116,13 @@ def build_parser() -> argparse.ArgumentParser:
     cache = sub.add_parser("cache", help="look into and clean the cache")
     cache.set_defaults(func=_cache)
     cache_sub = cache.add_subparsers(dest="cache_command", metavar="ACTION", required=True)
-    listing = cache_sub.add_parser("list", help="cached requests, most recently hit first")
+    listing = cache_sub.add_parser(
+        "list", help="cached requests, most recently hit first",
+        description="One line an entry: its id, kind, scope, steps, hits, last hit and "
+        "prompt. The scope tags the model and system prompt the entry was cached under: it "
+        "is reused only there (stepchat config shows the scope in effect), so one prompt "
+        "may be listed once for each.",
+    )
     listing.add_argument(
         "--limit", type=positive_int, default=50, metavar="N",
         help="list at most N entries (default: 50)",
@@ -351,8 +358,8 @@ def _summary(row: EntrySummary, task_width: int) -> str:
     """One entry's line, its kind padded to `task_width` so the columns after it align."""
     when = time.strftime("%Y-%m-%d %H:%M", time.localtime(row.last_hit))
     counts = f"{row.steps:>3} steps {row.hits:>4} hits"
-    return (f"{one_line(row.id)}  {row.task:<{task_width}} {counts}  {when}  "
-            f"{one_line(row.prompt, 60)}")
+    return (f"{one_line(row.id)}  {row.task:<{task_width}}  {scope_tag(row.scope)} {counts}  "
+            f"{when}  {one_line(row.prompt, 60)}")
 
 
 def _cache(args: argparse.Namespace) -> int:

@@ -30,6 +30,7 @@ from annotated_types import Ge, MinLen
 from pydantic import Discriminator, Tag
 
 from stepchat.core.ports import StoreError
+from stepchat.core.scope import scope_of
 from stepchat.core.settings import PipelineSettings
 from stepchat.paths import UserPaths, absolute, user_paths
 from stepchat.settings import (
@@ -135,6 +136,12 @@ class Config:
         it runs is part of the cache scope."""
         entry = self.model(model_id)
         return replace(self.pipeline, max_tokens=entry.max_tokens, model_source=entry.source_id())
+
+    def scope(self, model_id: str | None = None) -> str:
+        """The cache scope a chat with this model and the configured system prompt reads
+        and writes (`StepCache.scope`)."""
+        entry = self.model(model_id)
+        return scope_of(entry.id, self.pipeline.system_prompt, entry.source_id())
 
 
 def _read_toml(path: Path) -> dict[str, Any]:

@@ -19,6 +19,7 @@ from typing import Any
 
 from stepchat.config import Config, ConfigError, ModelSpec, config_file_path, load_config
 from stepchat.core.safetext import one_line
+from stepchat.core.scope import scope_tag
 from stepchat.output import say
 from stepchat.paths import ensure_private_dir, user_paths
 
@@ -106,6 +107,7 @@ def show(config: Config) -> None:
     system = config.pipeline.system_prompt
     say(f"system prompt  {one_line(system, 70) if system else '(none)'}")
     say(f"default model  {config.default_model}  (from {config.origins.get('default', '?')})")
+    say(f"cache scope    {scope_tag(config.scope())}  (the default model, this system prompt)")
     say()
     say("models")
     for model_id, spec in config.models.items():

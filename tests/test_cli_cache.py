@@ -214,3 +214,23 @@ def test_every_cache_action_closes_the_cache_it_opened(
     code, _, _ = run(capsys, "cache", *action)
     assert code in (0, 2)
     assert closed == [action[0]]
+
+
+def test_list_tells_scopes_apart(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """One prompt asked under two system prompts is two entries; the listing shows each
+    one's scope, and `stepchat config` the scope a plain `ask` uses."""
+    prompt = "Solve for x: 2x + 1 = 9."
+    plain = json.loads(run(capsys, "ask", "--json", prompt)[1])["stored_entry"]
+    pirate = json.loads(run(capsys, "ask", "--json", "-s", "Talk like a pirate.", prompt)[1])
+    assert pirate["hit"] is False
+
+    code, out, _ = run(capsys, "cache", "list")
+    lines = {line.split()[0]: line.split() for line in out.splitlines()}
+    assert code == 0 and set(lines) == {plain, pirate["stored_entry"]}
+    tags = {entry_id: fields[2] for entry_id, fields in lines.items()}
+    assert tags[plain] != tags[pirate["stored_entry"]]
+
+    config_out = run(capsys, "config")[1]
+    scope_line = next(line for line in config_out.splitlines() if line.startswith("cache scope"))
+    assert scope_line.split()[2] == tags[plain]
+    assert json.loads(run(capsys, "cache", "show", plain)[1])["scope"].startswith(tags[plain])

@@ -26,6 +26,9 @@ class EntrySummary:
     prompt: str
     task: str
     model: str
+    scope: str
+    """The hash of the model and system prompt the entry was cached under
+    (`scope.scope_of`): entries are reused only in their own scope."""
     steps: int
     hits: int
     last_hit: float
@@ -45,7 +48,7 @@ class EntryPage:
 def summary_of(entry: CacheEntry) -> EntrySummary:
     return EntrySummary(
         id=entry.id, prompt=entry.prompt, task=str(entry.task), model=entry.model,
-        steps=len(entry.steps), hits=entry.hits, last_hit=entry.last_hit,
+        scope=entry.scope, steps=len(entry.steps), hits=entry.hits, last_hit=entry.last_hit,
         size=entry.size_bytes(),
     )
 

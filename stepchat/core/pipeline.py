@@ -51,6 +51,7 @@ from stepchat.core.ports import (
     SystemClock,
 )
 from stepchat.core.prompt import Accepted, PromptError, accept_prompt
+from stepchat.core.scope import scope_of
 from stepchat.core.settings import DEFAULT_SETTINGS, PipelineSettings
 from stepchat.core.standalone import NOT_ALONE_NOTE, neutral_system_prompt
 from stepchat.core.tasks.base import (
@@ -86,14 +87,6 @@ _ENTRY_SERIAL = itertools.count()
 """The default numbering of new entries, shared by every engine in the process, so ids
 differ even under one fixed clock (an engine built again for the same model and system
 prompt must not reuse an id)."""
-
-
-def scope_of(model_id: str, system_prompt: str, model_source: str = "") -> str:
-    """Entries are only ever reused under the same model and system prompt. A model entry is
-    its name and what it runs (`PipelineSettings.model_source`): the same name pointed at
-    another GGUF file or another server's model starts a scope of its own."""
-    key = f"{model_id}\x1f{system_prompt}" + (f"\x1f{model_source}" if model_source else "")
-    return hashlib.blake2b(key.encode(), digest_size=8).hexdigest()
 
 
 def _stop_if_cancelled(cancel: CancelToken | None) -> None:

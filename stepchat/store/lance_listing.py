@@ -19,8 +19,8 @@ from stepchat.store.upkeep import SIZE_SQL
 _CHUNK = 500
 """Ids per `IN (...)` filter when reading a page's rows."""
 _PAGE_COLUMNS = {
-    "id": "id", "prompt": "prompt", "task": "task", "model": "model", "hits": "hits",
-    "last_hit": "last_hit", "steps": "steps", "size": SIZE_SQL,
+    "id": "id", "prompt": "prompt", "task": "task", "model": "model", "scope": "scope",
+    "hits": "hits", "last_hit": "last_hit", "steps": "steps", "size": SIZE_SQL,
 }
 
 
@@ -63,9 +63,9 @@ def _page_rows(table: Any, dim: int, ids: list[str]) -> list[EntrySummary]:
         for row in query.to_arrow().to_pylist():
             found[row["id"]] = EntrySummary(
                 id=row["id"], prompt=row["prompt"] or "", task=str(row["task"]),
-                model=row["model"] or "", steps=len(json.loads(row["steps"] or "[]")),
-                hits=int(row["hits"]), last_hit=float(row["last_hit"]),
-                size=int(row["size"] or 0) + 4 * dim,
+                model=row["model"] or "", scope=row["scope"] or "",
+                steps=len(json.loads(row["steps"] or "[]")), hits=int(row["hits"]),
+                last_hit=float(row["last_hit"]), size=int(row["size"] or 0) + 4 * dim,
             )
     return [found[i] for i in ids if i in found]
 

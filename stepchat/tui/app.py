@@ -40,6 +40,7 @@ from stepchat.tui.screens.dialogs import ConfirmScreen, ModelPickerScreen, TextE
 from stepchat.tui.screens.inspector import InspectorScreen
 from stepchat.tui.screens.keys import KeysScreen
 from stepchat.tui.serving import LoadParts, ServingApp
+from stepchat.tui.system_prompt import with_system_prompt
 from stepchat.tui.widgets.steps import AnswerView
 
 QUIT_AGAIN_SECONDS = 5.0
@@ -283,8 +284,15 @@ class StepchatApp(ServingApp):
     def action_inspector(self) -> None:
         if not isinstance(self.screen, InspectorScreen):
             self.push_screen(
-                InspectorScreen(self._store, self.clock.now, lambda: self.busy, blink=self.blink)
+                InspectorScreen(self._store, self.clock.now, lambda: self.busy, blink=self.blink,
+                                chat_scope=self._chat_scope)
             )
+
+    def _chat_scope(self) -> str | None:
+        """The scope this chat's answers are cached under (its model and system prompt)."""
+        if self.cache is None:
+            return None
+        return with_system_prompt(self.cache, self.conversation.system_prompt).scope
 
     def _store(self) -> Store | None:
         return self.parts.store if self.parts is not None else None

@@ -81,6 +81,36 @@ async def test_a_chats_system_prompt_reaches_the_model_scopes_the_cache_and_is_k
     assert on_disk["system_prompt"] == "Answer like a pirate."
 
 
+async def test_the_inspector_says_which_entries_this_chats_scope_reuses(make_app: Any) -> None:
+    """One prompt cached under two system prompts is two entries; the detail pane says which
+    one the chat reuses, so they read as scopes rather than as a duplicate."""
+    app = make_app(FakeLoader(["The sea is wide.", "Arr, the sea be wide."]))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await ask(pilot, TEXT)
+        await pilot.press("ctrl+n")
+        app.conversation.system_prompt = "Answer like a pirate."
+        await ask(pilot, TEXT)
+        await pilot.press("f2")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, InspectorScreen)
+        seen = []
+        for _ in range(2):
+            await settle(pilot)
+            seen.append(detail_text(screen))
+            await pilot.press("down")
+        pirate, plain = sorted(seen, key=lambda text: "Arr, the sea" not in text)
+        assert "Arr, the sea be wide." in pirate and "(this chat's)" in pirate
+        assert "The sea is wide." in plain
+        assert "(another model or system prompt: not reused in this chat)" in plain
+
+
+def detail_text(screen: InspectorScreen) -> str:
+    content = screen.query_one("#detail-body", Static).content
+    return "\n".join(str(part) for part in getattr(content, "renderables", [content]))
+
+
 # ---- why the cache was not used ----------------------------------------------------------
 
 

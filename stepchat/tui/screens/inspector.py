@@ -33,6 +33,7 @@ from textual.widgets import DataTable, Footer, Header, Input, Static
 from stepchat.core.cutoff import handler_constraints
 from stepchat.core.listing import PAGE, EntrySummary, matches
 from stepchat.core.ports import Store
+from stepchat.core.scope import scope_tag
 from stepchat.core.types import CacheEntry
 from stepchat.core.wrong import forget_wrong
 from stepchat.runtime import purge_store
@@ -66,8 +67,10 @@ def shown(row: EntrySummary, needle: str) -> bool:
     return matches(needle, row.prompt, row.task, row.model, row.id)
 
 
-def entry_detail(entry: CacheEntry, now: float) -> Group:
-    """The detail pane: prompt, metadata, constraints and steps, all shown literally."""
+def entry_detail(entry: CacheEntry, now: float, chat_scope: str | None = None) -> Group:
+    """The detail pane: prompt, metadata, constraints and steps, all shown literally. The
+    scope says whether this chat (`chat_scope`: its model and system prompt) reuses the
+    entry: one prompt cached under two system prompts is two entries, not a duplicate."""
     head = Text.assemble(
         ("id ", "dim"),
         clean(entry.id),
@@ -99,7 +102,8 @@ def entry_detail(entry: CacheEntry, now: float) -> Group:
         meta,
         Text.assemble(
             ("scope ", "dim"),
-            clean(entry.scope),
+            scope_tag(entry.scope),
+            (_scope_note(entry.scope, chat_scope), "dim"),
             (" · signature ", "dim"),
             one_line(entry.signature, 40),
         ),
@@ -113,6 +117,14 @@ def entry_detail(entry: CacheEntry, now: float) -> Group:
         label = step.kind + (f" {step.key}" if step.key else "")
         parts.append(Text.assemble((f"{i:>2} {clean(label)}  ", "dim"), clean(step.text)))
     return Group(*parts)
+
+
+def _scope_note(scope: str, chat_scope: str | None) -> str:
+    if chat_scope is None:
+        return ""
+    if scope == chat_scope:
+        return " (this chat's)"
+    return " (another model or system prompt: not reused in this chat)"
 
 
 class InspectorScreen(Screen[None]):
@@ -135,10 +147,13 @@ class InspectorScreen(Screen[None]):
         busy: Callable[[], bool],
         *,
         blink: bool = True,
+        chat_scope: Callable[[], str | None] = lambda: None,
     ) -> None:
         """`store` is asked at each action: the cache may finish loading, or another
-        model's cache replace it, while the screen is open."""
+        model's cache replace it, while the screen is open; so is `chat_scope`, the scope
+        the chat reads and writes (None while no model is loaded)."""
         super().__init__()
+        self._chat_scope = chat_scope
         self._store = store
         self._now = now
         self._busy = busy
@@ -397,7 +412,7 @@ class InspectorScreen(Screen[None]):
             return
         entry = self._details.get(row.id)
         if entry is not None:
-            body.update(entry_detail(entry, self._now()))
+            body.update(entry_detail(entry, self._now(), self._chat_scope()))
             return
         body.update(Text("Reading the entry…", style="dim"))
         store = self.store
