@@ -62,10 +62,10 @@ class HostPolicy:
     def __init__(self, bind: str = "127.0.0.1", extra: Iterable[str] = ()) -> None:
         self.bind = host_name(bind) if bind not in WILDCARDS else bind
         self.names = {host_name(name) for name in extra}
+        if self.bind not in WILDCARDS:
+            self.names.add(self.bind)  # the address the server prints, whatever it is
         if _is_loopback(self.bind):
             self.names |= LOOPBACK_NAMES
-        elif self.bind not in WILDCARDS:
-            self.names.add(self.bind)
 
     def allows(self, name: str) -> bool:
         if name in self.names:

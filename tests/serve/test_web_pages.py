@@ -157,6 +157,8 @@ def test_allowed_names_and_origins_are_served_with_cors(opened: tuple[str, Memor
         ("127.0.0.1", "localhost", True),
         ("127.0.0.1", "192.168.1.4", False),
         ("::1", "::1", True),
+        ("127.0.0.2", "127.0.0.2", True),   # the address the server prints
+        ("127.0.0.2", "127.0.0.3", False),
         ("192.168.1.4", "192.168.1.4", True),
         ("192.168.1.4", "localhost", False),
         ("192.168.1.4", "box.lan", False),
