@@ -307,7 +307,7 @@ class StepCache:
             request.emit(StepEvent(index, step))
         request.stop_if_cancelled()
         if write_cache:
-            self._keep(request, answer, route)
+            self._keep(request, answer, route, replacing=not read_cache)
         answer.notes.extend(self.store.drain_notes())
         if request.gen.calls and self.after_model_call is not None:
             self.after_model_call()
@@ -417,7 +417,9 @@ class StepCache:
                              PatchMethod.FALLBACK if used_solver else None) if p]
         return patched, "+".join(parts) or PatchMethod.REORDER
 
-    def _store(self, request: _Request, answer: Answer, route: _Route) -> str:
+    def _store(
+        self, request: _Request, answer: Answer, route: _Route, *, replacing: bool
+    ) -> str:
         request.emit(StageEvent(Stage.STORE))
         handler, task = request.handler, request.task
         vector = route.vector
@@ -443,7 +445,17 @@ class StepCache:
             tokens=self.backend.count_tokens(answer.text),
         )
         self.store.add(entry)
+        if replacing:
+            self._drop_copies(entry)
         return entry.id
+
+    def _drop_copies(self, entry: CacheEntry) -> None:
+        """Remove the other entries of `entry`'s prompt, kind and scope (the same prompt
+        embeds to the same vector, so they are its nearest)."""
+        near = self.store.search(entry.vector, scope=entry.scope, task=entry.task, k=8)
+        for hit in near:
+            if hit.entry.id != entry.id and hit.entry.prompt == entry.prompt:
+                self.store.delete(hit.entry.id)
 
     def _tokens_of(self, step: AnswerStep) -> int:
         return step.tokens if step.tokens is not None else self.backend.count_tokens(step.text)
@@ -501,10 +513,16 @@ class StepCache:
             delivery=delivery_of(handler),
         )
 
-    def _keep(self, request: _Request, answer: Answer, route: _Route) -> None:
+    def _keep(
+        self, request: _Request, answer: Answer, route: _Route, *, replacing: bool
+    ) -> None:
         """Count the hit and store what adds information; never an unverified answer, nor
         one the model did not finish (the token limit cut it, or its server stopped it),
-        nor an empty one (a reply of nothing served to everyone after)."""
+        nor an empty one (a reply of nothing served to everyone after).
+
+        An answer asked for with reuse off (`replacing`) takes the place of the entries of
+        the same prompt in this scope: kept, each such request would add a copy, and
+        evicting or marking one wrong would leave the others serving."""
         try:
             if route.reusing and route.entry is not None:
                 self.store.touch(route.entry.id, self.clock.now())
@@ -515,7 +533,7 @@ class StepCache:
                 and answer.verified is not False
                 and _adds_information(route.reusing, request.gen)
             ):
-                answer.stored_entry = self._store(request, answer, route)
+                answer.stored_entry = self._store(request, answer, route, replacing=replacing)
             elif finished and not any("not cached" in note for note in answer.notes):
                 if not answer.text.strip():
                     answer.notes.append(EMPTY_NOTE)

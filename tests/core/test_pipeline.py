@@ -220,6 +220,24 @@ def test_no_store_and_no_reuse() -> None:
     assert again.path == CachePath.SOLVER and cache.store.count() == 1
 
 
+
+def test_an_answer_asked_for_with_reuse_off_replaces_the_prompts_entry() -> None:
+    """With reuse off and storing on (serve's `x-stepchat-reuse: off`, the app's palette),
+    each ask stored a copy of the prompt, and evicting one left the others serving."""
+    text = "Name three fruits."
+    cache = make(["Apple, pear, plum.", "Fig, kiwi, lime.", "Grape, date, lemon."])
+    first = cache.answer(text)
+    second = cache.answer(text, read_cache=False)
+    assert second.path == CachePath.MISS and second.stored_entry not in (None, first.stored_entry)
+    assert [e.id for e in cache.store.entries()] == [second.stored_entry]
+    other_scope = StepCache(cache.backend, cache.embedder, cache.store,
+                            settings=replace(cache.settings, system_prompt="Be brief."))
+    kept = other_scope.answer(text).stored_entry
+    third = cache.answer(text, read_cache=False)
+    assert {e.id for e in cache.store.entries()} == {third.stored_entry, kept}
+    again = cache.answer(text)
+    assert again.hit and again.text == "Grape, date, lemon."
+
 ADDED_KEY = (
     "Return a JSON object with keys name, age, city and email for a person whose name is "
     "Alice, age is 30 and city is Paris."
