@@ -528,3 +528,20 @@ def test_deferred_hits_are_never_seen_half_written() -> None:
     assert seen is not None and seen.hits == 10
     again = deferred.get("a")
     assert again is not None and again.hits == 15
+
+
+def test_queued_hits_reach_the_store_soon_without_another_request() -> None:
+    """A server that serves one hit and then idles wrote it only on exit: `cache list` run
+    beside it showed no hit, and `cache evict --older-than` removed the entry just hit."""
+    inner = MemoryStore()
+    deferred = DeferredTouchStore(inner, flush_after=0.05)
+    deferred.add(make_entry("a", "Solve x + 1 = 2."))
+    deferred.touch("a", T0 + 5)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and inner.get("a").hits == 0:  # type: ignore[union-attr]
+        time.sleep(0.01)
+    written = inner.get("a")
+    assert written is not None and (written.hits, written.last_hit) == (1, T0 + 5)
+    deferred.touch("a", T0 + 6)  # the next hit starts the timer again
+    deferred.close()
+    assert inner.get("a").hits == 2  # type: ignore[union-attr]
