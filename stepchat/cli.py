@@ -21,6 +21,7 @@ import re
 import sys
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from stepchat import __version__
@@ -49,15 +50,28 @@ _UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
 _ZERO = re.compile(r"^0+(?:\.0+)?$")
 
 
-def parse_duration(text: str) -> float:
+MIN_AGE_SECONDS = 60
+"""The least age `cache evict --older-than` takes: under it nearly every entry goes,
+which `cache clear` does after asking."""
+
+
+@dataclass(frozen=True)
+class Age:
+    """An age as typed (`30m`) and in seconds."""
+
+    text: str
+    seconds: float
+
+
+def parse_duration(text: str) -> Age:
     """`7d`, `12h`, `30m` -> seconds; a zero needs no unit (`0`), so that what it would
     do is said (`_refusal`) rather than how to write an age."""
     if _ZERO.match(text.strip()):
-        return 0.0
+        return Age(text.strip(), 0.0)
     m = _DURATION.match(text.strip())
     if not m:
         raise argparse.ArgumentTypeError(f"expected an age such as 7d, 12h or 30m, got {text!r}")
-    return float(m.group(1)) * _UNIT_SECONDS[m.group(2)]
+    return Age(text.strip(), float(m.group(1)) * _UNIT_SECONDS[m.group(2)])
 
 
 def positive_int(text: str) -> int:
@@ -137,7 +151,7 @@ def build_parser() -> argparse.ArgumentParser:
     evict.add_argument(
         "--older-than", type=parse_duration, metavar="DURATION",
         help="instead of one entry, every entry not hit for this long: 30m, 12h, 7d, 2w "
-        "(more than 0; `stepchat cache clear` removes them all)",
+        "(1m at least; `stepchat cache clear` removes them all)",
     )
     evict.set_defaults(cache_action=_evict)
     clear = cache_sub.add_parser(
@@ -354,10 +368,15 @@ def _open_store(config: Config) -> MaintainedStore:
     return open_cache_store(config)
 
 
+def _count(n: int, noun: str) -> str:
+    """`1 step`, `3 steps`, padded by the caller so the columns align either way."""
+    return f"{n} {noun}" + (" " if n == 1 else "s")
+
+
 def _summary(row: EntrySummary, task_width: int) -> str:
     """One entry's line, its kind padded to `task_width` so the columns after it align."""
     when = time.strftime("%Y-%m-%d %H:%M", time.localtime(row.last_hit))
-    counts = f"{row.steps:>3} steps {row.hits:>4} hits"
+    counts = f"{_count(row.steps, 'step'):>9} {_count(row.hits, 'hit'):>9}"
     return (f"{one_line(row.id)}  {row.task:<{task_width}}  {scope_tag(row.scope)} {counts}  "
             f"{when}  {one_line(row.prompt, 60)}")
 
@@ -390,16 +409,19 @@ def _refusal(args: argparse.Namespace) -> str | None:
     return None
 
 
-def _evict_refusal(entry_id: str | None, older_than: float | None) -> str | None:
+def _evict_refusal(entry_id: str | None, older_than: Age | None) -> str | None:
     """One entry or an age, never both (the id would be silently ignored); an age of 0
     would empty the cache without the question `cache clear` asks first."""
     if entry_id is not None and older_than is not None:
         return "cache evict takes an entry id or --older-than DURATION, not both"
     if entry_id is None and older_than is None:
         return "cache evict needs an entry id or --older-than DURATION"
-    if older_than == 0:
+    if older_than is not None and older_than.seconds == 0:
         return ("cache evict --older-than 0 would remove every entry: "
                 "use stepchat cache clear, which asks first")
+    if older_than is not None and older_than.seconds < MIN_AGE_SECONDS:
+        return (f"cache evict --older-than {older_than.text} would remove nearly every entry: "
+                "ages start at 1m; stepchat cache clear removes them all, asking first")
     return None
 
 
@@ -456,8 +478,8 @@ def _evict(store: MaintainedStore, config: Config, args: argparse.Namespace) -> 
     """Evictions are final on disk when this returns: the files holding the prompt are
     rewritten (`LanceStore.purge`), so no data file or old version keeps its text."""
     if args.older_than is not None:
-        removed = store.evict_older_than(args.older_than, time.time())
-        say(f"evicted {removed} entries not hit for {args.older_than:.0f} s")
+        removed = store.evict_older_than(args.older_than.seconds, time.time())
+        say(f"evicted {removed} entries not hit for {args.older_than.text}")
         return 0
     if not store.delete(args.entry_id):
         return _fail(f"no cache entry {args.entry_id!r} (see: stepchat cache list)")

@@ -167,6 +167,9 @@ def test_the_list_keeps_its_columns_whatever_the_kinds_widths(
          "cache evict takes an entry id or --older-than DURATION, not both"),
         *((["--older-than", zero], "cache evict --older-than 0 would remove every entry: "
            "use stepchat cache clear, which asks first") for zero in ("0d", "0", "0.0")),
+        *((["--older-than", age], f"cache evict --older-than {age} would remove nearly every "
+           "entry: ages start at 1m; stepchat cache clear removes them all, asking first")
+          for age in ("0.4s", "0.0001s", "59s")),
         ([], "cache evict needs an entry id or --older-than DURATION"),
     ],
 )
@@ -234,3 +237,24 @@ def test_list_tells_scopes_apart(home: Path, capsys: pytest.CaptureFixture[str])
     scope_line = next(line for line in config_out.splitlines() if line.startswith("cache scope"))
     assert scope_line.split()[2] == tags[plain]
     assert json.loads(run(capsys, "cache", "show", plain)[1])["scope"].startswith(tags[plain])
+
+
+def test_evict_by_age_says_the_age_as_typed(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    run(capsys, "ask", "Solve for x: 3x = 12.")
+    code, out, _ = run(capsys, "cache", "evict", "--older-than", "90m")
+    assert (code, out) == (0, "evicted 0 entries not hit for 90m\n")
+
+
+def test_a_listing_line_counts_in_words_and_keeps_its_columns() -> None:
+    """`1 steps` read wrong; the singular must not shift the columns after it."""
+    from stepchat.cli import _summary
+    from stepchat.core.listing import EntrySummary
+
+    lines = [
+        _summary(EntrySummary(id="e1", prompt="p", task="linear", model="m", scope="92c53f11",
+                              steps=steps, hits=hits, last_hit=0.0, size=1), 6)
+        for steps, hits in ((1, 1), (3, 12), (12, 0))
+    ]
+    assert " 1 step " in lines[0] and " 1 hit " in lines[0]
+    assert " 3 steps " in lines[1] and " 12 hits " in lines[1]
+    assert len({line.index("1970") for line in lines}) == 1
