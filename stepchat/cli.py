@@ -261,9 +261,20 @@ def _discard_stdout() -> None:
         os.dup2(devnull, sys.stdout.fileno())
 
 
+_WITHOUT_A_MODEL = {
+    "cache": "the cache holds every model's entries",
+    "config": "it shows every model (the default is `default` in config.toml)",
+}
+"""Commands that read no model, and why: `--model` given to them was accepted and
+ignored, even an id no model has."""
+
+
 def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = _parse(parser, argv)
+    if args.model is not None and args.command in _WITHOUT_A_MODEL:
+        return _fail(f"--model does not apply to {args.command}: "
+                     f"{_WITHOUT_A_MODEL[args.command]}")
     if args.command != "bench":
         os.umask(PRIVATE_UMASK)  # the cache's files, history and exports: the user's only
     try:

@@ -478,3 +478,17 @@ def test_a_terminal_sees_the_real_models_answer_stream_and_it_is_the_answer(
     again = run_cli(tmp_path, "ask", "--json", prompt)
     record = json.loads(again.stdout)
     assert record["path"] == "reuse-only" and shown == record["answer"] + "\n"
+
+
+@pytest.mark.parametrize("argv", [["--model", "nope", "cache", "list"],
+                                  ["--model", "smollm2-135m", "config"]])
+def test_model_given_to_a_command_without_one_is_refused(
+    argv: list[str], capsys: pytest.CaptureFixture[str], tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """It was accepted and ignored, even an id no model has."""
+    monkeypatch.setenv("STEPCHAT_HOME", str(tmp_path))
+    assert cli.main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith(f"stepchat: --model does not apply to {argv[2]}: ")
+    assert len(err.splitlines()) == 1
