@@ -135,3 +135,22 @@ def test_extraction_never_raises(text: str) -> None:
 )
 def test_only_a_reply_that_is_one_standard_object_alone_is_sole(reply: str, sole: bool) -> None:
     assert sole_object(reply) is sole
+
+
+def test_an_open_requests_wording_is_stored_as_tokens_and_read_either_way() -> None:
+    """The wording was stored as one string joined by an unprintable separator, which
+    `cache show` and the inspector printed as `Return\\u001fJSON...`; entries written so
+    still read."""
+    from stepchat.core.tasks.json_task import JsonConstraints
+
+    handler = JsonHandler()
+    task = handler.detect("Return JSON with keys name and bio for Bruno, a baker in Lisbon.")
+    assert task is not None and task.constraints.wording
+    stored = task.constraints.to_json()
+    assert stored["wording"] == task.constraints.wording.split("\x1f")
+    assert not any("\x1f" in token for token in stored["wording"])
+    assert "\\u001f" not in json.dumps(stored)
+    assert JsonConstraints.from_json(stored) == task.constraints
+    legacy = {**stored, "wording": task.constraints.wording}
+    assert JsonConstraints.from_json(legacy) == task.constraints
+    assert JsonConstraints.from_json({**stored, "wording": [1, 2]}).wording is None

@@ -91,7 +91,19 @@ def wording(prompt: str) -> str:
     description of Bruno) is reused only for the same request, since any changed token may
     change it, and a token is more than its letters (`C#` and `C++`, `-5` and `5`, `☀️` and
     `🌧️`, `>` and `<`, `Apple` and `apple`)."""
-    return "\x1f".join(("+" if t.joined else "") + t.text for t in reduce_text(prompt).tokens)
+    return WORDING_SEPARATOR.join(
+        ("+" if t.joined else "") + t.text for t in reduce_text(prompt).tokens)
+
+
+WORDING_SEPARATOR = "\x1f"
+
+
+def _stored_wording(stored: Any) -> str | None:
+    """A wording as an entry keeps it: a list of tokens, or (entries written before) one
+    string of them joined; anything else is none, so an open member is not reused."""
+    if isinstance(stored, list) and all(isinstance(t, str) for t in stored):
+        return WORDING_SEPARATOR.join(stored)
+    return stored if isinstance(stored, str) else None
 
 
 @dataclass(frozen=True)
@@ -116,7 +128,8 @@ class JsonConstraints:
         }
         if spec.open:
             data["open"] = list(spec.open)
-            data["wording"] = self.wording
+            # A list of tokens: `cache show` and the inspector print what is stored.
+            data["wording"] = self.wording.split(WORDING_SEPARATOR) if self.wording else None
         if spec.pending:
             data["pending"] = list(spec.pending)
         return data
@@ -130,12 +143,11 @@ class JsonConstraints:
             tuple(data.get("open") or ()),
             tuple(data.get("pending") or ()),
         )
-        wording = data.get("wording")
         return cls(
             spec,
             bool(data.get("negated")),
             tuple(str(s) for s in data.get("slots") or ()),
-            wording if isinstance(wording, str) else None,
+            _stored_wording(data.get("wording")),
         )
 
 
