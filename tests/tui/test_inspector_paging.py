@@ -131,3 +131,21 @@ async def test_a_filter_past_the_rows_read_asks_the_store(
         assert screen.selected_id == "e0003"
         assert status(screen) == f"1 of {PAGE + EXTRA} cached entries"
         assert store.whole_reads == 0
+
+
+async def test_a_word_problem_row_leaves_every_column_on_screen(make_app: Any) -> None:
+    """The Prompt column was sized for a six-letter kind: a `word-problem` row widened Task
+    and pushed Size past the edge (`Siz`, `1.7`)."""
+    small = WatchedStore()
+    fill(small, 3)
+    small.add(CacheEntry(
+        id="wp", prompt="Ana has 3 boxes of 12 pens each. How many pens does she have in all?",
+        vector=[1.0, 0.0], scope="s", task=TaskKind.WORD_PROBLEM, signature="wp",
+        constraints={}, steps=[Step("3 * 12 = 36", "final")], model="tiny",
+        created=T0 + 9, last_hit=T0 + 9,
+    ))
+    async with inspector(make_app, small) as (_, screen):
+        entries = table(screen)
+        widths = [column.get_render_width(entries) for column in entries.columns.values()]
+        assert sum(widths) <= entries.scrollable_content_region.width
+        assert entries.max_scroll_x == 0

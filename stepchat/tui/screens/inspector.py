@@ -34,7 +34,7 @@ from stepchat.core.cutoff import handler_constraints
 from stepchat.core.listing import PAGE, EntrySummary, matches
 from stepchat.core.ports import Store
 from stepchat.core.scope import scope_tag
-from stepchat.core.types import CacheEntry
+from stepchat.core.types import CacheEntry, TaskKind
 from stepchat.core.wrong import forget_wrong
 from stepchat.runtime import purge_store
 from stepchat.tui.errors import describe
@@ -44,7 +44,10 @@ from stepchat.tui.screens.dialogs import ConfirmScreen
 from stepchat.tui.stats import format_age, format_bytes
 
 COLUMNS = ("Prompt", "Task", "Steps", "Hits", "Last used", "Size")
-OTHER_COLUMNS_WIDTH = 6 + 5 + 4 + 9 + 8 + 2 * len(COLUMNS) + 4
+TASK_WIDTH = max(len(kind) for kind in TaskKind)
+"""The Task column is as wide as the longest built-in kind (`word-problem`), whichever
+rows are listed: a wider row read later would push Size off the screen."""
+OTHER_COLUMNS_WIDTH = TASK_WIDTH + 5 + 4 + 9 + 8 + 2 * len(COLUMNS) + 4
 """Cells the columns after Prompt take (contents plus padding), and the table's margins."""
 DETAILS_KEPT = 64
 """Entries read whole for the detail pane and kept, so moving back and forth reads none
@@ -190,7 +193,8 @@ class InspectorScreen(Screen[None]):
         self.sub_title = "cache inspector"
         self.query_one("#filter", Input).cursor_blink = self._blink
         table = self.query_one("#entries", DataTable)
-        table.add_columns(*COLUMNS)
+        for label in COLUMNS:
+            table.add_column(label, width=TASK_WIDTH if label == "Task" else None)
         table.focus()
         self.action_reload()
 
