@@ -351,6 +351,9 @@ def create_app(
     app = FastAPI(
         title="stepchat", docs_url=None, redoc_url=None, openapi_url=None, lifespan=lifespan
     )
+    # A redirect to the path without its final slash is a 307 with no body, which an
+    # OpenAI client reports as an empty error; a 404 says what to change.
+    app.router.redirect_slashes = False
     # The last added runs first: the log sees every request, the guard refuses a foreign
     # Host or Origin before CORS answers a preflight or the token is looked at.
     if token:
@@ -477,12 +480,16 @@ def _add_error_handlers(app: FastAPI) -> None:
             return Response(status_code=CLIENT_GONE)
         return _error_reply(exc)
 
-    async def http_error(_: Request, exc: Exception) -> Response:
+    async def http_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, HTTPException)
         kind = "invalid_request_error" if exc.status_code < 500 else "server_error"
         code = _ROUTING_CODES.get(exc.status_code)
+        message = str(exc.detail)
+        path = request.url.path
+        if exc.status_code == 404 and len(path) > 1 and path.endswith("/"):
+            message = f"no endpoint {path}: the path is {path.rstrip('/')}, without the final /"
         return JSONResponse(
-            error_body(str(exc.detail), kind=kind, code=code), exc.status_code,
+            error_body(message, kind=kind, code=code), exc.status_code,
             headers=getattr(exc, "headers", None),
         )
 

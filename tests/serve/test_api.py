@@ -34,10 +34,13 @@ def client(base_url: str, **kwargs: object) -> openai.OpenAI:
     return openai.OpenAI(base_url=base_url, api_key="unused", max_retries=0, **kwargs)  # type: ignore[arg-type]
 
 
-def post(base_url: str, body: object, headers: dict[str, str] | None = None) -> httpx.Response:
+def post(
+    base_url: str, body: object, headers: dict[str, str] | None = None,
+    path: str = "/chat/completions",
+) -> httpx.Response:
     content = body if isinstance(body, bytes) else json.dumps(body).encode()
     return httpx.post(
-        base_url + "/chat/completions", content=content,
+        base_url + path, content=content,
         headers={"Content-Type": "application/json", **(headers or {})}, timeout=30,
     )
 
@@ -270,6 +273,8 @@ def test_a_wrong_method_is_405_with_its_code(
 
 def test_unknown_routes_and_switches(base_url: str) -> None:
     assert_openai_error(httpx.get(base_url + "/nope", timeout=10), 404, "Not Found")
+    slashed = post(base_url, {"model": MODEL, "messages": user("hi")}, path="/chat/completions/")
+    assert_openai_error(slashed, 404, "the path is /v1/chat/completions, without the final /")
     assert_openai_error(httpx.get(base_url + "/models/gpt-9", timeout=10), 404, "gpt-9")
     assert_openai_error(
         post(base_url, {"model": MODEL, "messages": user("hi")}, {"x-stepchat-reuse": "maybe"}),
