@@ -127,7 +127,10 @@ def build_parser() -> argparse.ArgumentParser:
     ask.add_argument("--no-store", action="store_true", help="reuse, but store nothing")
     ask.set_defaults(func=_ask)
 
-    cache = sub.add_parser("cache", help="look into and clean the cache")
+    cache = sub.add_parser(
+        "cache", help="look into and clean the cache",
+        description="Look into and clean the cache (stepchat config says where it is).",
+    )
     cache.set_defaults(func=_cache)
     cache_sub = cache.add_subparsers(dest="cache_command", metavar="ACTION", required=True)
     listing = cache_sub.add_parser(
@@ -165,6 +168,7 @@ def build_parser() -> argparse.ArgumentParser:
         "compact", help="rewrite the cache files now: evicted prompts leave no trace on disk"
     )
     compact.set_defaults(cache_action=_compact)
+    _describe_by_help(cache_sub)
 
     from stepchat.config_command import register as register_config
     from stepchat.serve.command import register as register_serve
@@ -178,6 +182,15 @@ def build_parser() -> argparse.ArgumentParser:
     else:
         register(sub)
     return parser
+
+
+def _describe_by_help(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """A command's own `--help` says what its line in the list says, where it says nothing
+    more (`stepchat cache stats --help` showed only the usage)."""
+    for listed in commands._choices_actions:
+        command = commands.choices[listed.dest]
+        if command.description is None and listed.help:
+            command.description = listed.help[0].upper() + listed.help[1:] + "."
 
 
 def _warn(message: str) -> None:

@@ -98,7 +98,7 @@ class ConfigFile:
     """How big and how old the cache may get."""
 
 
-SHIPPED = "models.toml (shipped with stepchat)"
+SHIPPED = "the models.toml shipped with stepchat"
 """Where a model entry or the default comes from when the user's file does not set it."""
 
 

@@ -204,7 +204,7 @@ def test_config_shows_the_file_the_models_their_origin_and_the_gguf(tmp_path: Pa
     assert f"config file    {path}  (not created yet: stepchat config --edit)" in fresh.stdout
     gguf = next(line for line in fresh.stdout.splitlines() if "GGUF" in line).split()[-1]
     assert gguf.endswith(".gguf") and Path(gguf).is_file()
-    assert "from     models.toml (shipped with stepchat)" in fresh.stdout
+    assert "from     the models.toml shipped with stepchat" in fresh.stdout
     path.parent.mkdir(parents=True)
     path.write_text(MODEL)
     mine = run_cli(tmp_path, "config")
@@ -492,3 +492,14 @@ def test_model_given_to_a_command_without_one_is_refused(
     out, err = capsys.readouterr()
     assert out == "" and err.startswith(f"stepchat: --model does not apply to {argv[2]}: ")
     assert len(err.splitlines()) == 1
+
+
+@pytest.mark.parametrize("action", ["list", "show", "evict", "clear", "stats", "compact"])
+def test_every_cache_action_says_what_it_does_in_its_own_help(
+    action: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit):
+        cli.main(["cache", action, "--help"])
+    lines = capsys.readouterr().out.splitlines()
+    usage_end = lines.index("")
+    assert lines[usage_end + 1][:1].isupper() and lines[usage_end + 1] != "options:"

@@ -81,7 +81,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         "serve",
         help="answer OpenAI-compatible HTTP requests through the cache",
         description="An OpenAI-compatible API (POST /v1/chat/completions, GET /v1/models, "
-        "GET /health) whose answers pass through the step cache.",
+        "GET /health, GET /health/ready) whose answers pass through the step cache.",
     )
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     parser.add_argument(
