@@ -23,7 +23,7 @@ from stepchat.paths import ensure_private_dir
 from stepchat.tui.history import Conversation, HistoryError, Turn
 from stepchat.tui.sanitize import clean, one_line
 from stepchat.tui.widgets.badges import BADGES
-from stepchat.tui.widgets.steps import PATH_LABELS
+from stepchat.tui.widgets.steps import route_label
 
 _MD_ANYWHERE = re.compile(r"([\\`*_\[\]<>!|~])")
 _MD_LINE_START = re.compile(r"^(\s*)(\d*)((?<![0-9])[#+=-]|(?<=[0-9])[.)](?=\s|$))", re.M)
@@ -106,7 +106,7 @@ def _steps(answer: Answer) -> list[str]:
 
 
 def _answer(answer: Answer) -> list[str]:
-    label = PATH_LABELS.get(answer.path, str(answer.path))
+    label = route_label(answer.path, answer.notes)
     lines = [f"## stepchat · {md_literal(label)}", ""]
     if answer.skip_reason:
         lines += [f"*skip-reuse: {md_literal(one_line(answer.skip_reason))}*", ""]
@@ -122,9 +122,41 @@ def _answer(answer: Answer) -> list[str]:
     return [*lines, _tokens_line(answer), ""]
 
 
+_CODE_OPENS = re.compile(r" {0,3}(`{3,}(?=[^`]*$)|~{3,})")
+"""A line CommonMark reads as opening fenced code (a backtick fence's info string has no
+backtick: "```a``` [x](y)" is a code span and a link)."""
+
+
+def _code_closes(line: str, fence: str) -> bool:
+    """CommonMark's closing fence: at most three spaces, then only the opening character,
+    at least as many, then only spaces."""
+    mark = line.strip(" ")
+    indent = len(line) - len(line.lstrip(" "))
+    return indent <= 3 and len(mark) >= len(fence) and set(mark) == {fence[0]}
+
+
+def _prompt_lines(prompt: str) -> list[str]:
+    """The prompt's lines, shown as written: code in a fence stays code (escaped, a pasted
+    ```python block read as backslashes and never as code), a fence left open is closed
+    before the answer, and everything else is `md_literal`. A line is kept as typed only
+    where CommonMark reads it as code, so no prompt adds a link or a comment."""
+    lines: list[str] = []
+    fence = ""
+    for line in clean(prompt).splitlines():
+        if fence:
+            lines.append(line)
+            fence = "" if _code_closes(line, fence) else fence
+        elif (opening := _CODE_OPENS.match(line)) is not None:
+            lines.append(line)
+            fence = opening.group(1)
+        else:
+            lines.append(md_literal(line))
+    return [*lines, fence] if fence else lines
+
+
 def _turn(turn: Turn) -> list[str]:
     lines = ["## You", ""]
-    prompt = md_literal(turn.prompt).splitlines()
+    prompt = _prompt_lines(turn.prompt)
     lines += [f"> {line}" if line else ">" for line in prompt] or [">"]
     lines.append("")
     if turn.dropped:

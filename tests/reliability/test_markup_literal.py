@@ -87,3 +87,38 @@ def test_markdown_export_shows_prompts_and_steps_as_written() -> None:
     assert "](https://evil.example" not in text.replace("\\]", "")  # no link or image
     assert "<!-- hidden" not in text and "<b>" not in text
     assert "\n> \\# not a heading" in text and "\\[bold red\\]Bob\\[/\\]" in text
+
+
+def _rendered(prompt: str) -> tuple[list[Any], str]:
+    """The export of one turn as a CommonMark reader sees it: its tokens and its HTML."""
+    from markdown_it import MarkdownIt
+
+    answer = Answer.from_record({"path": "miss", "steps": [{"text": "Fine.",
+                                 "status": "regenerated"}], "tokens": {}})
+    text = to_markdown(Conversation("c", 0, 0, "tiny", [Turn(prompt, answer=answer)]))
+    reader = MarkdownIt("commonmark")
+    return reader.parse(text), reader.render(text)
+
+
+def test_code_in_a_prompt_is_exported_as_code_and_nothing_else_is_markup() -> None:
+    """A pasted ```python block was escaped into backslashes and never read as code."""
+    tokens, html = _rendered("Why does this fail?\n```python\nprint(x*2)  # *not* emphasis\n```"
+                             "\nThanks *a lot*")
+    fences = [t for t in tokens if t.type == "fence"]
+    assert [(f.info, f.content) for f in fences] == [("python", "print(x*2)  # *not* emphasis\n")]
+    quoted = html.split("</blockquote>")[0]
+    assert "<em>" not in quoted and "Thanks *a lot*" in quoted
+    tokens, html = _rendered("```\nleft open <b>")  # an open fence ends before the answer
+    assert [t.content for t in tokens if t.type == "fence"] == ["left open <b>\n"]
+    assert "stepchat · " in html.split("</blockquote>")[1]
+
+
+@pytest.mark.parametrize("prompt", [
+    "```a``` [x](https://evil.example) <!-- hidden -->",   # a code span, then markup
+    "\t```\n[x](https://evil.example)",                    # a tab: indented code, no fence
+    "```\ncode\n ``` x\n[x](https://evil.example)",        # no closing fence: still code
+    "~~~\ncode\n~~\n![x](https://evil.example/p.png)",     # too short to close
+])
+def test_no_prompt_gets_markup_past_the_fences(prompt: str) -> None:
+    tokens, html = _rendered(prompt)
+    assert "<a " not in html and "<img" not in html and "<!--" not in html

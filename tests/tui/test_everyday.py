@@ -354,3 +354,15 @@ def test_the_export_speaks_the_apps_words_and_keeps_inline_code() -> None:
     assert "regenerated" not in text and "fallback" not in text
     assert "System prompt: Be brief." in text
     assert export_name(conversation) == "how-do-i-delete-a-line-in-vi-20260102-101500.md"
+
+
+def test_the_export_names_a_follow_up_as_the_app_does() -> None:
+    """The app heads a follow-up "cache not used" (the note says why); the export said
+    "not in the cache", as if it had been looked up."""
+    follow_up = Answer.from_record({
+        "path": "miss", "task": "text", "notes": [FOLLOW_UP_NOTE],
+        "steps": [{"text": "Then it is bigger.", "status": "regenerated"}],
+        "tokens": {"generated": 4, "saved": 0},
+    })
+    text = to_markdown(Conversation("c", 0, 0, "tiny", [Turn("And with 5?", answer=follow_up)]))
+    assert "## stepchat · cache not used" in text and "not in the cache" not in text

@@ -12,6 +12,7 @@ rendered without markup. A focused answer copies itself, its code or its JSON ob
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 from rich.syntax import Syntax
@@ -50,6 +51,16 @@ PATH_LABELS: dict[str, str] = {
     CachePath.MISS: "not in the cache",
     CachePath.SOLVER: "written by the solver",
 }
+
+
+def route_label(path: str, notes: Sequence[str] = (), *, bypassed: bool = False) -> str:
+    """An answer's path in the app's words, as its first line and the export say it."""
+    if notes and {FOLLOW_UP_NOTE, WAITING_NOTE} & set(notes):
+        return "cache not used"  # the note below the answer says why
+    if bypassed and path == CachePath.MISS:
+        return "asked again, cache bypassed"
+    return PATH_LABELS.get(path, path)
+
 
 PLAIN_KINDS = frozenset({"equation", "final", "prose", "member", "line"})
 """Shown literally: in equations `*` and `_` are algebra, not Markdown emphasis, and a JSON
@@ -226,11 +237,8 @@ class AnswerView(Vertical, can_focus=True):
         """The path once known, followed by the running stage until the answer is in."""
         if self.path is None:
             return Text(self.status_text or "…")
-        text = PATH_LABELS.get(self.path, self.path)
-        if self.bypassed and self.path == CachePath.MISS:
-            text = "asked again, cache bypassed"
-        if self.answer is not None and {FOLLOW_UP_NOTE, WAITING_NOTE} & set(self.answer.notes):
-            text = "cache not used"  # the note below says why
+        notes = self.answer.notes if self.answer is not None else ()
+        text = route_label(self.path, notes, bypassed=self.bypassed)
         if self.answer is None and self.status_text:
             text += f" · {self.status_text}"
         return Text(text)
