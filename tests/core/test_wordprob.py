@@ -522,3 +522,19 @@ def test_a_marker_in_a_request_keeps_its_sign() -> None:
     flipped = StepCache(ScriptedBackend(["50 - 10 = 40\n40 + 4 = 44\n#### 44"]),
                         HashedEmbedder(), store).answer(SCORE.format("-", "+"))
     assert not flipped.hit and flipped.text.endswith("44")
+
+
+def test_a_declined_variant_says_whose_numbers_its_note_names() -> None:
+    """The note named the cached answer's numbers ("5 fits two roles") beside a request
+    that states others; it says whose they are."""
+    cached = "Ana has 5 apples and 5 pears in a big basket at home. How many fruits has she?"
+    engine = StepCache(ScriptedBackend(["5 + 5 = 10 fruits.\n#### 10", "5 + 7 = 12 fruits.\n"
+                                        "#### 12", "5 + 9 = 14 fruits.\n#### 14"]),
+                       HashedEmbedder(), MemoryStore())
+    engine.answer(cached)
+    engine.answer(cached.replace("5 pears", "7 pears"))
+    variant = engine.answer(cached.replace("5 pears", "9 pears"))
+    assert not variant.hit
+    declined = [n for n in variant.notes if n.startswith("not recomputed")]
+    assert declined and declined[0].startswith(
+        "not recomputed from the cache (the numbers named are the cached answer's): ")

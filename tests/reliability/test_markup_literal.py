@@ -120,5 +120,5 @@ def test_code_in_a_prompt_is_exported_as_code_and_nothing_else_is_markup() -> No
     "~~~\ncode\n~~\n![x](https://evil.example/p.png)",     # too short to close
 ])
 def test_no_prompt_gets_markup_past_the_fences(prompt: str) -> None:
-    tokens, html = _rendered(prompt)
+    _, html = _rendered(prompt)
     assert "<a " not in html and "<img" not in html and "<!--" not in html

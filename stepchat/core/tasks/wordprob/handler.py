@@ -341,8 +341,13 @@ class WordProblemHandler:
         """A cached solution that cannot be recomputed is not served: the model answers."""
         why = self._declined.pop(task.prompt, None)
         if why:
-            gen.notes.append(f"not recomputed from the cache: {why}")
+            gen.notes.append(f"{DECLINED_NOTE}: {why}")
         return self.generate(task, gen)
+
+
+DECLINED_NOTE = "not recomputed from the cache (the numbers named are the cached answer's)"
+"""What opens the note of a variant the cache could not recompute: the reason names the
+cached solution's numbers, which the user may never have seen beside their own."""
 
 
 def _recompute_from(base: Base) -> Outcome:

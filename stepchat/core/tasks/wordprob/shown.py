@@ -62,8 +62,9 @@ def check_shown(p: RolePass, changed: set[int]) -> None:
         if p.in_computation(i) and i not in p.sol.labels:
             if not role.sources and role.old not in table and i not in by_words:
                 raise Declined(f"{p.sol.atoms[i].text} is a constant of the solution that no "
-                               "stated value gives: it may depend on the changed values "
-                               "(days in a year, hours in a day depend on the date)")
+                               "stated value or unit gives: it may come from reasoning about "
+                               "the values (how many things are named, the days in a "
+                               "month), which recomputation cannot redo")
             if i not in by_words and (not role.sources or _kept(p, i) or _worded(p, i)):
                 check_not_reasoned(p, i)
     _check_repetitions(p)
