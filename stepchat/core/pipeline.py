@@ -524,7 +524,9 @@ class StepCache:
         the same prompt in this scope: kept, each such request would add a copy, and
         evicting or marking one wrong would leave the others serving."""
         try:
-            if route.reusing and route.entry is not None:
+            if answer.hit and route.entry is not None:
+                # Only an answer that served a cached step is a hit: one the solver wrote
+                # whole after routing through the entry neither counts nor keeps it young.
                 self.store.touch(route.entry.id, self.clock.now())
             finished = answer.finish_reason == "stop"
             if (

@@ -451,3 +451,18 @@ def test_a_request_after_an_unanswered_question_says_so_not_follow_up() -> None:
     assert WAITING_NOTE in waiting.notes and FOLLOW_UP_NOTE not in waiting.notes
     assert FOLLOW_UP_NOTE in answered.notes and WAITING_NOTE not in answered.notes
     assert cache.store.count() == 0
+
+
+def test_only_an_answer_served_from_the_cache_counts_a_hit() -> None:
+    """An answer the solver wrote whole after routing through an entry was counted a hit
+    of it: `cache list` showed hits `ask --json` called none, and `--older-than` kept it."""
+    cache = make()
+    first = cache.answer(BASE)
+    changed = cache.answer("Solve for x: 3x + 7 = 20. Show each step.")
+    assert not changed.hit
+    entry = cache.store.get(first.stored_entry or "")
+    assert entry is not None and entry.hits == 0
+    again = cache.answer(BASE)
+    assert again.hit
+    entry = cache.store.get(first.stored_entry or "")
+    assert entry is not None and entry.hits == 1
