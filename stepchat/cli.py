@@ -441,7 +441,7 @@ def _evict_refusal(entry_id: str | None, older_than: Age | None) -> str | None:
     if entry_id is None and older_than is None:
         return "cache evict needs an entry id or --older-than DURATION"
     if older_than is not None and older_than.seconds == 0:
-        return ("cache evict --older-than 0 would remove every entry: "
+        return (f"cache evict --older-than {older_than.text} would remove every entry: "
                 "use stepchat cache clear, which asks first")
     if older_than is not None and older_than.seconds < MIN_AGE_SECONDS:
         return (f"cache evict --older-than {older_than.text} would remove nearly every entry: "
@@ -503,7 +503,8 @@ def _evict(store: MaintainedStore, config: Config, args: argparse.Namespace) -> 
     rewritten (`LanceStore.purge`), so no data file or old version keeps its text."""
     if args.older_than is not None:
         removed = store.evict_older_than(args.older_than.seconds, time.time())
-        say(f"evicted {removed} entries not hit for {args.older_than.text}")
+        entries = "entry" if removed == 1 else "entries"
+        say(f"evicted {removed} {entries} not hit for {args.older_than.text}")
         return 0
     if not store.delete(args.entry_id):
         return _fail(f"no cache entry {args.entry_id!r} (see: stepchat cache list)")

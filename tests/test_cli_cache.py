@@ -7,6 +7,7 @@ of tests/test_real_stack.py); argument handling, storage and the listings are th
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -165,8 +166,8 @@ def test_the_list_keeps_its_columns_whatever_the_kinds_widths(
     [
         (["ID", "--older-than", "7d"],
          "cache evict takes an entry id or --older-than DURATION, not both"),
-        *((["--older-than", zero], "cache evict --older-than 0 would remove every entry: "
-           "use stepchat cache clear, which asks first") for zero in ("0d", "0", "0.0")),
+        *((["--older-than", zero], f"cache evict --older-than {zero} would remove every "
+           "entry: use stepchat cache clear, which asks first") for zero in ("0d", "0", "0.0")),
         *((["--older-than", age], f"cache evict --older-than {age} would remove nearly every "
            "entry: ages start at 1m; stepchat cache clear removes them all, asking first")
           for age in ("0.4s", "0.0001s", "59s")),
@@ -239,10 +240,16 @@ def test_list_tells_scopes_apart(home: Path, capsys: pytest.CaptureFixture[str])
     assert json.loads(run(capsys, "cache", "show", plain)[1])["scope"].startswith(tags[plain])
 
 
-def test_evict_by_age_says_the_age_as_typed(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_evict_by_age_says_the_age_as_typed(
+    home: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     run(capsys, "ask", "Solve for x: 3x = 12.")
     code, out, _ = run(capsys, "cache", "evict", "--older-than", "90m")
     assert (code, out) == (0, "evicted 0 entries not hit for 90m\n")
+    later = time.time() + 3 * 3600
+    monkeypatch.setattr(cli.time, "time", lambda: later)
+    code, out, _ = run(capsys, "cache", "evict", "--older-than", "90m")
+    assert (code, out) == (0, "evicted 1 entry not hit for 90m\n")
 
 
 def test_a_listing_line_counts_in_words_and_keeps_its_columns() -> None:
