@@ -423,6 +423,10 @@ def create_app(
         if unkeyed := body.unkeyed():
             job.reuse = job.store = False
             job.notes.append(unkeyed_note(unkeyed))
+        if schema is None and not (job.store and not job.in_conversation):
+            # Never stored (store off, or a follow-up): the whole answer would be written
+            # only to be cut to max_tokens. A schema is checked on the whole object.
+            job.max_tokens = body.limits().max_tokens
         if body.stream:
             reply = _Reply(lanes, job)
             try:

@@ -65,6 +65,9 @@ class Job:
     store: bool = True
     cancel: threading.Event = field(default_factory=threading.Event)
     notes: list[str] = field(default_factory=list)
+    max_tokens: int | None = None
+    """A cap on the model's reply below the model's own, for an answer that will not be
+    stored: writing past what the client gets back would only cost it time."""
     in_conversation: bool = field(init=False)
     """Whether earlier turns came with the request, though trimming may send none of them."""
 
@@ -173,9 +176,15 @@ class ModelLanes:
     # ------------------------------------------------------------------ worker side
 
     def _settings(self, job: Job) -> PipelineSettings | None:
-        """The engine's settings with the request's own system prompt, if it brought one."""
-        system = job.system_prompt
-        return None if system is None else replace(self.engine.settings, system_prompt=system)
+        """The engine's settings with the request's own system prompt and reply cap, if it
+        brought them (neither is part of the cache scope's model; the system prompt is of
+        the scope)."""
+        settings = self.engine.settings
+        if job.system_prompt is not None:
+            settings = replace(settings, system_prompt=job.system_prompt)
+        if job.max_tokens is not None and job.max_tokens < settings.max_tokens:
+            settings = replace(settings, max_tokens=job.max_tokens)
+        return None if settings is self.engine.settings else settings
 
     def _without_model(self, job: Job) -> tuple[Answer, list[PipelineEvent]] | None:
         if job.cancel.is_set():

@@ -133,6 +133,24 @@ def test_requests_can_opt_out_of_reuse_and_store(base_url: str, store: MemorySto
         "x-stepchat-path"] == "reuse-only"
 
 
+def test_an_answer_that_is_never_stored_is_written_only_to_max_tokens(
+    base_url: str, store: MemoryStore
+) -> None:
+    """An answer to keep is written whole (a later request gets all of it); one that is
+    never stored (store off, a follow-up) was written whole too, only to be cut."""
+    body = {"model": MODEL, "messages": user(TEXT_PROMPT), "max_tokens": 2}
+    off = post(base_url, body, {"x-stepchat-store": "off"}).json()
+    assert off["choices"][0]["message"]["content"] == "The capital"
+    assert off["usage"]["completion_tokens"] == 2 and store.count() == 0
+    follow_up = [*user(TEXT_PROMPT), {"role": "assistant", "content": "Paris."},
+                 *user("And of Spain?")]
+    later = post(base_url, {**body, "messages": follow_up}).json()
+    assert later["usage"]["completion_tokens"] == 2 and store.count() == 0
+    kept = post(base_url, body).json()
+    assert kept["choices"][0]["message"]["content"] == "The capital"
+    assert kept["usage"]["completion_tokens"] == len(TEXT_REPLY.split()) and store.count() == 1
+
+
 def test_the_key_is_the_last_user_turn_under_the_system_prompt(base_url: str) -> None:
     """A system prompt is another scope; a follow-up of any kind (open text, an equation) is
     neither served from nor written to the cache: earlier turns may change what it asks."""
