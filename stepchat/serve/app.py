@@ -24,6 +24,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Seque
 from contextlib import asynccontextmanager
 from typing import Any, TypeVar
 
+import anyio
 from fastapi import FastAPI, Request
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import JSONResponse, Response
@@ -267,6 +268,8 @@ async def stream_reply(
         headers = story_headers(reply.task.result().answer)
     with_usage = bool(request.stream_options and request.stream_options.include_usage)
 
+    shutdown = anyio.Event()
+
     async def chunks() -> AsyncIterator[dict[str, str]]:
         streamer = TextStreamer() if live else None
         sender = LimitedSender(limits, count)
@@ -283,7 +286,11 @@ async def stream_reply(
                         piece = await asyncio.to_thread(sender.offer, streamer.sent)
                     if piece:
                         yield _sse(maker.delta(piece))
-            upcoming = await reply.next_event()
+            try:
+                upcoming = await _unless_set(reply.next_event(), shutdown)
+            except _Stopping:
+                yield _sse(SHUTTING_DOWN.body())
+                return
             if upcoming is None:
                 break
             pending = [upcoming]
@@ -309,7 +316,36 @@ async def stream_reply(
         yield _sse(last)
         yield _sse("[DONE]")
 
-    return ReplyStream(reply, chunks(), headers=headers, ping=15)
+    return ReplyStream(reply, chunks(), headers=headers, ping=15, shutdown_event=shutdown,
+                       shutdown_grace_period=SHUTDOWN_GRACE_SECONDS)
+
+
+SHUTDOWN_GRACE_SECONDS = 2.0
+"""How long a stream has, once the server is told to stop, to send its last event."""
+SHUTTING_DOWN = ApiError(503, "the server is shutting down: the answer was not finished",
+                         kind="server_error", code="server_shutdown")
+"""What a stream cut by the server's own stop ends with (it ended as if complete, with no
+event a client could tell from a finished answer)."""
+class _Stopping(Exception):
+    """The server was told to stop before the answer's next event."""
+
+
+async def _unless_set(
+    step: Awaitable[PipelineEvent | None], stop: anyio.Event
+) -> PipelineEvent | None:
+    """`step`'s result, or `_Stopping` once `stop` is set first (`step` is then cancelled:
+    reading the answer's events is safe to abandon, the stream's end stops the answer)."""
+    reading = asyncio.ensure_future(step)
+    stopping = asyncio.ensure_future(stop.wait())
+    try:
+        await asyncio.wait({reading, stopping}, return_when=asyncio.FIRST_COMPLETED)
+    finally:  # cancelled too (the client went away): neither is left pending
+        stopping.cancel()
+        if not reading.done():
+            reading.cancel()
+    if reading.done() and not reading.cancelled():
+        return reading.result()
+    raise _Stopping
 
 
 class ReplyStream(EventSourceResponse):

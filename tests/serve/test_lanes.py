@@ -4,6 +4,7 @@ goes away stops its generation, and an attempt the cache lane gives up leaves no
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -179,3 +180,26 @@ def test_engine_code_never_runs_on_two_threads_at_once() -> None:
                                     range(16)))
     assert all(r.status_code == 200 for r in replies)
     assert overlaps == []
+
+
+def test_a_stream_cut_by_the_servers_stop_ends_with_an_error_event(store: MemoryStore) -> None:
+    """Ctrl+C on the server ended an answer mid-stream as if it were whole (no error, no
+    [DONE]): a client took the half answer for the answer."""
+    from sse_starlette.sse import AppStatus
+
+    backend = HeldBackend(["word " * 200], token_delay=0.02)
+    with live(create_app(make_pool(backend, store))) as url:
+        try:
+            with httpx.stream(
+                "POST", url + "/chat/completions", timeout=30,
+                json={"model": MODEL, "messages": fx.user(OTHER_TEXT), "stream": True},
+            ) as reply:
+                lines = reply.iter_lines()
+                assert next(line for line in lines if '"content"' in line)
+                AppStatus.should_exit = True  # what the server's stop sets
+                rest = [line[6:] for line in lines if line.startswith("data: ")]
+        finally:
+            AppStatus.should_exit = False
+    assert rest and json.loads(rest[-1])["error"]["code"] == "server_shutdown"
+    assert "[DONE]" not in rest and store.count() == 0
+    wait_until(lambda: backend.cancelled == 1)
