@@ -195,13 +195,19 @@ def run(args: argparse.Namespace) -> int:
     from stepchat.serve.pool import open_pool, warm_up
 
     config = load_config()
-    token = bearer_token(args.host, args.token_env)
     if args.threads is not None:
         config = replace(config, threads=args.threads)
     model_ids = args.serve_models or [args.model or config.default_model]
     for model_id in model_ids:
         config.model(model_id)
+    # The address first: a name that does not resolve is the thing to fix, not the token
+    # a reachable one would need. Nothing is accepted on the socket before the check.
     sock = listen(args.host, args.port)
+    try:
+        token = bearer_token(args.host, args.token_env)
+    except ConfigError:
+        sock.close()
+        raise
     port = sock.getsockname()[1]
     quiet_environment()
     pool = open_pool(config, model_ids, queue_limit=args.queue)

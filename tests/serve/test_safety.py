@@ -93,8 +93,11 @@ def test_binding_off_loopback_needs_a_token(monkeypatch: pytest.MonkeyPatch) -> 
 @pytest.mark.parametrize(
     ("args", "words"),
     [
-        (["--host", "0.0.0.0"], "--token-env"),
-        (["--host", "0.0.0.0", "--token-env", "STEPCHAT_UNSET_TOKEN"], "STEPCHAT_UNSET_TOKEN"),
+        (["--host", "0.0.0.0", "--port", "0"], "--token-env"),
+        (["--host", "0.0.0.0", "--port", "0", "--token-env", "STEPCHAT_UNSET_TOKEN"],
+         "STEPCHAT_UNSET_TOKEN"),
+        # An address that cannot be bound is said first: a token would not fix it.
+        (["--host", "999.1.1.1", "--port", "0"], "cannot listen on 999.1.1.1"),
         (["--model", "ghost"], "unknown model 'ghost'"),
     ],
 )
