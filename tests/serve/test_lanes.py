@@ -7,7 +7,9 @@ import asyncio
 import json
 import threading
 import time
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 
 import httpx2 as httpx
 import pytest
@@ -93,15 +95,23 @@ def test_a_queued_request_looks_again_when_its_turn_comes() -> None:
     assert len(backend.calls) == 1 and store.count() == 1
 
 
+@contextmanager
+def streaming(url: str, prompt: str) -> Iterator[Iterator[str]]:
+    """A streamed answer to `prompt`, its lines after the first piece of content."""
+    with httpx.stream(
+        "POST", url + "/chat/completions", timeout=30,
+        json={"model": MODEL, "messages": fx.user(prompt), "stream": True},
+    ) as reply:
+        lines = reply.iter_lines()
+        assert next(line for line in lines if '"content"' in line)
+        yield lines
+
+
 def test_a_client_that_goes_away_mid_stream_cancels_its_generation(store: MemoryStore) -> None:
     backend = HeldBackend(["word " * 200], token_delay=0.02)
     with live(create_app(make_pool(backend, store))) as url:
-        with httpx.stream(
-            "POST", url + "/chat/completions", timeout=30,
-            json={"model": MODEL, "messages": fx.user(OTHER_TEXT), "stream": True},
-        ) as reply:
-            lines = reply.iter_lines()
-            assert next(line for line in lines if '"content"' in line)
+        with streaming(url, OTHER_TEXT):
+            pass  # the client goes away after the first piece
         wait_until(lambda: backend.cancelled == 1)
         assert store.count() == 0
 
@@ -190,12 +200,7 @@ def test_a_stream_cut_by_the_servers_stop_ends_with_an_error_event(store: Memory
     backend = HeldBackend(["word " * 200], token_delay=0.02)
     with live(create_app(make_pool(backend, store))) as url:
         try:
-            with httpx.stream(
-                "POST", url + "/chat/completions", timeout=30,
-                json={"model": MODEL, "messages": fx.user(OTHER_TEXT), "stream": True},
-            ) as reply:
-                lines = reply.iter_lines()
-                assert next(line for line in lines if '"content"' in line)
+            with streaming(url, OTHER_TEXT) as lines:
                 AppStatus.should_exit = True  # what the server's stop sets
                 rest = [line[6:] for line in lines if line.startswith("data: ")]
         finally:
