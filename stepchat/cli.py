@@ -401,7 +401,8 @@ def _summary(row: EntrySummary, task_width: int) -> str:
     """One entry's line, its kind padded to `task_width` so the columns after it align."""
     when = time.strftime("%Y-%m-%d %H:%M", time.localtime(row.last_hit))
     counts = f"{_count(row.steps, 'step'):>9} {_count(row.hits, 'hit'):>9}"
-    return (f"{one_line(row.id)}  {row.task:<{task_width}}  {scope_tag(row.scope)} {counts}  "
+    scope = one_line(scope_tag(row.scope))
+    return (f"{one_line(row.id)}  {row.task:<{task_width}}  {scope} {counts}  "
             f"{when}  {one_line(row.prompt, 60)}")
 
 

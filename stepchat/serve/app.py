@@ -326,6 +326,8 @@ SHUTTING_DOWN = ApiError(503, "the server is shutting down: the answer was not f
                          kind="server_error", code="server_shutdown")
 """What a stream cut by the server's own stop ends with (it ended as if complete, with no
 event a client could tell from a finished answer)."""
+
+
 class _Stopping(Exception):
     """The server was told to stop before the answer's next event."""
 

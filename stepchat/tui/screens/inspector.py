@@ -105,7 +105,7 @@ def entry_detail(entry: CacheEntry, now: float, chat_scope: str | None = None) -
         meta,
         Text.assemble(
             ("scope ", "dim"),
-            scope_tag(entry.scope),
+            clean(scope_tag(entry.scope)),
             (_scope_note(entry.scope, chat_scope), "dim"),
             (" · signature ", "dim"),
             one_line(entry.signature, 40),
