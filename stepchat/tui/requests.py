@@ -72,8 +72,6 @@ class ActiveRequest:
     cancel: threading.Event = field(default_factory=threading.Event)
     reuse: bool | None = None
     """None: the app's reuse setting; False: Regenerate, which bypasses the cache."""
-    replaces: str | None = None
-    """Regenerate: the entry of the answer asked again for (`Attempt.replaces`)."""
     lane: str | None = None
     """The lane whose worker has it: None until the cache is open and its turn on the cache
     lane comes, then CACHE_LANE, then MODEL_LANE once the model's turn is its."""
@@ -102,11 +100,9 @@ class RequestQueue:
 
     def new(
         self, prompt: str, view: AnswerView, turn: Turn, reuse: bool | None = None,
-        replaces: str | None = None,
     ) -> ActiveRequest:
         self._serial += 1
-        request = ActiveRequest(self._serial, prompt, view, turn, reuse=reuse,
-                                replaces=replaces)
+        request = ActiveRequest(self._serial, prompt, view, turn, reuse=reuse)
         self.checking.append(request)
         return request
 
@@ -194,26 +190,10 @@ class Attempt:
     store: bool
     context: int = 2048
     """The model's context window, which the model lane trims `history` to."""
-    replaces: str | None = None
-    """The entry the answer is asked again for (Regenerate): removed once the new answer
-    is stored under the same prompt and scope (`replace_earlier`)."""
 
 
 Served = tuple[Answer, int]
 """An answer and the store's row count after it."""
-
-
-def replace_earlier(engine: StepCache, attempt: Attempt, answer: Answer) -> None:
-    """Remove the entry a regenerated answer was asked again for, once the new one is
-    stored for the same prompt under the same scope: kept, the cache would hold the prompt
-    twice (a greedy model writes the same steps again) and serve either. An entry of
-    another prompt (the old answer was a paraphrase's) stays: it answers that prompt."""
-    if attempt.replaces is None or answer.stored_entry in (None, attempt.replaces):
-        return
-    old, new = engine.store.get(attempt.replaces), engine.store.get(answer.stored_entry)
-    if old is not None and new is not None and (old.prompt, old.scope) == (
-            new.prompt, new.scope):
-        engine.store.delete(old.id)
 
 
 def answer_from_cache(
@@ -235,7 +215,6 @@ def answer_from_cache(
             read_cache=attempt.reuse,
             write_cache=attempt.store,
         )
-        replace_earlier(engine, attempt, answer)
         return answer, engine.store.count()
 
     _report(
@@ -268,7 +247,6 @@ def answer_with_model(
             read_cache=attempt.reuse,
             write_cache=attempt.store,
         )
-        replace_earlier(engine, attempt, answer)
         return answer, engine.store.count()
 
     _report(attempt.request, lambda: with_model(attempt.cache, engine_lock, run), [], post)

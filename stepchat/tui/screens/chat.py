@@ -306,15 +306,12 @@ class ChatScreen(Screen[None]):
     async def regenerate_last(self) -> None:
         """Ask again for the newest turn's answer, bypassing the cache (Regenerate)."""
         turns = self.serving.conversation.turns
-        earlier = turns[-1].answer
-        replaces = earlier and (earlier.stored_entry or earlier.matched_entry)
         turn = Turn(turns[-1].prompt)
         turns[-1] = turn
         view = await self.replace_last_answer()
         view.bypassed = True
         self.serving.show_last(None)
-        self._enqueue(self.requests.new(turn.prompt, view, turn, reuse=False,
-                                        replaces=replaces or None))
+        self._enqueue(self.requests.new(turn.prompt, view, turn, reuse=False))
 
     def _enqueue(self, request: ActiveRequest) -> None:
         """A new request: to the cache lane, once the cache is open (or why it never will)."""
@@ -400,7 +397,6 @@ class ChatScreen(Screen[None]):
             reuse=app.reuse if request.reuse is None else request.reuse,
             store=app.store_answers,
             context=spec.context if spec else 2048,
-            replaces=request.replaces,
         )
         if on_cache_lane:
             self.check_cache(attempt)
