@@ -131,6 +131,7 @@ def build_parser() -> argparse.ArgumentParser:
         "cache", help="look into and clean the cache",
         description="Look into and clean the cache (stepchat config says where it is).",
     )
+    add_model_option(cache, listed=False)
     cache.set_defaults(func=_cache)
     cache_sub = cache.add_subparsers(dest="cache_command", metavar="ACTION", required=True)
     listing = cache_sub.add_parser(

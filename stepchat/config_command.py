@@ -20,6 +20,7 @@ from typing import Any
 from stepchat.config import Config, ConfigError, ModelSpec, config_file_path, load_config
 from stepchat.core.safetext import one_line
 from stepchat.core.scope import scope_tag
+from stepchat.options import add_model_option
 from stepchat.output import say
 from stepchat.paths import ensure_private_dir, user_paths
 
@@ -72,6 +73,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         "then check it",
     )
     action.add_argument("--path", action="store_true", help="print the config file's path only")
+    add_model_option(parser, listed=False)
     parser.set_defaults(func=run)
     return parser
 

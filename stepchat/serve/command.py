@@ -18,6 +18,7 @@ import errno
 import ipaddress
 import logging
 import os
+import re
 import socket
 import sys
 import threading
@@ -48,6 +49,22 @@ def whole_number(low: int, high: int | None, expected: str) -> Callable[[str], i
         return value
 
     return parse
+
+
+_HOST_NAME = re.compile(r"^(\[[0-9a-f:.]+\]|[0-9a-z._-]+)(:\d{1,5})?$", re.IGNORECASE)
+"""A Host header's form: a DNS name or an address, bracketed if IPv6, and a port."""
+
+
+def host_to_allow(text: str) -> str:
+    """An argparse type: `--allow-host`'s value, refused in one line where no Host header
+    could carry it (an empty name matched nothing and was accepted silently; a URL or a
+    `*` looks like a rule it is not)."""
+    if not _HOST_NAME.match(text.strip()):
+        raise argparse.ArgumentTypeError(
+            f"not a host name: {text!r} (expected a name such as llm.example.lan or an "
+            "address, without scheme or path; '*' is not supported)"
+        )
+    return text.strip()
 
 
 def web_origin(text: str) -> str:
@@ -111,7 +128,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         help="largest request body accepted (default 1 MiB)",
     )
     parser.add_argument(
-        "--allow-host", action="append", default=[], metavar="NAME",
+        "--allow-host", action="append", default=[], metavar="NAME", type=host_to_allow,
         help="also accept requests whose Host header is NAME (a DNS name clients use for "
         "this server); repeat for several. By default only the address it listens on",
     )

@@ -15,6 +15,8 @@ from stepchat.serve.app import create_app
 from stepchat.serve.command import web_origin
 from tests.serve.conftest import MODEL, TEXT_PROMPT, TEXT_REPLY, HeldBackend, live, make_pool, user
 
+HOST_SHAPE = ("(expected a name such as llm.example.lan or an address, without scheme or "
+              "path; '*' is not supported)")
 ORIGIN_SHAPE = "(expected scheme://host[:port] with scheme http or https, e.g. http://localhost:3000)"
 
 
@@ -44,6 +46,12 @@ def serve_args(*args: str) -> argparse.Namespace:
         (["--allow-origin", "http://localhost:70000"],
          f"--allow-origin: not an origin: 'http://localhost:70000' {ORIGIN_SHAPE}"),
         (["--allow-origin", "null"], f"--allow-origin: not an origin: 'null' {ORIGIN_SHAPE}"),
+        (["--allow-host", ""], f"--allow-host: not a host name: '' {HOST_SHAPE}"),
+        (["--allow-host", "*"], f"--allow-host: not a host name: '*' {HOST_SHAPE}"),
+        (["--allow-host", "http://llm.lan"],
+         f"--allow-host: not a host name: 'http://llm.lan' {HOST_SHAPE}"),
+        (["--allow-host", "llm.lan/v1"],
+         f"--allow-host: not a host name: 'llm.lan/v1' {HOST_SHAPE}"),
     ],
 )
 def test_an_unusable_value_is_one_line_naming_the_option(
@@ -62,6 +70,12 @@ def test_the_ends_of_each_range_are_taken() -> None:
     default = serve_args()
     assert (default.port, default.max_body, default.threads, default.queue) == (
         8080, None, None, 32)
+
+
+@pytest.mark.parametrize("name", ["llm.example.lan", "llm.lan:8080", "10.0.0.5", "[::1]:80"])
+def test_a_host_header_form_is_taken(name: str) -> None:
+    """An empty `--allow-host` was taken too: it matched no request, and said nothing."""
+    assert serve_args("--allow-host", name).allow_host == [name]
 
 
 @pytest.mark.parametrize(
