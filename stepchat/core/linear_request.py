@@ -146,6 +146,8 @@ def read_request(prompt: str) -> LinearRequest | None:
     variable = next(iter(found.variables))
     if _glued_mark(text, start, start + len(found.text)):
         return None  # `4!`, `0.3...`, `~12`: a mark that may change a value is not punctuation
+    if _SPACED_LEADING_SIGN.match(found.text):
+        return None  # `- 3x + 5 = 20` on a line of its own is a list item as often as -3x
     if HYPHENED_FRACTION.search(found.text):
         return None  # `3-1/2` is three and a half in a recipe, five halves in arithmetic
     rest = f"{text[:start]}<eq>{text[start + len(found.text):]}".lower()
@@ -158,6 +160,11 @@ def read_request(prompt: str) -> LinearRequest | None:
     return LinearRequest(found, variable, form, final_only=match.group("final") is not None)
 
 
+
+_SPACED_LEADING_SIGN = re.compile(r"[-+\u2212\u2013\u2014]\s")
+"""A sign that opens the equation set apart from its term: a Markdown bullet (`- 3x + 5 =
+20` under "Solve:") or a dash after the instruction reads as that too, and the two readings
+have different solutions."""
 
 _CLOSING_MARKS = frozenset(".,?:;")
 """The marks forgiven right after an equation, each alone and followed by a space or the

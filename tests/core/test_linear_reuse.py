@@ -11,6 +11,7 @@ the engine: no reused or patched step may fail to follow from the new equation.
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
@@ -110,6 +111,40 @@ def test_each_style_is_cached_whole(style: str) -> None:
         assert text == STYLES[style](3, 5, 20, 5)
 
 
+def _numbers(text: str) -> set[int]:
+    return {int(n) for n in re.findall(r"\d+", text.replace("−", "-"))}
+
+
+def _stale_numbers(
+    step: str, base: tuple[int, int, int], equation: str, root: int
+) -> set[int]:
+    """Numbers a served step writes that belong to the cached problem and to nothing of
+    the new one: its coefficient, constants and their difference, or its root (the caller
+    also forgives those of the equation before the step). A step whose equation holds but
+    shows `20 - 5` for 3x - 4 = 11 is another problem's."""
+    a, b, c = base
+    new = _numbers(equation)
+    ours = new | {abs(x - y) for x in new for y in new} | {x + y for x in new for y in new}
+    ours |= {root, abs(root), 0, 1} | _reduced_numbers(step)
+    return (_numbers(step) & {a, b, c, abs(c - b)}) - ours
+
+
+def _reduced_numbers(step: str) -> set[int]:
+    """The numbers of each equation a step writes, its sides reduced (by the bench's own
+    parser): what the step states, whatever operation on the new equation reached it."""
+    found: set[int] = set()
+    plain = re.sub(r"\\frac\{(\d+)\}\{(\d+)\}", r"(\1)/(\2)", step)
+    plain = plain.replace("\\(", " ").replace("\\)", " ")
+    for run in re.findall(r"[-−\d\s.x+*/()=]*=[-−\d\s.x+*/()=]*", plain):
+        for side in run.replace("−", "-").split("="):
+            try:
+                poly = parse_text(side.strip().rstrip("."))
+            except Exception:
+                continue
+            found |= {abs(v.numerator) for v in poly.coeffs.values()}
+    return found
+
+
 def test_same_root_variants_never_serve_a_step_that_does_not_follow() -> None:
     rng = random.Random(21)
     paths: Counter[str] = Counter()
@@ -129,6 +164,12 @@ def test_same_root_variants_never_serve_a_step_that_does_not_follow() -> None:
                 assert answer.verified is True
                 from_cache = [s for s in answer.steps
                               if s.status in (StepStatus.REUSED, StepStatus.PATCHED)]
+                before = _numbers(equation)
+                for step in answer.steps:
+                    if step in from_cache:
+                        stale = _stale_numbers(step.text, base, equation, root) - before
+                        assert not stale, (style, base, equation, step.text, stale)
+                    before = _reduced_numbers(step.text) or before
                 served_steps += len(from_cache)
                 reused += answer.path in (CachePath.REUSE_ONLY, CachePath.PATCHED)
     total = sum(paths.values())

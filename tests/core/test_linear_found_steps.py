@@ -1,0 +1,47 @@
+"""Derivations a review got served wrong, replayed (`linear_found_steps.jsonl`).
+
+- stale-numbers (333): a cached step written as arithmetic on the cached problem's numbers
+  (`3x + 5 - 5 = 20 - 5`, `5x = 39 - 9 = 30`, `x = (12 - 2)/2`) was served for another
+  equation its value is one step of (3x - 4 = 11): steps were compared as `a·x + b` only.
+  The model writes such steps, so the engine that trusts the model's derivation first
+  served them; every step's numbers now belong to the operation on the new equation.
+- bullet (24): `- 3x + 5 = 20` under "Solve:" was read as -3x; a sign set apart from its
+  term at the equation's start is a list bullet as often, and the request is not claimed.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from stepchat.backends.scripted import ScriptedBackend
+from stepchat.core.pipeline import StepCache
+from stepchat.core.settings import LinearStrategy, PipelineSettings
+from stepchat.embed.hashed import HashedEmbedder
+from stepchat.store.memory import MemoryStore
+
+FOUND = [json.loads(line) for line in
+         (Path(__file__).parent / "linear_found_steps.jsonl").read_text().splitlines()]
+MODEL_FIRST = replace(PipelineSettings(), linear_strategy=LinearStrategy.MODEL_FIRST)
+
+
+@pytest.mark.parametrize("strategy", [MODEL_FIRST, PipelineSettings()],
+                         ids=["model-first", "solver-first"])
+def test_no_found_derivation_is_served_again(strategy: PipelineSettings) -> None:
+    served = []
+    for case in FOUND:
+        cache = StepCache(ScriptedBackend([case["reply"], "unused"]), HashedEmbedder(),
+                          MemoryStore(), settings=strategy)
+        cache.answer(case["p1"])
+        again = cache.answer(case["p2"])
+        if again.hit and again.text == case["served"]:
+            served.append((case["class"], case["p1"], case["p2"]))
+    assert not served, (len(served), served[:5])
+
+
+def test_the_replayed_cases_cover_both_classes() -> None:
+    assert {case["class"] for case in FOUND} == {"stale-numbers", "bullet"}
+    assert len(FOUND) == 357
