@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from itertools import pairwise
 
 from stepchat.core.tasks.wordprob.atoms import (
     Atom,
@@ -219,6 +220,12 @@ def align(
             else:
                 raise NotSame(f"the words changed: {a.text!r} -> {b.text!r}")
             renamed_at.append((index, b.text))
+    if any(slot.changed for slot in slots) and (
+        compound := compound_numeral(new_atoms)
+    ) is not None:
+        raise NotSame(f"{compound} is a number written in several words, each read as a "
+                      "number of its own: its whole value is compared with no value that "
+                      "changed (a threshold: more than two hundred fifty)")
     names -= words
     stated = frozenset(i for i, a in enumerate(old_atoms) if a.kind == "word" and (
         stated_values(a.text) or a.text in renames))
@@ -229,6 +236,25 @@ def align(
     return Alignment(mark, tuple(slots), renames, currency, tuple(sorted(names)),
                      tuple(sorted(words)), tuple(renamed_at), tuple(word_at),
                      tuple(sorted(factors, key=lambda f: f.position)))
+
+
+def compound_numeral(items: Sequence[Atom]) -> str | None:
+    """The first two number words of one language written as one numeral ("two hundred",
+    "quatre-vingt", "twenty-five"): next to each other, or joined by a hyphen with no
+    space. Each is read as its own value, so a condition on the numeral's whole value (more
+    than two hundred fifty notebooks) is compared with nothing, and a count that crosses it
+    kept the cached branch; two words of two languages ("to one": Danish 2, English 1) are
+    no numeral."""
+    words = [(i, a) for i, a in enumerate(items) if a.kind == "word"]
+    for (i, a), (j, b) in pairwise(words):
+        between = items[i + 1:j]
+        joined = (not between and b.start - a.end == 1) or (
+            len(between) == 1 and between[0].text == "-"
+            and a.end == between[0].start and between[0].end == b.start)
+        if joined and {lang for lang, _ in readings(a.text)} & {
+                lang for lang, _ in readings(b.text)}:
+            return f"{a.text}{'-' if between else ' '}{b.text}"
+    return None
 
 
 def _as_number(word: Atom, value: int) -> Atom:
