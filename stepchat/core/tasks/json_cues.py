@@ -100,6 +100,21 @@ own name before the key is read (`Bruno's age is 40`, see `Reader.explicit`)."""
 _OWNER_LEAD = re.compile(rf"(?:\b(?P<my>[Mm]y)|(?P<owner>{PROPN})['’]s)[ \t]+\Z")
 """`my email is e`, `Bruno's age is 40`: a value stated as the speaker's or as someone's,
 read only when that is whom the request is about (see `json_spec.whose`)."""
+_QUALIFIER = re.compile(r"(?P<q>[^\W\d_][\w'’\-]*)[ \t]+\Z")
+"""The word right before a key named beside its value (after its lead and owner words)."""
+_KEY_OPENERS = frozenset({"with", "whose", "where", "use", "the", "a", "an", "my", "and",
+                          "or", "its", "his", "her", "their", "our", "your", "for", "of",
+                          "to", "in", "on", "at", "by", "as", "is", "are", "has", "have"})
+"""Words that may stand right before a key without qualifying it: the lead and owner words
+(`with the email e`, `my email is e`; a possessive other than `my` is read as someone else's
+elsewhere, and declines), a joiner (`name Bo and age 40`) and a preposition or a verb
+that opens a phrase (`for flight LH400`, `for level: hard`, `has role editor`). Any other
+word qualifies the key (`my middle name is Eva`, `the retirement age is 65`, `my dog name
+is Rex`, `Nearest city: Lisbon`): the value is another attribute's or another owner's."""
+_PERSON_BEFORE_IS = frozenset({"who", "he", "she"})
+"""The lower-case words after which `is 40` is an age: a pronoun for a person."""
+_OPENS = re.compile(r"(?:\A|[.;:!?\n])\s*\Z")
+"""Where a sentence or a line opens."""
 _SPEAKER_AGE = re.compile(r"\bI(?:[ \t]+am|['’]m)[ \t]+(?P<n>\d{1,3})(?=\s*(?:[,;.)]|$|and\b))")
 """`I am 30`: the speaker's age, read like `my age is 30`."""
 _SAID_CITY = re.compile(r"[ \t]*\((?:the\s+)?city\)", re.I)
@@ -362,12 +377,32 @@ class Reader:
                 value = self._explicit_value(at, kind, link.group("link"))
                 lead = _KEY_LEAD.search(self.text, max(0, m.start() - 24), m.start())
                 cue = lead.start() if lead else m.start()
+                qualifier = self._qualifier(m.start()) if value is not None else None
+                if qualifier is not None:  # the answer names the qualifier as what declined
+                    self.crowded.append(qualifier)
+                    continue
                 owner = _OWNER_LEAD.search(self.text, max(0, cue - 80), cue)
                 role = "" if owner is None else "speaker" if owner.group("my") else \
                     f"owner:{owner.group('owner')}"
                 if value is not None and self.add(value, BOUND, key=key, role=role,
                                                   cue=owner.start() if owner else cue):
                     self.taken.append(m.span())
+
+    def _qualifier(self, key_at: int) -> tuple[int, int] | None:
+        """The span of a word that qualifies the key named at `key_at`, or None (see
+        `_KEY_OPENERS`): a word between its article or owner and the key word (`the
+        retirement age`, `my middle name`), or opening the sentence before it (`Middle
+        name: Eva`). Such a key is another attribute
+        than the one asked for, so every value is declined (see `crowded`). A name before
+        the key inside a sentence (`for Bruno age 40`) and a possessive (`Bruno's age`, read
+        by `_OWNER_LEAD`) say whose the key is, not which."""
+        q = _QUALIFIER.search(self.text, max(0, key_at - 40), key_at)
+        if q is None or q.group("q").lower() in _KEY_OPENERS or \
+                re.search(r"['’]s\Z", q.group("q")):
+            return None
+        if q.group("q")[:1].islower() or _OPENS.search(self.text, 0, q.start()) is not None:
+            return q.span("q")
+        return None
 
     def _explicit_value(self, at: int, kind: str, link: str | None) -> Value | None:
         """The value right after a key named beside it, read only when it parses as the
@@ -499,7 +534,22 @@ class Reader:
                 value = Value(raw, number_value(raw), m.start("n"), m.end("n"), "number")
                 if "YEAR" in cls.split() and not 1000 <= value.value <= 2100:
                     continue
+                if self._said_of_a_thing(m, cls):
+                    self.add(value, CUED, groups=(), cue=m.start(), until=m.end())
+                    continue
                 self.add(value, CUED, groups=tiers(cls), cue=m.start(), until=m.end())
+
+    def _said_of_a_thing(self, m: re.Match[str], cls: str) -> bool:
+        """`My weight is 60`, `The dog is 12`, `my favourite number is 7`: the `is N` (or
+        `turned N`) age cue states an age only after a name or a pronoun for a person (`Bruno
+        is 40`, `who is 40`, `she is 40`); after any other word it says a number of
+        something else, whatever the noun, so the number fills no key (and, left over,
+        declines every value)."""
+        if "AGE" not in cls.split() or not re.match(r"(?i:is|turned)\b", m.group(0)):
+            return False
+        word = _QUALIFIER.search(self.text, max(0, m.start() - 40), m.start())
+        return word is not None and word.group("q")[:1].islower() and \
+            word.group("q").lower() not in _PERSON_BEFORE_IS
 
     def speaker(self) -> None:
         for m in _SPEAKER_AGE.finditer(self.text):

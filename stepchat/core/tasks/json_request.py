@@ -93,6 +93,15 @@ _LIST_FOLLOWER = re.compile(
 opens what comes after it (`for Bruno`, `with values`, `as JSON`). Anything else (`name、age`,
 `name · age`, `name + age`, `name as well as age`, `, camelCase,`, `, and/or city`, `(and
 city)`) is a list the reader cannot read exactly: it is not sure, nothing is stated."""
+_HEDGED = re.compile(
+    r"[ \t]*,?[ \t]*(?:if|unless|when|whenever|where\s+(?:possible|available|known|applicable)"
+    r"|only\s+if|maybe|perhaps|possibly|probably|optionally|ideally|preferably|of\s+course|also|even"
+    r"|sometimes|often|always|never|else|otherwise|at\s+(?:best|least|most)"
+    r"|(?!only\b)[a-z]{2,}ly)\b", re.I)
+"""A condition or an adverb beside a key (`name, if possible age and city`, `name, age, and
+optionally city`, `name, of course age`, `name and age, ideally`): whether that key, or the
+ones after it, is asked for at all is not said plainly, so the list is not sure. Not read as
+part of a key (`optionally_city`), nor as the list's end."""
 _LIST_END = re.compile(r"\s*(?:[.;:!?)]|$)")
 _GOES_ON = re.compile(r"\s+(?:of|and|or|&)\s+[a-z_][a-z0-9_]*\s*(?:,|\band\b|[.;:!?]|$)", re.I)
 """After a list, words that look like more of it (`date of birth and city`): not sure."""
@@ -251,6 +260,8 @@ def _read_list(prompt: str, start: int, out: KeyList, *, lower_only: bool) -> in
         if small and not single and not ((found or not lower_only)
                                          and _small_word_item(prompt, item, after_and)):
             break  # single letters (`keys a, b and c`) are keys, other small words end the list
+        if _HEDGED.match(prompt, item.start()):
+            out.sure = False  # `and optionally city`: the key is a maybe
         found.append(key)
         if item.group("described"):
             out.described.append(key)
@@ -280,7 +291,7 @@ def _read_list(prompt: str, start: int, out: KeyList, *, lower_only: bool) -> in
         out.spans.append((start, pos))
         after = re.match(r"\s+(?P<word>[a-z_][a-z0-9_]*)\b", prompt[pos : pos + 60])
         if _GOES_ON.match(prompt, pos) or (after and after.group("word") not in _STOP) \
-                or not _LIST_FOLLOWER.match(prompt, pos):
+                or not _LIST_FOLLOWER.match(prompt, pos) or _HEDGED.match(prompt, pos):
             out.sure = False
     return len(found)
 

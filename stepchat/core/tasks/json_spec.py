@@ -26,7 +26,14 @@ from stepchat.core.tasks.json_account import (
     unaccounted,
     unknown_keys,
 )
-from stepchat.core.tasks.json_assign import CUED, Candidate, Placement, key_classes, snake
+from stepchat.core.tasks.json_assign import (
+    CUED,
+    OWN_NAME,
+    Candidate,
+    Placement,
+    key_classes,
+    snake,
+)
 from stepchat.core.tasks.json_cues import Reader
 from stepchat.core.tasks.json_flags import flag_words, open_keys, read_boolean, stated_types
 from stepchat.core.tasks.json_request import KeyList, is_json_request, read_keys
@@ -186,7 +193,7 @@ def _accounted_for(prompt: str, listed: KeyList, keys: list[str], placement: Pla
     ledger = Ledger(prompt)
     language_key = any("LANGUAGE" in key_classes(k) for k in keys)
     taboo = {w for k in keys for w in (k.lower(), snake(k).replace("_", " "), *flag_words(k))}
-    named_at = min((c.span[0] for c in candidates if c.role == "subject"), default=None)
+    named_at = _named_at(candidates)
     unplaced = []
     for cand in candidates:
         if id(cand) in placement.used or _explained(cand, keys, placement):
@@ -202,6 +209,15 @@ def _accounted_for(prompt: str, listed: KeyList, keys: list[str], placement: Pla
                  *subject_descriptions(prompt, taboo, named_at)]:
         ledger.cover(span)
     return ledger
+
+
+def _named_at(candidates: list[Candidate]) -> int | None:
+    """Where the subject is first named: as whom the request is for (`for Bruno`), or by a
+    name key beside its value (`Name: Bo.`, `The name is Bo.`, `my name is Bo`). After it,
+    a sentence opening on a description (`The dog is 12.`, `The bulb costs 5.`) is about a
+    second thing, however the subject was named."""
+    return min((c.span[0] for c in candidates if c.role == "subject" or (
+        c.key is not None and OWN_NAME in key_classes(c.key))), default=None)
 
 
 def _explained(cand: Candidate, keys: list[str], placement: Placement) -> bool:

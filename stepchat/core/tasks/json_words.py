@@ -319,13 +319,40 @@ def scalar_at(text: str, pos: int, *, words: bool = False, bools: bool = False) 
 
 _ITEM_SEP = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*")
 _LIST_WORDS = re.compile(r"[a-z][\w\-]*(?:[ \t][a-z][\w\-]*)?")
+EXTENDERS = word_set(
+    """others other stuff things thing etc etcetera more so forth on too also as well
+    including include includes like such ones one two three four five six seven eight nine
+    ten several various many few lots sorted unsorted ordered reversed alphabetical similar
+    cetera whatnot co alike suchlike alia beyond""")
+"""Words that are no item of a list but say something of the list: that it goes on (`and
+others`, `and stuff`, `etc`, `two others`, `too`), how many it holds (`three, including
+news`), or how to write it (`sorted`). A list holding one declines (see `list_item`)."""
+_ADVERB = re.compile(r"[a-z]{3,}ly")
+"""`mainly`, `alphabetically`, `hardly`: an adverb says how the list is, never an item."""
+_LY_NOUNS = word_set("family jelly belly assembly supply rally ally bully holly lily "
+                     "butterfly italy july reply")
+"""Items that end in `ly` and are nouns: the one closed exception to `_ADVERB`."""
+
+
+def list_item(words: str) -> bool:
+    """Whether the words read as one item of a list can be an item: none is an extender,
+    an adverb, or a word that states no value (`Hobbies: nothing`, `Tags: empty`, the
+    same `NONCOMMITTAL` words a scalar value is checked against in `lone_word`)."""
+    for word in words.split():
+        low = word.lower()
+        if low in EXTENDERS or low in NONCOMMITTAL or (
+                _ADVERB.fullmatch(word) and low not in _LY_NOUNS):
+            return False  # a capitalised `Emily` is a name, not an adverb
+    return True
 
 
 def list_at(text: str, pos: int) -> Value | None:
     """`crime and thriller`, `rust, cli and tooling`, `'sci-fi' and 'classic'`, `Ana and Ben`.
 
     Items are short (a name, a quoted string, or one or two lower-case words); the list
-    must end a phrase, so `tagged news and product for ...` stops cleanly.
+    must end a phrase, so `tagged news and product for ...` stops cleanly. A word that is
+    no item (`list_item`: `and others`, `mainly`, `nothing`) makes it no list: nothing is
+    read there, and its words are left over, so they decline every value.
     """
     items: list[str] = []
     cur = pos
@@ -344,15 +371,25 @@ def list_at(text: str, pos: int) -> Value | None:
             item = Value(words, words, cur, cur + len(words), "word")
         if not ends_here(text, item.end) and _ITEM_SEP.match(text, item.end) is None:
             break
+        if not list_item(str(item.value)):
+            return None  # `English and French, mainly`: the list is not read at all
         items.append(str(item.value))
         end = item.end
         sep = _ITEM_SEP.match(text, end)
         if not sep:
             break
         cur = sep.end()
-    if not items or not ends_here(text, end):
+    if not items or not ends_here(text, end) or _mixed(items):
         return None
     return Value(text[pos:end], items, pos, end, "list")
+
+
+def _mixed(items: list[str]) -> bool:
+    """`Kim, Lou and friends`, `Spanish, Italian and similar`: a lower-case word among
+    names is not shown to be one more of them (it may say the list goes on, or be a word
+    the extenders do not hold), so the list is not read."""
+    lower = [i for i in items if i[:1].islower()]
+    return bool(lower) and len(lower) < len(items) and any(i[:1].isupper() for i in items)
 
 
 _CLAUSE_VOID = re.compile(
