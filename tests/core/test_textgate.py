@@ -20,10 +20,14 @@ SAME = [
     ("What is the drinking age in the UK?", "what is the drinking age in the UK"),
     ("What's the Spanish word for 'library'?", "What's the Spanish word for 'library'"),
     ("Hello", "Hello!"),
+    ("HI, WHAT IS THE STATE BIRD?", "WHAT IS THE STATE BIRD?"),  # shouted: courtesy
+    ("Hey, can you explain recursion?", "Can you explain recursion?"),
+    ("Hello, in Excel, how do I merge cells?", "In Excel, how do I merge cells?"),
+    ("What is 7pm in UTC?", "WHAT IS 7PM IN UTC?"),  # no capital to lose
     ("What is the capital of France?", "WHAT IS THE CAPITAL OF FRANCE"),
     ("Why do GPUs run hot?", "why do gpus run hot"),  # an acronym's plural is not a symbol
     ("A pump moves 120 litres per hour. How much in 5 hours?",
-     "A pump moves 120 litres per hour How much in 5 hours"),
+     "A pump moves 120 litres per hour. How much in 5 hours"),
     ("A pump moves 120 litres per hour. How much in 5 hours?",
      "a pump moves 120 litres per hour. how much in 5 hours?"),
     ("Что такое фотосинтез?", "что такое фотосинтез"),
@@ -37,6 +41,26 @@ SAME = [
 
 DIFFERENT = [
     ("Line one.\nLine two.", "Line one\nLine two"),  # a line's own mark is the text's
+    # a mark inside the request meets only a mark of its kind, never none: it may be moved
+    ("Send the report to Anna. Maria Lopez will review it.",
+     "Send the report to Anna Maria. Lopez will review it."),
+    ("Who sang No. One?", "Who sang No One?"),
+    ("A pump moves 120 litres per hour. How much in 5 hours?",
+     "A pump moves 120 litres per hour How much in 5 hours"),
+    ("Send it to Anna, Maria Lopez will check it.", "Send it to Anna Maria, Lopez will check it."),
+    # a greeting before a comma only before a word that opens a request, not listed itself
+    ("Hi, bye, see you later: translate each into Spanish.",
+     "Bye, see you later: translate each into Spanish."),
+    ("Hi, ciao and bye are common words. Translate them into German.",
+     "Ciao and bye are common words. Translate them into German."),
+    ("Hi, how and why are question words. Which is older?",
+     "How and why are question words. Which is older?"),
+    # courtesy in capitals is a name or a code outside a request in capitals
+    ("HI, what is the state bird?", "What is the state bird?"),
+    ("Which cinemas in London are certified? THX.", "Which cinemas in London are certified?"),
+    # a word with a digit and a capital keeps the case of every letter
+    ("What is the molar mass of COCl2?", "what is the molar mass of cocl2"),
+    ("COCl2 molar mass?", "cocl2 molar mass?"),  # also opening a sentence
     # names, numbers, directions, polarity, order
     ("What is the capital of Australia?", "What is the capital of Austria?"),
     ("Convert 5 km to miles", "Convert 5 miles to km"),

@@ -7,7 +7,8 @@ pass found 115 more (hostile_pairs2.jsonl), a third 29 more in three classes
 16 more in three classes of one rule (hostile_pairs4.jsonl, with 32 look-alikes), a fifth 11
 more in two classes (hostile_pairs5.jsonl, with 11 look-alikes), a sixth 27 more on the
 fifth's fixes (hostile_pairs6.jsonl), a seventh 40 more on the sixth's (hostile_pairs7.jsonl),
-an eighth 14 documented ones (hostile_pairs8.jsonl). Each class
+an eighth 14 documented ones (hostile_pairs8.jsonl), a ninth 229 more in five classes
+(hostile_pairs9.jsonl, with 33 look-alikes). Each class
 was fixed by narrowing its rule, except where narrowing would lose a surface edit a person
 makes when asking again; those pairs are marked `documented` with the forgiven entry that
 names their failure class, and are asserted to pass, so a change to the gate notices them.
@@ -106,7 +107,9 @@ introduces starts, for case, marks, spacing and courtesy alike: after a colon of
 Unicode names (glued or spaced), but a clock time's (`10:30`) and a one-word topic's (one
 word of letters with case, `Python:`); an opening mark opens a sentence only after `. ? !`
 and before a capital; a comma glued to one is no comma alone. Three, a greeting cut before a
-one-word topic (`Hi, reverse: Hello`), are documented with that topic's failure. (Four more
+one-word topic (`Hi, reverse: Hello`), were documented with that topic's failure; since the
+ninth pass a greeting's comma is courtesy only before a word that opens a request, so two are
+declined and one (`Hi! Reverse: Hello`, a greeting sentence) is still documented. (Four more
 found with them, `How many characters are in: abc   ` against no trailing spaces, are no
 gate case: every prompt is trimmed before the model or the cache sees it.)"""
 ROUND_EIGHT = _pairs("hostile_pairs8.jsonl")
@@ -116,8 +119,21 @@ its words, outside quotes (`you're not alone` / `you are not alone`, two songs; 
 command written without backticks, where `'` opens a string (`echo it's` / `echo it is`,
 and `’` for `'`; 4); a unit after a number word the reader does not read (`hundert Cal` /
 `hundert cal`, 418,400 J against 418.4 J; `tusen`, `hundra`; 5)."""
+ROUND_NINE = _pairs("hostile_pairs9.jsonl")
+"""A ninth pass: 229 pairs in five classes (`source: review`), and 33 look-alikes written
+after the fix (`source: look-alike`). A greeting that is a list's first item cut as courtesy
+before its comma (122: `Hi, bye, see you later: translate each`, `hi, ta, te: which code is
+Tamil?`): now a greeting's comma is courtesy only before a word that opens a request
+(`lexicon.OPENERS`) and a space and a word that is no coordinator. A sentence mark moved
+between capitalised words (80: `to Anna. Maria Lopez` / `to Anna Maria. Lopez`) and an
+abbreviation's full stop dropped before a capital (4: `No. One` / `No One`): a mark inside the
+request meets only a mark of its kind, never none, and a comma is left out, never moved. A
+greeting or thanks in capitals that is a name or a code (16: `HI, what is the state bird?`,
+`…certified? THX.`): courtesy in capitals only in a request in capitals. Small letters for
+the capitals of a word with a digit (7: `COCl2` / `cocl2`): such a word keeps its case
+anywhere."""
 PAIRS = (ROUND_ONE + ROUND_TWO + ROUND_THREE + ROUND_FOUR + ROUND_FIVE + ROUND_SIX + ROUND_SEVEN
-         + ROUND_EIGHT)
+         + ROUND_EIGHT + ROUND_NINE)
 FIXED = [p for p in PAIRS if p["documented"] is None]
 DOCUMENTED = [p for p in PAIRS if p["documented"] is not None]
 
@@ -139,10 +155,12 @@ def test_the_pairs_are_all_here() -> None:
     assert len(ROUND_TWO) == 115 and documented(ROUND_TWO) == 18
     assert len(ROUND_THREE) == 55 and documented(ROUND_THREE) == 1
     assert len(ROUND_FOUR) == 48 and documented(ROUND_FOUR) == 2
-    assert len(ROUND_FIVE) == 22 and documented(ROUND_FIVE) == 3
+    assert len(ROUND_FIVE) == 22 and documented(ROUND_FIVE) == 2
     assert len(ROUND_SIX) == 27 and documented(ROUND_SIX) == 3
-    assert len(ROUND_SEVEN) == 40 and documented(ROUND_SEVEN) == 3
+    assert len(ROUND_SEVEN) == 40 and documented(ROUND_SEVEN) == 1
     assert len(ROUND_EIGHT) == 14 and documented(ROUND_EIGHT) == 14
+    assert len(ROUND_NINE) == 262 and documented(ROUND_NINE) == 0
+    assert sum(p["source"] == "review" for p in ROUND_NINE) == 229
 
 
 @pytest.mark.parametrize("pair", FIXED, ids=_label)

@@ -4,14 +4,19 @@ Three shapes and no others, all in English and outside quotes, each chosen becau
 in it cannot be what is asked about:
 
 - a greeting at the start, as a sentence of its own ("Hi!", "Hello there.") or before a comma
-  and a small letter ("Hi there, how do I…"); not before a capital ("Hello, Dolly!", "Good
-  morning, Vietnam"), not before another greeting ("Hi, hello, hey: which is most formal?");
+  and a word that opens a request, in small letters (`lexicon.OPENERS`: "Hi there, how do
+  I…"); not before a capital ("Hello, Dolly!", "Good morning, Vietnam"), nor before any other
+  word or an opener that is itself listed ("Hi, bye, see you later: translate each", "Hi,
+  how and why…"), where the greeting may be the list's first item;
 - thanks at the end as a sentence of their own, after a sentence mark ("…? Thanks!"); not
   after a comma ("…see you tomorrow, thanks") and not as the last word of a sentence ("Tell me
   about the show Cheers.");
 - "please" at the end as ", please" before the closing question mark ("…, please?").
 
-A request that is nothing but courtesy keeps it: "Hi" is not "Hello".
+A greeting or thanks in capitals is courtesy only in a request written in capitals: elsewhere
+it is a name or a code ("HI, what is the state bird?" asks about Hawaii; "…certified? THX."
+names the certification). A request that is nothing but courtesy keeps it: "Hi" is not
+"Hello".
 """
 
 from __future__ import annotations
@@ -19,15 +24,19 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from stepchat.core.textgate.lexicon import GREETING_WORDS, GREETINGS, PLEASE, THANKS
+from stepchat.core.textgate.lexicon import COORDINATORS, GREETINGS, OPENERS, PLEASE, THANKS
 from stepchat.core.textgate.literal import literal_spans, target_start
 from stepchat.core.textgate.scan import LINE_BREAKS
 
 _GREETING_SENTENCE = re.compile(r"\s*([A-Za-z]+(?: +[A-Za-z]+)?) *([.!]+)(?=\s)[ \t]*(?=\s*\S)")
-_GREETING_CLAUSE = re.compile(r"\s*([A-Za-z]+(?: +[A-Za-z]+)?) *,(?=\s)[ \t]*(?=\s*(\w+))")
+_GREETING_CLAUSE = re.compile(r"\s*([A-Za-z]+(?: +[A-Za-z]+)?) *,(?=\s)[ \t]*")
 """A greeting and the spaces after it on its line: never a line break or the next line's
 indentation, which Markdown, YAML and Python read."""
-_FIRST_SENTENCE = re.compile(r"\s*([^.!?]*)")
+_OPENING = re.compile(r"\s*(\w+(?:['’]\w+)?)[ \t]+(\S+)")
+"""The first word of what follows a greeting's comma, and what follows it after spaces."""
+_AROUND = "'\"‘’“”«»`*_([{"
+"""Quotes, markup and brackets that may open the word after an opener ("define 'entropy'")."""
+_CASED_WORD = re.compile(r"[^\W\d_]+")
 _THANKS = re.compile(r"(?<=\S[.?!。？！])\s+([A-Za-z](?:[A-Za-z ]*[A-Za-z])?)(?:\.|!+)?$")
 _PLEASE = re.compile(rf",\s*{PLEASE}\s*\?+$")
 
@@ -44,7 +53,8 @@ class Framed:
 def cut_courtesy(text: str) -> Framed:
     """`text` without the courtesy at its ends that the module docstring lists."""
     text = text.rstrip()
-    thanks = _thanks_start(text)
+    shouted = _in_capitals(text)
+    thanks = _thanks_start(text, shouted=shouted)
     if thanks is not None and thanks >= target_start(text):
         thanks = None
     text = _cut_end(text, thanks)
@@ -53,17 +63,22 @@ def cut_courtesy(text: str) -> Framed:
     ) != text:
         text = cut
     sentence = _GREETING_SENTENCE.match(text)
-    if sentence and _greeting(sentence.group(1)) and not _line_of_text(text[sentence.end():]):
+    if sentence and _greeting(sentence.group(1), shouted=shouted) and not _line_of_text(
+        text[sentence.end():]
+    ):
         return Framed(text[sentence.end():])
     clause = _GREETING_CLAUSE.match(text)
-    if clause and _greeting(clause.group(1)) and _continues(
-        clause.group(2), text[clause.end():], shouted=text == text.upper()
+    if clause and _greeting(clause.group(1), shouted=shouted) and _opens(
+        rest := text[clause.end():], shouted=shouted
     ):
-        return Framed(text[clause.end():], resumed=True)
+        return Framed(rest, resumed=True)
     return Framed(text)
 
 
-def _thanks_start(text: str) -> int | None:
+def _thanks_start(text: str, *, shouted: bool) -> int | None:
+    """Where thanks that close `text` as a sentence of their own start (`shouted`: the request
+    is written in capitals, the only place thanks in capitals are courtesy: "THX" names a
+    certification)."""
     found = _THANKS.search(text)
     if found is None:
         return None
@@ -71,7 +86,7 @@ def _thanks_start(text: str) -> int | None:
     lower = [w.lower() for w in words]
     as_written = " ".join(words)
     plain = " ".join(lower)
-    shapes = (plain, plain[:1].upper() + plain[1:], plain.upper())
+    shapes = [plain, plain[:1].upper() + plain[1:]] + ([plain.upper()] if shouted else [])
     return found.start() if tuple(lower) in THANKS and as_written in shapes else None
 
 
@@ -89,14 +104,37 @@ def _line_of_text(rest: str) -> bool:
     return rest[:1] in LINE_BREAKS and len(rest.strip().splitlines()) > 1
 
 
-def _greeting(phrase: str) -> bool:
-    return tuple(phrase.lower().split()) in GREETINGS
+def _greeting(phrase: str, *, shouted: bool) -> bool:
+    """Whether `phrase` is a greeting written as one: each word in small letters or with a
+    capital first, or all in capitals in a request in capitals (`shouted`). "HI" in "HI, what
+    is the state bird?" is Hawaii, "HELLO!" a magazine."""
+    words = phrase.split()
+    if tuple(w.lower() for w in words) not in GREETINGS:
+        return False
+    if all(w == w.lower() or w == w.capitalize() for w in words):
+        return True
+    return shouted and phrase == phrase.upper()
 
 
-def _continues(word: str, rest: str, *, shouted: bool) -> bool:
-    """A greeting's comma is followed by the request: a small letter (any letter in a request
-    in capitals, where case says nothing), not another greeting, and a sentence of more than
-    one word ("Hello, world! How do I print that?" greets no one)."""
-    first = _FIRST_SENTENCE.match(rest)
-    several = first is not None and len(first.group(1).split()) > 1
-    return (word[:1].islower() or shouted) and word.lower() not in GREETING_WORDS and several
+def _in_capitals(text: str) -> bool:
+    """Whether `text` is written in capitals: two words with case or more, all in capitals.
+    Only there is a greeting or thanks in capitals merely shouted, and a capital after a
+    greeting's comma merely the request's."""
+    words = [w for w in _CASED_WORD.findall(text) if w.lower() != w.upper()]
+    return len(words) >= 2 and all(w == w.upper() for w in words)
+
+
+def _opens(rest: str, *, shouted: bool) -> bool:
+    """Whether what follows a greeting's comma can be shown to open the request: a word of
+    `lexicon.OPENERS` in small letters (any case in a request in capitals, `shouted`),
+    followed by a space and a word that is not a coordinator. Any other word may be the next
+    item of a list the greeting is the first of ("Hi, bye, see you later: translate each",
+    "hi, ta, te: which is Tamil?", "Hi, ciao and bye are…", "Hi, how and why…"); a word alone
+    is a reply ("Hello, world! How do I print that?" greets no one)."""
+    found = _OPENING.match(rest)
+    if found is None:
+        return False
+    word, following = found.group(1).replace("’", "'"), found.group(2)
+    written = word[:1].islower() or shouted
+    listed = following.strip(_AROUND).lower() in COORDINATORS
+    return written and word.lower() in OPENERS and not listed

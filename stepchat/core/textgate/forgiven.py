@@ -82,6 +82,9 @@ FORGIVEN: tuple[Forgiven, ...] = (
         "fewer with a capital: `Co`, `Mm`, `IT`, `MW`, `pH`, `C`), never that of a short "
         "mixed-case symbol anywhere (three or four letters with a capital past the first and "
         "a small letter: `mPa`, `MWh`, `GHz`, `MBps`, `NaN`; not an acronym's plural, `IDs`), "
+        "never that of a word with a digit and a capital anywhere (a formula, a part number, "
+        "a code: `COCl2` is not `cocl2` nor `CoCl2`, `IPv4`, `Jet2`; `7pm` has no capital to "
+        "lose, so `7PM` in a request in capitals stands for it), "
         "never the case of a unit next to a number: glued to a numeral of any kind (`5Mm`, "
         "`10mA`, `½MWh`, `五MWh`, `Mm²`) or with nothing but whitespace of any kind, symbols "
         "or marks between the number and it (`5 Mib`, `5-MWh`, `$50/MWh`, `5 (MPa)`, a "
@@ -108,13 +111,14 @@ FORGIVEN: tuple[Forgiven, ...] = (
             Failure("Turkish dotted and dotless i: capitals are folded with the English pair "
                     "I/i, so KIL (kıl, hair) reads as kil (clay)",
                     ("KIL NE DEMEK", "kil ne demek")),
-            Failure("a name as the first word after a greeting's comma",
-                    ("Polish is hard to learn, right?", "Hi, polish is hard to learn, right?")),
+            Failure("a name that is also a word opening a request, as the first word after "
+                    "a greeting's comma",
+                    ("May is the fifth month, right?", "Hi, may is the fifth month, right?")),
             Failure("the text the request works on (to reverse, hash, encode or count the "
                     "capitals of), without quotes or a colon after more than one word to show "
                     "where it starts (`Reverse: Hello` reads as a topic, `Python: …`, also once "
-                    "a greeting before it is cut: `Hi, reverse: Hello`), against small "
-                    "letters or capitals",
+                    "a greeting sentence before it is cut: `Hi! Reverse: Hello`), against "
+                    "small letters or capitals",
                     ("Reverse the string Hello", "reverse the string hello")),
             Failure("a unit's symbol that is neither a short symbol nor a short mixed-case "
                     "one (`Gib`, `MWH`, `mmH₂O`) with no number right before it (none, a word "
@@ -128,16 +132,18 @@ FORGIVEN: tuple[Forgiven, ...] = (
     Forgiven(
         "sentence punctuation", "punctuation",
         "`. ! ? ;` attached to a word and followed by whitespace or the end, outside quotes, "
-        "brackets and code, at the end of a request or before a word with a capital on both "
-        "sides (a sentence boundary both show), where the other request has the same kind "
-        "of mark or none: `?` asks, `.` states, `!` exclaims, in any script or width (`?` is "
-        "`??` and `？`, `.` is `。`), and a mark is never forgiven for a mark of another kind "
-        "(`Translate to Spanish, you are coming?` is not `…coming.`, `Hello!` is not "
-        "`Hello.`); a comma between two words of two or more "
-        "letters; other scripts' sentence marks (`。？` `؟` `।`) at the end or where the other "
-        "request has a mark too, and their commas (`，` `،`) between words and the Spanish "
-        "opening marks (`¿` `¡`) where they open the request, or a sentence (after `. ? !`, "
-        "before a capital), each left out, "
+        "brackets and code: at the end of a request against the same kind of mark or none, "
+        "inside it only against the same kind of mark at the same place, never none (`to "
+        "Anna. Maria Lopez will` is not `to Anna Maria. Lopez will`, `Who sang No. One?` is "
+        "not `Who sang No One?`): `?` asks, `.` states, `!` exclaims, in any script or width "
+        "(`?` is `??` and `？`, `.` is `。`), and a mark is never forgiven for a mark of "
+        "another kind (`Translate to Spanish, you are coming?` is not `…coming.`, `Hello!` is "
+        "not `Hello.`); a comma between two words of two or more letters, left out, never "
+        "moved (only the request with more such commas skips any: `to Anna, Maria Lopez` is "
+        "not `to Anna Maria, Lopez`); other scripts' sentence marks (`。？` `؟` `।`) at the "
+        "end or where the other request has a mark too, and their commas (`，` `،`) between "
+        "words and the Spanish opening marks (`¿` `¡`) where they open the request, or a "
+        "sentence (after `. ? !`, before a capital), each left out, "
         "never moved or swapped (only the request with more of them skips any: `¿Juan dice "
         "que vienes?` is not `Juan dice ¿que vienes?`, `¡Vienes?` is not `¿Vienes?`; inside "
         "a sentence one starts an embedded question: `Juan dice ¿que vienes?` is not `Juan "
@@ -158,8 +164,6 @@ FORGIVEN: tuple[Forgiven, ...] = (
         (
             Failure("a comma between two words whose place is the meaning",
                     ("Let's eat, grandma", "Let's eat grandma")),
-            Failure("a title ending in `!` or `?` that opens a sentence, against no mark",
-                    ("Jeopardy! Who hosts it now?", "Jeopardy Who hosts it now?")),
             Failure("a final `?` or `.` that belongs to the text asked about, without a colon "
                     "after several words to show it (text to translate or to classify), "
                     "against no mark: dropping the closing mark is the commonest retyping "
@@ -177,8 +181,14 @@ FORGIVEN: tuple[Forgiven, ...] = (
     Forgiven(
         "courtesy at either end", "courtesy",
         "a greeting at the start as a sentence of its own (\"Hi!\", \"Hello there.\") or "
-        "before a comma and a small letter (\"Hi there, how…\"), not before a capital, "
-        "another greeting or a sentence of one word (\"Hello, world!\"), never one that tells "
+        "before a comma and, in small letters, a word of a closed English list that opens a "
+        "question or an instruction (`lexicon.OPENERS`: \"Hi there, how…\", \"Hey, can "
+        "you…\", \"Hello, in Excel, how…\") followed by a space and a word that is no "
+        "coordinator; not before a capital, any other word, an opener that is listed (\"Hi, "
+        "bye, see you later: …\", \"hi, ta, te: …\", \"Hi, ciao and bye are…\", \"Hi, how "
+        "and why…\") or a sentence of one word (\"Hello, world!\"); a greeting or thanks in "
+        "capitals only in a request in capitals (\"HI, what is the state bird?\" asks about "
+        "Hawaii, \"…certified? THX.\" names a certification); never one that tells "
         "the time of day (\"Good morning\", \"Evening!\"), never with the line break or the "
         "indentation after it, nor before several lines of text; thanks at the end as a "
         "sentence of their own after a sentence mark (\"…? Thanks!\"); \", please\" before "
@@ -188,6 +198,11 @@ FORGIVEN: tuple[Forgiven, ...] = (
         (
             Failure("a greeting sentence that is itself the subject",
                     ("Hello! Who sang it?", "Who sang it?")),
+            Failure("a greeting before a comma that is part of the text asked about, or the "
+                    "first item of a list whose next item opens with a word that opens "
+                    "requests, without a colon before it",
+                    ("Hi, how are you, bye: translate each into Spanish.",
+                     "How are you, bye: translate each into Spanish.")),
             Failure("thanks that are the subject, without a colon",
                     ("Is it rude to end an email like this? Thanks in advance.",
                      "Is it rude to end an email like this?")),

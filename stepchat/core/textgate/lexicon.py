@@ -29,9 +29,35 @@ TIME_GREETINGS = _phrases(
     "good morning,good afternoon,good evening,good night,good day,morning,afternoon,evening"
 )
 """Greetings that say when the request is made: meaning, never forgiven."""
-GREETING_WORDS = frozenset(w for phrase in GREETINGS | TIME_GREETINGS for w in phrase)
-"""A greeting followed by one of these is a list of greetings ("Hi, hello, hey: which is most
-formal?"), not a greeting."""
+OPENERS = frozenset({
+    # the words that open a question
+    "what", "which", "who", "whom", "whose", "when", "where", "why", "how",
+    "what's", "who's", "where's", "when's", "how's", "whats",
+    "is", "are", "am", "was", "were", "do", "does", "did", "have", "has", "had",
+    "can", "could", "will", "would", "shall", "should", "may", "might", "must",
+    "isn't", "aren't", "don't", "doesn't", "didn't", "can't", "couldn't", "won't",
+    "wouldn't", "shouldn't",
+    # the asker, and what opens a statement of the problem or a fronted phrase
+    "i", "i'm", "i've", "i'd", "i'll", "we", "we're", "my", "our", "a", "an", "the",
+    "this", "in", "for", "on", "using", "with", "if", "so", "ok", "okay", "sorry", "quick",
+    "just", "need",
+    # the verbs that open an instruction
+    "please", "tell", "explain", "describe", "write", "give", "show", "list", "name",
+    "translate", "convert", "define", "summarise", "summarize", "compare", "calculate",
+    "find", "help", "recommend", "suggest", "make", "create", "book", "cancel", "send",
+    "track", "copy", "move", "merge", "replace", "revert", "rename", "remove", "delete",
+    "add", "subtract", "divide", "multiply", "round", "sort", "split", "turn", "read",
+    "spell", "remind", "transfer", "check", "set", "get", "install", "update", "run", "fix",
+    "solve", "simplify", "count", "search", "grep", "draft", "plan", "build", "generate",
+})
+"""The first words a greeting's comma may be followed by: a request opens there ("Hi, how
+do I…", "Hey, can you…", "Hello, please explain…", "Hi, in Excel, how…"). No greeting and no
+word that opens a farewell or a courtesy phrase ("see you", "good night", "take care").
+Anything else may be the next item of a list the greeting opens ("Hi, bye, see you later:
+translate each", "hi, ta, te: which code is Tamil?", "Hi, ciao and bye are…"), so the
+greeting stays."""
+COORDINATORS = frozenset({"and", "or", "nor", "&", "/", "vs", "versus"})
+"""After an opener, one of these makes the opener a listed word ("Hi, how and why…")."""
 
 THANKS = _phrases(
     "thanks,thank you,thanks a lot,thanks so much,thank you so much,many thanks,thx",

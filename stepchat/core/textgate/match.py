@@ -4,11 +4,14 @@ Two reduced requests are the same when their tokens agree one for one (text, kin
 whitespace separates them), allowing for two things only.
 
 Sentence marks. A `mark` token (`scan`) present on one side and absent on the other is skipped
-when it ends the request, when it is a comma between two words, or when the word after it
-starts with a capital on both sides: a sentence boundary both requests show ("per hour. How
-much" and "per hour How much"), not a capital that only one side has ("Woman, without her
-man" is not "Woman! Without her, man"). Another script's sentence mark inside the text is
-skipped only where the other side has a mark too, since no capital shows the boundary.
+when it ends the request, or when it is a comma between two words left out, not moved: only
+the side with more commas skips any ("Let's eat, grandma" is "Let's eat grandma", a
+documented failure; "to Anna, Maria Lopez will" is not "to Anna Maria, Lopez will"). Inside
+the request a sentence mark (`. ? ! ;` of any script) meets only a mark of its kind at the
+same place, never none: a capital after it on both sides does not show that both requests
+have a boundary there ("to Anna. Maria Lopez will" is not "to Anna Maria. Lopez will", "Who
+sang No. One?" not "Who sang No One?"), and a mark forgiven against none on each side is a
+moved mark.
 Marks that face each other must be of one kind: `?` asks, `.` states, `!` exclaims, whatever
 the script or width (`?`, `??` and `？` are one kind; `.`, `。` and `।` another). A mark is
 forgiven for no mark, never for a mark of another kind, since the request may be about exactly
@@ -25,8 +28,10 @@ for another case, within limits:
   unless the word starts a sentence;
 - a request in capitals stands for any case but a short symbol's inside a sentence
   ("IS CO TOXIC?" is not "Is Co toxic?");
-- in either, a short mixed-case symbol (`mPa`, `MWh`, `GHz`) keeps its case anywhere, even
-  opening a sentence, and a unit next to a number keeps its case (`normalize.keeps_case`);
+- in either, a short mixed-case symbol (`mPa`, `MWh`, `GHz`) and a word with a digit and a
+  letter with case (a formula, a part number, a code: `COCl2`, `CoCl2`) keep their case
+  anywhere, even opening a sentence, and a unit next to a number keeps its case
+  (`normalize.keeps_case`);
 - the first word after a greeting's comma stands for itself with a capital ("Hi, what is…").
 
 Inside quotes and after a colon (`literal.target_start`) case is literal. Anywhere else a
@@ -37,8 +42,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from stepchat.core.textgate.normalize import SHORT_SYMBOL, Reduced, keeps_case, mixed_symbol
-from stepchat.core.textgate.scan import SCRIPT_COMMAS, SCRIPT_MARKS, Token
+from stepchat.core.textgate.normalize import (
+    SHORT_SYMBOL,
+    Reduced,
+    coded,
+    keeps_case,
+    mixed_symbol,
+)
+from stepchat.core.textgate.scan import SCRIPT_COMMAS, Token
 
 _OPENING = frozenset("¿¡")
 """The Spanish opening marks."""
@@ -96,11 +107,11 @@ def _skippable(tokens: Sequence[Token], at: int, other: Sequence[Token], other_a
         return False  # a line's own mark ("Zebra.⏎Apple": which lines end in a full stop)
     if set(mark) <= _ALWAYS:
         return _left_out(tokens, at, other)
-    if _next_token(tokens, at + 1) is None or mark == ",":
+    if _next_token(tokens, at + 1) is None:
         return True
-    if set(mark) <= SCRIPT_MARKS:
-        return False  # no capital shows a boundary ("هل هو؟ لا" is not "هل هو لا")
-    return _capital(tokens, at + 1) and _capital(other, other_at)
+    if mark == ",":
+        return _more(tokens, other, frozenset(","))
+    return False  # "to Anna. Maria Lopez" is not "to Anna Maria. Lopez": see the docstring
 
 
 def _left_out(tokens: Sequence[Token], at: int, other: Sequence[Token]) -> bool:
@@ -116,6 +127,12 @@ def _left_out(tokens: Sequence[Token], at: int, other: Sequence[Token]) -> bool:
     family = _OPENING if marks <= _OPENING else SCRIPT_COMMAS
     if family is _OPENING and not _opens_sentence(tokens, at):
         return False
+    return _more(tokens, other, family)
+
+
+def _more(tokens: Sequence[Token], other: Sequence[Token], family: frozenset[str]) -> bool:
+    """Whether `tokens` has more marks of `family` than `other`: only that side may skip one,
+    so each mark of the other side faces one of its own and none is moved."""
 
     def count(side: Sequence[Token]) -> int:
         return sum(t.text.count(ch) for t in side if t.kind == "mark" for ch in family)
@@ -189,7 +206,7 @@ def _stands_for(word: Token, written: str, form: str, at_start: bool) -> bool:
     if word.quoted or word.introduced:
         return False
     if at_start and form[:1].isalpha():  # its first capital may be the sentence's ("Mg to g")
-        short = mixed_symbol(form)  # not one past it ("MWh to J")
+        short = mixed_symbol(form) or coded(form)  # not one past it ("MWh to J", "CoCl2 is")
     else:
         short = keeps_case(form, unit=word.unit)
     if written == "upper":

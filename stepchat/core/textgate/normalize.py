@@ -201,13 +201,23 @@ def mixed_symbol(word: str) -> bool:
     )
 
 
+def coded(word: str) -> bool:
+    """A digit and a capital in one word: a formula, a part number or a code, whose every
+    letter's case is meaning (`COCl2` phosgene, `CoCl2` cobalt chloride; `NO2`, `SnO2`,
+    `IPv4`), so no other case stands for it, wherever it stands. A word of digits and small
+    letters (`7pm`, `1kg`, `base64`) has no capital to lose: a request in capitals may stand
+    for it (`7PM`), as for any word."""
+    return any(c.isdigit() for c in word) and any(c.isupper() for c in word)
+
+
 def keeps_case(word: str, *, unit: bool) -> bool:
-    """A short symbol, a short mixed-case symbol (`mixed_symbol`: `mPa`, `MWh`, `GHz`)
-    anywhere, or a unit's symbol next to a number (`unit`, see `scan._units`): a capital past
+    """A short symbol, a short mixed-case symbol (`mixed_symbol`: `mPa`, `MWh`, `GHz`) or a
+    coded word (`coded`: `COCl2`) anywhere, or a unit's symbol next to a number (`unit`, see
+    `scan._units`): a capital past
     the first character or three characters at most with a capital. `5Mm` is not `5mm`,
     `10mA` not `10MA`, `a dozen mWh` not `a dozen MWh`, `5 Mib` not `5 mib`, `5 MWH` not
     `5 mwh`; `0 Kelvin` is a capitalised word."""
-    if short_symbol(word) or mixed_symbol(word):
+    if short_symbol(word) or mixed_symbol(word) or coded(word):
         return True
     return unit and (
         any(c.isupper() for c in word[1:])
