@@ -1,4 +1,4 @@
-"""Three hostile reviews' findings of a cue stated for a key or a subject it does not state.
+"""Hostile reviews' findings of a value stated for a key or a subject it does not state.
 
 tests/core/json_hostile_review4.jsonl holds the first, each with the earlier request
 whose answer was cached: K1 a place cue of one relation filling a place key of another
@@ -30,6 +30,9 @@ identity key is stated; K13 a `from X` in a request with a trip or a move anywhe
 Porto on a flight to Lisbon`, `moved to Lisbon, Portugal, from Porto`): no hometown or
 origin; K14 `now in X` or `currently in X` with anything but the end of the clause after
 the place (`as a tourist`): a visit, no residence.
+
+tests/core/json_hostile_review7.jsonl holds a later review's, of lists, qualified keys and
+second things (its classes and look-alikes: tests/core/test_json_hostile_review7.py).
 """
 
 from __future__ import annotations
@@ -44,15 +47,26 @@ import pytest
 from tests.core import test_json_hostile_review as round_one
 from tests.core import test_json_hostile_review2 as round_two
 
-FOUND = [Path(__file__).with_name(f"json_hostile_review{n}.jsonl") for n in (4, 5, 6)]
-RECORDS: list[dict[str, Any]] = [
-    json.loads(line) for path in FOUND for line in path.read_text().splitlines()]
+CLASSES = {
+    4: {"K1": 5, "K2": 5, "K3": 5},
+    5: {"K4": 7, "K5": 6, "K6": 5, "K7": 6, "K8": 6},
+    6: {"K9": 7, "K10": 5, "K11": 6, "K12": 3, "K13": 6, "K14": 6},
+    7: {"L1": 10, "L2": 6, "S1": 13, "S3": 5, "S4": 3, "S5": 10, "K1": 3},
+}
+"""Each review's file (`json_hostile_review<n>.jsonl`) and how many findings of each class."""
 
 
-def test_the_review_is_all_here() -> None:
-    assert Counter(r["class"].split()[0] for r in RECORDS) == {
-        "K1": 5, "K2": 5, "K3": 5, "K4": 7, "K5": 6, "K6": 5, "K7": 6, "K8": 6,
-        "K9": 7, "K10": 5, "K11": 6, "K12": 3, "K13": 6, "K14": 6}
+def _records(review: int) -> list[dict[str, Any]]:
+    path = Path(__file__).with_name(f"json_hostile_review{review}.jsonl")
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+RECORDS: list[dict[str, Any]] = [record for review in CLASSES for record in _records(review)]
+
+
+@pytest.mark.parametrize("review", CLASSES)
+def test_the_review_is_all_here(review: int) -> None:
+    assert Counter(r["class"].split()[0] for r in _records(review)) == CLASSES[review]
 
 
 @pytest.mark.parametrize("record", RECORDS, ids=round_two._id)

@@ -10,7 +10,7 @@ city is Lisbon.`); S3 `My <noun> is N` read as the speaker's age (`My weight is 
 a second thing after a subject named by a label (`Name: Bo. The bulb costs 5.`); K1 a key
 list with an adverb or a condition in it called sure (`name, age, and optionally city`,
 `name, if possible age and city`). Each finding is read again, asked twice, and asked after
-its cached request, as the earlier reviews' findings are.
+its cached request, with the earlier reviews' (tests/core/test_json_cue_reviews.py).
 
 `LOOKALIKES` are written from the classes' rules with other words, nouns, owners,
 qualifiers and adverbs than the findings': none may be stated (for K1: the key list may
@@ -19,41 +19,10 @@ not be called sure).
 
 from __future__ import annotations
 
-import json
-from collections import Counter
-from pathlib import Path
-from typing import Any
-
 import pytest
 
 from stepchat.core.tasks.json_request import read_keys
 from stepchat.core.tasks.json_spec import read_spec
-from tests.core import test_json_hostile_review as round_one
-from tests.core import test_json_hostile_review2 as round_two
-
-FOUND = Path(__file__).with_name("json_hostile_review7.jsonl")
-RECORDS: list[dict[str, Any]] = [json.loads(line) for line in FOUND.read_text().splitlines()]
-
-
-def test_the_review_is_all_here() -> None:
-    assert Counter(r["class"].split()[0] for r in RECORDS) == {
-        "L1": 10, "L2": 6, "S1": 13, "S3": 5, "S4": 3, "S5": 10, "K1": 3}
-
-
-@pytest.mark.parametrize("record", RECORDS, ids=round_two._id)
-def test_no_finding_holds_in_the_reading(record: dict[str, Any]) -> None:
-    assert not round_two._still_found(record), record
-
-
-@pytest.mark.parametrize("record", RECORDS, ids=round_two._id)
-def test_asked_twice_nothing_is_served_as_checked(record: dict[str, Any]) -> None:
-    round_one.test_asked_twice_no_finding_is_served_as_checked(record)
-
-
-@pytest.mark.parametrize("record", RECORDS, ids=round_two._id)
-def test_asked_after_their_cached_request(record: dict[str, Any]) -> None:
-    round_two.test_later_findings_asked_after_their_cached_request(record)
-
 
 _ASK = "Return a JSON object with keys {}"
 _TAILS = ["and so on", "and more", "and the like", "and similar", "et cetera", "and whatnot",
