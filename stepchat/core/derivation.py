@@ -50,6 +50,7 @@ from stepchat.core.linear import (
 )
 from stepchat.core.mathparse import normalise_symbols
 from stepchat.core.step_prose import NamedOp, read_prose
+from stepchat.core.step_terms import rewrite_shown, side_shown
 
 _STEP_LABEL = re.compile(
     r"^\s*(?:step\s*[0-9]+\s*[:.)-]|[0-9]+\s*[.)]|[a-z]\)|[-*•])(?=\s)\s*", re.I)
@@ -240,77 +241,6 @@ def _numbers(sides: Sides) -> tuple[Fraction, ...]:
     return (sides.a, sides.b, sides.c, sides.d)
 
 
-_WRITTEN_NUMBER = re.compile(r"(\d+(?:\.\d+)?)(\s*[*·]?\s*[A-Za-z])?")
-
-
-@dataclass(frozen=True)
-class Written:
-    """The numbers a side of an equation writes: as coefficients of the unknown (`3x`,
-    `3*x`) and as constants (everything else)."""
-
-    coefficients: frozenset[Fraction]
-    constants: frozenset[Fraction]
-
-    @staticmethod
-    def of(text: str) -> Written:
-        found = _WRITTEN_NUMBER.findall(normalise_symbols(text))
-        return Written(frozenset(Fraction(n) for n, unknown in found if unknown),
-                       frozenset(Fraction(n) for n, unknown in found if not unknown))
-
-    def within(self, allowed: Written) -> bool:
-        return self.coefficients <= allowed.coefficients and self.constants <= allowed.constants
-
-    def __or__(self, other: Written) -> Written:
-        return Written(self.coefficients | other.coefficients, self.constants | other.constants)
-
-
-NOTHING_WRITTEN = Written(frozenset(), frozenset())
-
-
-def _parts(values: set[Fraction]) -> frozenset[Fraction]:
-    """Each value as a text may write it: whole, and as its numerator and denominator; a
-    zero only where it is all a side has (`= 0`), since a missing term writes nothing."""
-    return frozenset(part for value in values - {Fraction(0)} for part in (
-        abs(value), Fraction(abs(value.numerator)), Fraction(value.denominator)))
-
-
-def numbers_shown(before: Sides, after: Sides) -> tuple[Written, Written]:
-    """The numbers each side of `after`, as written, may write when it is reached from
-    `before` by a rewrite, an added term or a factor: that side's coefficient and constant
-    in both equations, and the term or the factor. Left and right are `after`'s as written.
-
-    Comparing equations as `a·v + b` alone passed a step's text whatever numbers it wrote:
-    `3x + 5 - 5 = 20 - 5` is 3x = 15, one step from 3x - 4 = 11, and was served, verified,
-    as that problem's derivation, showing another problem's subtraction. A number outside
-    these belongs to no operation on this problem's equation; a coefficient's number
-    written as a constant (`9x + 9 - 9` for 9x + 2) is one too."""
-    left, right = NOTHING_WRITTEN, NOTHING_WRITTEN
-    for f, flipped in ((after, False), (after.swapped(), True)):
-        operation = _operation(before, f)
-        if operation is None:
-            continue
-        on_left = _side_shown((before.a, before.b), (f.a, f.b), operation)
-        on_right = _side_shown((before.c, before.d), (f.c, f.d), operation)
-        if flipped:
-            on_left, on_right = on_right, on_left
-        left, right = left | on_left, right | on_right
-    return left, right
-
-
-def _side_shown(
-    before: tuple[Fraction, Fraction], after: tuple[Fraction, Fraction],
-    operation: tuple[Fraction, Fraction, Fraction],
-) -> Written:
-    """What one side may write, given its coefficient and constant before and after and
-    the operation (unknown's term added, constant added, factor)."""
-    p, q, k = operation
-    coefficients = {before[0], after[0], p}
-    fractional = {c for c in coefficients if c.denominator != 1}
-    constants = {before[1], after[1], q, k, 1 / k} | fractional
-    zero = {Fraction(0)} if before == (0, 0) or after == (0, 0) else set()
-    return Written(_parts(coefficients), _parts(constants) | zero)
-
-
 def _operation(before: Sides, after: Sides) -> tuple[Fraction, Fraction, Fraction] | None:
     """The unknown's term and the constant added, and the factor applied, that take
     `before` to `after` side for side as written, or None when no one operation does."""
@@ -497,35 +427,40 @@ class Derivation:
             return False  # another unknown, or a side that is not linear
         sides = [Sides.of(form) for form in forms if form is not None]
         stated = False
-        shown = NOTHING_WRITTEN
-        written: list[str] = []
+        shown: list[str] = []
+        rewrites: list[str] = []
+        coefficients = {cursor.state.a, cursor.state.c}
         for link, text in zip(sides, (found.text for found in chain), strict=True):
             if len(sides) > 1 and link.identity:
-                written.append(text)  # `20 - 5 = 15` inside a chain rewrites a side
+                rewrites.append(text)  # `20 - 5 = 15` inside a chain rewrites a side
                 continue
             before = cursor.state
             if not self._link(cursor, link, text):
                 return False
             if cursor.state is link:  # reached by an operation, not a check of the answer
-                left, right = numbers_shown(before, link)
-                left_text, right_text = text.split("=")
-                if not (Written.of(left_text).within(left)
-                        and Written.of(right_text).within(right)):
+                if not self._shows(before, link, text):
                     return False
-                shown = shown | left | right
+                shown.extend(text.split("="))
+                coefficients |= {link.a, link.c}
             stated = True
         if stated:
-            return all(self._rewrites_shown(text, shown) for text in written)
+            solution = self.target.value if self.target.kind == "one" else None
+            return all(rewrite_shown(side, self.variable, shown, coefficients, solution)
+                       for text in rewrites for side in text.split("="))
         # every link rewrites a side: the chain as a whole is a statement about numbers
         return self._is_check(chain[0].text.split("=")[0], chain[-1].text.split("=")[1])
 
-    def _rewrites_shown(self, text: str, shown: Written) -> bool:
-        """A link of a chain that only rewrites a number (`15 = 3 * 5`, `39 - 9 = 30`)
-        writes numbers its chain's equations show, in either role, or the solution's."""
-        solution = {self.target.value} if self.target.value is not None else set()
-        numbers = shown.coefficients | shown.constants | _parts(solution)
-        written = Written.of(text)
-        return written.coefficients | written.constants <= numbers
+    def _shows(self, before: Sides, link: Sides, text: str) -> bool:
+        """Whether each side of `link`, as `text` writes it, shows the operation that takes
+        `before` to it or the side it states (`step_terms`), read in either orientation."""
+        left, right = text.split("=")
+        v = self.variable
+        for f, written in ((link, (left, right)), (link.swapped(), (right, left))):
+            op = _operation(before, f)
+            if side_shown(written[0], v, (before.a, before.b), (f.a, f.b), op) and side_shown(
+                    written[1], v, (before.c, before.d), (f.c, f.d), op):
+                return True
+        return False
 
     def _link(self, cursor: _Cursor, link: Sides, text: str) -> bool:
         before, ops = cursor.state, cursor.ops
