@@ -8,7 +8,8 @@ pass found 115 more (hostile_pairs2.jsonl), a third 29 more in three classes
 more in two classes (hostile_pairs5.jsonl, with 11 look-alikes), a sixth 27 more on the
 fifth's fixes (hostile_pairs6.jsonl), a seventh 40 more on the sixth's (hostile_pairs7.jsonl),
 an eighth 14 documented ones (hostile_pairs8.jsonl), a ninth 229 more in five classes
-(hostile_pairs9.jsonl, with 33 look-alikes). Each class
+(hostile_pairs9.jsonl, with 33 look-alikes), a tenth 621 more on the ninth's fixes
+(hostile_pairs10.jsonl, with 28 look-alikes). Each class
 was fixed by narrowing its rule, except where narrowing would lose a surface edit a person
 makes when asking again; those pairs are marked `documented` with the forgiven entry that
 names their failure class, and are asserted to pass, so a change to the gate notices them.
@@ -132,8 +133,17 @@ greeting or thanks in capitals that is a name or a code (16: `HI, what is the st
 `…certified? THX.`): courtesy in capitals only in a request in capitals. Small letters for
 the capitals of a word with a digit (7: `COCl2` / `cocl2`): such a word keeps its case
 anywhere."""
+ROUND_TEN = _pairs("hostile_pairs10.jsonl")
+"""A tenth pass, on the ninth's fixes: 621 pairs in two classes, and 28 look-alikes. A comma
+moved when it changes script (276: `to Anna， Maria Lopez` / `to Anna Maria, Lopez`): each
+side left out its own, since `,` and other scripts' commas were counted apart; all commas
+are one family now. A greeting before an opener joined to a next item by a coordinator the
+list did not hold or a sign (345: `Hi, can vs. may: …`, `Hi, what + which: …`, `y`, `et`,
+`und`, `and/or`, `->`): a coordinator is read with its full stop and part by part across a
+slash, the list holds other languages' and/or, and a token with no letter or digit there
+is a coordinator too."""
 PAIRS = (ROUND_ONE + ROUND_TWO + ROUND_THREE + ROUND_FOUR + ROUND_FIVE + ROUND_SIX + ROUND_SEVEN
-         + ROUND_EIGHT + ROUND_NINE)
+         + ROUND_EIGHT + ROUND_NINE + ROUND_TEN)
 FIXED = [p for p in PAIRS if p["documented"] is None]
 DOCUMENTED = [p for p in PAIRS if p["documented"] is not None]
 
@@ -161,6 +171,8 @@ def test_the_pairs_are_all_here() -> None:
     assert len(ROUND_EIGHT) == 14 and documented(ROUND_EIGHT) == 14
     assert len(ROUND_NINE) == 262 and documented(ROUND_NINE) == 0
     assert sum(p["source"] == "review" for p in ROUND_NINE) == 229
+    assert len(ROUND_TEN) == 649 and documented(ROUND_TEN) == 0
+    assert sum(p["source"] == "review" for p in ROUND_TEN) == 621
 
 
 @pytest.mark.parametrize("pair", FIXED, ids=_label)

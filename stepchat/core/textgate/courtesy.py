@@ -127,14 +127,16 @@ def _in_capitals(text: str) -> bool:
 def _opens(rest: str, *, shouted: bool) -> bool:
     """Whether what follows a greeting's comma can be shown to open the request: a word of
     `lexicon.OPENERS` in small letters (any case in a request in capitals, `shouted`),
-    followed by a space and a word that is not a coordinator. Any other word may be the next
-    item of a list the greeting is the first of ("Hi, bye, see you later: translate each",
-    "hi, ta, te: which is Tamil?", "Hi, ciao and bye are…", "Hi, how and why…"); a word alone
-    is a reply ("Hello, world! How do I print that?" greets no one)."""
+    followed by a space and a word or a number that is not a coordinator (a sign there,
+    `+`, `|`, `->`, joins the opener to a next item as a coordinator does). Any other word
+    may be the next item of a list the greeting is the first of ("Hi, bye, see you later:
+    translate each", "hi, ta, te: which is Tamil?", "Hi, ciao and bye are…", "Hi, how and
+    why…"); a word alone is a reply ("Hello, world! How do I print that?" greets no one)."""
     found = _OPENING.match(rest)
     if found is None:
         return False
     word, following = found.group(1).replace("’", "'"), found.group(2)
     written = word[:1].islower() or shouted
-    listed = following.strip(_AROUND).lower() in COORDINATORS
+    bare = following.strip(_AROUND).rstrip(".,;:!?").replace("’", "'").strip("'").lower()
+    listed = bool(set(bare.split("/")) & COORDINATORS) or not any(ch.isalnum() for ch in bare)
     return written and word.lower() in OPENERS and not listed

@@ -56,8 +56,17 @@ word that opens a farewell or a courtesy phrase ("see you", "good night", "take 
 Anything else may be the next item of a list the greeting opens ("Hi, bye, see you later:
 translate each", "hi, ta, te: which code is Tamil?", "Hi, ciao and bye are…"), so the
 greeting stays."""
-COORDINATORS = frozenset({"and", "or", "nor", "&", "/", "vs", "versus"})
-"""After an opener, one of these makes the opener a listed word ("Hi, how and why…")."""
+COORDINATORS = frozenset({
+    "and", "or", "nor", "n", "plus", "vs", "v", "x", "versus",  # English; `and/or` part by part
+    "y", "e", "o", "ni", "et", "ou", "und", "oder", "og", "eller", "och",
+    "ja", "tai", "ve", "veya", "nebo", "és", "vagy", "și", "sau", "oraz", "lub",
+    "ili", "dan", "atau", "và", "hoặc", "и", "или", "або", "та", "και", "ή", "או", "و", "أو",
+    "और", "या", "和", "或", "と", "或者", "및", "또는",
+})
+"""After an opener, one of these makes the opener a listed word ("Hi, how and why…", "Hi,
+can vs. may", "Hi, what y which"): English's and the coordinators other languages write
+between listed words, but for those that are also English words after an opener ("which
+of", "can u", "is a"). A sign there (`+`, `|`, `->`) makes it one as well (`courtesy`)."""
 
 THANKS = _phrases(
     "thanks,thank you,thanks a lot,thanks so much,thank you so much,many thanks,thx",

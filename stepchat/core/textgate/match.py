@@ -53,6 +53,10 @@ from stepchat.core.textgate.scan import SCRIPT_COMMAS, Token
 
 _OPENING = frozenset("¿¡")
 """The Spanish opening marks."""
+_COMMAS = SCRIPT_COMMAS | frozenset(",")
+"""Every script's comma, counted as one family: a comma left out on each side, `，` on one
+and `,` on the other, would be a comma moved ("to Anna， Maria Lopez" / "to Anna Maria,
+Lopez")."""
 _ALWAYS = SCRIPT_COMMAS | _OPENING
 """Marks that may be absent anywhere, never moved: other scripts' commas (kept as symbols
 beside a digit, see `scan`) and the Spanish opening marks."""
@@ -110,7 +114,7 @@ def _skippable(tokens: Sequence[Token], at: int, other: Sequence[Token], other_a
     if _next_token(tokens, at + 1) is None:
         return True
     if mark == ",":
-        return _more(tokens, other, frozenset(","))
+        return _more(tokens, other, _COMMAS)
     return False  # "to Anna. Maria Lopez" is not "to Anna Maria. Lopez": see the docstring
 
 
@@ -124,7 +128,7 @@ def _left_out(tokens: Sequence[Token], at: int, other: Sequence[Token]) -> bool:
     marks = set(tokens[at].text)
     if marks & _OPENING and not marks <= _OPENING:
         return False  # `，¿`: a comma glued to an opening mark is no comma alone
-    family = _OPENING if marks <= _OPENING else SCRIPT_COMMAS
+    family = _OPENING if marks <= _OPENING else _COMMAS
     if family is _OPENING and not _opens_sentence(tokens, at):
         return False
     return _more(tokens, other, family)
