@@ -32,7 +32,13 @@ origin; K14 `now in X` or `currently in X` with anything but the end of the clau
 the place (`as a tourist`): a visit, no residence.
 
 tests/core/json_hostile_review7.jsonl holds a later review's, of lists, qualified keys and
-second things (its classes and look-alikes: tests/core/test_json_hostile_review7.py).
+second things (its classes and look-alikes: tests/core/test_json_hostile_review7.py), and
+json_hostile_review8.jsonl the next one's, on those fixes: JA1 a capitalised word after the
+items (`English, French and Mostly`, `…, Often`), JA2 one joined to an item as part of its
+name (`French Maybe`, `English Only`), JC one before it (`Zero French`, `Rusty French`): the
+item checks now read every word in any case, against extenders, words that state no value
+and a closed list of qualifiers; JB a hedge before a key in a key list (`and optional city`,
+`an optional city`, `nullable`, `und eventuell`, `ggf`): the key list is not sure.
 """
 
 from __future__ import annotations
@@ -52,6 +58,7 @@ CLASSES = {
     5: {"K4": 7, "K5": 6, "K6": 5, "K7": 6, "K8": 6},
     6: {"K9": 7, "K10": 5, "K11": 6, "K12": 3, "K13": 6, "K14": 6},
     7: {"L1": 10, "L2": 6, "S1": 13, "S3": 5, "S4": 3, "S5": 10, "K1": 3},
+    8: {"JA1": 224, "JA2": 144, "JC": 128, "JB": 192},
 }
 """Each review's file (`json_hostile_review<n>.jsonl`) and how many findings of each class."""
 

@@ -94,14 +94,22 @@ opens what comes after it (`for Bruno`, `with values`, `as JSON`). Anything else
 `name · age`, `name + age`, `name as well as age`, `, camelCase,`, `, and/or city`, `(and
 city)`) is a list the reader cannot read exactly: it is not sure, nothing is stated."""
 _HEDGED = re.compile(
-    r"[ \t]*,?[ \t]*(?:if|unless|when|whenever|where\s+(?:possible|available|known|applicable)"
+    r"[ \t]*,?[ \t]*(?:(?:an?|the|any)[ \t]+)?"
+    r"(?:if|unless|when|whenever|where\s+(?:possible|available|known|applicable)"
     r"|only\s+if|maybe|perhaps|possibly|probably|optionally|ideally|preferably|of\s+course|also|even"
     r"|sometimes|often|always|never|else|otherwise|at\s+(?:best|least|most)"
-    r"|(?!only\b)[a-z]{2,}ly)\b", re.I)
-"""A condition or an adverb beside a key (`name, if possible age and city`, `name, age, and
-optionally city`, `name, of course age`, `name and age, ideally`): whether that key, or the
-ones after it, is asked for at all is not said plainly, so the list is not sure. Not read as
-part of a key (`optionally_city`), nor as the list's end."""
+    r"|optional\w*|opcional\w*|opzional\w*|optionnel\w*|facultati\w*|fakultativ\w*"
+    r"|eventuell\w*|évent\w*|evtl|vielleicht|quizás|quizas|tal\s+vez|peut[- ]être|forse"
+    r"|nullable|any|extra|additional|non[- ]?(?:mandatory|required|essential|obligatory)"
+    r"|unrequired|nice[- ]to[- ]have|bonus|spare|secondary|possible|potential|desired"
+    r"|allenfalls|ggf|gegebenenfalls|wahlweise|falls|éventuel\w*|opcionalmente|posible"
+    r"|(?!only\b)[a-z]{2,}ly)(?![\w])", re.I)
+"""A condition, an adverb or a hedge beside a key (`name, if possible age and city`, `name,
+age, and optionally city`, `name, of course age`, `name and age, ideally`, `and optional
+city`, `und eventuell city`, `non-mandatory city`): whether that key, or the ones after it,
+is asked for at all is not said plainly, so the list is not sure. Not read as part of a key
+(`optionally_city`, `optional_city`), nor as the list's end. The hedges are a closed list,
+in English and the few words other languages hedge with most."""
 _LIST_END = re.compile(r"\s*(?:[.;:!?)]|$)")
 _GOES_ON = re.compile(r"\s+(?:of|and|or|&)\s+[a-z_][a-z0-9_]*\s*(?:,|\band\b|[.;:!?]|$)", re.I)
 """After a list, words that look like more of it (`date of birth and city`): not sure."""

@@ -74,7 +74,8 @@ NONCOMMITTAL = word_set(
     """whatever anything anywhere anyone any dunno idk unknown blank empty none nothing null
     nil several various many multiple some tbd tba tbc n/a na optional random varies misc
     other same different whichever somewhere someone something nowhere everywhere everything
-    everyone all either neither both up"""
+    everyone all either neither both up nope nah no zero nada nichts rien niente ninguno
+    ninguna nenhum nenhuma keine kein aucun aucune"""
 )
 """Words in a value's place that state no value (`city whatever`, `city several`)."""
 
@@ -323,7 +324,7 @@ EXTENDERS = word_set(
     """others other stuff things thing etc etcetera more so forth on too also as well
     including include includes like such ones one two three four five six seven eight nine
     ten several various many few lots sorted unsorted ordered reversed alphabetical similar
-    cetera whatnot co alike suchlike alia beyond""")
+    cetera whatnot co alike suchlike alia beyond friends""")
 """Words that are no item of a list but say something of the list: that it goes on (`and
 others`, `and stuff`, `etc`, `two others`, `too`), how many it holds (`three, including
 news`), or how to write it (`sorted`). A list holding one declines (see `list_item`)."""
@@ -331,18 +332,33 @@ _ADVERB = re.compile(r"[a-z]{3,}ly")
 """`mainly`, `alphabetically`, `hardly`: an adverb says how the list is, never an item."""
 _LY_NOUNS = word_set("family jelly belly assembly supply rally ally bully holly lily "
                      "butterfly italy july reply")
-"""Items that end in `ly` and are nouns: the one closed exception to `_ADVERB`."""
+"""Items that end in `ly` and are nouns: the one closed exception to `_ADVERB` (a name
+ending in `ly`, `Emily`, makes the list unread: declining is the safe reading)."""
+QUALIFIERS = word_set(
+    """maybe perhaps possibly probably only just mainly mostly partly barely hardly nearly
+    almost somewhat kinda sorta now then today currently formerly previously once still
+    yet already soon later never rarely sometimes little basic broken poor bad good some
+    fluent native beginner intermediate advanced elementary rudimentary conversational
+    limited passable decent perfect pidgin not without except excluding minus often
+    someday earlier included excluded rusty halting learning former future fake forgotten
+    ex zilch""")
+"""Words that say how much or how well an item holds, or when (`Zero French`, `French
+Mostly`, `English Only`, `Broken French`): written with a capital they read as part of a
+name, so they are checked in any case; an item holding one is no plain item. The list is
+closed: a capitalised word outside it beside or after names is read as a name or part of
+one (docs/checks.md lists the class)."""
 
 
 def list_item(words: str) -> bool:
     """Whether the words read as one item of a list can be an item: none is an extender,
-    an adverb, or a word that states no value (`Hobbies: nothing`, `Tags: empty`, the
-    same `NONCOMMITTAL` words a scalar value is checked against in `lone_word`)."""
+    an adverb, a qualifier, or a word that states no value (`Hobbies: nothing`, `Tags:
+    empty`, the same `NONCOMMITTAL` words a scalar value is checked against in
+    `lone_word`), whatever its case."""
     for word in words.split():
         low = word.lower()
-        if low in EXTENDERS or low in NONCOMMITTAL or (
-                _ADVERB.fullmatch(word) and low not in _LY_NOUNS):
-            return False  # a capitalised `Emily` is a name, not an adverb
+        if low in EXTENDERS or low in NONCOMMITTAL or low in QUALIFIERS or (
+                _ADVERB.fullmatch(low) and low not in _LY_NOUNS):
+            return False  # in any case: `French, Mostly`, `French Maybe`, `Zero French`
     return True
 
 
