@@ -436,6 +436,13 @@ closes them are in docs/word-problems.md:
   numeral has a word the reader does not read, Danish "to hundrede og halvtreds"); the
   other 175 (Spanish "ciento", Hindi two-letter words, Arabic, Hebrew) are the listed
   family of a cardinal the reader does not read;
+- `wordprob_found71.jsonl`: the seventy-first review, of that rule's first form (1,056
+  requests, 130 served wrong, 119 kept; 11 more are German numerals with the unread
+  "hundert", the listed family): a numeral whose words two spaces, a line break, a dash
+  other than `-`, a soft hyphen, a zero-width joiner, a slash or markup separate. Closed by
+  class: any run of whitespace, dashes, joiners and markup between two number words of one
+  language makes them one numeral; a letter, a digit or a mark that ends a clause or lists
+  them (`two, three`) does not;
 - `wordprob_open_declined.jsonl`: requests once listed in docs/word-problems-open.jsonl
   that round seventeen (fourteen) or eighteen (twelve) declines only because their values
   change an order it keeps, or make two quantities equal, and one (round twenty-one)
@@ -502,6 +509,7 @@ REVIEWS = {"wordprob_found3.jsonl": 30, "wordprob_found4.jsonl": 25,
            "wordprob_found67.jsonl": 158,
            "wordprob_found68.jsonl": 118,
            "wordprob_found70.jsonl": 204,
+           "wordprob_found71.jsonl": 119,
            "wordprob_open_declined.jsonl": 72}
 """Each review's file and how many findings it holds."""
 

@@ -221,7 +221,7 @@ def align(
                 raise NotSame(f"the words changed: {a.text!r} -> {b.text!r}")
             renamed_at.append((index, b.text))
     if any(slot.changed for slot in slots) and (
-        compound := compound_numeral(new_atoms)
+        compound := compound_numeral(new, new_atoms)
     ) is not None:
         raise NotSame(f"{compound} is a number written in several words, each read as a "
                       "number of its own: its whole value is compared with no value that "
@@ -238,23 +238,28 @@ def align(
                      tuple(sorted(factors, key=lambda f: f.position)))
 
 
-def compound_numeral(items: Sequence[Atom]) -> str | None:
+def compound_numeral(text: str, items: Sequence[Atom]) -> str | None:
     """The first two number words of one language written as one numeral ("two hundred",
-    "quatre-vingt", "twenty-five"): next to each other, or joined by a hyphen with no
-    space. Each is read as its own value, so a condition on the numeral's whole value (more
-    than two hundred fifty notebooks) is compared with nothing, and a count that crosses it
-    kept the cached branch; two words of two languages ("to one": Danish 2, English 1) are
-    no numeral."""
+    "quatre-vingt", "twenty-five"): nothing but whitespace, dashes, joiners or markup
+    between them (no letter, digit, or a mark that ends a clause or lists: `two  hundred`,
+    `deux‑cent`, `to\u00adhundrede`, `two/hundred`). Each is read as its own value, so a
+    condition on the numeral's whole value (more than two hundred fifty notebooks) is
+    compared with nothing, and a count that crosses it kept the cached branch; two words of
+    two languages ("to one": Danish 2, English 1) are no numeral."""
     words = [(i, a) for i, a in enumerate(items) if a.kind == "word"]
     for (i, a), (j, b) in pairwise(words):
-        between = items[i + 1:j]
-        joined = (not between and b.start - a.end == 1) or (
-            len(between) == 1 and between[0].text == "-"
-            and a.end == between[0].start and between[0].end == b.start)
+        between = text[a.end:b.start]
+        joined = all(a2.kind not in ("word", "num") for a2 in items[i + 1:j]) and not any(
+            ch.isalnum() or ch in _SEPARATES for ch in between)
         if joined and {lang for lang, _ in readings(a.text)} & {
                 lang for lang, _ in readings(b.text)}:
-            return f"{a.text}{'-' if between else ' '}{b.text}"
+            return f"{a.text}{between}{b.text}"
     return None
+
+
+_SEPARATES = frozenset(",;:.!?()[]{}\"'«»、，；：。！？")
+"""Marks between two number words that end a clause or list them ("two, three"): no
+numeral is written across them."""
 
 
 def _as_number(word: Atom, value: int) -> Atom:
