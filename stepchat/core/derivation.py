@@ -6,7 +6,9 @@ x = 5 has that, so "3x = 15" (the derivation of 3x + 5 = 20) was served, green, 
 equation of the *new* problem, the first step's previous equation being the problem itself.
 
 The operations, a closed list (both sides are compared after normalising each to
-`a·v + b`, and an equation is the same whichever side is written first):
+`a·v + b`, and an equation is the same whichever side is written first; the text of each
+side must also show that arithmetic, not another equation's with the same value, see
+`step_terms`):
 
 - rewrite: either side replaced by an equal expression (expand, collect like terms,
   evaluate arithmetic), or the sides swapped;
