@@ -490,4 +490,15 @@ class Derivation:
         if put_in not in text or self.variable in text:
             return False
         form = sides_form(text.replace(put_in, f"({self.variable})"), self.variable)
-        return form is not None and Sides.of(form).same(self.problem)
+        if form is None or not Sides.of(form).same(self.problem):
+            return False
+        # As the problem writes its sides: `3(5) + 8 - 3 = 20` checks 3x + 5 = 20 by value
+        # and shows another problem's constants.
+        v = self.variable
+        left, right = re.sub(rf"(?<=[\d)]){re.escape(put_in)}", f"*{v}", text).replace(
+            put_in, v).split("=")
+        p = self.problem
+        return any(side_shown(one, v, first, first, None) and side_shown(two, v, second,
+                                                                         second, None)
+                   for first, second in (((p.a, p.b), (p.c, p.d)), ((p.c, p.d), (p.a, p.b)))
+                   for one, two in ((left, right),))

@@ -62,13 +62,20 @@ def side_shown(
         return False
     p, q, k = op
     if terms is not None:
-        added: Terms = Counter()
-        if p:
-            added["x", p] += 1
-        if q:
-            added["c", q] += 1
-        return k == 1 and bool(added) and terms == reduced(before) + added
+        return k == 1 and _operation_shown(_term_list(sign + body, variable), before, p, q)
     return k != 1 and _factor_shown(sign, body, variable, before, k)
+
+
+def _operation_shown(
+    written: list[tuple[str, Fraction]] | None, before: Side, p: Fraction, q: Fraction,
+) -> bool:
+    """The side before, reduced, in any order, then the one term the operation adds, last:
+    `3x + 5 - 5` shows 3x + 5 minus 5, and `(3x + 5) - 5` or `3x - 5 + 5` read as 3x - 5
+    plus 5 would show another equation's subtraction (the terms agree as a set)."""
+    if written is None or (p and q) or not (p or q):
+        return False
+    added = ("x", p) if p else ("c", q)
+    return written[-1] == added and Counter(written[:-1]) == reduced(before)
 
 
 def rewrite_shown(
@@ -103,23 +110,28 @@ def _signed(text: str) -> tuple[str, str]:
 
 def _terms(text: str, variable: str) -> Terms | None:
     """The side's terms, or None when one term is more than a number or a multiple of the
-    unknown (a product, a quotient of numbers not in lowest terms, `4/2`). A bracket that
-    holds a sum is opened: `3x + 5 + (2x - 3)` adds a term of two parts."""
-    terms: Terms = Counter()
+    unknown (a product, a quotient of numbers not in lowest terms, `4/2`)."""
+    found = _term_list(text, variable)
+    return None if found is None else Counter(found)
+
+
+def _term_list(text: str, variable: str) -> list[tuple[str, Fraction]] | None:
+    """The side's terms in the order written (see `_terms`). A bracket that holds a sum is
+    opened: `3x + 5 + (2x - 3)` adds a term of two parts."""
+    terms: list[tuple[str, Fraction]] = []
     for sign, body in _split(_SIGN_RUN.sub(_one_sign, text)):
         inner = _unbracketed(body)
         if inner != body and len(_split(inner)) > 1:
-            opened = _terms(inner, variable)
+            opened = _term_list(inner, variable)
             if opened is None:
                 return None
-            for (kind, value), n in opened.items():
-                terms[kind, -value if sign == "-" else value] += n
+            terms += [(kind, -value if sign == "-" else value) for kind, value in opened]
             continue
         term = _term(body, variable)
         if term is None:
             return None
         kind, value = term
-        terms[kind, -value if sign == "-" else value] += 1
+        terms.append((kind, -value if sign == "-" else value))
     return terms
 
 
@@ -186,27 +198,24 @@ def _term(body: str, variable: str) -> tuple[str, Fraction] | None:
 
 def _factor_shown(sign: str, body: str, variable: str, before: Side, k: Fraction) -> bool:
     """`N/D`, `N*K`, `K*N` or `K(N)`, where N is `before` reduced (the sign before the
-    side taken into N) and D is 1/k or K is k, up to the sign the value check settles."""
+    side taken into N) and D is 1/k or K is k, signs included: `x = 8/4` shows 2x = 4
+    divided, not -4x = -8 (`-8/-4`)."""
     body = _outermost(body)
     at = _top_level(body, "/")
     if at is not None:
-        divisor = _factor(body[at + 1:])
-        return divisor is not None and divisor == abs(1 / k) and _is_reduced(
+        return _factor(body[at + 1:]) == 1 / k and _is_reduced(
             sign + _unbracketed(body[:at]), variable, before)
-    for factor, group in _products(body):
-        value = _factor(factor)
-        if value is not None and value == abs(k) and _is_reduced(
-                sign + _unbracketed(group), variable, before):
-            return True
-    return False
+    return any(_factor(factor) == k and _is_reduced(sign + _unbracketed(group), variable,
+                                                    before)
+               for factor, group in _products(body))
 
 
 def _factor(text: str) -> Fraction | None:
-    """A factor or divisor as written (`3`, `(1/2)`, `(-2)`), by its size."""
+    """A factor or divisor as written (`3`, `(1/2)`, `(-2)`, `-4`)."""
     inner = _unbracketed(text)
     if not re.fullmatch(_VALUE, inner):
         return None
-    return abs(Fraction(inner.lstrip("+")))
+    return Fraction(inner.lstrip("+"))
 
 
 def _products(body: str) -> list[tuple[str, str]]:
@@ -252,8 +261,4 @@ def _unbracketed(text: str) -> str:
 
 
 def _is_reduced(text: str, variable: str, side: Side) -> bool:
-    terms = _terms(text, variable)
-    if terms is None:
-        return False
-    negated = Counter({(kind, -value): n for (kind, value), n in terms.items()})
-    return reduced(side) in (terms, negated)
+    return _terms(text, variable) == reduced(side)

@@ -12,6 +12,11 @@
   (signs, a 1, `x = 4/2` for 4x = 8, `3 + 3 = 6 = 3x`), on either engine (`reader`: the
   one that asks the second request; the entry is always the model-first engine's). Each
   side now shows its form (`stepchat/core/step_terms.py`).
+- order-and-sign (the third review): the forms compared a side's terms as a set and a
+  factor by its size, so `(3x + 5) - 5` passed for 3x - 5 plus 5, `2x + 6 - 6 = 6` for
+  -2x = -6 (read with its sides swapped), and `x = 8/4` for -4x = -8; and a check
+  (`3(5) + 8 - 3 = 20`) was compared by its value alone. The operation's term is now the
+  last one written, a factor keeps its sign, and a check writes the problem's own sides.
 """
 
 from __future__ import annotations
@@ -54,4 +59,5 @@ def test_no_found_derivation_is_served_again(strategy: PipelineSettings) -> None
 
 def test_the_replayed_cases_are_all_here() -> None:
     assert Counter(case["class"] for case in FOUND) == {
-        "stale-numbers": 333, "bullet": 24, "coincident-numbers": 257}
+        "stale-numbers": 333, "bullet": 24, "coincident-numbers": 257,
+        "order-and-sign": 12}
