@@ -7,14 +7,16 @@ side of a step, read as written with its signs, must be one of three forms:
 
 - reduced: the terms of the side it states (`3x`, `15`, `-2x + 4`, `0`);
 - the operation shown: the terms of the same side of the equation before it, reduced, and
-  the term the operation adds (`3x + 5 - 5`, `20 - 5`, `0 + 5`, `4x - 3 + (3)`);
-- the factor shown: that side before it, reduced, over or times the factor (`15/3`,
-  `3x/3`, `\\frac{15}{3}`, `2(x + 1)`, `-12/4`).
+  then, written last, the one term the operation adds (`3x + 5 - 5`, `20 - 5`, `0 + 5`,
+  `4x - 3 + (3)`);
+- the factor shown: that side before it, reduced, over or times the factor, signs kept
+  (`15/3`, `3x/3`, `\\frac{15}{3}`, `2(x + 1)`, `-12/4`, `-8/-4`).
 
 A link of a chain that only rewrites a value (`39 - 9 = 30`, `15 = 3 * 5`) writes a side of
 the chain's own equations, a single number, or the product of a coefficient and the
-solution. Anything else declines: a side written as arithmetic this module cannot read is
-not shown to be this problem's.
+solution; a check of the answer (`3(5) + 5 = 20`) writes the problem's own sides. Anything
+else declines: a side written as arithmetic this module cannot read is not shown to be this
+problem's.
 """
 
 from __future__ import annotations
