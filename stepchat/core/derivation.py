@@ -498,7 +498,6 @@ class Derivation:
         left, right = re.sub(rf"(?<=[\d)]){re.escape(put_in)}", f"*{v}", text).replace(
             put_in, v).split("=")
         p = self.problem
-        return any(side_shown(one, v, first, first, None) and side_shown(two, v, second,
-                                                                         second, None)
-                   for first, second in (((p.a, p.b), (p.c, p.d)), ((p.c, p.d), (p.a, p.b)))
-                   for one, two in ((left, right),))
+        return any(side_shown(left, v, first, first, None)
+                   and side_shown(right, v, second, second, None)
+                   for first, second in (((p.a, p.b), (p.c, p.d)), ((p.c, p.d), (p.a, p.b))))

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from stepchat.core.textgate.lexicon import COORDINATORS, GREETINGS, OPENERS, PLEASE, THANKS
 from stepchat.core.textgate.literal import literal_spans, target_start
-from stepchat.core.textgate.scan import LINE_BREAKS
+from stepchat.core.textgate.scan import LINE_BREAKS, in_capitals
 
 _GREETING_SENTENCE = re.compile(r"\s*([A-Za-z]+(?: +[A-Za-z]+)?) *([.!]+)(?=\s)[ \t]*(?=\s*\S)")
 _GREETING_CLAUSE = re.compile(r"\s*([A-Za-z]+(?: +[A-Za-z]+)?) *,(?=\s)[ \t]*")
@@ -53,7 +53,9 @@ class Framed:
 def cut_courtesy(text: str) -> Framed:
     """`text` without the courtesy at its ends that the module docstring lists."""
     text = text.rstrip()
-    shouted = _in_capitals(text)
+    # Only in a request in capitals is courtesy in capitals merely shouted, and a capital
+    # after a greeting's comma merely the request's.
+    shouted = in_capitals(_CASED_WORD.findall(text))
     thanks = _thanks_start(text, shouted=shouted)
     if thanks is not None and thanks >= target_start(text):
         thanks = None
@@ -114,14 +116,6 @@ def _greeting(phrase: str, *, shouted: bool) -> bool:
     if all(w == w.lower() or w == w.capitalize() for w in words):
         return True
     return shouted and phrase == phrase.upper()
-
-
-def _in_capitals(text: str) -> bool:
-    """Whether `text` is written in capitals: two words with case or more, all in capitals.
-    Only there is a greeting or thanks in capitals merely shouted, and a capital after a
-    greeting's comma merely the request's."""
-    words = [w for w in _CASED_WORD.findall(text) if w.lower() != w.upper()]
-    return len(words) >= 2 and all(w == w.upper() for w in words)
 
 
 def _opens(rest: str, *, shouted: bool) -> bool:

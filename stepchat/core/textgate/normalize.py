@@ -21,7 +21,7 @@ from stepchat.core.textgate.lexicon import (
     SUFFIXES,
     VERB_PREFIXES,
 )
-from stepchat.core.textgate.scan import Token, scan
+from stepchat.core.textgate.scan import ONE_CASE_WORDS, Token, in_capitals, scan
 
 SHORT_SYMBOL = 2
 """A word this short with a capital is a symbol (an element, a unit, a country, a language):
@@ -31,9 +31,6 @@ UNIT_LETTERS = 3
 MIXED_SYMBOL = 4
 """A word this short with a capital past its first letter and a small letter is a unit's
 symbol with its prefix (`mPa`, `MWh`, `MBps`, `mmHg`) wherever it stands."""
-ONE_CASE_WORDS = 2
-"""A request is written in one case only with at least this many words that have case: "CO
-的原子量" is a symbol in capitals, not a request typed in capitals."""
 
 
 @dataclass(frozen=True)
@@ -89,8 +86,7 @@ def case_of(tokens: Sequence[Token]) -> str:
     """"lower", "upper" or "mixed": see `Reduced.case`. A short symbol inside a sentence
     ("UK", "Co") does not count against small letters: "what's the drinking age in the UK" is
     typed in small letters ("Do you…" is not)."""
-    cased = [t.text for t in tokens if t.kind == "word" and t.text.lower() != t.text.upper()]
-    if len(cased) >= ONE_CASE_WORDS and all(w == w.upper() for w in cased):
+    if in_capitals([t.text for t in tokens if t.kind == "word"]):
         return "upper"
     words = [
         t.text for t in tokens

@@ -61,6 +61,18 @@ SENTENCE_ENDS = frozenset(".!?…;。！？｡؟۔।॥።፧။។៕\u037e")
 """Marks after which the next word starts a sentence."""
 OPENERS = {"(": ")", "[": "]", "{": "}", "⟨": "⟩", "（": "）", "［": "］", "｛": "｝",
            "〈": "〉", "《": "》", "【": "】", "〔": "〕"}
+ONE_CASE_WORDS = 2
+"""A request is written in one case only with at least this many words that have case: "CO
+的原子量" is a symbol in capitals, not a request typed in capitals."""
+
+
+def in_capitals(words: Sequence[str]) -> bool:
+    """Whether `words` are written in capitals: at least `ONE_CASE_WORDS` of them have case,
+    and all of those are capitals."""
+    cased = [w for w in words if w.lower() != w.upper()]
+    return len(cased) >= ONE_CASE_WORDS and all(w == w.upper() for w in cased)
+
+
 LINE_BREAKS = frozenset("\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
 JOINERS = frozenset("\u200c\u200d")
 """Zero-width non-joiner and joiner: part of a word (Persian, Indic) or of an emoji."""
